@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The one test command (README): installs what the tests need, then runs every check and test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "npm dependencies"
+if [ "${CI:-}" = "true" ] || [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+
+step "chromium (end-to-end tests)"
+CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ ! -x "$CHROMIUM_PATH" ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "Chromium is missing at $CHROMIUM_PATH and cannot be installed here (needs root and apt-get)." >&2
+    echo "Install Debian's 'chromium' package, or set CHROMIUM_PATH to a Chromium binary." >&2
+    exit 1
+  fi
+fi
+export CHROMIUM_PATH
+
+step "lint and format (biome)"
+npx biome ci --error-on-warnings .
+
+step "types (tsc)"
+npx tsc --noEmit -p tsconfig.json
+
+step "unit, component and API tests (vitest)"
+npx vitest run
+
+step "build (vite)"
+npx vite build --logLevel warn
+
+step "end-to-end tests (playwright, Debian chromium)"
+npx playwright test
+
+step "all tests passed"

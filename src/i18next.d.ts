@@ -1,0 +1,11 @@
+import 'i18next';
+import type common from '../locales/en-US/common.json';
+import type screens from '../locales/en-US/screens.json';
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'common';
+    resources: { common: typeof common; screens: typeof screens };
+    returnNull: false;
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Accounts stored in the browser (§3 Account, §4 session end, logout): one per company and server, plus a
+ * marker naming the active one. Corrupt or missing data reads as signed out, never as a crash.
+ */
+export interface Region {
+  name: string;
+  server: string;
+}
+
+export interface Account {
+  /** The user's id on the company server. */
+  id: number;
+  email: string;
+  access: string;
+  /** Company server base address (without /api/v2). */
+  server: string;
+  company_id: number;
+  regions: Region[];
+  permissions: string[];
+  role: string;
+  name: string;
+}
+
+export const STORAGE_KEYS = {
+  accounts: 'accounts',
+  active: 'active-account',
+  logoutEvent: 'logout-event',
+} as const;
+
+export const accountKey = (account: Pick<Account, 'company_id' | 'server'>): string =>
+  `${account.company_id}@${account.server}`;
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+function isAccount(v: unknown): v is Account {
+  if (typeof v !== 'object' || v === null) return false;
+  const a = v as Record<string, unknown>;
+  return (
+    typeof a.id === 'number' &&
+    isString(a.email) &&
+    isString(a.access) &&
+    isString(a.server) &&
+    typeof a.company_id === 'number' &&
+    Array.isArray(a.regions) &&
+    Array.isArray(a.permissions) &&
+    a.permissions.every(isString) &&
+    isString(a.role) &&
+    isString(a.name)
+  );
+}
+
+export class AccountStore {
+  private readonly listeners = new Set<() => void>();
+  private cache: { raw: string | null; marker: string | null; accounts: Account[] } | null = null;
+
+  constructor(private readonly storage: Storage) {}
+
+  /** Every stored account that is well formed; anything unreadable is dropped. */
+  list(): Account[] {
+    const raw = this.read(STORAGE_KEYS.accounts);
+    const marker = this.read(STORAGE_KEYS.active);
+    if (this.cache && this.cache.raw === raw && this.cache.marker === marker) return this.cache.accounts;
+    let accounts: Account[] = [];
+    try {
+      const parsed: unknown = raw ? JSON.parse(raw) : [];
+      accounts = Array.isArray(parsed) ? parsed.filter(isAccount) : [];
+    } catch {
+      accounts = [];
+    }
+    this.cache = { raw, marker, accounts };
+    return accounts;
+  }
+
+  /** The account the studio works with now; null when signed out. An account without a token is signed out. */
+  active(): Account | null {
+    const marker = this.read(STORAGE_KEYS.active);
+    const account = this.list().find((a) => accountKey(a) === marker);
+    return account?.access ? account : null;
+  }
+
+  /** Store (or refresh) an account and make it the active one. */
+  save(account: Account): void {
+    const key = accountKey(account);
+    this.write([...this.list().filter((a) => accountKey(a) !== key), account], key);
+  }
+
+  /** Make another stored account the active one. Unknown keys change nothing. */
+  switchTo(key: string): boolean {
+    if (!this.list().some((a) => accountKey(a) === key && a.access)) return false;
+    this.write(this.list(), key);
+    return true;
+  }
+
+  /**
+   * Logout of the active account (§4), also the session end of a 401: forget its token and the account,
+   * clear the active marker, tell other tabs. Returns the email it was signed in with.
+   */
+  logout(): string | null {
+    const active = this.active();
+    const key = active ? accountKey(active) : null;
+    this.write(
+      this.list().filter((a) => accountKey(a) !== key),
+      null,
+    );
+    this.signalLogout();
+    return active?.email ?? null;
+  }
+
+  /** Logout All: forget every stored account and tell other tabs. */
+  logoutAll(): void {
+    this.write([], null);
+    this.signalLogout();
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private signalLogout(): void {
+    this.tryWrite(STORAGE_KEYS.logoutEvent, String(Date.now()));
+  }
+
+  private write(accounts: Account[], activeKey: string | null): void {
+    this.tryWrite(STORAGE_KEYS.accounts, JSON.stringify(accounts));
+    if (activeKey) this.tryWrite(STORAGE_KEYS.active, activeKey);
+    else this.tryRemove(STORAGE_KEYS.active);
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  private read(key: string): string | null {
+    try {
+      return this.storage.getItem(key);
+    } catch {
+      return null;
+    }
+  }
+
+  private tryWrite(key: string, value: string): void {
+    try {
+      this.storage.setItem(key, value);
+    } catch {
+      // Storage full or blocked: the session simply is not remembered.
+    }
+  }
+
+  private tryRemove(key: string): void {
+    try {
+      this.storage.removeItem(key);
+    } catch {
+      // As above.
+    }
+  }
+}
+
+/** Calls `onLogout` when another tab signals a logout (storage event `logout-event`, §2 guards). */
+export function onLogoutInOtherTab(target: Window, onLogout: () => void): () => void {
+  const handler = (event: StorageEvent) => {
+    if (event.key === STORAGE_KEYS.logoutEvent) onLogout();
+  };
+  target.addEventListener('storage', handler);
+  return () => target.removeEventListener('storage', handler);
+}
+
+/** The studio's store, over the browser's localStorage. */
+export const accounts = new AccountStore(globalThis.localStorage);

@@ -1,0 +1,114 @@
+/**
+ * The one HTTP client of the studio (§7 base addresses, §8 behaviours by status). Every resource module
+ * uses `api` (company server, bearer token of the active account), `publicApi` (company server, no token)
+ * or `loginApi` (the login host). Failures reach callers as one `ApiError` type.
+ */
+import ky, { isHTTPError, isTimeoutError, type KyInstance } from 'ky';
+import { type AccountStore, accounts } from '../accounts';
+import { raiseAppEvent, raiseOnce } from '../appEvents';
+import { studioConfig } from '../config';
+
+export const SERVER_ERROR = 'Remote Server Error';
+
+/** An HTTP failure: status 0 when no response came. `body` is the server's response body as received. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly body: unknown = null,
+  ) {
+    super(detail);
+  }
+}
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+
+function detailOf(body: unknown): string | null {
+  if (typeof body === 'object' && body !== null && 'detail' in body && typeof body.detail === 'string') {
+    return body.detail;
+  }
+  return null;
+}
+
+export interface HttpOptions {
+  store: AccountStore;
+  /** Address of the login host, read at request time. */
+  loginHost: () => string;
+}
+
+export interface Http {
+  /** Company server of the active account, with its bearer token. */
+  api: KyInstance;
+  /** A company server without a token: the active account's, or the one given by `server`. */
+  publicApi: (server?: string) => KyInstance;
+  /** The login host (/api/v1). */
+  loginApi: () => KyInstance;
+}
+
+export function createHttp({ store, loginHost }: HttpOptions): Http {
+  const toApiError = (authenticated: boolean) => async (error: Error) => {
+    if (isHTTPError(error)) {
+      const status = error.response.status;
+      const body: unknown = error.data ?? null;
+      const detail = detailOf(body) ?? (status >= 500 ? SERVER_ERROR : error.message);
+      if (status === 401 && authenticated) {
+        const email = store.logout();
+        raiseAppEvent({ type: 'session.ended', email });
+      }
+      if (status === 400 && detail === 'Password Reset Required')
+        raiseOnce({ type: 'password-reset.required' });
+      if (status === 400 && detail === 'Two Factor Reset Required') {
+        raiseOnce({ type: 'two-factor-reset.required' });
+      }
+      return new ApiError(status, detail, body);
+    }
+    if (isTimeoutError(error)) return new ApiError(0, SERVER_ERROR);
+    if (error.name === 'AbortError') return error;
+    return new ApiError(0, SERVER_ERROR);
+  };
+
+  const base = ky.create({ timeout: 30_000, retry: { limit: 1 } });
+
+  const companyServer = (server?: string): string => {
+    const address = server ?? store.active()?.server;
+    if (!address) throw new ApiError(401, 'Not signed in');
+    return `${address.replace(/\/+$/, '')}/api/v2`;
+  };
+
+  const api = base.extend({
+    hooks: {
+      init: [
+        (options) => {
+          options.prefix = companyServer();
+        },
+      ],
+      beforeRequest: [
+        ({ request }) => {
+          const token = store.active()?.access;
+          if (token) request.headers.set('Authorization', `Bearer ${token}`);
+        },
+      ],
+      beforeError: [({ error }) => toApiError(true)(error)],
+    },
+  });
+
+  const publicApi = (server?: string) =>
+    base.extend({
+      prefix: companyServer(server),
+      hooks: { beforeError: [({ error }) => toApiError(false)(error)] },
+    });
+
+  const loginApi = () =>
+    base.extend({
+      prefix: `${loginHost().replace(/\/+$/, '')}/api/v1`,
+      hooks: { beforeError: [({ error }) => toApiError(false)(error)] },
+    });
+
+  return { api, publicApi, loginApi };
+}
+
+export const { api, publicApi, loginApi } = createHttp({
+  store: accounts,
+  loginHost: () => studioConfig().loginHost,
+});

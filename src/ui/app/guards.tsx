@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import { Redirect, useSearch } from 'wouter';
+import { useBrowserLocation } from 'wouter/use-browser-location';
+import { canVisit } from '../../services/permissions';
+import { NotAllowedScreen } from '../screens/notAllowed/NotAllowedScreen';
+import { useActiveAccount } from './useAccounts';
+
+/** The query that lets a signed-in user open the login page to add another company's account. */
+export const ADD_ACCOUNT_QUERY = 'add-account';
+
+/** Signed out on a protected route: go to /login with the original full path in `redirect` (§2). */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const account = useActiveAccount();
+  // The full path, also inside nested routes.
+  const [location] = useBrowserLocation();
+  const search = useSearch();
+  if (account) return children;
+  const original = search ? `${location}?${search}` : location;
+  // '~' makes the path absolute also inside nested routes.
+  return <Redirect to={`~/login?redirect=${encodeURIComponent(original)}`} replace />;
+}
+
+/** Signed in on a public route: go to / (§2). Adding another account is the one exception. */
+export function PublicOnly({ children }: { children: ReactNode }) {
+  const account = useActiveAccount();
+  const search = new URLSearchParams(useSearch());
+  if (account && !search.has(ADD_ACCOUNT_QUERY)) return <Redirect to="~/" replace />;
+  return children;
+}
+
+/** The route shows only when the active account's permissions allow it (§2 table, §6); else not-allowed. */
+export function RequirePermission({ children }: { children: ReactNode }) {
+  const account = useActiveAccount();
+  const [location] = useBrowserLocation();
+  if (!account || !canVisit(location, account)) return <NotAllowedScreen />;
+  return children;
+}

@@ -1,0 +1,142 @@
+/** The studio's routes (§2). Unknown paths go to /. */
+import { type ComponentType, type ReactNode, Suspense } from 'react';
+import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
+import { NotAllowedScreen as NotAllowedPage } from '../screens/notAllowed/NotAllowedScreen';
+import { EntityLayout } from './EntityLayout';
+import { PublicOnly, RequireAuth, RequirePermission } from './guards';
+import { LoadingBar } from './LoadingBar';
+import { ProfileLayout } from './ProfileLayout';
+import { ScreenErrorBoundary } from './ScreenErrorBoundary';
+import { Layouts, Screens } from './screens';
+
+/** A screen inside its error boundary, with the loading bar while its chunk loads. */
+export function ScreenSlot({ children }: { children: ReactNode }) {
+  const [location] = useLocation();
+  return (
+    <ScreenErrorBoundary resetKey={location}>
+      <Suspense fallback={<LoadingBar />}>{children}</Suspense>
+    </ScreenErrorBoundary>
+  );
+}
+
+const publicScreen = (Screen: ComponentType) => (
+  <PublicOnly>
+    <ScreenSlot>
+      <Screen />
+    </ScreenSlot>
+  </PublicOnly>
+);
+
+/** Signed in, in the main layout, allowed by the permission table. */
+const Main = ({ children }: { children: ReactNode }) => (
+  <RequireAuth>
+    <ScreenSlot>
+      <Layouts.Main>
+        <RequirePermission>{children}</RequirePermission>
+      </Layouts.Main>
+    </ScreenSlot>
+  </RequireAuth>
+);
+
+const mainScreen = (Screen: ComponentType) => (
+  <Main>
+    <ScreenSlot>
+      <Screen />
+    </ScreenSlot>
+  </Main>
+);
+
+/** Printable pages: signed in and allowed, without the shell. */
+const bareScreen = (Screen: ComponentType) => (
+  <RequireAuth>
+    <RequirePermission>
+      <ScreenSlot>
+        <Screen />
+      </ScreenSlot>
+    </RequirePermission>
+  </RequireAuth>
+);
+
+function Index() {
+  const search = useSearch();
+  // The payment provider returns to the root path with a session_id query: forward it to /return.
+  if (new URLSearchParams(search).has('session_id')) return <Redirect to={`/return?${search}`} replace />;
+  return mainScreen(Screens.Customers);
+}
+
+export function AppRoutes() {
+  return (
+    <Switch>
+      <Route path="/login">{publicScreen(Screens.Login)}</Route>
+      <Route path="/reset-password">{publicScreen(Screens.ResetPassword)}</Route>
+      <Route path="/create-account">{publicScreen(Screens.CreateAccount)}</Route>
+
+      <Route path="/">
+        <Index />
+      </Route>
+      <Route path="/customers">{mainScreen(Screens.Customers)}</Route>
+      <Route path="/reports">
+        <Redirect to="/landing" replace />
+      </Route>
+      <Route path="/settings">{mainScreen(Screens.Settings)}</Route>
+      <Route path="/company-settings">{mainScreen(Screens.CompanySettings)}</Route>
+      <Route path="/return">{mainScreen(Screens.Return)}</Route>
+      <Route path="/admin">{mainScreen(Screens.Admin)}</Route>
+      <Route path="/entities">{mainScreen(Screens.Entities)}</Route>
+      <Route path="/pdf-basic/:id">{bareScreen(Screens.PdfBasic)}</Route>
+      <Route path="/pdf-expand/:id">{bareScreen(Screens.PdfExpand)}</Route>
+      <Route path="/calls">{mainScreen(Screens.Calls)}</Route>
+      <Route path="/call/:customerID/:roomID/:callID">{mainScreen(Screens.Call)}</Route>
+      <Route path="/landing">{mainScreen(Screens.Landing)}</Route>
+      <Route path="/dashboard">{mainScreen(Screens.Dashboard)}</Route>
+      <Route path="/smart-modules">{mainScreen(Screens.SmartModules)}</Route>
+      <Route path="/swagger-documentation">{mainScreen(Screens.Swagger)}</Route>
+      <Route path="/not-allowed">
+        <Main>
+          <ScreenSlot>
+            <NotAllowedPage />
+          </ScreenSlot>
+        </Main>
+      </Route>
+
+      <Route path="/profile/:profileID" nest>
+        <Main>
+          <ProfileLayout>
+            <ScreenSlot>
+              <Switch>
+                <Route path="/" component={Screens.Profile} />
+                <Route path="/document/:docID" component={Screens.Document} />
+                <Route path="/video/:videoID" component={Screens.Video} />
+                <Route path="/amlHistory" component={Screens.AmlHistory} />
+                <Route path="/amlRecordDetail/:checkID" component={Screens.AmlRecordDetail} />
+                <Route>
+                  <Redirect to="~/" replace />
+                </Route>
+              </Switch>
+            </ScreenSlot>
+          </ProfileLayout>
+        </Main>
+      </Route>
+
+      <Route path="/entity/:id" nest>
+        <Main>
+          <EntityLayout>
+            <ScreenSlot>
+              <Switch>
+                <Route path="/" component={Screens.Entity} />
+                <Route path="/documents" component={Screens.EntityDocuments} />
+                <Route>
+                  <Redirect to="~/" replace />
+                </Route>
+              </Switch>
+            </ScreenSlot>
+          </EntityLayout>
+        </Main>
+      </Route>
+
+      <Route>
+        <Redirect to="/" replace />
+      </Route>
+    </Switch>
+  );
+}

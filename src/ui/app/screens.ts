@@ -1,0 +1,44 @@
+/** Every screen, each in its own chunk (§7: screens load on demand). */
+import type { ComponentType, ReactNode } from 'react';
+import { lazyScreen } from './lazyScreen';
+
+/** The shell is a chunk of its own too: the public pages (sign-in) do not load it. */
+export const Layouts = {
+  Main: lazyScreen(() => import('./MainLayout'), 'MainLayout') as ComponentType<{ children: ReactNode }>,
+};
+
+export const Screens = {
+  Login: lazyScreen(() => import('../screens/auth/LoginScreen'), 'LoginScreen'),
+  ResetPassword: lazyScreen(() => import('../screens/auth/ResetPasswordScreen'), 'ResetPasswordScreen'),
+  CreateAccount: lazyScreen(() => import('../screens/account/CreateAccountScreen'), 'CreateAccountScreen'),
+  Customers: lazyScreen(() => import('../screens/customers/CustomersScreen'), 'CustomersScreen'),
+  Settings: lazyScreen(() => import('../screens/settings/SettingsScreen'), 'SettingsScreen'),
+  CompanySettings: lazyScreen(
+    () => import('../screens/company/CompanySettingsScreen'),
+    'CompanySettingsScreen',
+  ),
+  Return: lazyScreen(() => import('../screens/payment/ReturnScreen'), 'ReturnScreen'),
+  Admin: lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen'),
+  Entities: lazyScreen(() => import('../screens/entities/EntitiesScreen'), 'EntitiesScreen'),
+  PdfBasic: lazyScreen(() => import('../screens/pdf/PdfBasicScreen'), 'PdfBasicScreen'),
+  PdfExpand: lazyScreen(() => import('../screens/pdf/PdfExpandScreen'), 'PdfExpandScreen'),
+  Calls: lazyScreen(() => import('../screens/calls/CallsScreen'), 'CallsScreen'),
+  Call: lazyScreen(() => import('../screens/call/CallScreen'), 'CallScreen'),
+  Landing: lazyScreen(() => import('../screens/landing/LandingScreen'), 'LandingScreen'),
+  Dashboard: lazyScreen(() => import('../screens/dashboard/DashboardScreen'), 'DashboardScreen'),
+  SmartModules: lazyScreen(() => import('../screens/smartModules/SmartModulesScreen'), 'SmartModulesScreen'),
+  Swagger: lazyScreen(() => import('../screens/swagger/SwaggerScreen'), 'SwaggerScreen'),
+  Profile: lazyScreen(() => import('../screens/profile/ProfileScreen'), 'ProfileScreen'),
+  Document: lazyScreen(() => import('../screens/profile/DocumentScreen'), 'DocumentScreen'),
+  Video: lazyScreen(() => import('../screens/profile/VideoScreen'), 'VideoScreen'),
+  AmlHistory: lazyScreen(() => import('../screens/profile/AmlHistoryScreen'), 'AmlHistoryScreen'),
+  AmlRecordDetail: lazyScreen(
+    () => import('../screens/profile/AmlRecordDetailScreen'),
+    'AmlRecordDetailScreen',
+  ),
+  Entity: lazyScreen(() => import('../screens/entity/EntityScreen'), 'EntityScreen'),
+  EntityDocuments: lazyScreen(
+    () => import('../screens/entity/EntityDocumentsScreen'),
+    'EntityDocumentsScreen',
+  ),
+};

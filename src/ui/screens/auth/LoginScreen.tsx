@@ -1,0 +1,5 @@
+import { Placeholder } from '../../components/Placeholder';
+
+export function LoginScreen() {
+  return <Placeholder screen="login" />;
+}

@@ -1,0 +1,5 @@
+import { Placeholder } from '../../components/Placeholder';
+
+export function CompanySettingsScreen() {
+  return <Placeholder screen="companySettings" />;
+}

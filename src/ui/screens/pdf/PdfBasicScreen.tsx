@@ -1,0 +1,5 @@
+import { Placeholder } from '../../components/Placeholder';
+
+export function PdfBasicScreen() {
+  return <Placeholder screen="pdfBasic" />;
+}

@@ -1,0 +1,5 @@
+import { Placeholder } from '../../components/Placeholder';
+
+export function AmlRecordDetailScreen() {
+  return <Placeholder screen="amlRecordDetail" />;
+}

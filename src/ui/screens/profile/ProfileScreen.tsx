@@ -1,0 +1,5 @@
+import { Placeholder } from '../../components/Placeholder';
+
+export function ProfileScreen() {
+  return <Placeholder screen="profile" />;
+}

@@ -1,0 +1,5 @@
+import { Placeholder } from '../../components/Placeholder';
+
+export function SettingsScreen() {
+  return <Placeholder screen="settings" />;
+}

@@ -1,0 +1,5 @@
+import { Placeholder } from '../../components/Placeholder';
+
+export function SwaggerScreen() {
+  return <Placeholder screen="swagger" />;
+}

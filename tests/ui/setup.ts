@@ -1,0 +1,30 @@
+import '@testing-library/jest-dom/vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanup } from '@testing-library/react';
+import i18next from 'i18next';
+import { afterEach } from 'vitest';
+import { startI18n } from '../../src/services/i18n';
+import { installIconLoader } from '../../src/ui/icons';
+
+const localesDir = join(import.meta.dirname, '../../locales');
+
+/** Keys the views asked for that no resource has: a view that would render a raw key. */
+export const missingKeys: string[] = [];
+
+await startI18n({
+  language: 'en-US',
+  load: async (language, namespace) =>
+    JSON.parse(readFileSync(join(localesDir, language, `${namespace}.json`), 'utf8')) as Record<
+      string,
+      unknown
+    >,
+});
+i18next.options.saveMissing = true;
+i18next.on('missingKey', (_languages, namespace, key) => missingKeys.push(`${namespace}:${key}`));
+installIconLoader();
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});

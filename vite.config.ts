@@ -1,0 +1,23 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const serverUrl = process.env.STUDIO_SERVER_URL ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    // simple-peer's package entry expects Node globals; its prebuilt browser bundle does not.
+    alias: [{ find: /^simple-peer$/, replacement: 'simple-peer/simplepeer.min.js' }],
+  },
+  build: { target: 'es2023', sourcemap: true, manifest: true, chunkSizeWarningLimit: 800 },
+  // The reference server serves the built studio itself; `vite preview` is a bare static server.
+  preview: { proxy: {} },
+  server: {
+    proxy: {
+      '/api': serverUrl,
+      '/storage': serverUrl,
+      '/runtime-config.js': serverUrl,
+      '/socket.io': { target: serverUrl, ws: true },
+    },
+  },
+});
