@@ -42,6 +42,7 @@ const loginKeys = [
   'src/ui/screens/auth/LoginScreen.tsx',
   'locales/en-US/common.json',
   'locales/en-US/screens.json',
+  'locales/en-US/auth.json',
 ];
 const missing = loginKeys.filter((key) => !manifest[key]);
 if (missing.length) throw new Error(`Not in the manifest: ${missing.join(', ')}`);

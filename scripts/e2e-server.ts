@@ -1,12 +1,24 @@
 /**
- * The server the end-to-end tests run against: the built studio served by `vite preview`.
- * (Replaced by the reference server once it serves the studio.)
+ * The server the end-to-end tests run against: the reference server on a fresh data directory (demo data
+ * seeded on start), serving the built studio. Builds the studio first when there is no build.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const port = process.argv[2] ?? '4310';
-const child = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', port, '--strictPort'], {
+if (!existsSync('dist/index.html'))
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+
+const dataDir = mkdtempSync(join(tmpdir(), 'idv-e2e-'));
+const child = spawn('npx', ['tsx', 'server/main.ts'], {
   stdio: 'inherit',
+  env: { ...process.env, PORT: port, HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
 });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
-child.on('exit', (code) => process.exit(code ?? 0));
+const stop = (signal: NodeJS.Signals) => child.kill(signal);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(signal));
+child.on('exit', (code) => {
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});

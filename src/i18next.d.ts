@@ -1,11 +1,12 @@
 import 'i18next';
+import type auth from '../locales/en-US/auth.json';
 import type common from '../locales/en-US/common.json';
 import type screens from '../locales/en-US/screens.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common';
-    resources: { common: typeof common; screens: typeof screens };
+    resources: { common: typeof common; screens: typeof screens; auth: typeof auth };
     returnNull: false;
   }
 }

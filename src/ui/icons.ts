@@ -1,30 +1,30 @@
 /**
  * Blueprint icons: only the icons the studio uses are bundled (Blueprint's default loader would pull every
- * icon path into the first load). 16 px paths ship with the app; 20 px paths (large icons) load on demand.
+ * icon path into the first load). Each icon's paths load on demand, the first time it is drawn.
  * Add a name to both lists when a screen starts using it.
  */
 import { type IconName, type IconPaths, IconSize, Icons } from '@blueprintjs/icons';
 
 const standard = import.meta.glob<IconPaths>(
-  '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{add,arrow-left,briefcase,caret-down,chevron-down,chevron-left,chevron-right,cog,cross,dashboard,disable,document,error,flash,globe,home,id-number,info-sign,key,lock,log-out,manual,mobile-video,moon,new-person,office,people,person,refresh,search,settings,shield,swap-horizontal,tick,timeline-bar-chart,user,video,warning-sign}.js',
-  { eager: true, import: 'default' },
+  '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{add,arrow-left,briefcase,camera,caret-down,chevron-down,chevron-left,chevron-right,cog,cross,dashboard,disable,document,error,flash,globe,home,id-number,info-sign,key,lock,log-out,manual,mobile-video,moon,new-person,office,people,person,refresh,search,settings,shield,swap-horizontal,tick,timeline-bar-chart,user,video,warning-sign}.js',
+  { import: 'default' },
 );
 const large = import.meta.glob<IconPaths>(
-  '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{add,arrow-left,briefcase,caret-down,chevron-down,chevron-left,chevron-right,cog,cross,dashboard,disable,document,error,flash,globe,home,id-number,info-sign,key,lock,log-out,manual,mobile-video,moon,new-person,office,people,person,refresh,search,settings,shield,swap-horizontal,tick,timeline-bar-chart,user,video,warning-sign}.js',
+  '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{add,arrow-left,briefcase,camera,caret-down,chevron-down,chevron-left,chevron-right,cog,cross,dashboard,disable,document,error,flash,globe,home,id-number,info-sign,key,lock,log-out,manual,mobile-video,moon,new-person,office,people,person,refresh,search,settings,shield,swap-horizontal,tick,timeline-bar-chart,user,video,warning-sign}.js',
   { import: 'default' },
 );
 
 const iconName = (file: string) => file.slice(file.lastIndexOf('/') + 1, -'.js'.length);
-const standardPaths = new Map(Object.entries(standard).map(([file, paths]) => [iconName(file), paths]));
-const largeLoaders = new Map(Object.entries(large).map(([file, load]) => [iconName(file), load]));
+const loaders = {
+  [IconSize.STANDARD]: new Map(Object.entries(standard).map(([file, load]) => [iconName(file), load])),
+  [IconSize.LARGE]: new Map(Object.entries(large).map(([file, load]) => [iconName(file), load])),
+};
 
-export const BUNDLED_ICONS = [...standardPaths.keys()] as IconName[];
+export const BUNDLED_ICONS = [...loaders[IconSize.STANDARD].keys()] as IconName[];
 
 export function installIconLoader(): void {
   Icons.setLoaderOptions({
-    loader: async (name: IconName, size: IconSize): Promise<IconPaths> => {
-      if (size === IconSize.STANDARD) return standardPaths.get(name) ?? [];
-      return (await largeLoaders.get(name)?.()) ?? [];
-    },
+    loader: async (name: IconName, size: IconSize): Promise<IconPaths> =>
+      (await loaders[size].get(name)?.()) ?? [],
   });
 }

@@ -71,8 +71,7 @@ test.describe('languages', () => {
     await signInAs(page, [demoAccount(baseURL ?? '')]);
     await page.goto('/customers');
     await expect(page.getByRole('heading', { name: 'Müşteriler' })).toBeVisible();
-    await page.getByRole('button', { name: 'Dil' }).click();
-    await page.getByText('English').click();
+    await page.getByRole('combobox', { name: 'Dil' }).selectOption('en-US');
     await expect(page.getByRole('heading', { name: 'Customers' })).toBeVisible();
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Customers' })).toBeVisible();

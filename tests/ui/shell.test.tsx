@@ -93,8 +93,7 @@ describe('shell', () => {
   it('switches the language from the navbar and stores the choice', async () => {
     storeAccounts(localStorage, [acme]);
     showApp();
-    await userEvent.click(await screen.findByRole('button', { name: 'Language' }));
-    await userEvent.click(await screen.findByText('Türkçe'));
+    await userEvent.selectOptions(await screen.findByRole('combobox', { name: 'Language' }), 'tr');
     expect(await screen.findByRole('heading', { name: 'Müşteriler' })).toBeInTheDocument();
     expect(localStorage.getItem('language')).toBe('tr');
     expect(document.documentElement.lang).toBe('tr');

@@ -2,7 +2,6 @@ import {
   Alignment,
   AnchorButton,
   Button,
-  Classes,
   Menu,
   MenuDivider,
   MenuItem,
@@ -12,18 +11,20 @@ import {
   NavbarHeading,
   Popover,
 } from '@blueprintjs/core';
+import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useBrowserLocation } from 'wouter/use-browser-location';
 import { type Account, accountKey, accounts } from '../../services/accounts';
-import { LANGUAGES, type Language, switchLanguage } from '../../services/i18n';
 import { canVisit } from '../../services/permissions';
-import { showError, showSuccess } from '../toaster';
+import { LanguageSelect, ThemeToggle } from '../components/ShellControls';
+import { showSuccess } from '../toaster';
 import { ACCOUNT_AREAS, isAreaActive, NAV_AREAS } from './areas';
+import { ForcedSteps } from './ForcedSteps';
 import { ADD_ACCOUNT_QUERY } from './guards';
+import { queryClient } from './queryClient';
 import { reloadPage } from './reload';
-import { useTheme } from './theme';
 import { useActiveAccount, useStoredAccounts } from './useAccounts';
 
 function NavAreas({ account }: { account: Account }) {
@@ -48,53 +49,6 @@ function NavAreas({ account }: { account: Account }) {
         );
       })}
     </nav>
-  );
-}
-
-function LanguageMenu() {
-  const { t, i18n } = useTranslation();
-  const current = i18n.language as Language;
-  return (
-    <Popover
-      placement="bottom-end"
-      content={
-        <Menu aria-label={t('shell.language')}>
-          {LANGUAGES.map((language) => (
-            <MenuItem
-              key={language}
-              text={t(`language.${language}`)}
-              lang={language}
-              roleStructure="listoption"
-              selected={language === current}
-              onClick={() => switchLanguage(language, i18n).catch(() => showError(t('chunk.title')))}
-            />
-          ))}
-        </Menu>
-      }
-    >
-      <Button
-        variant="minimal"
-        icon="globe"
-        endIcon="caret-down"
-        text={t(`language.${current}`)}
-        aria-label={t('shell.language')}
-      />
-    </Popover>
-  );
-}
-
-function ThemeToggle() {
-  const { t } = useTranslation();
-  const [theme, setTheme] = useTheme();
-  const label = theme === 'dark' ? t('shell.theme.toLight') : t('shell.theme.toDark');
-  return (
-    <Button
-      variant="minimal"
-      icon={theme === 'dark' ? 'flash' : 'moon'}
-      aria-label={label}
-      title={label}
-      onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')}
-    />
   );
 }
 
@@ -191,14 +145,17 @@ export function MainLayout({ children }: { children: ReactNode }) {
           <NavAreas account={account} />
         </NavbarGroup>
         <NavbarGroup align={Alignment.END}>
-          <LanguageMenu />
+          <LanguageSelect />
           <ThemeToggle />
           <NavbarDivider />
           <AccountMenu account={account} />
         </NavbarGroup>
       </Navbar>
-      <main id="main" className={`studio-main ${Classes.RUNNING_TEXT}`} tabIndex={-1}>
-        {children}
+      <main id="main" className="studio-main" tabIndex={-1}>
+        <QueryClientProvider client={queryClient}>
+          {children}
+          <ForcedSteps account={account} />
+        </QueryClientProvider>
       </main>
     </div>
   );

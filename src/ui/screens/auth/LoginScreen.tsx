@@ -1,5 +1,327 @@
-import { Placeholder } from '../../components/Placeholder';
+import { Button, Callout, FormGroup, InputGroup, Intent, Radio, RadioGroup } from '@blueprintjs/core';
+import { useMachine } from '@xstate/react';
+import { type FormEvent, lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useSearch } from 'wouter';
+import { fromPromise } from 'xstate';
+import { type SessionError, sessionMachine } from '../../../machines/session.machine';
+import { checkCode, checkEmail, checkRequired } from '../../../machines/validation';
+import { accounts } from '../../../services/accounts';
+import { loadAccount, login } from '../../../services/api/auth';
+import { loadChunk } from '../../../services/chunks';
+import { ADD_ACCOUNT_QUERY } from '../../app/guards';
+import { safeRedirect } from '../../app/redirect';
+import { useValidationText } from '../../components/FieldMessage';
+import { AuthLayout } from './AuthLayout';
+import { FacePhotoStep } from './FacePhotoStep';
 
+/** The forced steps are rare: their dialogs load when needed. */
+const ForcedPasswordResetDialog = lazy(() =>
+  loadChunk(() => import('./ForcedPasswordResetDialog')).then((m) => ({
+    default: m.ForcedPasswordResetDialog,
+  })),
+);
+const ForcedTwoFactorDialog = lazy(() =>
+  loadChunk(() => import('./ForcedTwoFactorDialog')).then((m) => ({ default: m.ForcedTwoFactorDialog })),
+);
+
+type Step = 'credentials' | 'choosingRegion' | 'askingCode' | 'askingPhoto';
+
+function useSessionErrorText() {
+  const { t } = useTranslation('auth');
+  const { t: tc } = useTranslation();
+  return (error: SessionError | null, detail: string | null): string | null => {
+    switch (error) {
+      case null:
+        return null;
+      case 'invalidCredentials':
+        return tc('messages.invalidCredentials');
+      case 'invalidCode':
+        return t('login.errors.invalidCode');
+      case 'photoRejected':
+        return t('login.errors.photoRejected');
+      case 'photoUnavailable':
+        return t('login.errors.photoUnavailable');
+      case 'noCameraPermission':
+        return tc('messages.noCameraPermission');
+      case 'apiUser':
+        return t('login.errors.apiUser');
+      case 'server':
+        return detail || tc('messages.serverError');
+    }
+  };
+}
+
+/** /login (§2, §4 Login): credentials, then a region, a code or a photo when the server asks for them. */
 export function LoginScreen() {
-  return <Placeholder screen="login" />;
+  const { t } = useTranslation('auth');
+  const { t: ts } = useTranslation('screens');
+  const { t: tc } = useTranslation();
+  const search = new URLSearchParams(useSearch());
+  const [, navigate] = useLocation();
+  const redirect = safeRedirect(search.get('redirect'));
+  const addingAccount = search.has(ADD_ACCOUNT_QUERY);
+
+  const machine = useMemo(
+    () =>
+      sessionMachine.provide({
+        actors: {
+          login: fromPromise(({ input, signal }) => login(input, { signal })),
+          loadAccount: fromPromise(({ input, signal }) => loadAccount(input, { signal })),
+        },
+        actions: {
+          storeAccount: (_, account) => accounts.save(account),
+          signedIn: () => navigate(`~${redirect}`, { replace: true }),
+        },
+      }),
+    [navigate, redirect],
+  );
+  const [state, send] = useMachine(machine, { input: { email: search.get('email') ?? '' } });
+  const { context } = state;
+  const busy = state.hasTag('busy');
+  const errorText = useSessionErrorText()(context.error, context.errorDetail);
+  const onCameraDenied = useCallback(() => send({ type: 'camera.denied' }), [send]);
+  // While a request runs, the step the user came from stays on screen (busy).
+  const step = useRef<Step>('credentials');
+  if (state.matches('signedOut')) step.current = (state.value as { signedOut: Step }).signedOut;
+  const showing = (name: Step) => step.current === name && (state.matches('signedOut') || busy);
+
+  return (
+    <AuthLayout title={ts('login.title')}>
+      {addingAccount && (
+        <Callout intent={Intent.PRIMARY} icon="info-sign" className="studio-auth-callout">
+          {t('login.addAccount')} <Link href="~/">{t('login.backToStudio')}</Link>
+        </Callout>
+      )}
+      {context.notice && (
+        <Callout intent={Intent.SUCCESS} icon="tick" className="studio-auth-callout" role="status">
+          {context.notice === 'passwordChanged'
+            ? tc('success.passwordChanged')
+            : t('login.notices.twoFactorEnabled')}
+        </Callout>
+      )}
+      {errorText && (
+        <Callout intent={Intent.DANGER} icon="error" className="studio-auth-callout" role="alert">
+          {errorText}
+        </Callout>
+      )}
+
+      {showing('credentials') && (
+        <CredentialsForm
+          initialEmail={context.email}
+          busy={busy}
+          onSubmit={(email, password) => send({ type: 'credentials.submitted', email, password })}
+        />
+      )}
+
+      {showing('choosingRegion') && (
+        <RegionChoice
+          regions={context.regions}
+          onChoose={(server) => send({ type: 'region.chosen', server })}
+          onBack={() => send({ type: 'back' })}
+        />
+      )}
+
+      {showing('askingCode') && (
+        <CodeForm
+          busy={busy}
+          onSubmit={(otp) => send({ type: 'code.submitted', otp })}
+          onBack={() => send({ type: 'back' })}
+        />
+      )}
+
+      {showing('askingPhoto') && (
+        <>
+          <p>{t('login.photo.body')}</p>
+          {context.error !== 'noCameraPermission' && (
+            <FacePhotoStep
+              busy={busy}
+              onPhoto={(photo) => send({ type: 'photo.taken', photo })}
+              onDenied={onCameraDenied}
+            />
+          )}
+          <Button
+            variant="minimal"
+            icon="arrow-left"
+            text={t('login.back')}
+            onClick={() => send({ type: 'back' })}
+          />
+        </>
+      )}
+
+      <Suspense fallback={<div className="studio-loading-bar" />}>
+        {state.matches('forcedPasswordReset') && (
+          <ForcedPasswordResetDialog
+            isOpen
+            email={context.email}
+            onDone={() => send({ type: 'passwordReset.completed' })}
+            onCancel={() => send({ type: 'forced.cancelled' })}
+          />
+        )}
+        {state.matches('forcedTwoFactor') && (
+          <ForcedTwoFactorDialog
+            isOpen
+            setup={context.setup}
+            onDone={() => send({ type: 'twoFactor.completed' })}
+            onCancel={() => send({ type: 'forced.cancelled' })}
+          />
+        )}
+      </Suspense>
+
+      <div className="studio-auth-links">
+        <Link href={`~/reset-password${context.email ? `?email=${encodeURIComponent(context.email)}` : ''}`}>
+          {t('login.forgot')}
+        </Link>
+        <Link href="~/create-account">{t('login.createAccount')}</Link>
+      </div>
+    </AuthLayout>
+  );
+}
+
+function CredentialsForm({
+  initialEmail,
+  busy,
+  onSubmit,
+}: {
+  initialEmail: string;
+  busy: boolean;
+  onSubmit: (email: string, password: string) => void;
+}) {
+  const { t } = useTranslation('auth');
+  const text = useValidationText();
+  const [email, setEmail] = useState(initialEmail);
+  const [password, setPassword] = useState('');
+  const [checked, setChecked] = useState(false);
+  const emailFailure = checked ? checkEmail(email) : null;
+  const passwordFailure = checked ? checkRequired(password) : null;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setChecked(true);
+    if (checkEmail(email) || checkRequired(password)) return;
+    onSubmit(email, password);
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <FormGroup
+        label={t('login.email')}
+        labelFor="login-email"
+        helperText={text(emailFailure)}
+        intent={emailFailure ? Intent.DANGER : Intent.NONE}
+      >
+        <InputGroup
+          id="login-email"
+          type="email"
+          autoComplete="username"
+          autoFocus
+          value={email}
+          onValueChange={setEmail}
+          intent={emailFailure ? Intent.DANGER : Intent.NONE}
+          disabled={busy}
+        />
+      </FormGroup>
+      <FormGroup
+        label={t('login.password')}
+        labelFor="login-password"
+        helperText={text(passwordFailure)}
+        intent={passwordFailure ? Intent.DANGER : Intent.NONE}
+      >
+        <InputGroup
+          id="login-password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onValueChange={setPassword}
+          intent={passwordFailure ? Intent.DANGER : Intent.NONE}
+          disabled={busy}
+        />
+      </FormGroup>
+      <Button type="submit" intent={Intent.PRIMARY} fill text={t('login.submit')} loading={busy} />
+    </form>
+  );
+}
+
+function RegionChoice({
+  regions,
+  onChoose,
+  onBack,
+}: {
+  regions: { name: string; server: string }[];
+  onChoose: (server: string) => void;
+  onBack: () => void;
+}) {
+  const { t } = useTranslation('auth');
+  const [server, setServer] = useState(regions[0]?.server ?? '');
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (server) onChoose(server);
+      }}
+    >
+      <RadioGroup
+        label={t('login.region.body')}
+        selectedValue={server}
+        onChange={(event) => setServer(event.currentTarget.value)}
+      >
+        {regions.map((region) => (
+          <Radio key={region.server} value={region.server} label={region.name} />
+        ))}
+      </RadioGroup>
+      <div className="studio-form-actions">
+        <Button variant="minimal" icon="arrow-left" text={t('login.back')} onClick={onBack} />
+        <Button type="submit" intent={Intent.PRIMARY} text={t('login.region.continue')} />
+      </div>
+    </form>
+  );
+}
+
+function CodeForm({
+  busy,
+  onSubmit,
+  onBack,
+}: {
+  busy: boolean;
+  onSubmit: (otp: string) => void;
+  onBack: () => void;
+}) {
+  const { t } = useTranslation('auth');
+  const text = useValidationText();
+  const [code, setCode] = useState('');
+  const [checked, setChecked] = useState(false);
+  const failure = checked ? checkCode(code) : null;
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        setChecked(true);
+        if (!checkCode(code)) onSubmit(code);
+      }}
+      noValidate
+    >
+      <FormGroup
+        label={t('login.code.label')}
+        labelFor="login-code"
+        subLabel={t('login.code.body')}
+        helperText={text(failure)}
+        intent={failure ? Intent.DANGER : Intent.NONE}
+      >
+        <InputGroup
+          id="login-code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          autoFocus
+          value={code}
+          onValueChange={setCode}
+          intent={failure ? Intent.DANGER : Intent.NONE}
+        />
+      </FormGroup>
+      <div className="studio-form-actions">
+        <Button variant="minimal" icon="arrow-left" text={t('login.back')} onClick={onBack} />
+        <Button type="submit" intent={Intent.PRIMARY} text={t('login.code.submit')} loading={busy} />
+      </div>
+    </form>
+  );
 }

@@ -1,5 +1,30 @@
-import { Placeholder } from '../../components/Placeholder';
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useSearch } from 'wouter';
+import { showSuccess } from '../../toaster';
+import { AuthLayout } from './AuthLayout';
+import { PasswordResetForm } from './PasswordResetForm';
 
+/** /reset-password (§5, §7): a code by e-mail, then a new password; back to sign-in when done. */
 export function ResetPasswordScreen() {
-  return <Placeholder screen="resetPassword" />;
+  const { t } = useTranslation('auth');
+  const { t: ts } = useTranslation('screens');
+  const { t: tc } = useTranslation();
+  const [, navigate] = useLocation();
+  const email = new URLSearchParams(useSearch()).get('email') ?? '';
+  const done = useCallback(
+    (address: string) => {
+      void showSuccess(tc('success.passwordChanged'));
+      navigate(`~/login?email=${encodeURIComponent(address)}`, { replace: true });
+    },
+    [navigate, tc],
+  );
+  return (
+    <AuthLayout title={ts('resetPassword.title')}>
+      <PasswordResetForm email={email} onDone={done} />
+      <div className="studio-auth-links">
+        <Link href="~/login">{t('reset.backToLogin')}</Link>
+      </div>
+    </AuthLayout>
+  );
 }

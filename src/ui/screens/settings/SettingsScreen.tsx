@@ -1,5 +1,56 @@
-import { Placeholder } from '../../components/Placeholder';
+import { Callout, Card, H2, H4, Intent, Spinner } from '@blueprintjs/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getUser, userKeys } from '../../../services/api/users';
+import { useActiveAccount } from '../../app/useAccounts';
+import { usePageTitle } from '../../app/usePageTitle';
+import { TwoFactorPanel } from './TwoFactorPanel';
 
+/** /settings: the signed-in user's own account, with two-factor authentication (§2). */
 export function SettingsScreen() {
-  return <Placeholder screen="settings" />;
+  const { t } = useTranslation('auth');
+  const { t: ts } = useTranslation('screens');
+  const title = ts('settings.title');
+  usePageTitle(title);
+  const account = useActiveAccount();
+  const queryClient = useQueryClient();
+  const id = account?.id ?? 0;
+  const user = useQuery({
+    queryKey: userKeys.detail(id),
+    queryFn: ({ signal }) => getUser(id, { signal }),
+    enabled: !!account,
+  });
+  const refresh = useCallback(
+    () => queryClient.refetchQueries({ queryKey: userKeys.detail(id) }),
+    [queryClient, id],
+  );
+
+  return (
+    <section className="studio-page" aria-labelledby="page-title">
+      <H2 id="page-title">{title}</H2>
+      <Card className="studio-settings-card">
+        <H4>{t('settings.account')}</H4>
+        <p>{t('settings.signedInAs', { email: account?.email ?? '' })}</p>
+      </Card>
+      <Card className="studio-settings-card">
+        <H4>{t('twoFactor.title')}</H4>
+        {user.isPending && <Spinner size={24} />}
+        {user.isError && (
+          <Callout intent={Intent.DANGER} icon="error" role="alert">
+            {t('settings.loadFailed')}
+          </Callout>
+        )}
+        {user.data && (
+          <TwoFactorPanel
+            key={String(user.data.mfa)}
+            userId={user.data.id}
+            email={user.data.username}
+            mfa={user.data.mfa}
+            onRefresh={refresh}
+          />
+        )}
+      </Card>
+    </section>
+  );
 }

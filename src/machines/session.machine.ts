@@ -1,0 +1,366 @@
+/**
+ * Signing in (SPEC §4 Login, §8): credentials, then a region choice, a one-time code or a face photo when the
+ * server asks for them, then the account is loaded and stored. Forced branches: a password reset (400
+ * "Password Reset Required") and a two-factor setup (400 "Two Factor Reset Required") that ends with the user
+ * signing in again. Pure: the API, the account store and navigation come in through `provide`.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import type { LoginResponse, LoginSuccess, Region } from '../contract/auth';
+import { detailIs, failureOf } from './failure';
+
+/** What the login call sends (§7 POST /api/v1/login/). */
+export interface LoginRequest {
+  username: string;
+  password: string;
+  otp: string | null;
+  photo: string | null;
+  server: string | null;
+}
+
+/** The session's stored account, as the accounts store keeps it. */
+export interface SignedInAccount {
+  id: number;
+  email: string;
+  access: string;
+  server: string;
+  company_id: number;
+  regions: Region[];
+  permissions: string[];
+  role: string;
+  name: string;
+}
+
+/** Server details the machine branches on (§8 and the reference server's login answers). */
+export const LOGIN_DETAILS = {
+  invalidCredentials: 'Invalid Credentials',
+  otpRequired: 'OTP Required',
+  invalidOtp: 'Invalid OTP',
+  photoRequired: 'Face Photo Required',
+  photoRejected: 'Face Not Matched',
+  photoUnavailable: 'Face Login Unavailable',
+  passwordReset: 'Password Reset Required',
+  twoFactorReset: 'Two Factor Reset Required',
+} as const;
+
+export type SessionError =
+  | 'invalidCredentials'
+  | 'invalidCode'
+  | 'photoRejected'
+  | 'photoUnavailable'
+  | 'noCameraPermission'
+  | 'apiUser'
+  | 'server';
+
+export type SessionNotice = 'passwordChanged' | 'twoFactorEnabled';
+
+export interface SessionContext {
+  email: string;
+  password: string;
+  otp: string | null;
+  photo: string | null;
+  server: string | null;
+  regions: Region[];
+  login: LoginSuccess | null;
+  /** The restricted session of a forced two-factor setup, when the server gave one. */
+  setup: TwoFactorSetupSession | null;
+  error: SessionError | null;
+  /** The server's own words for an unexpected failure. */
+  errorDetail: string | null;
+  notice: SessionNotice | null;
+}
+
+/** What a 400 "Two Factor Reset Required" answer carries: a token that may only set up two-factor. */
+export interface TwoFactorSetupSession {
+  access: string;
+  server: string | null;
+  user_id: number | null;
+}
+
+function setupSessionOf(body: unknown): TwoFactorSetupSession | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const b = body as Record<string, unknown>;
+  if (typeof b.access !== 'string') return null;
+  const claims = readTokenClaims(b.access);
+  return {
+    access: b.access,
+    server: typeof b.server === 'string' ? b.server : null,
+    user_id:
+      typeof b.user_id === 'number' ? b.user_id : typeof claims?.user_id === 'number' ? claims.user_id : null,
+  };
+}
+
+export type SessionEvent =
+  | { type: 'credentials.submitted'; email: string; password: string }
+  | { type: 'region.chosen'; server: string }
+  | { type: 'code.submitted'; otp: string }
+  | { type: 'photo.taken'; photo: string }
+  | { type: 'camera.denied' }
+  | { type: 'back' }
+  | { type: 'passwordReset.completed' }
+  | { type: 'twoFactor.completed' }
+  | { type: 'forced.cancelled' };
+
+/** Reads a JWT's claims without verifying it (the server verifies); null when unreadable. */
+export function readTokenClaims(token: string): Record<string, unknown> | null {
+  const payload = token.split('.')[1];
+  if (!payload) return null;
+  try {
+    const base64 = payload.replace(/-/g, '+').replace(/_/g, '/');
+    const json = decodeURIComponent(
+      Array.from(atob(base64), (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''),
+    );
+    const claims: unknown = JSON.parse(json);
+    return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** §4: a token whose content marks an API user is never stored as a session. */
+export const isApiUserToken = (token: string) => readTokenClaims(token)?.is_api_user === true;
+
+const isRegionChoice = (answer: LoginResponse): answer is { regions: Region[] } => !('access' in answer);
+
+const fresh = { otp: null, photo: null, server: null, regions: [], login: null, setup: null };
+const clearMessages = { error: null, errorDetail: null, notice: null } as const;
+
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    events: {} as SessionEvent,
+    input: {} as { email?: string } | undefined,
+    tags: {} as 'busy' | 'form',
+  },
+  actors: {
+    login: fromPromise<LoginResponse, LoginRequest>(async () => {
+      throw new Error('login is provided by the app');
+    }),
+    loadAccount: fromPromise<SignedInAccount, { login: LoginSuccess; email: string }>(async () => {
+      throw new Error('loadAccount is provided by the app');
+    }),
+  },
+  actions: {
+    storeAccount: (_, _account: SignedInAccount) => {},
+    signedIn: () => {},
+  },
+  guards: {
+    isRegionChoice: (_, answer: LoginResponse) => isRegionChoice(answer),
+    isApiUser: ({ context }) => !!context.login && isApiUserToken(context.login.access),
+    failedWith: (_, params: { error: unknown; detail: string }) => detailIs(params.error, params.detail),
+  },
+}).createMachine({
+  id: 'session',
+  context: ({ input }) => ({
+    email: input?.email ?? '',
+    password: '',
+    ...fresh,
+    ...clearMessages,
+  }),
+  initial: 'signedOut',
+  states: {
+    signedOut: {
+      initial: 'credentials',
+      tags: ['form'],
+      states: {
+        credentials: {
+          on: {
+            'credentials.submitted': {
+              target: '#session.submitting',
+              actions: assign(({ event }) => ({
+                email: event.email.trim(),
+                password: event.password,
+                ...fresh,
+                ...clearMessages,
+              })),
+            },
+          },
+        },
+        choosingRegion: {
+          on: {
+            'region.chosen': {
+              target: '#session.submitting',
+              actions: assign(({ event }) => ({ server: event.server, ...clearMessages })),
+            },
+            back: { target: 'credentials', actions: assign({ ...fresh, ...clearMessages }) },
+          },
+        },
+        askingCode: {
+          on: {
+            'code.submitted': {
+              target: '#session.submitting',
+              actions: assign(({ event }) => ({ otp: event.otp.trim(), ...clearMessages })),
+            },
+            back: { target: 'credentials', actions: assign({ ...fresh, ...clearMessages }) },
+          },
+        },
+        askingPhoto: {
+          on: {
+            'photo.taken': {
+              target: '#session.submitting',
+              actions: assign(({ event }) => ({ photo: event.photo, ...clearMessages })),
+            },
+            'camera.denied': { actions: assign({ error: 'noCameraPermission' }) },
+            back: { target: 'credentials', actions: assign({ ...fresh, ...clearMessages }) },
+          },
+        },
+      },
+    },
+    submitting: {
+      tags: ['busy'],
+      invoke: {
+        id: 'login',
+        src: 'login',
+        input: ({ context }) => ({
+          username: context.email,
+          password: context.password,
+          otp: context.otp,
+          photo: context.photo,
+          server: context.server,
+        }),
+        onDone: [
+          {
+            guard: { type: 'isRegionChoice', params: ({ event }) => event.output },
+            target: 'signedOut.choosingRegion',
+            actions: assign(({ event }) => ({ regions: event.output.regions })),
+          },
+          {
+            target: 'checkingToken',
+            actions: assign(({ event }) => ({ login: event.output as LoginSuccess })),
+          },
+        ],
+        onError: [
+          {
+            guard: {
+              type: 'failedWith',
+              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.otpRequired }),
+            },
+            target: 'signedOut.askingCode',
+          },
+          {
+            guard: {
+              type: 'failedWith',
+              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.invalidOtp }),
+            },
+            target: 'signedOut.askingCode',
+            actions: assign({ error: 'invalidCode' }),
+          },
+          {
+            guard: {
+              type: 'failedWith',
+              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.photoRequired }),
+            },
+            target: 'signedOut.askingPhoto',
+          },
+          {
+            guard: {
+              type: 'failedWith',
+              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.photoRejected }),
+            },
+            target: 'signedOut.askingPhoto',
+            actions: assign({ error: 'photoRejected', photo: null }),
+          },
+          {
+            guard: {
+              type: 'failedWith',
+              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.photoUnavailable }),
+            },
+            target: 'signedOut.credentials',
+            actions: assign({ error: 'photoUnavailable', photo: null }),
+          },
+          {
+            guard: {
+              type: 'failedWith',
+              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.passwordReset }),
+            },
+            target: 'forcedPasswordReset',
+          },
+          {
+            guard: {
+              type: 'failedWith',
+              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.twoFactorReset }),
+            },
+            target: 'forcedTwoFactor',
+            actions: assign(({ event }) => ({ setup: setupSessionOf(failureOf(event.error).body) })),
+          },
+          {
+            guard: {
+              type: 'failedWith',
+              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.invalidCredentials }),
+            },
+            target: 'signedOut.credentials',
+            actions: assign({ error: 'invalidCredentials', password: '' }),
+          },
+          {
+            target: 'signedOut.credentials',
+            actions: assign(({ event }) => ({
+              error: 'server' as const,
+              errorDetail: failureOf(event.error).detail,
+            })),
+          },
+        ],
+      },
+    },
+    checkingToken: {
+      tags: ['busy'],
+      always: [
+        {
+          guard: 'isApiUser',
+          target: 'signedOut.credentials',
+          actions: assign({ error: 'apiUser', login: null, password: '' }),
+        },
+        { target: 'loadingAccount' },
+      ],
+    },
+    loadingAccount: {
+      tags: ['busy'],
+      invoke: {
+        id: 'loadAccount',
+        src: 'loadAccount',
+        input: ({ context }) => ({ login: context.login as LoginSuccess, email: context.email }),
+        onDone: {
+          target: 'signedIn',
+          actions: [{ type: 'storeAccount', params: ({ event }) => event.output }, 'signedIn'],
+        },
+        onError: {
+          target: 'signedOut.credentials',
+          actions: assign(({ event }) => ({
+            error: 'server' as const,
+            errorDetail: failureOf(event.error).detail,
+            login: null,
+          })),
+        },
+      },
+    },
+    forcedPasswordReset: {
+      on: {
+        'passwordReset.completed': {
+          target: 'signedOut.credentials',
+          actions: assign({
+            ...fresh,
+            password: '',
+            error: null,
+            errorDetail: null,
+            notice: 'passwordChanged',
+          }),
+        },
+        'forced.cancelled': { target: 'signedOut.credentials', actions: assign({ ...fresh, password: '' }) },
+      },
+    },
+    forcedTwoFactor: {
+      on: {
+        'twoFactor.completed': {
+          target: 'signedOut.credentials',
+          actions: assign({
+            ...fresh,
+            password: '',
+            error: null,
+            errorDetail: null,
+            notice: 'twoFactorEnabled',
+          }),
+        },
+        'forced.cancelled': { target: 'signedOut.credentials', actions: assign({ ...fresh, password: '' }) },
+      },
+    },
+    signedIn: { type: 'final' },
+  },
+});

@@ -1,0 +1,43 @@
+/**
+ * Validation rules of SPEC §5, as pure functions. Each returns the name of the failed rule or null; views
+ * turn names into the texts of §5 (validation.* keys).
+ */
+export type ValidationFailure = 'required' | 'email' | 'password' | 'passwordsDoNotMatch' | 'code';
+
+/** 6 to 254 characters, local part up to 64, a standard address pattern. */
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+export function checkEmail(value: string): ValidationFailure | null {
+  const email = value.trim();
+  if (!email) return 'required';
+  const local = email.slice(0, email.lastIndexOf('@'));
+  if (email.length < 6 || email.length > 254 || local.length > 64 || !EMAIL.test(email)) return 'email';
+  return null;
+}
+
+/** At least 6 characters with a digit, a lowercase and an uppercase letter. */
+export function checkPassword(value: string): ValidationFailure | null {
+  if (!value) return 'required';
+  if (value.length < 6 || !/\d/.test(value) || !/[a-z]/.test(value) || !/[A-Z]/.test(value))
+    return 'password';
+  return null;
+}
+
+export function checkConfirmation(password: string, confirmation: string): ValidationFailure | null {
+  if (!confirmation) return 'required';
+  return password === confirmation ? null : 'passwordsDoNotMatch';
+}
+
+/** A 6-digit code (two-factor, e-mail verification). */
+export const CODE_LENGTH = 6;
+
+export function checkCode(value: string): ValidationFailure | null {
+  const code = value.trim();
+  if (!code) return 'required';
+  return new RegExp(`^\\d{${CODE_LENGTH}}$`).test(code) ? null : 'code';
+}
+
+export function checkRequired(value: string): ValidationFailure | null {
+  return value.trim() ? null : 'required';
+}

@@ -1,0 +1,50 @@
+/** Users (§7 /user): the signed-in user and their two-factor authentication. */
+import type { User } from '../../contract/users';
+import { api, publicApi } from './http';
+
+type Options = { signal?: AbortSignal };
+
+/** A session other than the active account's: the forced two-factor setup's restricted token. */
+export interface Session {
+  server: string;
+  token: string;
+}
+
+const client = (session?: Session) =>
+  session ? publicApi(session.server).extend({ headers: { Authorization: `Bearer ${session.token}` } }) : api;
+
+export const userKeys = {
+  all: ['user'] as const,
+  detail: (id: number) => ['user', id] as const,
+};
+
+export function getUser(id: number, { signal }: Options = {}): Promise<User> {
+  return api.get(`user/${id}`, { signal }).json<User>();
+}
+
+/** POST /user/{id}/otp_reset: a new secret (disable false) or two-factor off (disable true). */
+export async function resetOtp(
+  id: number,
+  body: { password: string; disable: boolean },
+  { signal, session }: Options & { session?: Session } = {},
+): Promise<string | null> {
+  const answer = await client(session)
+    .post(`user/${id}/otp_reset`, { json: body, signal })
+    .json<{ base32_secret?: string | null }>();
+  return answer.base32_secret ?? null;
+}
+
+/** POST /user/{id}/otp_verify: turns two-factor on when the code matches the secret. */
+export async function verifyOtp(
+  id: number,
+  body: { base32_secret: string; code: string; password: string },
+  { signal, session }: Options & { session?: Session } = {},
+): Promise<void> {
+  await client(session).post(`user/${id}/otp_verify`, { json: body, signal });
+}
+
+/** The otpauth:// address an authenticator app reads from the QR code. */
+export function otpauthUri(email: string, secret: string, issuer = 'Verification Studio'): string {
+  const label = encodeURIComponent(`${issuer}:${email}`);
+  return `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(issuer)}&algorithm=SHA1&digits=6&period=30`;
+}

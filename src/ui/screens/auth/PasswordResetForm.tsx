@@ -1,0 +1,206 @@
+import { Button, Callout, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { useMachine } from '@xstate/react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { fromPromise } from 'xstate';
+import { passwordResetMachine } from '../../../machines/passwordReset.machine';
+import { checkCode, checkConfirmation, checkEmail, checkPassword } from '../../../machines/validation';
+import { sendResetCode, submitReset } from '../../../services/api/passwordReset';
+import { useValidationText } from '../../components/FieldMessage';
+
+/** E-mail → code → new password (§5 rules); used on /reset-password and in the forced reset dialog. */
+export function PasswordResetForm({
+  email: initialEmail,
+  onDone,
+}: {
+  email: string;
+  onDone: (email: string) => void;
+}) {
+  const { t } = useTranslation('auth');
+  const machine = useMemo(
+    () =>
+      passwordResetMachine.provide({
+        actors: {
+          sendCode: fromPromise(({ input, signal }) => sendResetCode(input, { signal })),
+          submitReset: fromPromise(({ input, signal }) => submitReset(input, { signal })),
+        },
+      }),
+    [],
+  );
+  const [state, send] = useMachine(machine, { input: { email: initialEmail } });
+  const { context } = state;
+  const busy = state.hasTag('busy');
+
+  useEffect(() => {
+    if (state.status === 'done') onDone(context.email);
+  }, [state.status, context.email, onDone]);
+
+  return (
+    <div>
+      {context.error && (
+        <Callout intent={Intent.DANGER} icon="error" className="studio-auth-callout" role="alert">
+          {context.error}
+        </Callout>
+      )}
+      {state.matches('enteringEmail') || state.matches('sending') ? (
+        <EmailStep
+          initialEmail={context.email}
+          busy={busy}
+          onSubmit={(email) => send({ type: 'email.submitted', email })}
+        />
+      ) : (
+        <>
+          <p>{t('reset.codeSent', { email: context.email })}</p>
+          <NewPasswordStep
+            busy={busy}
+            onSubmit={(code, password) => send({ type: 'reset.submitted', code, password })}
+          />
+          <div className="studio-form-actions">
+            <Button
+              variant="minimal"
+              text={t('reset.changeEmail')}
+              onClick={() => send({ type: 'email.change' })}
+            />
+            {state.matches({ enteringCode: 'resendable' }) || state.matches('resending') ? (
+              <Button
+                variant="minimal"
+                icon="refresh"
+                text={t('reset.resend')}
+                loading={state.matches('resending')}
+                onClick={() => send({ type: 'code.resend' })}
+              />
+            ) : (
+              <span className="studio-muted" role="timer">
+                {t('reset.resendIn', { seconds: context.countdown })}
+              </span>
+            )}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+function EmailStep({
+  initialEmail,
+  busy,
+  onSubmit,
+}: {
+  initialEmail: string;
+  busy: boolean;
+  onSubmit: (email: string) => void;
+}) {
+  const { t } = useTranslation('auth');
+  const text = useValidationText();
+  const [email, setEmail] = useState(initialEmail);
+  const [checked, setChecked] = useState(false);
+  const failure = checked ? checkEmail(email) : null;
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        setChecked(true);
+        if (!checkEmail(email)) onSubmit(email);
+      }}
+    >
+      <p>{t('reset.intro')}</p>
+      <FormGroup
+        label={t('reset.email')}
+        labelFor="reset-email"
+        helperText={text(failure)}
+        intent={failure ? Intent.DANGER : Intent.NONE}
+      >
+        <InputGroup
+          id="reset-email"
+          type="email"
+          autoComplete="username"
+          autoFocus
+          value={email}
+          onValueChange={setEmail}
+          intent={failure ? Intent.DANGER : Intent.NONE}
+        />
+      </FormGroup>
+      <Button type="submit" intent={Intent.PRIMARY} fill text={t('reset.send')} loading={busy} />
+    </form>
+  );
+}
+
+function NewPasswordStep({
+  busy,
+  onSubmit,
+}: {
+  busy: boolean;
+  onSubmit: (code: string, password: string) => void;
+}) {
+  const { t } = useTranslation('auth');
+  const text = useValidationText();
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [checked, setChecked] = useState(false);
+  const failures = {
+    code: checked ? checkCode(code) : null,
+    password: checked ? checkPassword(password) : null,
+    confirmation: checked ? checkConfirmation(password, confirmation) : null,
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setChecked(true);
+    if (checkCode(code) || checkPassword(password) || checkConfirmation(password, confirmation)) return;
+    onSubmit(code, password);
+  };
+  const intent = (failed: unknown) => (failed ? Intent.DANGER : Intent.NONE);
+  return (
+    <form noValidate onSubmit={submit}>
+      <FormGroup
+        label={t('reset.code')}
+        labelFor="reset-code"
+        helperText={text(failures.code)}
+        intent={intent(failures.code)}
+      >
+        <InputGroup
+          id="reset-code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          autoFocus
+          value={code}
+          onValueChange={setCode}
+          intent={intent(failures.code)}
+        />
+      </FormGroup>
+      <FormGroup
+        label={t('reset.newPassword')}
+        labelFor="reset-password"
+        helperText={text(failures.password)}
+        intent={intent(failures.password)}
+      >
+        <InputGroup
+          id="reset-password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onValueChange={setPassword}
+          intent={intent(failures.password)}
+        />
+      </FormGroup>
+      <FormGroup
+        label={t('reset.confirm')}
+        labelFor="reset-confirm"
+        helperText={text(failures.confirmation)}
+        intent={intent(failures.confirmation)}
+      >
+        <InputGroup
+          id="reset-confirm"
+          type="password"
+          autoComplete="new-password"
+          value={confirmation}
+          onValueChange={setConfirmation}
+          intent={intent(failures.confirmation)}
+        />
+      </FormGroup>
+      <Button type="submit" intent={Intent.PRIMARY} fill text={t('reset.submit')} loading={busy} />
+    </form>
+  );
+}

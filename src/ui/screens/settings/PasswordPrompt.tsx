@@ -1,0 +1,75 @@
+import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { checkRequired } from '../../../machines/validation';
+import { useValidationText } from '../../components/FieldMessage';
+
+/** Asks for the account password before a two-factor action (§5); can be cancelled. */
+export function PasswordPrompt({
+  isOpen,
+  busy,
+  error,
+  onConfirm,
+  onCancel,
+}: {
+  isOpen: boolean;
+  busy: boolean;
+  error: string | null;
+  onConfirm: (password: string) => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation('auth');
+  const text = useValidationText();
+  const [password, setPassword] = useState('');
+  const [checked, setChecked] = useState(false);
+  const failure = checked ? checkRequired(password) : null;
+  const message = text(failure) ?? error ?? undefined;
+  const close = () => {
+    setPassword('');
+    setChecked(false);
+    onCancel();
+  };
+  return (
+    <Dialog isOpen={isOpen} title={t('twoFactor.passwordTitle')} icon="lock" onClose={close}>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          setChecked(true);
+          if (checkRequired(password)) return;
+          onConfirm(password);
+          setPassword('');
+          setChecked(false);
+        }}
+      >
+        <DialogBody>
+          <p>{t('twoFactor.passwordBody')}</p>
+          <FormGroup
+            label={t('twoFactor.password')}
+            labelFor="two-factor-password"
+            helperText={message}
+            intent={message ? Intent.DANGER : Intent.NONE}
+          >
+            <InputGroup
+              id="two-factor-password"
+              type="password"
+              autoComplete="current-password"
+              autoFocus
+              value={password}
+              onValueChange={setPassword}
+              intent={message ? Intent.DANGER : Intent.NONE}
+            />
+          </FormGroup>
+        </DialogBody>
+        <DialogFooter
+          actions={
+            <>
+              <Button text={t('twoFactor.cancel')} onClick={close} />
+              <Button type="submit" intent={Intent.PRIMARY} text={t('twoFactor.confirm')} loading={busy} />
+            </>
+          }
+        />
+      </form>
+    </Dialog>
+  );
+}
