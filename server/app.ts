@@ -1,0 +1,151 @@
+import fastifyCors from '@fastify/cors';
+import fastifyMultipart from '@fastify/multipart';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  type FastifyPluginAsyncZod,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { createSecretBox } from './auth/secrets';
+import { createTokenService } from './auth/tokens';
+import type { ServerConfig } from './config';
+import { type AppContext, regionsOf } from './context';
+import { type Database, openDatabase } from './db/client';
+import { isDatabaseEmpty, seedDemo } from './db/seed/demo';
+import { createCountCache } from './domain/countCache';
+import { createPrincipalCache } from './domain/principalCache';
+import { installAccessControl, PUBLIC } from './http/access';
+import { installErrorHandling } from './http/errors';
+import { createDbOutbox } from './integrations/mail';
+import { createHub, type RealtimeHub } from './realtime/hub';
+import { amlRoutes } from './routes/aml';
+import { companyRoutes } from './routes/companies';
+import { ipWhitelistRoutes } from './routes/ipWhitelist';
+import { loginRoutes } from './routes/login';
+import { noteRoutes } from './routes/notes';
+import { paymentRoutes } from './routes/payments';
+import { profileRoutes } from './routes/profiles';
+import { questionnaireRoutes } from './routes/questionnaires';
+import { referenceRoutes } from './routes/reference';
+import { storageRoutes } from './routes/storage';
+import { registerStudio } from './routes/studio';
+import { userRoutes } from './routes/users';
+import { videoCallRoutes } from './routes/videocalls';
+import { webhookRoutes } from './routes/webhooks';
+import { createLocalStorage } from './storage/storage';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+    hub: RealtimeHub;
+  }
+}
+
+const API_V2 = '/api/v2';
+
+/** Origins allowed to call the API from a browser: both regions, and loopback dev servers (Vite). */
+export function corsOriginCheck(config: ServerConfig): (origin: string | undefined) => boolean {
+  const allowed = new Set([config.publicUrl, config.secondRegionUrl]);
+  return (origin) =>
+    !origin || allowed.has(origin) || /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(origin);
+}
+
+const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
+  referenceRoutes(ctx),
+  userRoutes(ctx),
+  companyRoutes(ctx),
+  profileRoutes(ctx),
+  amlRoutes(ctx),
+  noteRoutes(ctx),
+  videoCallRoutes(ctx),
+  questionnaireRoutes(ctx),
+  webhookRoutes(ctx),
+  ipWhitelistRoutes(ctx),
+  paymentRoutes(ctx),
+];
+
+/**
+ * Builds the whole server without listening: database (migrated, seeded when empty), API, OpenAPI,
+ * storage, studio and the socket.io hub. Pass `database` to reuse an open one (it is then not closed).
+ */
+export async function buildApp(
+  config: ServerConfig,
+  options: { database?: Database } = {},
+): Promise<FastifyInstance> {
+  const database = options.database ?? (await openDatabase(config));
+  const secrets = createSecretBox(config.jwtSecret);
+  const storage = createLocalStorage(`${config.dataDir}/storage`, config.jwtSecret, config.publicUrl);
+  if (config.seedOnEmpty && (await isDatabaseEmpty(database.db))) {
+    await seedDemo(database.db, { storage, secrets, argon2: config.argon2 });
+  }
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    secrets,
+    storage,
+    tokens: createTokenService({
+      secret: config.jwtSecret,
+      accessTtlSeconds: config.accessTokenTtlSeconds,
+      socketTtlSeconds: config.socketTokenTtlSeconds,
+    }),
+    mail: createDbOutbox(database.db),
+    regions: regionsOf(config),
+    principals: createPrincipalCache(config.principalCacheMs),
+    profileCounts: createCountCache(config.listCountCacheMs),
+  };
+
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'body.password'] },
+    trustProxy: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('ctx', ctx);
+  installErrorHandling(app);
+  installAccessControl(app, ctx, ['/api/']);
+
+  const isAllowedOrigin = corsOriginCheck(config);
+  await app.register(fastifyCors, {
+    origin: (origin, done) => done(null, isAllowedOrigin(origin)),
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Accept-Language'],
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    maxAge: 600,
+  });
+  await app.register(fastifyMultipart, { limits: { fileSize: 300 * 1024 * 1024, files: 10 } });
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'IDV Studio reference server', version: '2.0.0' },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(loginRoutes(ctx), { prefix: '/api/v1' });
+  for (const routes of companyServerRoutes(ctx)) await app.register(routes, { prefix: API_V2 });
+  app.get(`${API_V2}/openapi.json`, { config: { access: PUBLIC }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+  await app.register(storageRoutes(ctx));
+  await registerStudio(app, ctx);
+
+  const hub = createHub(app.server, {
+    db: ctx.db,
+    tokens: ctx.tokens,
+    corsOrigins: isAllowedOrigin,
+    onError: (error) => app.log.error({ err: error }, 'socket handler failed'),
+  });
+  app.decorate('hub', hub);
+  app.addHook('preClose', async () => hub.close());
+  app.addHook('onClose', async () => {
+    if (!options.database) await database.close();
+  });
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,84 @@
+import { jwtVerify, SignJWT } from 'jose';
+
+/** Claims of the access token (the studio decodes them without verifying). */
+export interface AccessClaims {
+  user_id: number;
+  company_id: number;
+  email: string;
+  is_api_user: boolean;
+}
+
+export interface SocketClaims {
+  user_id: number;
+  company_id: number;
+}
+
+type TokenUse = 'access' | 'socket';
+
+export interface TokenService {
+  signAccess(claims: AccessClaims): Promise<string>;
+  verifyAccess(token: string): Promise<AccessClaims | null>;
+  signSocket(claims: SocketClaims): Promise<string>;
+  verifySocket(token: string): Promise<SocketClaims | null>;
+}
+
+export function createTokenService(options: {
+  secret: string;
+  accessTtlSeconds: number;
+  socketTtlSeconds: number;
+}): TokenService {
+  // Imported once: handing jose raw bytes makes it import the key again on every sign and verify.
+  const key = crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(options.secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
+
+  const sign = async (claims: object, use: TokenUse, ttl: number) =>
+    new SignJWT({ ...claims, token_type: use })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt()
+      .setExpirationTime(`${ttl}s`)
+      .setSubject(String((claims as { user_id: number }).user_id))
+      .sign(await key);
+
+  async function verify(token: string, use: TokenUse): Promise<Record<string, unknown> | null> {
+    try {
+      const { payload } = await jwtVerify(token, await key, { algorithms: ['HS256'] });
+      if (payload.token_type !== use) return null;
+      if (typeof payload.user_id !== 'number' || typeof payload.company_id !== 'number') return null;
+      return payload;
+    } catch {
+      return null;
+    }
+  }
+
+  // Access tokens already verified, until they expire: the same string needs no second HMAC check.
+  const verified = new Map<string, { claims: AccessClaims; expiresAt: number }>();
+
+  return {
+    signAccess: (claims) => sign(claims, 'access', options.accessTtlSeconds),
+    async verifyAccess(token) {
+      const known = verified.get(token);
+      if (known && known.expiresAt > Date.now()) return known.claims;
+      const p = await verify(token, 'access');
+      if (!p) return null;
+      const claims: AccessClaims = {
+        user_id: p.user_id as number,
+        company_id: p.company_id as number,
+        email: String(p.email ?? ''),
+        is_api_user: p.is_api_user === true,
+      };
+      if (verified.size >= 10_000) verified.clear();
+      verified.set(token, { claims, expiresAt: Number(p.exp) * 1000 });
+      return claims;
+    },
+    signSocket: (claims) => sign(claims, 'socket', options.socketTtlSeconds),
+    async verifySocket(token) {
+      const p = await verify(token, 'socket');
+      return p ? { user_id: p.user_id as number, company_id: p.company_id as number } : null;
+    },
+  };
+}

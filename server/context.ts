@@ -1,0 +1,31 @@
+import type { Region } from '../src/contract/auth';
+import type { SecretBox } from './auth/secrets';
+import type { TokenService } from './auth/tokens';
+import type { ServerConfig } from './config';
+import type { Db } from './db/client';
+import type { CountCache } from './domain/countCache';
+import type { PrincipalCache } from './domain/principalCache';
+import type { MailOutbox } from './integrations/mail';
+import type { Storage } from './storage/storage';
+
+/** Everything a route or the realtime hub needs, built once by buildApp. */
+export interface AppContext {
+  config: ServerConfig;
+  db: Db;
+  tokens: TokenService;
+  secrets: SecretBox;
+  storage: Storage;
+  mail: MailOutbox;
+  regions: Region[];
+  principals: PrincipalCache;
+  /** Profile list counts; write paths that change a company's profiles call `invalidate`. */
+  profileCounts: CountCache;
+}
+
+/** The demo regions, both served by this process (docs/server.md). */
+export function regionsOf(config: Pick<ServerConfig, 'publicUrl' | 'secondRegionUrl'>): Region[] {
+  return [
+    { name: 'Europe', server: config.publicUrl },
+    { name: 'Türkiye', server: config.secondRegionUrl },
+  ];
+}

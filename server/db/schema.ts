@@ -1,0 +1,586 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const id = () => integer().primaryKey().generatedByDefaultAsIdentity();
+const createdAt = () => timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const ts = () => timestamp({ withTimezone: true, mode: 'date' });
+
+// ---------------------------------------------------------------- reference data
+
+export const countries = pgTable('countries', {
+  code: text().primaryKey(),
+  name: text().notNull(),
+  nameTr: text().notNull(),
+});
+
+export const documentTypes = pgTable('document_types', {
+  id: id(),
+  name: text().notNull(),
+  documentClass: text().notNull(),
+  country: text(),
+  sortOrder: integer().notNull().default(0),
+});
+
+export const packages = pgTable('packages', {
+  id: id(),
+  name: text().notNull(),
+  description: text().notNull().default(''),
+  verifications: integer().notNull(),
+  priceCents: integer().notNull(),
+  currency: text().notNull().default('EUR'),
+  isCustom: boolean().notNull().default(false),
+  sortOrder: integer().notNull().default(0),
+});
+
+// ---------------------------------------------------------------- companies, users, groups
+
+export const companies = pgTable('companies', {
+  id: id(),
+  name: text().notNull(),
+  /** Region name, one of the configured regions. */
+  region: text().notNull(),
+  amlProvider: text(),
+  activeServices: jsonb().$type<string[]>().notNull().default([]),
+  industry: text(),
+  packageId: integer().references(() => packages.id),
+  paymentStatus: text().notNull().default('unpaid'),
+  createdAt: createdAt(),
+});
+
+export const groups = pgTable('groups', {
+  id: id(),
+  companyId: integer()
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  name: text().notNull(),
+  permissions: jsonb().$type<string[]>().notNull().default([]),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    email: text().notNull(),
+    firstName: text().notNull().default(''),
+    lastName: text().notNull().default(''),
+    phone: text(),
+    photoKey: text(),
+    passwordHash: text().notNull(),
+    role: text().notNull(),
+    isActive: boolean().notNull().default(true),
+    isSuperuser: boolean().notNull().default(false),
+    isStaff: boolean().notNull().default(false),
+    isApiUser: boolean().notNull().default(false),
+    /** TOTP secret, AES-GCM encrypted; set once 2FA is verified. */
+    mfaSecret: text(),
+    /** Secret shown as a QR code and not yet verified. */
+    mfaPendingSecret: text(),
+    forcePasswordReset: boolean().notNull().default(false),
+    forceMfaReset: boolean().notNull().default(false),
+    agentStatus: text().notNull().default('Offline'),
+    lastLogin: ts(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('users_company_email').on(t.companyId, sql`lower(${t.email})`),
+    index('users_email').on(sql`lower(${t.email})`),
+  ],
+);
+
+export const userGroups = pgTable(
+  'user_groups',
+  {
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    groupId: integer()
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.groupId] })],
+);
+
+// ---------------------------------------------------------------- profiles and documents
+
+export const profiles = pgTable(
+  'profiles',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    idCardNumber: text().notNull(),
+    name: text(),
+    gender: text(),
+    email: text(),
+    phone: text(),
+    nationality: text(),
+    dateOfBirth: date({ mode: 'string' }),
+    addressProvince: text(),
+    addressCity: text(),
+    addressStreet: text(),
+    status: text().notNull().default('Created'),
+    riskLevel: text().notNull().default('Unknown'),
+    rejectReason: text(),
+    /** Government-check data (SPEC §3 extra data, GET /profile/{id}/nvi). */
+    extraData: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    source: text().notNull().default('studio'),
+    qualityCheck: jsonb().$type<Record<string, unknown>>(),
+    aliases: jsonb().$type<string[]>().notNull().default([]),
+    riskScores: jsonb().$type<{ phone: number | null; email: number | null; ip: number | null }>(),
+    summary: text(),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+    lastStatusDate: ts(),
+  },
+  (t) => [
+    // Ascending on purpose: a backward scan serves `ORDER BY created_at DESC, id DESC` (NULLS FIRST).
+    index('profiles_company_created').on(t.companyId, t.createdAt, t.id),
+    index('profiles_company_status').on(t.companyId, t.status),
+    index('profiles_company_risk').on(t.companyId, t.riskLevel),
+  ],
+);
+
+export const documents = pgTable(
+  'documents',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    documentTypeId: integer().references(() => documentTypes.id),
+    documentClass: text().notNull(),
+    uploadSource: text().notNull().default('studio'),
+    stream: boolean().notNull().default(false),
+    cropped: boolean().notNull().default(false),
+    rotated: boolean().notNull().default(false),
+    archived: boolean().notNull().default(false),
+    /** pending_review | approved | rejected */
+    status: text().notNull().default('pending_review'),
+    reviewReason: text(),
+    reviewedBy: integer().references(() => users.id, { onDelete: 'set null' }),
+    reviewedAt: ts(),
+    expiryDate: date({ mode: 'string' }),
+    /** { document, fraud, biometric, cross }: each { result, score } */
+    checks: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    /** Extracted content fields: IDNumber, FirstName, ... */
+    content: jsonb().$type<Record<string, string | null>>().notNull().default({}),
+    /** Fields overridden by staff, applied over `content`. */
+    contentOverrides: jsonb().$type<Record<string, string | null>>().notNull().default({}),
+    deletedAt: ts(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('documents_profile').on(t.profileId, t.createdAt)],
+);
+
+export const documentPages = pgTable(
+  'document_pages',
+  {
+    id: id(),
+    documentId: integer()
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    pageNumber: integer().notNull(),
+    storageKey: text().notNull(),
+    contentType: text().notNull(),
+    size: bigint({ mode: 'number' }).notNull(),
+    width: integer(),
+    height: integer(),
+  },
+  (t) => [index('document_pages_document').on(t.documentId, t.pageNumber)],
+);
+
+/** Alerts / rules raised on a document (PUT /profile/{id}/rule/{ruleId} overrides one). */
+export const documentAlerts = pgTable(
+  'document_alerts',
+  {
+    id: id(),
+    documentId: integer()
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    code: text().notNull(),
+    name: text().notNull(),
+    /** passed | warning | failed */
+    result: text().notNull(),
+    overridden: boolean().notNull().default(false),
+    overrideReason: text(),
+    overriddenBy: integer().references(() => users.id, { onDelete: 'set null' }),
+    overriddenAt: ts(),
+  },
+  (t) => [index('document_alerts_document').on(t.documentId)],
+);
+
+export const deviceData = pgTable(
+  'device_data',
+  {
+    id: id(),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    documentId: integer().references(() => documents.id, { onDelete: 'cascade' }),
+    brand: text(),
+    model: text(),
+    carrier: text(),
+    os: text(),
+    osVersion: text(),
+    sdkVersion: text(),
+    browser: text(),
+    useragent: text(),
+    ip: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('device_data_profile').on(t.profileId), index('device_data_document').on(t.documentId)],
+);
+
+export const notes = pgTable(
+  'notes',
+  {
+    id: id(),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    authorId: integer().references(() => users.id, { onDelete: 'set null' }),
+    /** note | agent (POST /profile/{id}/agent_note) */
+    kind: text().notNull().default('note'),
+    note: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('notes_profile').on(t.profileId, t.createdAt)],
+);
+
+export const profileLogs = pgTable(
+  'profile_logs',
+  {
+    id: id(),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    actorId: integer().references(() => users.id, { onDelete: 'set null' }),
+    action: text().notNull(),
+    message: text().notNull(),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('profile_logs_profile').on(t.profileId, t.id)],
+);
+
+// ---------------------------------------------------------------- AML
+
+export const amlResults = pgTable('aml_results', {
+  id: id(),
+  profileId: integer()
+    .notNull()
+    .unique()
+    .references(() => profiles.id, { onDelete: 'cascade' }),
+  lists: jsonb().$type<string[]>().notNull().default([]),
+  score: integer().notNull().default(0),
+  records: jsonb().$type<Record<string, unknown>[]>().notNull().default([]),
+  approved: boolean(),
+  approvedBy: integer().references(() => users.id, { onDelete: 'set null' }),
+  approvedAt: ts(),
+  updatedAt: createdAt(),
+});
+
+export const amlHistory = pgTable(
+  'aml_history',
+  {
+    id: id(),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    provider: text().notNull(),
+    /** clear | hit | error */
+    status: text().notNull(),
+    scannedDatabase: text().notNull(),
+    matches: integer().notNull().default(0),
+    records: jsonb().$type<Record<string, unknown>[]>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [index('aml_history_profile').on(t.profileId, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- video calls
+
+export const videoCalls = pgTable(
+  'video_calls',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    agentId: integer().references(() => users.id, { onDelete: 'set null' }),
+    roomId: text().notNull(),
+    status: integer().notNull().default(0),
+    callStartTime: ts(),
+    callEndTime: ts(),
+    recordingKey: text(),
+    recordingSize: bigint({ mode: 'number' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('video_calls_profile').on(t.profileId, t.createdAt),
+    index('video_calls_company_status').on(t.companyId, t.status),
+  ],
+);
+
+export const videoCallQuestions = pgTable('video_call_questions', {
+  id: id(),
+  companyId: integer()
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  sortOrder: integer().notNull(),
+  textEn: text().notNull(),
+  textTr: text().notNull(),
+});
+
+export const videoCallAnswers = pgTable(
+  'video_call_answers',
+  {
+    id: id(),
+    callId: integer()
+      .notNull()
+      .references(() => videoCalls.id, { onDelete: 'cascade' }),
+    questionId: integer().references(() => videoCallQuestions.id, { onDelete: 'set null' }),
+    value: text(),
+    note: text(),
+    authorId: integer().references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('video_call_answers_call').on(t.callId)],
+);
+
+// ---------------------------------------------------------------- checklists and questionnaires
+
+export const checklistGroups = pgTable('checklist_groups', {
+  id: id(),
+  companyId: integer()
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  name: text().notNull(),
+  sortOrder: integer().notNull(),
+});
+
+export const checklistQuestions = pgTable('checklist_questions', {
+  id: id(),
+  groupId: integer()
+    .notNull()
+    .references(() => checklistGroups.id, { onDelete: 'cascade' }),
+  question: text().notNull(),
+  sortOrder: integer().notNull(),
+});
+
+export const checklistAnswers = pgTable(
+  'checklist_answers',
+  {
+    id: id(),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    questionId: integer()
+      .notNull()
+      .references(() => checklistQuestions.id, { onDelete: 'cascade' }),
+    value: boolean(),
+    note: text(),
+    answeredBy: integer().references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('checklist_answers_profile_question').on(t.profileId, t.questionId)],
+);
+
+export const questionnaireQuestions = pgTable('questionnaire_questions', {
+  id: id(),
+  companyId: integer()
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  title: text().notNull(),
+  /** single_choice | multiple_choice */
+  answerType: text().notNull(),
+  optional: boolean().notNull().default(false),
+  sortOrder: integer().notNull(),
+  /** Options: [{ id, text }] */
+  answers: jsonb().$type<{ id: number; text: string }[]>().notNull().default([]),
+});
+
+export const questionnaireAnswers = pgTable(
+  'questionnaire_answers',
+  {
+    id: id(),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    questionId: integer()
+      .notNull()
+      .references(() => questionnaireQuestions.id, { onDelete: 'cascade' }),
+    skipped: boolean().notNull().default(false),
+    singleOptionAnswer: integer(),
+    multipleOptionAnswer: jsonb().$type<number[]>().notNull().default([]),
+    typedAnswer: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('questionnaire_answers_profile').on(t.profileId)],
+);
+
+// ---------------------------------------------------------------- webhooks
+
+/** Company-wide webhook settings (GET/PUT /webhook, GET/PATCH /webhook/token). */
+export const webhookSettings = pgTable('webhook_settings', {
+  companyId: integer()
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  url: text(),
+  /** AES-GCM encrypted token. */
+  token: text().notNull(),
+  signatureEnabled: boolean().notNull().default(true),
+});
+
+/** Event toggles with last-triggered time (GET /events). */
+export const webhookEventToggles = pgTable(
+  'webhook_event_toggles',
+  {
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    event: text().notNull(),
+    enabled: boolean().notNull().default(true),
+    lastTriggeredAt: ts(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.event] })],
+);
+
+export const webhookEndpoints = pgTable('webhook_endpoints', {
+  id: id(),
+  companyId: integer()
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  url: text().notNull(),
+  enabledEvents: jsonb().$type<string[]>().notNull().default([]),
+  /** AES-GCM encrypted signing secret. */
+  secret: text().notNull(),
+  isActive: boolean().notNull().default(true),
+  createdAt: createdAt(),
+});
+
+export const webhookLogs = pgTable(
+  'webhook_logs',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    endpointId: integer().references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    event: text().notNull(),
+    url: text().notNull(),
+    payload: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    responseStatus: integer(),
+    responseBody: text(),
+    success: boolean().notNull(),
+    attempt: integer().notNull().default(1),
+    durationMs: integer(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('webhook_logs_company').on(t.companyId, t.id),
+    index('webhook_logs_endpoint').on(t.endpointId, t.id),
+  ],
+);
+
+// ---------------------------------------------------------------- security, billing, outbox
+
+export const ipAllowlist = pgTable('ip_allowlist', {
+  id: id(),
+  companyId: integer()
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  /** IPv4/IPv6 address or CIDR block. */
+  address: text().notNull(),
+  createdBy: integer().references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
+
+export const payments = pgTable(
+  'payments',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    packageId: integer().references(() => packages.id),
+    amountCents: integer().notNull(),
+    currency: text().notNull(),
+    /** open | paid | failed | expired */
+    status: text().notNull(),
+    sessionId: text().notNull().unique(),
+    createdAt: createdAt(),
+    paidAt: ts(),
+  },
+  (t) => [index('payments_company').on(t.companyId, t.createdAt)],
+);
+
+/** Self-service sign-ups before the company exists (POST /stp/register). */
+export const signups = pgTable('signups', {
+  id: id(),
+  email: text().notNull().unique(),
+  passwordHash: text().notNull(),
+  emailVerifiedAt: ts(),
+  companyId: integer().references(() => companies.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
+
+/** E-mailed one-time codes (reset password, e-mail verification); only a hash is kept. */
+export const oneTimeCodes = pgTable(
+  'one_time_codes',
+  {
+    id: id(),
+    email: text().notNull(),
+    /** reset_password | email_verification */
+    purpose: text().notNull(),
+    codeHash: text().notNull(),
+    attempts: integer().notNull().default(0),
+    expiresAt: ts().notNull(),
+    usedAt: ts(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('one_time_codes_email').on(sql`lower(${t.email})`, t.purpose)],
+);
+
+/** The local mail integration: every e-mail the server "sends" is stored here. */
+export const mailOutbox = pgTable('mail_outbox', {
+  id: id(),
+  to: text().notNull(),
+  subject: text().notNull(),
+  body: text().notNull(),
+  createdAt: createdAt(),
+});
+
+export const supportMessages = pgTable('support_messages', {
+  id: id(),
+  email: text().notNull(),
+  message: text().notNull(),
+  page: text(),
+  userId: integer().references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});

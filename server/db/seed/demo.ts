@@ -1,0 +1,483 @@
+import { randomBytes } from 'node:crypto';
+import { count, getTableName, sql } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
+import { DOCUMENT_CLASSES, type Role, SERVICES } from '../../../src/contract/common';
+import { WEBHOOK_EVENTS } from '../../../src/contract/webhooks';
+import { hashPassword, type PasswordCost } from '../../auth/passwords';
+import type { SecretBox } from '../../auth/secrets';
+import type { Storage } from '../../storage/storage';
+import type { Db } from '../client';
+import * as schema from '../schema';
+import {
+  checklistGroups,
+  checklistQuestions,
+  companies,
+  groups,
+  ipAllowlist,
+  payments,
+  questionnaireQuestions,
+  userGroups,
+  users,
+  videoCallQuestions,
+  webhookEndpoints,
+  webhookEventToggles,
+  webhookLogs,
+  webhookSettings,
+} from '../schema';
+import { ensureSampleImages, SAMPLE_VARIANTS, sampleKey } from './images';
+import { createRng } from './prng';
+import { seedProfiles } from './profiles';
+import { seedReference } from './reference';
+
+/** Base time of the demo data: every date is relative to it, so tests know the answers. */
+export const DEMO_NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
+export const DEMO_PROFILES_ACME = 240;
+export const DEMO_PROFILES_GLOBEX = 30;
+
+/** The TOTP secret of the demo user with two-factor on (printed so a code can be made). */
+export const DEMO_MFA_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+
+export interface DemoUser {
+  email: string;
+  password: string;
+  company: 'Acme Bank' | 'Globex Fintech';
+  role: Role;
+  note?: string;
+  firstName: string;
+  lastName: string;
+  flags?: {
+    forcePasswordReset?: boolean;
+    forceMfaReset?: boolean;
+    isApiUser?: boolean;
+    mfa?: boolean;
+    superuser?: boolean;
+  };
+  groups?: string[];
+}
+
+export const DEMO_USERS: DemoUser[] = [
+  {
+    email: 'admin@acme.test',
+    password: 'Admin@2026',
+    company: 'Acme Bank',
+    role: 'Admin',
+    firstName: 'Ada',
+    lastName: 'Admin',
+    flags: { superuser: true },
+    groups: ['Supervisors'],
+  },
+  {
+    email: 'agent@acme.test',
+    password: 'User@2026',
+    company: 'Acme Bank',
+    role: 'User',
+    firstName: 'Umut',
+    lastName: 'Agent',
+    groups: ['Reviewers'],
+  },
+  {
+    email: 'viewer@acme.test',
+    password: 'User@2026',
+    company: 'Acme Bank',
+    role: 'Restricted User',
+    firstName: 'Rita',
+    lastName: 'Viewer',
+  },
+  {
+    email: 'mfa@acme.test',
+    password: 'User@2026',
+    company: 'Acme Bank',
+    role: 'User',
+    firstName: 'Mert',
+    lastName: 'Twofactor',
+    note: `two-factor on, TOTP secret ${DEMO_MFA_SECRET}`,
+    flags: { mfa: true },
+  },
+  {
+    email: 'reset@acme.test',
+    password: 'User@2026',
+    company: 'Acme Bank',
+    role: 'User',
+    firstName: 'Rana',
+    lastName: 'Reset',
+    note: 'forced password reset',
+    flags: { forcePasswordReset: true },
+  },
+  {
+    email: 'mfa-reset@acme.test',
+    password: 'User@2026',
+    company: 'Acme Bank',
+    role: 'User',
+    firstName: 'Tolga',
+    lastName: 'Reset',
+    note: 'forced two-factor reset',
+    flags: { forceMfaReset: true },
+  },
+  {
+    email: 'api@acme.test',
+    password: 'Api@2026',
+    company: 'Acme Bank',
+    role: 'User',
+    firstName: 'API',
+    lastName: 'Client',
+    note: 'API user: never stored as a studio session',
+    flags: { isApiUser: true },
+  },
+  {
+    email: 'shared@demo.test',
+    password: 'User@2026',
+    company: 'Acme Bank',
+    role: 'User',
+    firstName: 'Sam',
+    lastName: 'Shared',
+    note: 'in both regions: login asks which',
+  },
+  {
+    email: 'shared@demo.test',
+    password: 'User@2026',
+    company: 'Globex Fintech',
+    role: 'Admin',
+    firstName: 'Sam',
+    lastName: 'Shared',
+    note: 'in both regions: login asks which',
+  },
+  {
+    email: 'admin@globex.test',
+    password: 'Admin@2026',
+    company: 'Globex Fintech',
+    role: 'Admin',
+    firstName: 'Gül',
+    lastName: 'Admin',
+  },
+];
+
+/** True when no company exists yet (first start). */
+export async function isDatabaseEmpty(db: Db): Promise<boolean> {
+  const [row] = await db.select({ value: count() }).from(companies);
+  return (row?.value ?? 0) === 0;
+}
+
+/** Removes every row of every table (seed --reset). */
+export async function truncateAll(db: Db): Promise<void> {
+  const names = Object.values(schema)
+    .filter((t) => (t as unknown) instanceof PgTable)
+    .map((t) => `"${getTableName(t as PgTable)}"`);
+  await db.execute(sql.raw(`TRUNCATE ${names.join(', ')} RESTART IDENTITY CASCADE`));
+}
+
+async function seedCompanies(db: Db) {
+  const [acme, globex] = await db
+    .insert(companies)
+    .values([
+      {
+        name: 'Acme Bank',
+        region: 'Europe',
+        amlProvider: 'Local AML lists',
+        activeServices: [...SERVICES],
+        industry: 'Banking',
+        packageId: 2,
+        paymentStatus: 'paid',
+      },
+      {
+        name: 'Globex Fintech',
+        region: 'Türkiye',
+        amlProvider: null,
+        activeServices: ['verification', 'video_kyc'],
+        industry: 'Payments',
+        packageId: 1,
+        paymentStatus: 'paid',
+      },
+    ])
+    .returning();
+  if (!acme || !globex) throw new Error('companies not created');
+  const groupRows = await db
+    .insert(groups)
+    .values([
+      { companyId: acme.id, name: 'Reviewers', permissions: ['view_profiles_page', 'view_reports_page'] },
+      {
+        companyId: acme.id,
+        name: 'Supervisors',
+        permissions: ['view_calls_page', 'view_dashboard_page', 'view_reports_page'],
+      },
+      { companyId: globex.id, name: 'Operators', permissions: ['view_profiles_page', 'view_calls_page'] },
+    ])
+    .returning();
+  return { acme, globex, groupRows };
+}
+
+async function seedUsers(
+  db: Db,
+  secrets: SecretBox,
+  cost: PasswordCost,
+  companyIds: Record<DemoUser['company'], number>,
+  groupRows: { id: number; companyId: number; name: string }[],
+) {
+  const hashes = new Map<string, string>();
+  for (const password of new Set(DEMO_USERS.map((u) => u.password)))
+    hashes.set(password, await hashPassword(password, cost));
+  const rows = await db
+    .insert(users)
+    .values(
+      DEMO_USERS.map((u) => ({
+        companyId: companyIds[u.company],
+        email: u.email,
+        firstName: u.firstName,
+        lastName: u.lastName,
+        phone: '+90 555 000 00 00',
+        passwordHash: hashes.get(u.password) as string,
+        role: u.role,
+        isSuperuser: u.flags?.superuser ?? false,
+        isStaff: u.role === 'Admin',
+        isApiUser: u.flags?.isApiUser ?? false,
+        mfaSecret: u.flags?.mfa ? secrets.seal(DEMO_MFA_SECRET) : null,
+        forcePasswordReset: u.flags?.forcePasswordReset ?? false,
+        forceMfaReset: u.flags?.forceMfaReset ?? false,
+      })),
+    )
+    .returning({ id: users.id, companyId: users.companyId, role: users.role });
+  const links = DEMO_USERS.flatMap((u, i) =>
+    (u.groups ?? []).map((name) => {
+      const group = groupRows.find((g) => g.name === name && g.companyId === companyIds[u.company]);
+      return { userId: rows[i]?.id as number, groupId: group?.id as number };
+    }),
+  );
+  if (links.length > 0) await db.insert(userGroups).values(links);
+  return rows;
+}
+
+async function seedCompanyConfig(db: Db, companyId: number, full: boolean) {
+  const groupsInserted = await db
+    .insert(checklistGroups)
+    .values(
+      full
+        ? [
+            { companyId, name: 'Identity', sortOrder: 1 },
+            { companyId, name: 'Address', sortOrder: 2 },
+          ]
+        : [{ companyId, name: 'Identity', sortOrder: 1 }],
+    )
+    .returning();
+  const questions = await db
+    .insert(checklistQuestions)
+    .values(
+      groupsInserted.flatMap((g) =>
+        g.name === 'Identity'
+          ? [
+              { groupId: g.id, question: 'Does the photo match the selfie?', sortOrder: 1 },
+              { groupId: g.id, question: 'Is the document valid and not expired?', sortOrder: 2 },
+              { groupId: g.id, question: 'Do the name and birth date match the profile?', sortOrder: 3 },
+            ]
+          : [
+              { groupId: g.id, question: 'Is the utility bill younger than 3 months?', sortOrder: 1 },
+              { groupId: g.id, question: 'Does the address match the profile?', sortOrder: 2 },
+            ],
+      ),
+    )
+    .returning({ id: checklistQuestions.id });
+
+  const titles = [
+    'What is the purpose of your account?',
+    'What is your employment status?',
+    'What is your expected monthly volume?',
+    'Which products are you interested in?',
+    'What is the source of your funds?',
+    'Do you hold a public office?',
+    'Which countries will you send money to?',
+    'How did you hear about us?',
+    'Will you act on behalf of a third party?',
+    'Which channels do you prefer for contact?',
+  ];
+  const questionnaire = await db
+    .insert(questionnaireQuestions)
+    .values(
+      titles.slice(0, full ? 10 : 3).map((title, i) => {
+        const multiple = [3, 6, 9].includes(i);
+        return {
+          companyId,
+          title,
+          answerType: multiple ? 'multiple_choice' : 'single_choice',
+          optional: i >= 7,
+          sortOrder: i + 1,
+          answers: Array.from({ length: 3 + (i % 2) }, (_, k) => ({ id: k + 1, text: `Option ${k + 1}` })),
+        };
+      }),
+    )
+    .returning();
+
+  await db.insert(videoCallQuestions).values([
+    {
+      companyId,
+      sortOrder: 1,
+      textEn: 'Please hold your ID card next to your face.',
+      textTr: 'Lütfen kimlik kartınızı yüzünüzün yanında tutun.',
+    },
+    {
+      companyId,
+      sortOrder: 2,
+      textEn: 'Please state your full name.',
+      textTr: 'Lütfen adınızı ve soyadınızı söyleyin.',
+    },
+    { companyId, sortOrder: 3, textEn: 'What is your date of birth?', textTr: 'Doğum tarihiniz nedir?' },
+    {
+      companyId,
+      sortOrder: 4,
+      textEn: 'What is the purpose of opening this account?',
+      textTr: 'Bu hesabı açma amacınız nedir?',
+    },
+    {
+      companyId,
+      sortOrder: 5,
+      textEn: 'Please tilt your ID card to show the hologram.',
+      textTr: 'Lütfen hologramı göstermek için kimliğinizi eğin.',
+    },
+  ]);
+  return {
+    checklistQuestionIds: questions.map((q) => q.id),
+    questionnaire: questionnaire.map((q) => ({
+      id: q.id,
+      answerType: q.answerType,
+      optionIds: q.answers.map((a) => a.id),
+    })),
+  };
+}
+
+async function seedCompanyAdmin(
+  db: Db,
+  secrets: SecretBox,
+  companyId: number,
+  endpointCount: number,
+  adminId: number,
+) {
+  await db
+    .insert(webhookSettings)
+    .values({ companyId, url: null, token: secrets.seal(randomBytes(24).toString('base64url')) });
+  await db.insert(webhookEventToggles).values(
+    WEBHOOK_EVENTS.map((event, i) => ({
+      companyId,
+      event,
+      enabled: i !== 1,
+      lastTriggeredAt: i < 4 ? new Date(DEMO_NOW - (i + 1) * 3_600_000) : null,
+    })),
+  );
+  const endpoints = await db
+    .insert(webhookEndpoints)
+    .values(
+      Array.from({ length: endpointCount }, (_, i) => ({
+        companyId,
+        url: `https://hooks.example.com/idv/${companyId}/${i + 1}`,
+        enabledEvents: i === 0 ? [...WEBHOOK_EVENTS] : ['profile.status_changed', 'document.approved'],
+        secret: secrets.seal(`whsec_${randomBytes(18).toString('base64url')}`),
+      })),
+    )
+    .returning();
+  const logs = endpoints.flatMap((endpoint, e) =>
+    Array.from({ length: 25 }, (_, n) => {
+      const success = n % 7 !== 3;
+      return {
+        companyId,
+        endpointId: endpoint.id,
+        event: WEBHOOK_EVENTS[(n + e) % WEBHOOK_EVENTS.length] as string,
+        url: endpoint.url,
+        payload: { event: WEBHOOK_EVENTS[(n + e) % WEBHOOK_EVENTS.length], profile_id: n + 1 },
+        responseStatus: success ? 200 : 502,
+        responseBody: success ? '{"ok":true}' : 'Bad Gateway',
+        success,
+        attempt: success ? 1 : 2,
+        durationMs: 40 + ((n * 37) % 300),
+        createdAt: new Date(DEMO_NOW - (25 - n) * 1_800_000),
+      };
+    }),
+  );
+  if (logs.length > 0) await db.insert(webhookLogs).values(logs);
+  await db.insert(ipAllowlist).values(
+    (endpointCount > 1 ? ['10.0.0.0/8', '192.168.1.10', '2001:db8::/32'] : ['203.0.113.0/24']).map(
+      (address) => ({
+        companyId,
+        address,
+        createdBy: adminId,
+      }),
+    ),
+  );
+  await db.insert(payments).values(
+    Array.from({ length: endpointCount > 1 ? 4 : 1 }, (_, i) => ({
+      companyId,
+      packageId: endpointCount > 1 ? 2 : 1,
+      amountCents: endpointCount > 1 ? 80_000 : 25_000,
+      currency: 'EUR',
+      status: i === 3 ? 'failed' : 'paid',
+      sessionId: `cs_demo_${companyId}_${i + 1}`,
+      createdAt: new Date(DEMO_NOW - (i + 1) * 30 * 86_400_000),
+      paidAt: i === 3 ? null : new Date(DEMO_NOW - (i + 1) * 30 * 86_400_000 + 60_000),
+    })),
+  );
+}
+
+export interface SeedOptions {
+  storage: Storage;
+  secrets: SecretBox;
+  argon2: PasswordCost;
+  /** Acme Bank's profile count (default 240). */
+  profiles?: number;
+  log?: (line: string) => void;
+}
+
+/** The whole demo data set (docs/server.md lists it). The database must be empty. */
+export async function seedDemo(db: Db, options: SeedOptions): Promise<void> {
+  const log = options.log ?? (() => {});
+  const rng = createRng(2026);
+  await ensureSampleImages(options.storage);
+  const sampleSizes = new Map<string, number>();
+  for (const documentClass of DOCUMENT_CLASSES)
+    for (let v = 0; v < SAMPLE_VARIANTS; v++) {
+      const key = sampleKey(documentClass, v);
+      sampleSizes.set(key, (await options.storage.size(key)) ?? 0);
+    }
+
+  const { documentTypeIds } = await seedReference(db);
+  const { acme, globex, groupRows } = await seedCompanies(db);
+  const userRows = await seedUsers(
+    db,
+    options.secrets,
+    options.argon2,
+    { 'Acme Bank': acme.id, 'Globex Fintech': globex.id },
+    groupRows,
+  );
+  const staffOf = (companyId: number) =>
+    userRows.filter((u, i) => u.companyId === companyId && !DEMO_USERS[i]?.flags?.isApiUser).map((u) => u.id);
+
+  const acmeConfig = await seedCompanyConfig(db, acme.id, true);
+  const globexConfig = await seedCompanyConfig(db, globex.id, false);
+  await seedCompanyAdmin(db, options.secrets, acme.id, 2, staffOf(acme.id)[0] as number);
+  await seedCompanyAdmin(db, options.secrets, globex.id, 1, staffOf(globex.id)[0] as number);
+
+  const common = { rng, now: DEMO_NOW, spanDays: 180, documentTypeIds, sampleSizes };
+  const acmeCount = options.profiles ?? DEMO_PROFILES_ACME;
+  const started = Date.now();
+  await seedProfiles(
+    db,
+    {
+      ...common,
+      ...acmeConfig,
+      companyId: acme.id,
+      staffIds: staffOf(acme.id),
+      amlProvider: acme.amlProvider,
+    },
+    0,
+    acmeCount,
+  );
+  await seedProfiles(
+    db,
+    {
+      ...common,
+      ...globexConfig,
+      companyId: globex.id,
+      staffIds: staffOf(globex.id),
+      amlProvider: globex.amlProvider,
+    },
+    0,
+    DEMO_PROFILES_GLOBEX,
+  );
+  // Fresh statistics and visibility map: the planner then uses index-only scans for counts.
+  await db.execute(sql`VACUUM ANALYZE`);
+  log(`seeded ${acmeCount + DEMO_PROFILES_GLOBEX} profiles in ${Date.now() - started} ms`);
+}

@@ -1,0 +1,99 @@
+import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import type { Role } from '../../src/contract/common';
+import type { User, UserListQuery } from '../../src/contract/users';
+import type { DbOrTx } from '../db/client';
+import { groups, userGroups, users } from '../db/schema';
+import type { Storage } from '../storage/storage';
+import { likePattern } from './format';
+import { permissionsOf } from './principal';
+
+type UserRow = typeof users.$inferSelect;
+
+async function groupsByUser(db: DbOrTx, userIds: number[]) {
+  const byUser = new Map<number, { id: number; name: string; permissions: string[] }[]>();
+  if (userIds.length === 0) return byUser;
+  const rows = await db
+    .select({ userId: userGroups.userId, id: groups.id, name: groups.name, permissions: groups.permissions })
+    .from(userGroups)
+    .innerJoin(groups, eq(groups.id, userGroups.groupId))
+    .where(inArray(userGroups.userId, userIds))
+    .orderBy(asc(groups.id));
+  for (const { userId, ...group } of rows) byUser.set(userId, [...(byUser.get(userId) ?? []), group]);
+  return byUser;
+}
+
+function toUser(
+  row: UserRow,
+  userGroupsList: { id: number; name: string; permissions: string[] }[],
+  storage: Storage,
+): User {
+  const role = row.role as Role;
+  return {
+    id: row.id,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    username: row.email,
+    phone: row.phone,
+    photo: row.photoKey ? storage.signedUrl(row.photoKey) : null,
+    groups: userGroupsList.map(({ id, name }) => ({ id, name })),
+    is_superuser: row.isSuperuser,
+    is_staff: row.isStaff,
+    mfa: row.mfaSecret !== null,
+    company: row.companyId,
+    permissions: permissionsOf(
+      role,
+      userGroupsList.flatMap((g) => g.permissions),
+    ),
+    role,
+    is_active: row.isActive,
+  };
+}
+
+/** One user of the company, or null (also for another company's user). */
+export async function getUser(
+  db: DbOrTx,
+  storage: Storage,
+  companyId: number,
+  userId: number,
+): Promise<User | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.companyId, companyId)));
+  if (!row) return null;
+  const byUser = await groupsByUser(db, [row.id]);
+  return toUser(row, byUser.get(row.id) ?? [], storage);
+}
+
+export async function listUsers(
+  db: DbOrTx,
+  storage: Storage,
+  companyId: number,
+  query: UserListQuery,
+): Promise<{ count: number; results: User[] }> {
+  const filters: SQL[] = [eq(users.companyId, companyId)];
+  if (query.role) filters.push(eq(users.role, query.role));
+  if (query.search) {
+    const pattern = likePattern(query.search);
+    const match = or(
+      ilike(users.email, pattern),
+      ilike(users.firstName, pattern),
+      ilike(users.lastName, pattern),
+    );
+    if (match) filters.push(match);
+  }
+  const where = and(...filters);
+  const [total] = await db.select({ value: count() }).from(users).where(where);
+  const rows = await db
+    .select()
+    .from(users)
+    .where(where)
+    .orderBy(asc(users.id))
+    .limit(query.limit)
+    .offset(query.offset);
+  const byUser = await groupsByUser(
+    db,
+    rows.map((r) => r.id),
+  );
+  return { count: total?.value ?? 0, results: rows.map((r) => toUser(r, byUser.get(r.id) ?? [], storage)) };
+}

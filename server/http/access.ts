@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Permission } from '../../src/contract/common';
+import type { AppContext } from '../context';
+import type { Principal } from '../domain/principal';
+import { DETAILS, forbidden, unauthorized } from '../errors';
+
+/**
+ * What a route requires, declared in its `config.access`:
+ * - `{ public: true }`: no token;
+ * - `{ permission }`: a valid token and that page permission (`null`: any signed-in user);
+ * - `admin: true` also requires the Admin role.
+ */
+export type Access = { public: true } | { permission: Permission | null; admin?: boolean };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export const PUBLIC: Access = { public: true };
+export const SIGNED_IN: Access = { permission: null };
+export const need = (permission: Permission, options: { admin?: boolean } = {}): Access => ({
+  permission,
+  ...options,
+});
+
+/** The caller of a route that is not public (the hook guarantees it is there). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthorized(DETAILS.notAuthenticated);
+  return request.principal;
+}
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** Authenticates the bearer token and checks the route's declared access. */
+export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<Principal> {
+  const token = bearerToken(request);
+  if (!token) throw unauthorized(DETAILS.notAuthenticated);
+  const claims = await ctx.tokens.verifyAccess(token);
+  if (!claims) throw unauthorized(DETAILS.invalidToken);
+  const principal = await ctx.principals.get(ctx.db, claims.user_id);
+  if (!principal || principal.companyId !== claims.company_id) throw unauthorized(DETAILS.invalidToken);
+  return principal;
+}
+
+export function checkAccess(principal: Principal, access: Exclude<Access, { public: true }>): void {
+  if (access.admin && principal.role !== 'Admin') throw forbidden();
+  if (access.permission && !principal.permissions.includes(access.permission)) throw forbidden();
+}
+
+/**
+ * Installs the access hook. Every route must declare its access: a route without one fails at
+ * start-up, so no route is open by accident.
+ */
+export function installAccessControl(app: FastifyInstance, ctx: AppContext, guardedPrefixes: string[]): void {
+  app.decorateRequest('principal', null);
+  app.addHook('onRoute', (route) => {
+    const guarded = guardedPrefixes.some((p) => route.url.startsWith(p));
+    if (guarded && !route.config?.access) {
+      throw new Error(`Route ${route.method} ${route.url} declares no access`);
+    }
+  });
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (!access || 'public' in access) return;
+    const principal = await authenticate(ctx, request);
+    checkAccess(principal, access);
+    request.principal = principal;
+  });
+}

@@ -1,0 +1,41 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { DETAILS, HttpError } from '../errors';
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+}
+
+/** One readable line per problem: `query.limit: Too big: expected number to be <=200`. */
+export function describeValidation(context: string, issues: ValidationIssue[]): string {
+  return issues
+    .map((issue) => {
+      const path = (issue.instancePath ?? '').split('/').filter(Boolean).join('.');
+      const where = [context, path].filter(Boolean).join('.');
+      return `${where}: ${issue.message ?? 'invalid'}`;
+    })
+    .join('; ');
+}
+
+/** Every error leaves as `{ detail }` (SPEC §8); validation errors are 400, never 500. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) return reply.code(error.statusCode).send({ detail: error.detail });
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const context = (error as FastifyError).validationContext ?? 'request';
+      return reply.code(400).send({ detail: describeValidation(context, error.validation) });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
+      return reply.code(500).send({ detail: DETAILS.serverError });
+    }
+    const status = (error as FastifyError).statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.code(status).send({ detail: DETAILS.serverError });
+    }
+    const detail = (error as { detail?: unknown }).detail;
+    return reply.code(status).send({ detail: typeof detail === 'string' ? detail : error.message });
+  });
+}

@@ -1,0 +1,120 @@
+import { desc, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParams } from '../../src/contract/common';
+import { deviceDataSchema, documentListQuerySchema, documentSchema } from '../../src/contract/documents';
+import {
+  profileListQuerySchema,
+  profileNviSchema,
+  profilePageSchema,
+  profileSchema,
+} from '../../src/contract/profiles';
+import type { AppContext } from '../context';
+import { deviceData } from '../db/schema';
+import { listDocuments } from '../domain/documents';
+import { assertProfile, listProfiles, requireProfile, toProfile } from '../domain/profiles';
+import { need, principalOf } from '../http/access';
+import { toPage } from '../http/paging';
+import { authErrors } from './shared';
+
+const access = need('view_profiles_page');
+
+export function profileRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/profile',
+      {
+        config: { access },
+        schema: {
+          tags: ['profiles'],
+          description: 'Search matches name, e-mail, id card number or the numeric id.',
+          querystring: profileListQuerySchema,
+          response: { 200: profilePageSchema, ...authErrors },
+        },
+      },
+      async (request) => {
+        const { companyId } = principalOf(request);
+        const { count, results } = await listProfiles(ctx.db, companyId, request.query, ctx.profileCounts);
+        return toPage(request, request.query, count, results);
+      },
+    );
+
+    app.get(
+      '/profile/:id',
+      {
+        config: { access },
+        schema: { tags: ['profiles'], params: idParams, response: { 200: profileSchema, ...authErrors } },
+      },
+      async (request) =>
+        toProfile(await requireProfile(ctx.db, principalOf(request).companyId, request.params.id)),
+    );
+
+    app.get(
+      '/profile/:id/nvi',
+      {
+        config: { access },
+        schema: { tags: ['profiles'], params: idParams, response: { 200: profileNviSchema, ...authErrors } },
+      },
+      async (request) => {
+        const row = await requireProfile(ctx.db, principalOf(request).companyId, request.params.id);
+        return { id: row.id, extra_data: row.extraData };
+      },
+    );
+
+    app.get(
+      '/profile/:id/documents',
+      {
+        config: { access },
+        schema: {
+          tags: ['documents'],
+          params: idParams,
+          querystring: documentListQuerySchema,
+          response: { 200: z.array(documentSchema), ...authErrors },
+        },
+      },
+      async (request) => {
+        const { companyId } = principalOf(request);
+        const list = await listDocuments(ctx.db, ctx.storage, companyId, request.params.id, request.query);
+        // Documents are only read within the company; an empty list still needs the profile to exist.
+        if (list.length === 0) await assertProfile(ctx.db, companyId, request.params.id);
+        return list;
+      },
+    );
+
+    app.get(
+      '/profile/:id/device_data',
+      {
+        config: { access },
+        schema: {
+          tags: ['profiles'],
+          description: 'Device data of the profile sidebar, newest first.',
+          params: idParams,
+          response: {
+            200: z.array(deviceDataSchema.extend({ id: z.number().int(), created_at: z.string() })),
+            ...authErrors,
+          },
+        },
+      },
+      async (request) => {
+        await assertProfile(ctx.db, principalOf(request).companyId, request.params.id);
+        const rows = await ctx.db
+          .select()
+          .from(deviceData)
+          .where(eq(deviceData.profileId, request.params.id))
+          .orderBy(desc(deviceData.createdAt), desc(deviceData.id));
+        return rows.map((d) => ({
+          id: d.id,
+          brand: d.brand,
+          model: d.model,
+          carrier: d.carrier,
+          os: d.os,
+          osVersion: d.osVersion,
+          sdkVersion: d.sdkVersion,
+          browser: d.browser,
+          useragent: d.useragent,
+          created_at: d.createdAt.toISOString(),
+        }));
+      },
+    );
+  };
+}

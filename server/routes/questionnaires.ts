@@ -1,0 +1,76 @@
+import { asc, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  questionnaireAnswerQuerySchema,
+  questionnaireAnswerSchema,
+  questionnaireQuestionSchema,
+} from '../../src/contract/questionnaires';
+import type { AppContext } from '../context';
+import { questionnaireAnswers, questionnaireQuestions } from '../db/schema';
+import { iso } from '../domain/format';
+import { assertProfile } from '../domain/profiles';
+import { need, principalOf } from '../http/access';
+import { authErrors } from './shared';
+
+const access = need('view_profiles_page');
+
+export function questionnaireRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/questionnaire/questions',
+      {
+        config: { access },
+        schema: {
+          tags: ['questionnaires'],
+          response: { 200: z.array(questionnaireQuestionSchema), ...authErrors },
+        },
+      },
+      async (request) => {
+        const rows = await ctx.db
+          .select()
+          .from(questionnaireQuestions)
+          .where(eq(questionnaireQuestions.companyId, principalOf(request).companyId))
+          .orderBy(asc(questionnaireQuestions.sortOrder), asc(questionnaireQuestions.id));
+        return rows.map((q) => ({
+          id: q.id,
+          title: q.title,
+          answer_type: q.answerType as 'single_choice' | 'multiple_choice',
+          optional: q.optional,
+          sort_order: q.sortOrder,
+          answers: q.answers,
+        }));
+      },
+    );
+
+    app.get(
+      '/questionnaire/answer',
+      {
+        config: { access },
+        schema: {
+          tags: ['questionnaires'],
+          querystring: questionnaireAnswerQuerySchema,
+          response: { 200: z.array(questionnaireAnswerSchema), ...authErrors },
+        },
+      },
+      async (request) => {
+        await assertProfile(ctx.db, principalOf(request).companyId, request.query.profile);
+        const rows = await ctx.db
+          .select({ answer: questionnaireAnswers })
+          .from(questionnaireAnswers)
+          .innerJoin(questionnaireQuestions, eq(questionnaireQuestions.id, questionnaireAnswers.questionId))
+          .where(eq(questionnaireAnswers.profileId, request.query.profile))
+          .orderBy(asc(questionnaireQuestions.sortOrder));
+        return rows.map(({ answer: a }) => ({
+          id: a.id,
+          question: a.questionId,
+          skipped: a.skipped,
+          single_option_answer: a.singleOptionAnswer,
+          multiple_option_answer: a.multipleOptionAnswer,
+          typed_answer: a.typedAnswer,
+          created_at: iso(a.createdAt),
+        }));
+      },
+    );
+  };
+}

@@ -1,0 +1,40 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { DETAILS } from '../errors';
+
+const NOT_STUDIO = ['/api/', '/socket.io', '/storage/'];
+
+/**
+ * Serves the built studio from STUDIO_DIST (when it exists) with an SPA fallback, and
+ * /runtime-config.js. Unknown addresses that are not studio pages answer 404 `{ detail }`.
+ */
+export async function registerStudio(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const dist = ctx.config.studioDist;
+  const hasStudio = existsSync(join(dist, 'index.html'));
+
+  // Plain (not async) handlers that send: returning the thenable reply from an async function makes
+  // fastify wait on the response once more for every request.
+  app.get('/runtime-config.js', { schema: { hide: true } }, (_request, reply) => {
+    const config = { loginHost: ctx.config.publicUrl };
+    reply
+      .type('application/javascript; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(`window.__STUDIO_CONFIG__ = ${JSON.stringify(config)};\n`);
+  });
+
+  if (hasStudio) {
+    await app.register(fastifyStatic, { root: dist, wildcard: true, index: ['index.html'] });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isPage =
+      request.method === 'GET' &&
+      !NOT_STUDIO.some((p) => request.url.startsWith(p)) &&
+      (request.headers.accept ?? '').includes('text/html');
+    if (isPage && hasStudio) reply.header('cache-control', 'no-cache').sendFile('index.html', dist);
+    else reply.code(404).send({ detail: DETAILS.notFound });
+  });
+}

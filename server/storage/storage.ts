@@ -1,0 +1,96 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, normalize, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export interface StoredFile {
+  key: string;
+  size: number;
+}
+
+/** Files (document pages, call recordings, photos), always streamed, never held whole in memory. */
+export interface Storage {
+  /** Streams `source` to `key`; rejects (and keeps nothing) if it exceeds `maxBytes`. */
+  put(key: string, source: Readable, options?: { maxBytes?: number }): Promise<StoredFile>;
+  open(key: string): Readable;
+  size(key: string): Promise<number | null>;
+  remove(key: string): Promise<void>;
+  /** A signed, time-limited address under /storage for `key`. */
+  signedUrl(key: string): string;
+  /** Checks a signature made by signedUrl. */
+  verifySignature(key: string, expires: number, signature: string, now?: number): boolean;
+}
+
+export class FileTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`File exceeds ${maxBytes} bytes`);
+  }
+}
+
+/** A unique key under a folder, e.g. newKey('documents', 'png'). */
+export function newKey(folder: string, extension: string): string {
+  return `${folder}/${randomUUID()}.${extension}`;
+}
+
+const KEY_PATTERN = /^[a-zA-Z0-9_-]+(\/[a-zA-Z0-9_.-]+)+$/;
+
+/** `publicUrl` prefixes signed addresses so the studio can use them from any origin. */
+export function createLocalStorage(root: string, signingSecret: string, publicUrl = ''): Storage {
+  const sign = (key: string, expires: number) =>
+    createHmac('sha256', `storage:${signingSecret}`).update(`${key}\n${expires}`).digest('base64url');
+
+  function pathOf(key: string): string {
+    if (!KEY_PATTERN.test(key) || key.includes('..')) throw new Error(`Invalid storage key: ${key}`);
+    const full = normalize(join(root, key));
+    if (!full.startsWith(normalize(root) + sep)) throw new Error(`Invalid storage key: ${key}`);
+    return full;
+  }
+
+  return {
+    async put(key, source, options = {}) {
+      const target = pathOf(key);
+      await mkdir(dirname(target), { recursive: true });
+      const partial = `${target}.${randomUUID()}.part`;
+      let size = 0;
+      const limit = options.maxBytes ?? Number.POSITIVE_INFINITY;
+      const counter = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          size += chunk.length;
+          if (size > limit) done(new FileTooLargeError(limit));
+          else done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(source, counter, createWriteStream(partial));
+        await rename(partial, target);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
+      }
+      return { key, size };
+    },
+    open: (key) => createReadStream(pathOf(key)),
+    async size(key) {
+      try {
+        return (await stat(pathOf(key))).size;
+      } catch {
+        return null;
+      }
+    },
+    remove: (key) => rm(pathOf(key), { force: true }),
+    signedUrl(key) {
+      // Valid until the end of the next hour: stable within an hour so browsers can cache the image.
+      const expires = (Math.floor(Date.now() / 3_600_000) + 2) * 3600;
+      return `${publicUrl}/storage/${key}?expires=${expires}&signature=${sign(key, expires)}`;
+    },
+    verifySignature(key, expires, signature, now = Date.now()) {
+      if (!Number.isFinite(expires) || expires * 1000 < now) return false;
+      const expected = Buffer.from(sign(key, expires));
+      const given = Buffer.from(signature);
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    },
+  };
+}

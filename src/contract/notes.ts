@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { isoDateTime } from './common';
+
+export const noteSchema = z.object({
+  id: z.number().int(),
+  profile: z.number().int(),
+  kind: z.enum(['note', 'agent']),
+  note: z.string(),
+  author: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  created_at: isoDateTime,
+});
+export type Note = z.infer<typeof noteSchema>;
+
+/** Notes and feedback: 10 to 200 characters after trimming (SPEC §5, §9). */
+export const noteBodySchema = z.strictObject({ note: z.string().trim().min(10).max(200) });
+
+export const logEntrySchema = z.object({
+  id: z.number().int(),
+  action: z.string(),
+  message: z.string(),
+  actor: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  data: z.record(z.string(), z.unknown()),
+  created_at: isoDateTime,
+});
+export type LogEntry = z.infer<typeof logEntrySchema>;
+
+/** Newest first; `after_id` continues below that entry. */
+export const logsQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(20),
+  after_id: z.coerce.number().int().positive().optional(),
+});
+export const logsResponseSchema = z.object({ results: z.array(logEntrySchema), has_more: z.boolean() });
+
+export const checklistQuestionSchema = z.object({
+  id: z.number().int(),
+  question: z.string(),
+  sort_order: z.number().int(),
+  /** The answer value; null while unanswered. */
+  answer: z.boolean().nullable(),
+  note: z.string().nullable(),
+  created_at: isoDateTime.nullable(),
+});
+export const checklistGroupSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  sort_order: z.number().int(),
+  questions: z.array(checklistQuestionSchema),
+});
+export type ChecklistGroup = z.infer<typeof checklistGroupSchema>;

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { isoDateTime } from './common';
+
+export const questionnaireOptionSchema = z.object({ id: z.number().int(), text: z.string() });
+
+export const questionnaireQuestionSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  answer_type: z.enum(['single_choice', 'multiple_choice']),
+  optional: z.boolean(),
+  sort_order: z.number().int(),
+  answers: z.array(questionnaireOptionSchema),
+});
+export type QuestionnaireQuestion = z.infer<typeof questionnaireQuestionSchema>;
+
+export const questionnaireAnswerSchema = z.object({
+  id: z.number().int(),
+  question: z.number().int(),
+  skipped: z.boolean(),
+  single_option_answer: z.number().int().nullable(),
+  multiple_option_answer: z.array(z.number().int()),
+  typed_answer: z.string().nullable(),
+  created_at: isoDateTime,
+});
+export type QuestionnaireAnswer = z.infer<typeof questionnaireAnswerSchema>;
+
+export const questionnaireAnswerQuerySchema = z.strictObject({ profile: z.coerce.number().int().positive() });

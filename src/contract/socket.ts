@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { type AgentStatus, agentStatusSchema, callStatusCodeSchema } from './common';
+
+/**
+ * The socket.io event table shared by the server and the studio (docs/events.md).
+ * Connect with `io(server, { path: '/socket.io', auth: { token } })`, the token coming from
+ * POST /api/v2/user/socket_token. The server puts each socket in a room of its company and of its user.
+ */
+
+export const queuedCallSchema = z.object({
+  call_id: z.number().int(),
+  profile: z.number().int(),
+  room_id: z.string(),
+  status: callStatusCodeSchema,
+  created_at: z.string(),
+});
+export type QueuedCall = z.infer<typeof queuedCallSchema>;
+
+export const callTakenSchema = z.object({ call_id: z.number().int(), agent_id: z.number().int() });
+export const callCancelledSchema = z.object({ call_id: z.number().int(), reason: z.string() });
+export const agentStatusEventSchema = z.object({ user_id: z.number().int(), status: agentStatusSchema });
+
+export const instantStatsSchema = z.object({
+  waiting: z.number().int(),
+  talking: z.number().int(),
+  agents_online: z.number().int(),
+  agents_busy: z.number().int(),
+  completed_today: z.number().int(),
+  missed_today: z.number().int(),
+});
+export type InstantStats = z.infer<typeof instantStatsSchema>;
+
+/** Opaque WebRTC signal (offer, answer, candidate) relayed between the sockets of one call room. */
+export const signalPayloadSchema = z.record(z.string(), z.unknown());
+export const signalJoinSchema = z.object({ room: z.string().min(1).max(100) });
+export const signalRelaySchema = z.object({ room: z.string().min(1).max(100), data: signalPayloadSchema });
+
+export type Ack<T extends object = object> = (
+  reply: ({ ok: true } & T) | { ok: false; detail: string },
+) => void;
+
+export interface ServerToClientEvents {
+  /** A customer joined the queue (company room). */
+  'call.incoming': (call: QueuedCall) => void;
+  /** An agent answered the call; other agents stop ringing (company room). */
+  'call.taken': (event: z.infer<typeof callTakenSchema>) => void;
+  /** The customer left or the call ended before it was answered (company room). */
+  'call.cancelled': (event: z.infer<typeof callCancelledSchema>) => void;
+  /** An agent's availability changed (company room; also sent to a socket right after it connects). */
+  'agent.status': (event: z.infer<typeof agentStatusEventSchema>) => void;
+  /** Instant stats moved (company room). */
+  'stats.update': (stats: InstantStats) => void;
+  /** A WebRTC signal from another member of a call room. */
+  'signal.message': (event: { room: string; from: string; data: Record<string, unknown> }) => void;
+  /** Another socket joined a call room this socket is in. */
+  'signal.peer_joined': (event: { room: string; peer: string }) => void;
+  /** Another socket left a call room this socket is in. */
+  'signal.peer_left': (event: { room: string; peer: string }) => void;
+}
+
+export interface ClientToServerEvents {
+  /** Set this agent's availability; acknowledged with the stored status. */
+  'agent.status.set': (status: AgentStatus, ack: Ack<{ status: AgentStatus }>) => void;
+  /** Join a call room; wait for the acknowledgement before sending signals (browser-tests note 2). */
+  'signal.join': (payload: z.infer<typeof signalJoinSchema>, ack: Ack<{ peers: string[] }>) => void;
+  'signal.leave': (payload: z.infer<typeof signalJoinSchema>, ack: Ack) => void;
+  /** Relay a signal to the other members of a room this socket has joined. */
+  'signal.send': (payload: z.infer<typeof signalRelaySchema>, ack: Ack) => void;
+}
+
+/** Data the server keeps on each socket. */
+export interface SocketData {
+  userId: number;
+  companyId: number;
+}

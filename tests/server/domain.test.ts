@@ -1,0 +1,150 @@
+import type { FastifyRequest } from 'fastify';
+import { describe, expect, it, vi } from 'vitest';
+import { createAttemptLimiter } from '../../server/auth/attemptLimiter';
+import { isAcceptablePassword } from '../../server/auth/passwords';
+import { totpCode, verifyTotp } from '../../server/auth/totp';
+import { DEMO_USERS } from '../../server/db/seed/demo';
+import { createRng } from '../../server/db/seed/prng';
+import { createCountCache } from '../../server/domain/countCache';
+import { contentOf } from '../../server/domain/documents';
+import { likePattern } from '../../server/domain/format';
+import { permissionsOf } from '../../server/domain/principal';
+import { createPrincipalCache } from '../../server/domain/principalCache';
+import { callStatusList } from '../../server/domain/videocalls';
+import { describeValidation } from '../../server/http/errors';
+import { toPage } from '../../server/http/paging';
+
+describe('permissions', () => {
+  it('gives each role its pages and adds group permissions in §6 order', () => {
+    expect(permissionsOf('Restricted User', [])).toEqual(['view_profiles_page', 'view_settings_page']);
+    expect(permissionsOf('Restricted User', ['view_calls_page', 'unknown'])).toEqual([
+      'view_calls_page',
+      'view_profiles_page',
+      'view_settings_page',
+    ]);
+    expect(permissionsOf('Admin', [])).toHaveLength(7);
+  });
+});
+
+describe('principal cache', () => {
+  it('reuses a principal within its time and reloads after forget', async () => {
+    vi.useFakeTimers();
+    try {
+      const cache = createPrincipalCache(5_000);
+      const select = vi.fn();
+      // A fake database whose only query returns no rows: loadPrincipal then yields null.
+      const db = { select: () => ({ from: () => ({ where: select.mockResolvedValue([]) }) }) } as never;
+      expect(await cache.get(db, 1)).toBeNull();
+      await cache.get(db, 1);
+      expect(select).toHaveBeenCalledTimes(1);
+      cache.forget(1);
+      await cache.get(db, 1);
+      expect(select).toHaveBeenCalledTimes(2);
+      vi.advanceTimersByTime(5_001);
+      await cache.get(db, 1);
+      expect(select).toHaveBeenCalledTimes(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('attempt limiter', () => {
+  it('limits per key within a window and tells how long to wait', () => {
+    const limiter = createAttemptLimiter(60_000);
+    const keys = (ip: string) => [
+      { key: 'account:a', max: 3 },
+      { key: `address:${ip}`, max: 2 },
+    ];
+    expect(limiter.hit(keys('1'), 0).allowed).toBe(true);
+    expect(limiter.hit(keys('1'), 1_000).allowed).toBe(true);
+    expect(limiter.hit(keys('1'), 2_000)).toEqual({ allowed: false, retryAfterSeconds: 58 });
+    // A new address still meets the account's limit.
+    expect(limiter.hit(keys('2'), 3_000)).toEqual({ allowed: false, retryAfterSeconds: 57 });
+    expect(limiter.hit(keys('3'), 60_001).allowed).toBe(true);
+  });
+});
+
+describe('count cache', () => {
+  it('keeps counts per company and filters for its time, and forgets a company on invalidate', () => {
+    const counts = createCountCache(2_000);
+    counts.set(1, '[]', 240, 0);
+    counts.set(1, '["Approved"]', 22, 0);
+    counts.set(2, '[]', 30, 0);
+    expect(counts.get(1, '[]', 1_999)).toBe(240);
+    expect(counts.get(1, '[]', 2_000)).toBeUndefined();
+    counts.invalidate(1);
+    expect(counts.get(1, '["Approved"]', 10)).toBeUndefined();
+    expect(counts.get(2, '[]', 10)).toBe(30);
+    expect(createCountCache(0).get(1, '[]')).toBeUndefined();
+  });
+});
+
+describe('documents', () => {
+  it('applies overrides over extracted fields and names them', () => {
+    const { content, overridden } = contentOf({ FirstName: 'Ayse', LastName: 'Kaya' }, { FirstName: 'Ayşe' });
+    expect(content.FirstName).toBe('Ayşe');
+    expect(content.LastName).toBe('Kaya');
+    expect(content.BirthPlace).toBeNull();
+    expect(Object.keys(content)).toHaveLength(9);
+    expect(overridden).toEqual(['FirstName']);
+  });
+});
+
+describe('http helpers', () => {
+  it('writes one readable line per validation problem', () => {
+    expect(
+      describeValidation('querystring', [
+        { instancePath: '/limit', message: 'Too big: expected number to be <=200' },
+        { instancePath: '', message: 'Unrecognized key: "x"' },
+      ]),
+    ).toBe('querystring.limit: Too big: expected number to be <=200; querystring: Unrecognized key: "x"');
+  });
+
+  it('builds next and previous addresses keeping the other query parameters', () => {
+    const request = {
+      url: '/api/v2/profile?status=Approved&limit=10&offset=10',
+      protocol: 'http',
+      host: 'h.test',
+    };
+    const page = toPage(request as FastifyRequest, { limit: 10, offset: 10 }, 25, [1]);
+    expect(page.next).toBe('http://h.test/api/v2/profile?status=Approved&limit=10&offset=20');
+    expect(page.previous).toBe('http://h.test/api/v2/profile?status=Approved&limit=10');
+    expect(toPage(request as FastifyRequest, { limit: 10, offset: 20 }, 25, []).next).toBeNull();
+  });
+
+  it('escapes LIKE wildcards in searches', () => {
+    expect(likePattern('50%_a\\b')).toBe('%50\\%\\_a\\\\b%');
+  });
+});
+
+describe('constants and rules', () => {
+  it('numbers the call statuses 0..9 with both languages', () => {
+    const list = callStatusList();
+    expect(list[0]).toEqual({ code: 0, name: 'WAITING', labels: { 'en-US': 'Waiting', tr: 'Bekliyor' } });
+    expect(list[7]?.labels['en-US']).toBe('Connection Error');
+    expect(list).toHaveLength(10);
+  });
+
+  it('seeds demo passwords that satisfy §5', () => {
+    for (const user of DEMO_USERS) expect(isAcceptablePassword(user.password), user.email).toBe(true);
+    expect(isAcceptablePassword('abc123')).toBe(false);
+  });
+
+  it('verifies real TOTP codes with one step of drift', () => {
+    const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+    const now = Math.floor(Date.now() / 1000);
+    expect(verifyTotp(secret, totpCode(secret, now))).toBe(true);
+    expect(verifyTotp(secret, totpCode(secret, now - 30))).toBe(true);
+    expect(verifyTotp(secret, totpCode(secret, now - 600))).toBe(false);
+    expect(verifyTotp(secret, 'abcdef')).toBe(false);
+  });
+
+  it('draws the same numbers from the same seed', () => {
+    const a = createRng(7);
+    const b = createRng(7);
+    expect(Array.from({ length: 5 }, () => a.int(0, 1000))).toEqual(
+      Array.from({ length: 5 }, () => b.int(0, 1000)),
+    );
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * The same schema, migrations and demo data on a real PostgreSQL (DATABASE_URL). Starts a throw-away
+ * server from Debian's postgresql package on loopback and stops it; skipped where it is not installed.
+ */
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
+
+const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const available = existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'pg_ctl'));
+const asRoot = process.getuid?.() === 0;
+
+/** Runs a PostgreSQL tool; output is ignored (the started server would otherwise hold a pipe open). */
+function pg(tool: string, args: string[]): void {
+  const binary = join(PG_BIN, tool);
+  const options = { stdio: 'ignore' as const, timeout: 60_000 };
+  // PostgreSQL refuses to run as root: use the package's postgres account then.
+  if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', binary, ...args], options);
+  else execFileSync(binary, args, options);
+}
+
+describe.skipIf(!available)('on a real PostgreSQL', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'idv-pg-'));
+  const port = 20_000 + (process.pid % 20_000);
+  let t: TestApp;
+
+  beforeAll(async () => {
+    if (asRoot) {
+      const ids = execFileSync('id', ['-u', 'postgres']).toString().trim();
+      const gid = execFileSync('id', ['-g', 'postgres']).toString().trim();
+      chownSync(dir, Number(ids), Number(gid));
+    }
+    pg('initdb', ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    pg('pg_ctl', [
+      '-D',
+      join(dir, 'data'),
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      '-l',
+      join(dir, 'log'),
+      '-w',
+      'start',
+    ]);
+    t = await startTestApp({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres` });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    try {
+      pg('pg_ctl', ['-D', join(dir, 'data'), '-m', 'fast', '-w', 'stop']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('migrates, seeds and serves the same data', async () => {
+    const token = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
+    const list = await get<{ count: number }>(t.app, '/api/v2/profile?limit=5&ordering=-risk_level', token);
+    expect(list).toMatchObject({ status: 200, body: { count: 240 } });
+    const documents = await get<{ pages: unknown[] }[]>(t.app, '/api/v2/profile/6/documents', token);
+    expect(documents.body).toHaveLength(3);
+    expect(documents.body[0]?.pages).toHaveLength(2);
+    const search = await get<{ count: number }>(
+      t.app,
+      '/api/v2/profile?search=example.com&status=Approved',
+      token,
+    );
+    expect(search.body.count).toBeGreaterThan(0);
+  });
+});

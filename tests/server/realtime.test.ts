@@ -1,0 +1,149 @@
+import type { AddressInfo } from 'node:net';
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClientToServerEvents, ServerToClientEvents } from '../../src/contract/socket';
+import { bearer, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
+
+type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+let t: TestApp;
+let url = '';
+const sockets: ClientSocket[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const s of sockets) s.disconnect();
+  await t.close();
+});
+
+async function socketToken(email: string, password: string): Promise<string> {
+  const access = await tokenFor(t.app, email, password);
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/v2/user/socket_token',
+    headers: bearer(access),
+    payload: { studio: true },
+  });
+  return response.json().token;
+}
+
+function connect(token: unknown): Promise<ClientSocket> {
+  const socket: ClientSocket = io(url, {
+    path: '/socket.io',
+    auth: { token },
+    transports: ['websocket'],
+    reconnection: false,
+  });
+  sockets.push(socket);
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', (error) => reject(error));
+  });
+}
+
+function next<E extends keyof ServerToClientEvents>(
+  socket: ClientSocket,
+  event: E,
+): Promise<Parameters<ServerToClientEvents[E]>[0]> {
+  return new Promise((resolve) => {
+    socket.once(event, ((payload: Parameters<ServerToClientEvents[E]>[0]) => resolve(payload)) as never);
+  });
+}
+
+/** Resolves with what arrives within `ms`, else with undefined. */
+function nothingWithin<E extends keyof ServerToClientEvents>(socket: ClientSocket, event: E, ms = 300) {
+  return Promise.race([
+    next(socket, event),
+    new Promise<undefined>((r) => setTimeout(() => r(undefined), ms)),
+  ]);
+}
+
+describe('socket.io hub', () => {
+  it('refuses a connection without a token, with a bad token or with an access token', async () => {
+    const access = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
+    for (const token of [undefined, 'nope', access]) {
+      await expect(connect(token)).rejects.toThrow('Token is invalid or expired');
+    }
+  });
+
+  it('sends the agent status on connect and broadcasts changes to the company only', async () => {
+    const agentToken = await socketToken('agent@acme.test', PASSWORDS.user);
+    const agent = io(url, {
+      path: '/socket.io',
+      auth: { token: agentToken },
+      transports: ['websocket'],
+      reconnection: false,
+    });
+    sockets.push(agent);
+    const initial = await next(agent, 'agent.status');
+    expect(initial).toEqual({ user_id: 2, status: 'Offline' });
+
+    const colleague = await connect(await socketToken('admin@acme.test', PASSWORDS.admin));
+    const stranger = await connect(await socketToken('admin@globex.test', PASSWORDS.admin));
+    const seenByColleague = next(colleague, 'agent.status');
+    const seenByStranger = nothingWithin(stranger, 'agent.status');
+
+    const ack = await agent.emitWithAck('agent.status.set', 'Online');
+    expect(ack).toEqual({ ok: true, status: 'Online' });
+    expect(await seenByColleague).toEqual({ user_id: 2, status: 'Online' });
+    expect(await seenByStranger).toBeUndefined();
+
+    const bad = await agent.emitWithAck('agent.status.set', 'Sleeping' as never);
+    expect(bad).toEqual({ ok: false, detail: 'Unknown agent status' });
+
+    // Once the agent's last socket leaves, they are Offline for everyone.
+    const offline = next(colleague, 'agent.status');
+    agent.disconnect();
+    expect(await offline).toEqual({ user_id: 2, status: 'Offline' });
+  });
+
+  it('relays WebRTC signals within a call room after the join is acknowledged', async () => {
+    const a = await connect(await socketToken('admin@acme.test', PASSWORDS.admin));
+    const b = await connect(await socketToken('agent@acme.test', PASSWORDS.user));
+    const outsider = await connect(await socketToken('admin@globex.test', PASSWORDS.admin));
+
+    expect(await a.emitWithAck('signal.send', { room: 'r1', data: { type: 'offer' } })).toEqual({
+      ok: false,
+      detail: 'Join the room first',
+    });
+    expect(await a.emitWithAck('signal.join', { room: 'r1' })).toEqual({ ok: true, peers: [] });
+    const joined = next(a, 'signal.peer_joined');
+    expect(await b.emitWithAck('signal.join', { room: 'r1' })).toEqual({ ok: true, peers: [a.id] });
+    expect(await joined).toEqual({ room: 'r1', peer: b.id });
+    // Same room name in another company is another room.
+    expect(await outsider.emitWithAck('signal.join', { room: 'r1' })).toEqual({ ok: true, peers: [] });
+
+    const received = next(b, 'signal.message');
+    const leaked = nothingWithin(outsider, 'signal.message');
+    expect(await a.emitWithAck('signal.send', { room: 'r1', data: { type: 'offer', sdp: 'v=0' } })).toEqual({
+      ok: true,
+    });
+    expect(await received).toEqual({ room: 'r1', from: a.id, data: { type: 'offer', sdp: 'v=0' } });
+    expect(await leaked).toBeUndefined();
+
+    const left = next(a, 'signal.peer_left');
+    expect(await b.emitWithAck('signal.leave', { room: 'r1' })).toEqual({ ok: true });
+    expect(await left).toEqual({ room: 'r1', peer: b.id });
+  });
+
+  it('lets the server emit to a company room (used by the call queue)', async () => {
+    const agent = await connect(await socketToken('agent@acme.test', PASSWORDS.user));
+    const stranger = await connect(await socketToken('admin@globex.test', PASSWORDS.admin));
+    const incoming = next(agent, 'call.incoming');
+    const leaked = nothingWithin(stranger, 'call.incoming');
+    const call = {
+      call_id: 1,
+      profile: 1,
+      room_id: 'room-1-1',
+      status: 0,
+      created_at: new Date().toISOString(),
+    };
+    t.app.hub.toCompany(1).emit('call.incoming', call);
+    expect(await incoming).toEqual(call);
+    expect(await leaked).toBeUndefined();
+  });
+});

@@ -1,0 +1,73 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  const dist = join(tmpdir(), `idv-dist-${process.pid}`);
+  mkdirSync(join(dist, 'assets'), { recursive: true });
+  writeFileSync(join(dist, 'index.html'), '<!doctype html><title>studio</title>');
+  writeFileSync(join(dist, 'assets', 'app.js'), 'console.log(1)');
+  t = await startTestApp({ studioDist: dist });
+});
+afterAll(() => t.close());
+
+describe('serving the studio', () => {
+  it('serves built files and falls back to index.html for studio pages', async () => {
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/app.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.body).toBe('console.log(1)');
+    for (const url of ['/', '/customers', '/profile/12/document/3']) {
+      const page = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body).toContain('<title>studio</title>');
+    }
+  });
+
+  it('never answers API, socket or storage addresses with the studio', async () => {
+    const api = await t.app.inject({
+      method: 'GET',
+      url: '/api/v2/nothing',
+      headers: { accept: 'text/html' },
+    });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ detail: 'Not found.' });
+    const file = await t.app.inject({
+      method: 'GET',
+      url: '/storage/samples/id-0.png?expires=1&signature=forged',
+      headers: { accept: 'text/html' },
+    });
+    expect(file.statusCode).toBe(403);
+    expect(file.json()).toEqual({ detail: 'Invalid or expired file address' });
+  });
+
+  it('serves the runtime config with the login host', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/runtime-config.js' });
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toBe(`window.__STUDIO_CONFIG__ = {"loginHost":"${t.config.publicUrl}"};\n`);
+  });
+
+  it('allows CORS from the region origins with the Authorization header', async () => {
+    const response = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v2/profile',
+      headers: {
+        origin: t.config.secondRegionUrl,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    });
+    expect(response.statusCode).toBe(204);
+    expect(response.headers['access-control-allow-origin']).toBe(t.config.secondRegionUrl);
+    expect(String(response.headers['access-control-allow-headers'])).toMatch(/Authorization/);
+    const foreign = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v2/profile',
+      headers: { origin: 'https://evil.test', 'access-control-request-method': 'GET' },
+    });
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
