@@ -1,10 +1,11 @@
 import react from '@vitejs/plugin-react';
+import { blueprintCssSplit } from './build/blueprintCss.ts';
 import { defineConfig } from 'vite';
 
 const serverUrl = process.env.STUDIO_SERVER_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), blueprintCssSplit()],
   resolve: {
     // simple-peer's package entry expects Node globals; its prebuilt browser bundle does not.
     alias: [{ find: /^simple-peer$/, replacement: 'simple-peer/simplepeer.min.js' }],

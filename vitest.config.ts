@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react';
+import { blueprintCssSplit } from './build/blueprintCss.ts';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), blueprintCssSplit()],
   test: {
     projects: [
       {

@@ -47,6 +47,15 @@ export const SHELL_ONLY = [
   'hotkey-dialog',
   'card-list',
   'skeleton',
+  'alert',
+  'button-group',
+  'control-group',
+  'tag',
+  'compound-tag',
+  'key',
+  'key-combo',
+  'divider',
+  'text-area',
 ];
 
 const PUBLIC_ID = 'virtual:blueprint-public.css';
@@ -77,14 +86,13 @@ function split(css: string, keepShell: boolean): string {
         style(rule) {
           const selectors = rule.value.selectors as unknown as SelectorComponent[][];
           const shell = selectors.length > 0 && selectors.every(isShellSelector);
-          return shell === keepShell ? rule : [];
+          // Returning nothing keeps the rule as it is; an empty list removes it.
+          return shell === keepShell ? undefined : [];
         },
       },
     },
   });
-  const text = code.toString();
-  // The shell half keeps only style rules: drop the at-rules (keyframes, font faces) the public half has.
-  return text;
+  return code.toString();
 }
 
 export function blueprintCssSplit(): Plugin {

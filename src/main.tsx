@@ -1,4 +1,4 @@
-import '@blueprintjs/core/lib/css/blueprint.css';
+import 'virtual:blueprint-public.css';
 import './ui/app/studio.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

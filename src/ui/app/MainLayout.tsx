@@ -1,3 +1,4 @@
+import 'virtual:blueprint-shell.css';
 import {
   Alignment,
   AnchorButton,

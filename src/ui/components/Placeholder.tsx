@@ -16,11 +16,11 @@ export function Placeholder({ screen }: { screen: ScreenName }) {
     <section className="studio-page" aria-labelledby="page-title">
       <H2 id="page-title">{title}</H2>
       <Callout intent={Intent.PRIMARY} icon="info-sign" title={tc('placeholder.badge')}>
-        <p>{t(`${screen}.description`)}</p>
-        <Link href="~/" asChild>
-          <AnchorButton role="link" variant="minimal" icon="home" text={tc('placeholder.back')} />
-        </Link>
+        {t(`${screen}.description`)}
       </Callout>
+      <Link href="~/" asChild>
+        <AnchorButton role="link" variant="minimal" icon="home" text={tc('placeholder.back')} className="studio-back" />
+      </Link>
     </section>
   );
 }
