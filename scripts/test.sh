@@ -6,8 +6,10 @@ cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$*"; }
 
 step "npm dependencies"
+# `npm install` rather than `npm ci`: the npm here leaves other platforms' optional packages (Biome's
+# binaries) out of the lockfile, and `npm ci` then refuses the lockfile. Locked versions are kept.
 if [ "${CI:-}" = "true" ] || [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  npm install --no-audit --no-fund
 fi
 
 step "chromium (end-to-end tests)"

@@ -48,3 +48,12 @@ export function otpauthUri(email: string, secret: string, issuer = 'Verification
   const label = encodeURIComponent(`${issuer}:${email}`);
   return `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(issuer)}&algorithm=SHA1&digits=6&period=30`;
 }
+
+/** POST /user/{id}/photo: the user's own sign-in photo (a JPEG data URL), confirmed with the password. */
+export function uploadAuthPhoto(
+  id: number,
+  body: { password: string; photo: string },
+  { signal }: Options = {},
+): Promise<User> {
+  return api.post(`user/${id}/photo`, { json: { id, ...body }, signal, timeout: 60_000 }).json<User>();
+}

@@ -19,7 +19,13 @@ export function Placeholder({ screen }: { screen: ScreenName }) {
         {t(`${screen}.description`)}
       </Callout>
       <Link href="~/" asChild>
-        <AnchorButton role="link" variant="minimal" icon="home" text={tc('placeholder.back')} className="studio-back" />
+        <AnchorButton
+          role="link"
+          variant="minimal"
+          icon="home"
+          text={tc('placeholder.back')}
+          className="studio-back"
+        />
       </Link>
     </section>
   );

@@ -11,9 +11,9 @@ import { loadAccount, login } from '../../../services/api/auth';
 import { loadChunk } from '../../../services/chunks';
 import { ADD_ACCOUNT_QUERY } from '../../app/guards';
 import { safeRedirect } from '../../app/redirect';
+import { CameraCapture } from '../../components/CameraCapture';
 import { useValidationText } from '../../components/FieldMessage';
 import { AuthLayout } from './AuthLayout';
-import { FacePhotoStep } from './FacePhotoStep';
 
 /** The forced steps are rare: their dialogs load when needed. */
 const ForcedPasswordResetDialog = lazy(() =>
@@ -134,7 +134,7 @@ export function LoginScreen() {
         <>
           <p>{t('login.photo.body')}</p>
           {context.error !== 'noCameraPermission' && (
-            <FacePhotoStep
+            <CameraCapture
               busy={busy}
               onPhoto={(photo) => send({ type: 'photo.taken', photo })}
               onDenied={onCameraDenied}

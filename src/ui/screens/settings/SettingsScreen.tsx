@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { getUser, userKeys } from '../../../services/api/users';
 import { useActiveAccount } from '../../app/useAccounts';
 import { usePageTitle } from '../../app/usePageTitle';
+import { AuthPhotoCard } from './AuthPhotoCard';
 import { TwoFactorPanel } from './TwoFactorPanel';
 
 /** /settings: the signed-in user's own account, with two-factor authentication (§2). */
@@ -51,6 +52,7 @@ export function SettingsScreen() {
           />
         )}
       </Card>
+      {user.data && <AuthPhotoCard user={user.data} onSaved={refresh} />}
     </section>
   );
 }

@@ -1,10 +1,10 @@
 import { Button, Intent } from '@blueprintjs/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { closeCamera, openCamera, takePhoto } from '../../../services/media';
+import { closeCamera, openCamera, takePhoto } from '../../services/media';
 
-/** The camera preview and the button that takes the sign-in photo. */
-export function FacePhotoStep({
+/** A camera preview and the button that takes a still (sign-in photo, auth photo). */
+export function CameraCapture({
   busy,
   onPhoto,
   onDenied,
