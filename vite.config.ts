@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
-import { blueprintCssSplit } from './build/blueprintCss.ts';
 import { defineConfig } from 'vite';
+import { blueprintCssSplit } from './build/blueprintCss.ts';
 
 const serverUrl = process.env.STUDIO_SERVER_URL ?? 'http://127.0.0.1:8080';
 

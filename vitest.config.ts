@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
-import { blueprintCssSplit } from './build/blueprintCss.ts';
 import { defineConfig } from 'vitest/config';
+import { blueprintCssSplit } from './build/blueprintCss.ts';
 
 export default defineConfig({
   plugins: [react(), blueprintCssSplit()],

@@ -1,18 +1,10 @@
 /**
  * Which routes need which permission (§2 permission table, §6). Data in one place; the guards read it.
  */
+import { PERMISSIONS, type Permission } from '../contract/constants';
 import type { Account } from './accounts';
 
-export const PERMISSIONS = [
-  'view_calls_page',
-  'view_profiles_page',
-  'view_settings_page',
-  'view_admin_page',
-  'view_dashboard_page',
-  'view_reports_page',
-  'view_company_page',
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+export { PERMISSIONS, type Permission };
 
 export const ADMIN_ROLE = 'Admin';
 

@@ -1,0 +1,81 @@
+/**
+ * Constants of the contract without zod, so the studio can use them without loading zod (the schemas in
+ * common.ts are built from them).
+ */
+export const PERMISSIONS = [
+  'view_calls_page',
+  'view_profiles_page',
+  'view_settings_page',
+  'view_admin_page',
+  'view_dashboard_page',
+  'view_reports_page',
+  'view_company_page',
+] as const;
+
+export const ROLES = ['Admin', 'User', 'Restricted User'] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+export type Role = (typeof ROLES)[number];
+
+/** Page permissions each role carries (SPEC §6, shared decision). */
+export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
+  Admin: PERMISSIONS,
+  User: [
+    'view_calls_page',
+    'view_profiles_page',
+    'view_settings_page',
+    'view_dashboard_page',
+    'view_reports_page',
+  ],
+  'Restricted User': ['view_profiles_page', 'view_settings_page'],
+};
+
+/** Services of a company config (SPEC §2, profile tabs). */
+export const SERVICES = [
+  'verification',
+  'ai_agent',
+  'aml',
+  'video_kyc',
+  'transactions',
+  'questionnaire',
+  'biopay',
+] as const;
+
+export const PROFILE_STATUSES = [
+  'Created',
+  'Incomplete',
+  'Pending Upload',
+  'Pending Review',
+  'Pending Approval',
+  'Temporarily Approved',
+  'Temp. Approval Expired',
+  'Approved',
+  'Rejected',
+  'Blacklisted',
+  'Inactive',
+] as const;
+
+/** Highest first (spec-readings.md). */
+export const RISK_LEVELS = ['Very High', 'High', 'Normal', 'Mid', 'Low', 'Unknown'] as const;
+
+/** Document classes in sort order (SPEC §3). */
+export const DOCUMENT_CLASSES = ['ID', 'DL', 'SE', 'PA', 'VA', 'UB', 'IB', 'SG', 'CO', 'OT', 'XX'] as const;
+
+/** Call status codes are the positions in this list (spec-readings.md). */
+export const CALL_STATUSES = [
+  'WAITING',
+  'TALKING',
+  'MISSED',
+  'COMPLETE',
+  'INCOMPLETE',
+  'ESCALATED',
+  'BAD QUALITY',
+  'CONNECTION ERROR',
+  'DISCONNECTED',
+  'SUSPICIOUS',
+] as const;
+
+export const AGENT_STATUSES = ['Online', 'Offline', 'Break', 'Meeting', 'Education'] as const;
+
+export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
+export type RiskLevel = (typeof RISK_LEVELS)[number];
