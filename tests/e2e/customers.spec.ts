@@ -39,7 +39,9 @@ test('the customers list pages, filters, searches and sorts on the server, all k
   expect(initials).toEqual([...initials].sort());
   await page.getByRole('button', { name: 'Sort by Name' }).click();
   await expect.poll(() => path(page)).toBe('/?status=Rejected&ordering=-name');
-  const descending = (await rows(page).locator('td:nth-child(2)').allTextContents()).map((name) => name.charAt(0));
+  const descending = (await rows(page).locator('td:nth-child(2)').allTextContents()).map((name) =>
+    name.charAt(0),
+  );
   expect(descending).toEqual([...descending].sort().reverse());
   await page.getByRole('button', { name: 'Sort by Name' }).click();
   await expect.poll(() => path(page)).toBe('/?status=Rejected&ordering=name');
