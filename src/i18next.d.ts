@@ -2,6 +2,7 @@ import 'i18next';
 import type auth from '../locales/en-US/auth.json';
 import type common from '../locales/en-US/common.json';
 import type customers from '../locales/en-US/customers.json';
+import type profile from '../locales/en-US/profile.json';
 import type screens from '../locales/en-US/screens.json';
 
 declare module 'i18next' {
@@ -12,6 +13,7 @@ declare module 'i18next' {
       screens: typeof screens;
       auth: typeof auth;
       customers: typeof customers;
+      profile: typeof profile;
     };
     returnNull: false;
   }

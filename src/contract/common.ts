@@ -21,7 +21,6 @@ export const permissionSchema = z.enum(PERMISSIONS);
 export const roleSchema = z.enum(ROLES);
 
 export const serviceSchema = z.enum(SERVICES);
-export type Service = z.infer<typeof serviceSchema>;
 
 export const profileStatusSchema = z.enum(PROFILE_STATUSES);
 

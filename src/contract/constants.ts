@@ -79,3 +79,4 @@ export const AGENT_STATUSES = ['Online', 'Offline', 'Break', 'Meeting', 'Educati
 
 export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
 export type RiskLevel = (typeof RISK_LEVELS)[number];
+export type Service = (typeof SERVICES)[number];

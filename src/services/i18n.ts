@@ -8,7 +8,7 @@ import { loadChunk } from './chunks';
 
 export const LANGUAGES = ['en-US', 'tr'] as const;
 export type Language = (typeof LANGUAGES)[number];
-export const NAMESPACES = ['common', 'screens', 'auth', 'customers'] as const;
+export const NAMESPACES = ['common', 'screens', 'auth', 'customers', 'profile'] as const;
 export const DEFAULT_NAMESPACE = 'common';
 export const LANGUAGE_KEY = 'language';
 

@@ -11,7 +11,6 @@ export type ProfileListParams = Partial<ProfileListQuery>;
 export const profileKeys = {
   all: ['profiles'] as const,
   list: (params: ProfileListParams) => ['profiles', 'list', params] as const,
-  detail: (id: number) => ['profiles', 'detail', id] as const,
 };
 
 export function listProfiles(

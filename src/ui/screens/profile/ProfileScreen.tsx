@@ -1,5 +1,117 @@
-import { Placeholder } from '../../components/Placeholder';
+import { Button, Callout, H2, Intent, NonIdealState, Spinner, Tab, Tabs } from '@blueprintjs/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'wouter';
+import { type ProfileTab, visibleTabs } from '../../../machines/profileTabs';
+import { isApiError } from '../../../services/api/http';
+import { getCompanyConfig, getProfile, profileDetailKeys } from '../../../services/api/profileDetail';
+import { useActiveAccount } from '../../app/useAccounts';
+import { usePageTitle } from '../../app/usePageTitle';
+import { RiskTag, StatusTag } from '../../components/profileLabels';
+import { ProfileInfoTab } from './ProfileInfoTab';
+import { ProfileSidebar } from './ProfileSidebar';
+import { QuestionnairesTab } from './QuestionnairesTab';
+import { useDateFormat } from './useDateFormat';
 
+/** profile/:id (§2): the header, the tabs the company's services allow, and the sidebar. */
 export function ProfileScreen() {
-  return <Placeholder screen="profile" />;
+  const { t } = useTranslation('profile');
+  const { t: ts } = useTranslation('screens');
+  const { profileID } = useParams<{ profileID: string }>();
+  const id = Number(profileID);
+  const account = useActiveAccount();
+  const companyId = account?.company_id ?? 0;
+  const profile = useQuery({
+    queryKey: profileDetailKeys.profile(id),
+    queryFn: ({ signal }) => getProfile(id, { signal }),
+    enabled: Number.isInteger(id) && id > 0,
+  });
+  const config = useQuery({
+    queryKey: profileDetailKeys.config(companyId),
+    queryFn: ({ signal }) => getCompanyConfig(companyId, { signal }),
+    enabled: companyId > 0,
+    staleTime: 5 * 60_000,
+  });
+  const [query, setQuery] = useSearchParams();
+  const date = useDateFormat();
+  usePageTitle(profile.data?.name ?? t('unnamed'));
+
+  if (profile.isError || !profile.data || !config.data) {
+    return (
+      <section aria-labelledby="page-title">
+        <H2 id="page-title">{ts('profile.title')}</H2>
+        {profile.isError ? (
+          <Callout intent={Intent.DANGER} icon="error" role="alert" title={t('loadFailed')}>
+            {/* §8: profile fetch errors show the server's detail. */}
+            <p>{isApiError(profile.error) ? profile.error.detail : null}</p>
+            <Button icon="refresh" text={t('retry')} onClick={() => profile.refetch()} />
+          </Callout>
+        ) : (
+          <Spinner />
+        )}
+      </section>
+    );
+  }
+
+  const data = profile.data;
+  const tabs = visibleTabs(config.data);
+  const requested = query.get('tab') as ProfileTab | null;
+  const selected: ProfileTab = requested && tabs.includes(requested) ? requested : 'info';
+
+  return (
+    <div className="studio-profile">
+      <section className="studio-profile-main" aria-labelledby="page-title">
+        <header className="studio-profile-header">
+          <H2 id="page-title">{data.name ?? t('unnamed')}</H2>
+          <StatusTag status={data.status} />
+          <RiskTag risk={data.risk_level} />
+        </header>
+        <p className="studio-muted studio-profile-meta">
+          {[
+            t('meta.idCard', { number: data.id_card_number }),
+            t('meta.created', { date: date(data.created_at) }),
+            t('meta.updated', { date: date(data.updated_at) }),
+            data.last_status_date ? t('meta.lastStatus', { date: date(data.last_status_date) }) : null,
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        </p>
+        <Tabs
+          id="profile-tabs"
+          selectedTabId={selected}
+          onChange={(tab) =>
+            setQuery(
+              (current) => {
+                const next = new URLSearchParams(current);
+                if (tab === 'info') next.delete('tab');
+                else next.set('tab', String(tab));
+                return next;
+              },
+              { replace: true },
+            )
+          }
+          renderActiveTabPanelOnly
+          aria-label={t('tabs.label')}
+        >
+          {tabs.map((tab) => (
+            <Tab key={tab} id={tab} title={t(`tabs.${tab}`)} panel={<TabPanel tab={tab} profile={data} />} />
+          ))}
+        </Tabs>
+      </section>
+      <ProfileSidebar profileId={data.id} />
+    </div>
+  );
+}
+
+function TabPanel({
+  tab,
+  profile,
+}: {
+  tab: ProfileTab;
+  profile: Parameters<typeof ProfileInfoTab>[0]['profile'];
+}) {
+  const { t } = useTranslation('profile');
+  if (tab === 'info') return <ProfileInfoTab profile={profile} />;
+  if (tab === 'questionnaires') return <QuestionnairesTab profileId={profile.id} />;
+  return <NonIdealState icon="info-sign" description={t('tabPending')} />;
 }

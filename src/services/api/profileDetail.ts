@@ -1,0 +1,50 @@
+/** What the profile screen reads besides the profile (§7): company config, notes, logs, device data, questionnaires. */
+import type { CompanyConfig } from '../../contract/companies';
+import type { DeviceData } from '../../contract/documents';
+import type { LogEntry, Note } from '../../contract/notes';
+import type { Profile } from '../../contract/profiles';
+import type { QuestionnaireAnswer, QuestionnaireQuestion } from '../../contract/questionnaires';
+import { api } from './http';
+
+type Options = { signal?: AbortSignal };
+
+/** Logs page size (§9). */
+export const LOGS_PAGE_SIZE = 20;
+
+export const profileDetailKeys = {
+  profile: (id: number) => ['profiles', 'detail', id] as const,
+  config: (companyId: number) => ['company', companyId, 'config'] as const,
+  notes: (id: number) => ['profiles', 'detail', id, 'notes'] as const,
+  logs: (id: number) => ['profiles', 'detail', id, 'logs'] as const,
+  devices: (id: number) => ['profiles', 'detail', id, 'devices'] as const,
+  questions: ['questionnaire', 'questions'] as const,
+  answers: (id: number) => ['profiles', 'detail', id, 'answers'] as const,
+};
+
+export const getProfile = (id: number, { signal }: Options = {}) =>
+  api.get(`profile/${id}`, { signal }).json<Profile>();
+
+export const getCompanyConfig = (companyId: number, { signal }: Options = {}) =>
+  api.get(`company/${companyId}/config/app`, { signal }).json<CompanyConfig>();
+
+export const listNotes = (id: number, { signal }: Options = {}) =>
+  api.get(`profile/${id}/note`, { signal }).json<Note[]>();
+
+export const listLogs = (id: number, afterId: number | undefined, { signal }: Options = {}) =>
+  api
+    .get(`profile/${id}/logs`, {
+      searchParams: afterId ? { limit: LOGS_PAGE_SIZE, after_id: afterId } : { limit: LOGS_PAGE_SIZE },
+      signal,
+    })
+    .json<{ results: LogEntry[]; has_more: boolean }>();
+
+export const listDevices = (id: number, { signal }: Options = {}) =>
+  api
+    .get(`profile/${id}/device_data`, { signal })
+    .json<(DeviceData & { id: number; created_at: string })[]>();
+
+export const listQuestions = ({ signal }: Options = {}) =>
+  api.get('questionnaire/questions', { signal }).json<QuestionnaireQuestion[]>();
+
+export const listAnswers = (id: number, { signal }: Options = {}) =>
+  api.get('questionnaire/answer', { searchParams: { profile: id }, signal }).json<QuestionnaireAnswer[]>();

@@ -1,0 +1,53 @@
+import { H4 } from '@blueprintjs/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Profile } from '../../../contract/profiles';
+import { useDateFormat } from './useDateFormat';
+
+/** Profile Info (§3 customer profile fields). */
+export function ProfileInfoTab({ profile }: { profile: Profile }) {
+  const { t } = useTranslation('profile');
+  const date = useDateFormat();
+  const day = useDateFormat({ dateStyle: 'long' });
+  const none = t('info.none');
+  const address = [profile.address.street, profile.address.city, profile.address.province]
+    .filter(Boolean)
+    .join(', ');
+  const scores = profile.risk_scores;
+  const rows: [string, ReactNode][] = [
+    [t('info.id'), profile.id],
+    [t('info.idCardNumber'), profile.id_card_number],
+    [t('info.name'), profile.name ?? none],
+    [t('info.gender'), profile.gender ?? none],
+    [t('info.email'), profile.email ?? none],
+    [t('info.phone'), profile.phone ?? none],
+    [t('info.nationality'), profile.nationality ?? none],
+    [t('info.dateOfBirth'), profile.date_of_birth ? day(profile.date_of_birth) : none],
+    [t('info.address'), address || none],
+    [t('info.source'), profile.source],
+    [t('info.created'), date(profile.created_at)],
+    [t('info.updated'), date(profile.updated_at)],
+    [t('info.lastStatus'), profile.last_status_date ? date(profile.last_status_date) : none],
+    [t('info.aliases'), profile.aliases.length ? profile.aliases.join(', ') : none],
+    [
+      t('info.riskScores'),
+      scores
+        ? `${t('info.phoneScore')} ${scores.phone ?? none} · ${t('info.emailScore')} ${scores.email ?? none} · ${t('info.ipScore')} ${scores.ip ?? none}`
+        : none,
+    ],
+  ];
+  if (profile.reject_reason) rows.push([t('info.rejectReason'), profile.reject_reason]);
+  return (
+    <section aria-labelledby="profile-info-title">
+      <H4 id="profile-info-title">{t('info.title')}</H4>
+      <dl className="studio-fields">
+        {rows.map(([label, value]) => (
+          <div key={label} className="studio-field">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}

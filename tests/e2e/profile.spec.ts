@@ -1,0 +1,76 @@
+import { expect, type Page, test } from '@playwright/test';
+import { path } from './support';
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Customers' })).toBeVisible();
+}
+
+const table = (page: Page) => page.getByRole('table', { name: 'Customers' });
+
+test('a profile opens with its header, every tab of a company with all services, questionnaire and logs', async ({
+  page,
+}) => {
+  await signIn(page, 'admin@acme.test', 'Admin@2026');
+  const row = table(page).locator('tbody tr').first();
+  const name = (await row.locator('td').nth(1).textContent()) ?? '';
+  const status = (await row.locator('td').nth(5).textContent()) ?? '';
+  await row.getByRole('link').click();
+
+  await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
+  await expect(page.locator('.studio-profile-header')).toContainText(status);
+  await expect(page.getByRole('tab')).toHaveText([
+    'Profile Info',
+    'Verification Steps',
+    'Ai Agent',
+    'Documents',
+    'AML & Adverse Media',
+    'Video Calls',
+    'Transactions',
+    'Questionnaires',
+  ]);
+  await expect(page.getByRole('tabpanel')).toContainText('ID card number');
+
+  await page.getByRole('tab', { name: 'Questionnaires' }).click();
+  await expect.poll(() => new URL(page.url()).searchParams.get('tab')).toBe('questionnaires');
+  const orders = await page.getByRole('tabpanel').locator('tbody tr td:first-child').allTextContents();
+  expect(orders.map(Number)).toEqual([...orders.map(Number)].sort((a, b) => a - b));
+  await page.reload();
+  await expect(page.getByRole('tab', { name: 'Questionnaires' })).toHaveAttribute('aria-selected', 'true');
+
+  const logs = page.getByRole('list', { name: 'Logs' });
+  await expect(logs.locator('li').first()).toBeVisible();
+  const before = await logs.locator('li').count();
+  const more = page.getByRole('button', { name: 'Load more' });
+  if (before === 20) {
+    await more.click();
+    await expect.poll(() => logs.locator('li').count()).toBeGreaterThan(20);
+  } else {
+    await expect(more).toBeHidden();
+  }
+});
+
+test('a company with few services shows only their tabs', async ({ page }) => {
+  await signIn(page, 'admin@globex.test', 'Admin@2026');
+  await table(page).locator('tbody tr').first().getByRole('link').click();
+  await expect(page.getByRole('tab')).toHaveText([
+    'Profile Info',
+    'Verification Steps',
+    'Ai Agent',
+    'Documents',
+    'Video Calls',
+  ]);
+});
+
+test("a profile that does not exist (or is another company's) shows the server's detail", async ({
+  page,
+}) => {
+  await signIn(page, 'admin@globex.test', 'Admin@2026');
+  await page.goto('/profile/1');
+  await expect(page.getByRole('alert')).toContainText('The profile could not be loaded.');
+  await expect(page.getByRole('alert')).toContainText('Not found.');
+  expect(path(page)).toBe('/profile/1');
+});
