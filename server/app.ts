@@ -18,10 +18,13 @@ import { createCountCache } from './domain/countCache';
 import { createPrincipalCache } from './domain/principalCache';
 import { installAccessControl, PUBLIC } from './http/access';
 import { installErrorHandling } from './http/errors';
+import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
 import { createDbOutbox } from './integrations/mail';
 import { createHub, type RealtimeHub } from './realtime/hub';
+import { accountCodeRoutes } from './routes/accountCodes';
 import { amlRoutes } from './routes/aml';
 import { companyRoutes } from './routes/companies';
+import { devRoutes } from './routes/dev';
 import { ipWhitelistRoutes } from './routes/ipWhitelist';
 import { loginRoutes } from './routes/login';
 import { noteRoutes } from './routes/notes';
@@ -54,6 +57,7 @@ export function corsOriginCheck(config: ServerConfig): (origin: string | undefin
 
 const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   referenceRoutes(ctx),
+  accountCodeRoutes(ctx),
   userRoutes(ctx),
   companyRoutes(ctx),
   profileRoutes(ctx),
@@ -72,7 +76,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
  */
 export async function buildApp(
   config: ServerConfig,
-  options: { database?: Database } = {},
+  options: { database?: Database; faceMatcher?: FaceMatcher } = {},
 ): Promise<FastifyInstance> {
   const database = options.database ?? (await openDatabase(config));
   const secrets = createSecretBox(config.jwtSecret);
@@ -89,8 +93,22 @@ export async function buildApp(
       secret: config.jwtSecret,
       accessTtlSeconds: config.accessTokenTtlSeconds,
       socketTtlSeconds: config.socketTokenTtlSeconds,
+      mfaSetupTtlSeconds: config.mfaSetupTokenTtlSeconds,
     }),
-    mail: createDbOutbox(database.db),
+    mail: createDbOutbox(database.db, {
+      print: config.mailConsole ? (line) => console.log(line) : undefined,
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      onError: (error) => app.log.error({ err: error }, 'SMTP delivery failed'),
+    }),
+    faceMatcher:
+      options.faceMatcher ??
+      (config.faceMatch.engine === 'off'
+        ? unavailableFaceMatcher()
+        : createHumanFaceMatcher({
+            minSimilarity: config.faceMatch.minSimilarity,
+            onError: (error) => app.log.error({ err: error }, 'face model failed to load'),
+          })),
     regions: regionsOf(config),
     principals: createPrincipalCache(config.principalCacheMs),
     profileCounts: createCountCache(config.listCountCacheMs),
@@ -127,6 +145,7 @@ export async function buildApp(
   });
 
   await app.register(loginRoutes(ctx), { prefix: '/api/v1' });
+  if (config.devEndpoints) await app.register(devRoutes(ctx), { prefix: '/api/dev' });
   for (const routes of companyServerRoutes(ctx)) await app.register(routes, { prefix: API_V2 });
   app.get(`${API_V2}/openapi.json`, { config: { access: PUBLIC }, schema: { hide: true } }, async () =>
     app.swagger(),

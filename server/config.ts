@@ -29,6 +29,20 @@ export interface ServerConfig {
   listCountCacheMs: number;
   /** Seed the demo data when the database has no company yet. */
   seedOnEmpty: boolean;
+  /** Lifetime of the restricted token of a forced two-factor setup. */
+  mfaSetupTokenTtlSeconds: number;
+  /** E-mailed one-time codes: lifetime, wrong tries allowed, sends per e-mail per minute. */
+  oneTimeCodes: { ttlMs: number; maxAttempts: number; sendsPerEmail: number; timeWindowMs: number };
+  /** `/api/dev/*` (the outbox listing): on unless NODE_ENV=production (env DEV_ENDPOINTS). */
+  devEndpoints: boolean;
+  /** Print every outgoing e-mail on one console line (not in production). */
+  mailConsole: boolean;
+  /** Send e-mail by SMTP as well (`smtp://user:pass@host:587`, `smtps://…`); unset: outbox only. */
+  smtpUrl: string | undefined;
+  /** Sender address of e-mails (env MAIL_FROM). */
+  mailFrom: string;
+  /** Face comparison at login: `human` (local face-embedding model) or `off` (photo login refused). */
+  faceMatch: { engine: 'human' | 'off'; minSimilarity: number };
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -38,6 +52,27 @@ function readPort(value: string | undefined): number {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be 0..65535, got ${value}`);
   return port;
+}
+
+function readFlag(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new Error(`${name} must be true or false, got ${value}`);
+}
+
+function readSimilarity(value: string | undefined): number {
+  if (value === undefined || value === '') return 0.7;
+  const similarity = Number(value);
+  if (!(similarity > 0 && similarity < 1))
+    throw new Error(`FACE_MATCH_MIN_SIMILARITY must be between 0 and 1, got ${value}`);
+  return similarity;
+}
+
+function readFaceEngine(value: string | undefined): 'human' | 'off' {
+  if (value === undefined || value === '' || value === 'human') return 'human';
+  if (value === 'off') return 'off';
+  throw new Error(`FACE_MATCH must be human or off, got ${value}`);
 }
 
 function readCount(value: string | undefined, fallback: number, name: string): number {
@@ -66,6 +101,7 @@ function loadSecret(dataDir: string, fromEnv: string | undefined): string {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = readPort(env.PORT);
+  const production = env.NODE_ENV === 'production';
   const dataDir = resolve(env.DATA_DIR ?? '.data');
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -91,5 +127,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     principalCacheMs: 5_000,
     listCountCacheMs: 2_000,
     seedOnEmpty: true,
+    mfaSetupTokenTtlSeconds: 10 * 60,
+    oneTimeCodes: {
+      ttlMs: 10 * 60_000,
+      maxAttempts: 5,
+      sendsPerEmail: readCount(env.CODE_SEND_LIMIT_PER_EMAIL, 5, 'CODE_SEND_LIMIT_PER_EMAIL'),
+      timeWindowMs: 60_000,
+    },
+    devEndpoints: readFlag(env.DEV_ENDPOINTS, !production, 'DEV_ENDPOINTS'),
+    mailConsole: !production,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'IDV Studio <no-reply@idv-studio.local>',
+    faceMatch: {
+      engine: readFaceEngine(env.FACE_MATCH),
+      minSimilarity: readSimilarity(env.FACE_MATCH_MIN_SIMILARITY),
+    },
   };
 }

@@ -5,6 +5,7 @@ import type { ServerConfig } from './config';
 import type { Db } from './db/client';
 import type { CountCache } from './domain/countCache';
 import type { PrincipalCache } from './domain/principalCache';
+import type { FaceMatcher } from './integrations/faceMatch';
 import type { MailOutbox } from './integrations/mail';
 import type { Storage } from './storage/storage';
 
@@ -16,6 +17,8 @@ export interface AppContext {
   secrets: SecretBox;
   storage: Storage;
   mail: MailOutbox;
+  /** Compares a login photo with the user's auth photo. */
+  faceMatcher: FaceMatcher;
   regions: Region[];
   principals: PrincipalCache;
   /** Profile list counts; write paths that change a company's profiles call `invalidate`. */

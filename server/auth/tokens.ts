@@ -13,19 +13,29 @@ export interface SocketClaims {
   company_id: number;
 }
 
-type TokenUse = 'access' | 'socket';
+/** The restricted token of a forced two-factor setup: only `otp_reset` and `otp_verify` accept it. */
+export interface MfaSetupClaims {
+  user_id: number;
+  company_id: number;
+}
+
+type TokenUse = 'access' | 'socket' | 'mfa_setup';
 
 export interface TokenService {
   signAccess(claims: AccessClaims): Promise<string>;
   verifyAccess(token: string): Promise<AccessClaims | null>;
   signSocket(claims: SocketClaims): Promise<string>;
   verifySocket(token: string): Promise<SocketClaims | null>;
+  signMfaSetup(claims: MfaSetupClaims): Promise<string>;
+  verifyMfaSetup(token: string): Promise<MfaSetupClaims | null>;
 }
 
 export function createTokenService(options: {
   secret: string;
   accessTtlSeconds: number;
   socketTtlSeconds: number;
+  /** Lifetime of the forced two-factor setup token (default 10 minutes). */
+  mfaSetupTtlSeconds?: number;
 }): TokenService {
   // Imported once: handing jose raw bytes makes it import the key again on every sign and verify.
   const key = crypto.subtle.importKey(
@@ -78,6 +88,12 @@ export function createTokenService(options: {
     signSocket: (claims) => sign(claims, 'socket', options.socketTtlSeconds),
     async verifySocket(token) {
       const p = await verify(token, 'socket');
+      return p ? { user_id: p.user_id as number, company_id: p.company_id as number } : null;
+    },
+    signMfaSetup: (claims) =>
+      sign({ ...claims, restricted: 'mfa_setup' }, 'mfa_setup', options.mfaSetupTtlSeconds ?? 600),
+    async verifyMfaSetup(token) {
+      const p = await verify(token, 'mfa_setup');
       return p ? { user_id: p.user_id as number, company_id: p.company_id as number } : null;
     },
   };

@@ -7,6 +7,9 @@ import { verifyTotp } from '../auth/totp';
 import type { DbOrTx } from '../db/client';
 import { companies, users } from '../db/schema';
 import { badRequest, DETAILS } from '../errors';
+import type { FaceMatcher } from '../integrations/faceMatch';
+import { parsePhoto } from '../integrations/images';
+import type { Storage } from '../storage/storage';
 
 interface Candidate {
   id: number;
@@ -18,6 +21,7 @@ interface Candidate {
   mfaSecret: string | null;
   forcePasswordReset: boolean;
   forceMfaReset: boolean;
+  photoKey: string | null;
   region: Region;
 }
 
@@ -39,6 +43,7 @@ async function candidatesFor(db: DbOrTx, regions: Region[], username: string): P
       mfaSecret: users.mfaSecret,
       forcePasswordReset: users.forcePasswordReset,
       forceMfaReset: users.forceMfaReset,
+      photoKey: users.photoKey,
       regionName: companies.region,
     })
     .from(users)
@@ -60,12 +65,50 @@ function uniqueRegions(candidates: Candidate[]): Region[] {
 
 /**
  * The login of the login host (§7, §4): password first, then the region choice, the forced resets
- * (§8) and the one-time code. Throws 400 `{ detail }` errors.
+ * (§8), the one-time code and the face photo. Throws 400 `{ detail }` errors; "Two Factor Reset
+ * Required" also carries a restricted `access` token, the user's `server` and `user_id`.
  */
-export async function login(
-  deps: { db: DbOrTx; tokens: TokenService; secrets: SecretBox; regions: Region[] },
-  body: LoginBody,
-): Promise<LoginResponse> {
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The face photo step: a user with an auth photo must send a photo that the face matcher finds to be
+ * the same person. Never accepted without a comparison.
+ */
+async function checkFacePhoto(
+  deps: { storage: Storage; faceMatcher: FaceMatcher },
+  photoKey: string,
+  photo: string | null | undefined,
+): Promise<void> {
+  if (!photo) throw badRequest(DETAILS.facePhotoRequired);
+  const probe = parsePhoto(photo);
+  if (!probe) throw badRequest(DETAILS.faceNotMatched);
+  let reference: Buffer;
+  try {
+    reference = await readAll(deps.storage.open(photoKey));
+  } catch {
+    throw badRequest(DETAILS.faceLoginUnavailable);
+  }
+  const result = await deps.faceMatcher
+    .compare(reference, probe.bytes)
+    .catch(() => ({ outcome: 'unavailable' as const }));
+  if (result.outcome === 'unavailable') throw badRequest(DETAILS.faceLoginUnavailable);
+  if (result.outcome !== 'match') throw badRequest(DETAILS.faceNotMatched);
+}
+
+export interface LoginDeps {
+  db: DbOrTx;
+  tokens: TokenService;
+  secrets: SecretBox;
+  regions: Region[];
+  storage: Storage;
+  faceMatcher: FaceMatcher;
+}
+
+export async function login(deps: LoginDeps, body: LoginBody): Promise<LoginResponse> {
   const candidates = await candidatesFor(deps.db, deps.regions, body.username);
   if (candidates.length === 0) {
     await verifyPassword(DUMMY_HASH, body.password);
@@ -90,11 +133,20 @@ export async function login(
   const user = chosen[0] as Candidate;
 
   if (user.forcePasswordReset) throw badRequest(DETAILS.passwordResetRequired);
-  if (user.forceMfaReset) throw badRequest(DETAILS.twoFactorResetRequired);
+  if (user.forceMfaReset) {
+    // A token that may only set up two-factor for this user (otp_reset, otp_verify), 10 minutes.
+    const access = await deps.tokens.signMfaSetup({ user_id: user.id, company_id: user.companyId });
+    throw badRequest(DETAILS.twoFactorResetRequired, {
+      access,
+      server: user.region.server,
+      user_id: user.id,
+    });
+  }
   if (user.mfaSecret) {
     if (!body.otp) throw badRequest(DETAILS.otpRequired);
     if (!verifyTotp(deps.secrets.open(user.mfaSecret), body.otp)) throw badRequest(DETAILS.invalidOtp);
   }
+  if (user.photoKey) await checkFacePhoto(deps, user.photoKey, body.photo);
 
   // A new session starts Offline (§4 agent availability).
   await deps.db

@@ -10,7 +10,14 @@ import { DETAILS, forbidden, unauthorized } from '../errors';
  * - `{ permission }`: a valid token and that page permission (`null`: any signed-in user);
  * - `admin: true` also requires the Admin role.
  */
-export type Access = { public: true } | { permission: Permission | null; admin?: boolean };
+export type Access =
+  | { public: true }
+  | {
+      permission: Permission | null;
+      admin?: boolean;
+      /** Also accepts the restricted token of a forced two-factor setup (its own user only). */
+      mfaSetup?: boolean;
+    };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,11 +25,15 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** True when the caller used the restricted two-factor setup token. */
+    mfaSetupToken: boolean;
   }
 }
 
 export const PUBLIC: Access = { public: true };
 export const SIGNED_IN: Access = { permission: null };
+/** A signed-in user, or the restricted token of a forced two-factor setup (otp_reset, otp_verify). */
+export const SIGNED_IN_OR_MFA_SETUP: Access = { permission: null, mfaSetup: true };
 export const need = (permission: Permission, options: { admin?: boolean } = {}): Access => ({
   permission,
   ...options,
@@ -42,10 +53,18 @@ function bearerToken(request: FastifyRequest): string | null {
 }
 
 /** Authenticates the bearer token and checks the route's declared access. */
-export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<Principal> {
+export async function authenticate(
+  ctx: AppContext,
+  request: FastifyRequest,
+  options: { mfaSetup?: boolean } = {},
+): Promise<Principal> {
   const token = bearerToken(request);
   if (!token) throw unauthorized(DETAILS.notAuthenticated);
-  const claims = await ctx.tokens.verifyAccess(token);
+  let claims: { user_id: number; company_id: number } | null = await ctx.tokens.verifyAccess(token);
+  if (!claims && options.mfaSetup) {
+    claims = await ctx.tokens.verifyMfaSetup(token);
+    if (claims) request.mfaSetupToken = true;
+  }
   if (!claims) throw unauthorized(DETAILS.invalidToken);
   const principal = await ctx.principals.get(ctx.db, claims.user_id);
   if (!principal || principal.companyId !== claims.company_id) throw unauthorized(DETAILS.invalidToken);
@@ -63,6 +82,7 @@ export function checkAccess(principal: Principal, access: Exclude<Access, { publ
  */
 export function installAccessControl(app: FastifyInstance, ctx: AppContext, guardedPrefixes: string[]): void {
   app.decorateRequest('principal', null);
+  app.decorateRequest('mfaSetupToken', false);
   app.addHook('onRoute', (route) => {
     const guarded = guardedPrefixes.some((p) => route.url.startsWith(p));
     if (guarded && !route.config?.access) {
@@ -72,7 +92,7 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext, guar
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access;
     if (!access || 'public' in access) return;
-    const principal = await authenticate(ctx, request);
+    const principal = await authenticate(ctx, request, { mfaSetup: access.mfaSetup === true });
     checkAccess(principal, access);
     request.principal = principal;
   });

@@ -21,7 +21,8 @@ export function describeValidation(context: string, issues: ValidationIssue[]): 
 /** Every error leaves as `{ detail }` (SPEC §8); validation errors are 400, never 500. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) return reply.code(error.statusCode).send({ detail: error.detail });
+    if (error instanceof HttpError)
+      return reply.code(error.statusCode).send({ ...error.extra, detail: error.detail });
     if (hasZodFastifySchemaValidationErrors(error)) {
       const context = (error as FastifyError).validationContext ?? 'request';
       return reply.code(400).send({ detail: describeValidation(context, error.validation) });

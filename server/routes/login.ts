@@ -1,5 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { loginBodySchema, loginResponseSchema, regionsResponseSchema } from '../../src/contract/auth';
+import {
+  loginBodySchema,
+  loginErrorSchema,
+  loginResponseSchema,
+  regionsResponseSchema,
+} from '../../src/contract/auth';
 import { errorSchema } from '../../src/contract/common';
 import { createAttemptLimiter } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
@@ -15,12 +20,17 @@ export function loginRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/login/',
       {
         config: { access: PUBLIC },
+        // A face photo of 5 MB is about 6.7 MB of base64.
+        bodyLimit: 8 * 1024 * 1024,
         schema: {
           tags: ['auth'],
           description:
-            'With accounts in several regions and no `server`, answers `{ regions }` only; log in again with `server`.',
+            'With accounts in several regions and no `server`, answers `{ regions }` only; log in again with `server`. ' +
+            '400 details: Invalid Credentials, Password Reset Required, Two Factor Reset Required (with a restricted ' +
+            '`access` token for otp_reset/otp_verify, 10 minutes, plus `server` and `user_id`), OTP Required, ' +
+            'Invalid OTP, Face Photo Required, Face Not Matched, Face Login Unavailable.',
           body: loginBodySchema,
-          response: { 200: loginResponseSchema, 400: errorSchema, 429: errorSchema },
+          response: { 200: loginResponseSchema, 400: loginErrorSchema, 429: errorSchema },
         },
       },
       async (request, reply) => {

@@ -10,8 +10,11 @@ export const loginBodySchema = z.strictObject({
   username: z.string().trim().min(1).max(254),
   password: z.string().min(1).max(256),
   otp: z.string().trim().max(16).optional().nullable(),
-  /** A face photo (data URL or base64); stored nowhere by the reference server, checked for presence only. */
-  photo: z.string().max(5_000_000).optional().nullable(),
+  /**
+   * A face photo: a data URL (or bare base64) of a JPEG or PNG of at most 5 MB. Required when the user
+   * has an auth photo; compared with it, never stored.
+   */
+  photo: z.string().max(7_000_000).optional().nullable(),
   /** The region server chosen when the first answer listed several regions. */
   server: z.string().max(500).optional().nullable(),
 });
@@ -43,3 +46,55 @@ export type AccessTokenClaims = z.infer<typeof accessTokenClaimsSchema>;
 /** POST /api/v2/user/socket_token */
 export const socketTokenBodySchema = z.strictObject({ studio: z.literal(true) });
 export const socketTokenResponseSchema = z.object({ token: z.string() });
+
+/**
+ * A 400 of the login: `{ detail }`; with "Two Factor Reset Required" also `access` (a token that may only
+ * call `otp_reset` and `otp_verify` of that user, 10 minutes), the user's region `server` and `user_id`.
+ */
+export const loginErrorSchema = z.object({
+  detail: z.string(),
+  access: z.string().optional(),
+  server: z.string().optional(),
+  user_id: z.number().int().optional(),
+});
+export type LoginError = z.infer<typeof loginErrorSchema>;
+
+/** §5 e-mail rule (6 to 254 characters, local part up to 64). */
+export const EMAIL_MESSAGE = 'This is not a valid e-mail address.';
+const emailField = z
+  .string()
+  .trim()
+  .min(6, EMAIL_MESSAGE)
+  .max(254, EMAIL_MESSAGE)
+  .regex(/^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/, EMAIL_MESSAGE);
+
+/** POST /api/v2/user/reset_password/send and /user/email_otp/send: always 200 `{ detail }`. */
+export const sendCodeBodySchema = z.strictObject({ email: emailField });
+export type SendCodeBody = z.infer<typeof sendCodeBodySchema>;
+export const sendCodeResponseSchema = z.object({ detail: z.string() });
+
+/** POST /api/v2/user/reset_password/submit */
+export const resetPasswordSubmitBodySchema = z.strictObject({
+  email: emailField,
+  otp: z.string().trim().min(1).max(16),
+  new_password: z.string().min(1).max(256),
+});
+export type ResetPasswordSubmitBody = z.infer<typeof resetPasswordSubmitBodySchema>;
+export const resetPasswordSubmitResponseSchema = z.object({ detail: z.string() });
+
+/** POST /api/v2/user/email_otp/submit */
+export const emailOtpSubmitBodySchema = z.strictObject({
+  email: emailField,
+  otp: z.string().trim().min(1).max(16),
+});
+export type EmailOtpSubmitBody = z.infer<typeof emailOtpSubmitBodySchema>;
+export const emailOtpSubmitResponseSchema = z.object({ verified: z.literal(true) });
+
+/** GET /api/dev/outbox?to= (development only): the newest e-mails to one address. */
+export const devOutboxQuerySchema = z.strictObject({
+  to: z.string().trim().min(1).max(254),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const devOutboxResponseSchema = z.array(
+  z.object({ to: z.string(), subject: z.string(), body: z.string(), created_at: z.string() }),
+);

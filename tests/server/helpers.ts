@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
 import { loadConfig, type ServerConfig } from '../../server/config';
+import type { FaceMatcher } from '../../server/integrations/faceMatch';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -12,7 +13,10 @@ export interface TestApp {
 }
 
 /** A seeded app on an in-memory PGlite and a temporary data folder, with cheap password hashing. */
-export async function startTestApp(overrides: Partial<ServerConfig> = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: Partial<ServerConfig> = {},
+  options: { faceMatcher?: FaceMatcher } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-test-'));
   const config: ServerConfig = {
     ...loadConfig({
@@ -23,9 +27,10 @@ export async function startTestApp(overrides: Partial<ServerConfig> = {}): Promi
     pgliteDir: 'memory',
     argon2: { memoryCost: 1024, timeCost: 1 },
     studioDist: join(dataDir, 'no-studio'),
+    mailConsole: false,
     ...overrides,
   };
-  const app = await buildApp(config);
+  const app = await buildApp(config, options);
   return {
     app,
     config,
@@ -70,4 +75,23 @@ export function bearer(token: string) {
 export async function get<T = unknown>(app: FastifyInstance, url: string, token?: string) {
   const response = await app.inject({ method: 'GET', url, headers: token ? bearer(token) : {} });
   return { status: response.statusCode, body: response.json() as T };
+}
+
+/** POST with JSON (and a token); returns status and parsed body. */
+export async function post<T = unknown>(app: FastifyInstance, url: string, payload: unknown, token?: string) {
+  const response = await app.inject({
+    method: 'POST',
+    url,
+    payload: payload as object,
+    headers: token ? bearer(token) : {},
+  });
+  return { status: response.statusCode, body: response.json() as T, headers: response.headers };
+}
+
+/** The newest one-time code mailed to `email`, read from the dev outbox listing. */
+export async function mailedCode(app: FastifyInstance, email: string): Promise<string> {
+  const { body } = await get<{ body: string }[]>(app, `/api/dev/outbox?to=${encodeURIComponent(email)}`);
+  const code = /\b(\d{6})\b/.exec(body[0]?.body ?? '')?.[1];
+  if (!code) throw new Error(`no code mailed to ${email}`);
+  return code;
 }

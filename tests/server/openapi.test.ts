@@ -104,7 +104,17 @@ const PENDING = new Set(
       '/api/v2/videocall/report',
       '/api/v2/bitool',
     ].includes(path);
-    const builtWrites = ['/api/v1/login/', '/api/v2/user/socket_token'].includes(path);
+    const builtWrites = [
+      '/api/v1/login/',
+      '/api/v2/user/socket_token',
+      '/api/v2/user/reset_password/send',
+      '/api/v2/user/reset_password/submit',
+      '/api/v2/user/email_otp/send',
+      '/api/v2/user/email_otp/submit',
+      '/api/v2/user/{id}/otp_verify',
+      '/api/v2/user/{id}/otp_reset',
+      '/api/v2/user/{id}/photo',
+    ].includes(path);
     return !((read && builtReads) || builtWrites);
   }).map(([method, path]) => `${method} ${path}`),
 );

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { count, getTableName, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import { DOCUMENT_CLASSES, type Role, SERVICES } from '../../../src/contract/common';
 import { WEBHOOK_EVENTS } from '../../../src/contract/webhooks';
 import { hashPassword, type PasswordCost } from '../../auth/passwords';
 import type { SecretBox } from '../../auth/secrets';
+import { sampleFacePhoto } from '../../integrations/faceSamples';
 import type { Storage } from '../../storage/storage';
 import type { Db } from '../client';
 import * as schema from '../schema';
@@ -51,6 +53,8 @@ export interface DemoUser {
     isApiUser?: boolean;
     mfa?: boolean;
     superuser?: boolean;
+    /** An auth photo (sample face `a1`): login needs a face photo that matches it. */
+    authPhoto?: boolean;
   };
   groups?: string[];
 }
@@ -149,7 +153,20 @@ export const DEMO_USERS: DemoUser[] = [
     firstName: 'Gül',
     lastName: 'Admin',
   },
+  {
+    email: 'face@acme.test',
+    password: 'User@2026',
+    company: 'Acme Bank',
+    role: 'User',
+    firstName: 'Fatih',
+    lastName: 'Face',
+    note: 'auth photo: login needs a matching face photo (sample face a2)',
+    flags: { authPhoto: true },
+  },
 ];
+
+/** Storage key of the demo auth photo (a `samples/` key: write paths never delete it). */
+export const DEMO_AUTH_PHOTO_KEY = 'samples/auth-photo-a1.jpg';
 
 /** True when no company exists yet (first start). */
 export async function isDatabaseEmpty(db: Db): Promise<boolean> {
@@ -207,11 +224,15 @@ async function seedCompanies(db: Db) {
 
 async function seedUsers(
   db: Db,
+  storage: Storage,
   secrets: SecretBox,
   cost: PasswordCost,
   companyIds: Record<DemoUser['company'], number>,
   groupRows: { id: number; companyId: number; name: string }[],
 ) {
+  if (DEMO_USERS.some((u) => u.flags?.authPhoto) && (await storage.size(DEMO_AUTH_PHOTO_KEY)) === null) {
+    await storage.put(DEMO_AUTH_PHOTO_KEY, Readable.from([sampleFacePhoto('a1')]));
+  }
   const hashes = new Map<string, string>();
   for (const password of new Set(DEMO_USERS.map((u) => u.password)))
     hashes.set(password, await hashPassword(password, cost));
@@ -232,6 +253,7 @@ async function seedUsers(
         mfaSecret: u.flags?.mfa ? secrets.seal(DEMO_MFA_SECRET) : null,
         forcePasswordReset: u.flags?.forcePasswordReset ?? false,
         forceMfaReset: u.flags?.forceMfaReset ?? false,
+        photoKey: u.flags?.authPhoto ? DEMO_AUTH_PHOTO_KEY : null,
       })),
     )
     .returning({ id: users.id, companyId: users.companyId, role: users.role });
@@ -437,6 +459,7 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<void> {
   const { acme, globex, groupRows } = await seedCompanies(db);
   const userRows = await seedUsers(
     db,
+    options.storage,
     options.secrets,
     options.argon2,
     { 'Acme Bank': acme.id, 'Globex Fintech': globex.id },
