@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { type Account, accountKey, STORAGE_KEYS } from '../../src/services/accounts';
 import { PERMISSIONS } from '../../src/services/permissions';
 
@@ -31,3 +31,12 @@ export const path = (page: Page) => {
   const url = new URL(page.url());
   return `${url.pathname}${url.search}`;
 };
+
+/** face@acme.test has sample face a1 as its sign-in photo (server/db/seed). */
+export async function signInToPhotoStep(page: Page) {
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill('face@acme.test');
+  await page.getByLabel('Password').fill('User@2026');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Look at the camera and take a photo to confirm it is you.')).toBeVisible();
+}
