@@ -2,7 +2,16 @@
  * Validation rules of SPEC §5, as pure functions. Each returns the name of the failed rule or null; views
  * turn names into the texts of §5 (validation.* keys).
  */
-export type ValidationFailure = 'required' | 'email' | 'password' | 'passwordsDoNotMatch' | 'code';
+export type ValidationFailure =
+  | 'required'
+  | 'email'
+  | 'password'
+  | 'passwordsDoNotMatch'
+  | 'code'
+  | 'tooShort'
+  | 'tooLong'
+  | 'addressDetails'
+  | 'futureDate';
 
 /** 6 to 254 characters, local part up to 64, a standard address pattern. */
 const EMAIL =
@@ -40,4 +49,33 @@ export function checkCode(value: string): ValidationFailure | null {
 
 export function checkRequired(value: string): ValidationFailure | null {
   return value.trim() ? null : 'required';
+}
+
+/** Text whose trimmed length must lie between `min` and `max` (notes 10–200, reasons and questions ≥ 10). */
+export function checkLength(
+  value: string,
+  min: number,
+  max = Number.POSITIVE_INFINITY,
+): ValidationFailure | null {
+  const length = value.trim().length;
+  if (length === 0) return 'required';
+  if (length < min) return 'tooShort';
+  return length > max ? 'tooLong' : null;
+}
+
+/** Profile edit (§5): the address needs all its parts. */
+export function checkAddress(address: {
+  province: string;
+  city: string;
+  street: string;
+}): ValidationFailure | null {
+  return [address.province, address.city, address.street].every((part) => part.trim())
+    ? null
+    : 'addressDetails';
+}
+
+/** A YYYY-MM-DD date that is not in the future (date of birth). */
+export function checkPastDate(value: string, today = new Date()): ValidationFailure | null {
+  if (!value) return null;
+  return value > today.toISOString().slice(0, 10) ? 'futureDate' : null;
 }

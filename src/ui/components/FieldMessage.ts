@@ -1,8 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import type { ValidationFailure } from '../../machines/validation';
 
-/** The §5 text of a failed validation rule, or undefined. */
-export function useValidationText(): (failure: ValidationFailure | null | undefined) => string | undefined {
+/** The §5 text of a failed validation rule, or undefined; `limits` fill the length messages. */
+export function useValidationText(): (
+  failure: ValidationFailure | null | undefined,
+  limits?: { min?: number; max?: number },
+) => string | undefined {
   const { t } = useTranslation();
-  return (failure) => (failure ? t(`validation.${failure}`) : undefined);
+  return (failure, limits = {}) => (failure ? t(`validation.${failure}`, limits) : undefined);
 }

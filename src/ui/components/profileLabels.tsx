@@ -4,6 +4,9 @@ import { PROFILE_STATUSES, type ProfileStatus, RISK_LEVELS, type RiskLevel } fro
 
 export { PROFILE_STATUSES, RISK_LEVELS };
 
+/** The genders the studio offers (stored as these values). */
+export const GENDERS = ['female', 'male', 'other'] as const;
+
 /** Translation keys of the §4 customer statuses and risk levels (their values hold dots and spaces). */
 const STATUS_KEYS = {
   Created: 'created',

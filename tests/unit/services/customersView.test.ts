@@ -59,3 +59,12 @@ describe('customers list view in the URL', () => {
     });
   });
 });
+
+describe('quick add id (§7, §9)', () => {
+  it('is qa_ and 10 to 20 letters and digits', async () => {
+    const { quickAddId } = await import('../../../src/services/api/profileWrites');
+    for (let i = 0; i < 200; i++) expect(quickAddId()).toMatch(/^qa_[A-Za-z0-9]{10,20}$/);
+    expect(quickAddId(() => 0)).toBe('qa_aaaaaaaaaa');
+    expect(quickAddId(() => 0.9999)).toMatch(/^qa_9{20}$/);
+  });
+});

@@ -24,6 +24,7 @@ import {
   StatusTag,
   useProfileLabels,
 } from '../../components/profileLabels';
+import { CreateProfile } from './CreateProfile';
 import { type ListView, PAGE_SIZES, toRequest, useListView } from './useListParams';
 
 type Column = { key: keyof ProfileSummary; label: string; sortable: boolean };
@@ -44,7 +45,10 @@ export function CustomersScreen() {
 
   return (
     <section className="studio-page studio-page-wide" aria-labelledby="page-title">
-      <H2 id="page-title">{title}</H2>
+      <div className="studio-section-title">
+        <H2 id="page-title">{title}</H2>
+        <CreateProfile />
+      </div>
       <Filters view={view} update={update} />
       {list.isError && (
         <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-list-message">

@@ -1,12 +1,14 @@
-import { H4 } from '@blueprintjs/core';
-import type { ReactNode } from 'react';
+import { Button, H4 } from '@blueprintjs/core';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Profile } from '../../../contract/profiles';
+import { EditProfileDialog } from './EditProfileDialog';
 import { useDateFormat } from './useDateFormat';
 
 /** Profile Info (§3 customer profile fields). */
 export function ProfileInfoTab({ profile }: { profile: Profile }) {
   const { t } = useTranslation('profile');
+  const [editing, setEditing] = useState(false);
   const date = useDateFormat();
   const day = useDateFormat({ dateStyle: 'long' });
   const none = t('info.none');
@@ -39,7 +41,11 @@ export function ProfileInfoTab({ profile }: { profile: Profile }) {
   if (profile.reject_reason) rows.push([t('info.rejectReason'), profile.reject_reason]);
   return (
     <section aria-labelledby="profile-info-title">
-      <H4 id="profile-info-title">{t('info.title')}</H4>
+      <div className="studio-section-title">
+        <H4 id="profile-info-title">{t('info.title')}</H4>
+        <Button icon="edit" text={t('edit.open')} onClick={() => setEditing(true)} />
+      </div>
+      {editing && <EditProfileDialog profile={profile} isOpen onClose={() => setEditing(false)} />}
       <dl className="studio-fields">
         {rows.map(([label, value]) => (
           <div key={label} className="studio-field">

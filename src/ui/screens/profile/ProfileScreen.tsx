@@ -7,10 +7,11 @@ import { isApiError } from '../../../services/api/http';
 import { getCompanyConfig, getProfile, profileDetailKeys } from '../../../services/api/profileDetail';
 import { useActiveAccount } from '../../app/useAccounts';
 import { usePageTitle } from '../../app/usePageTitle';
-import { RiskTag, StatusTag } from '../../components/profileLabels';
+import { RiskTag } from '../../components/profileLabels';
 import { ProfileInfoTab } from './ProfileInfoTab';
 import { ProfileSidebar } from './ProfileSidebar';
 import { QuestionnairesTab } from './QuestionnairesTab';
+import { StatusMenu } from './StatusMenu';
 import { useDateFormat } from './useDateFormat';
 
 /** profile/:id (§2): the header, the tabs the company's services allow, and the sidebar. */
@@ -63,7 +64,7 @@ export function ProfileScreen() {
       <section className="studio-profile-main" aria-labelledby="page-title">
         <header className="studio-profile-header">
           <H2 id="page-title">{data.name ?? t('unnamed')}</H2>
-          <StatusTag status={data.status} />
+          <StatusMenu profileId={data.id} status={data.status} />
           <RiskTag risk={data.risk_level} />
         </header>
         <p className="studio-muted studio-profile-meta">

@@ -1,8 +1,27 @@
 import { Button, Callout, Card, H5, Intent, Spinner } from '@blueprintjs/core';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../../services/api/http';
 import { listDevices, listLogs, listNotes, profileDetailKeys } from '../../../services/api/profileDetail';
+import { addNote, askSummary, contactSupport } from '../../../services/api/profileWrites';
+import { useActiveAccount } from '../../app/useAccounts';
+import { TextForm } from '../../components/TextForm';
+import { showError, showSuccess } from '../../toaster';
 import { useDateFormat } from './useDateFormat';
+
+/** Notes and feedback: 10 to 200 characters; questions and help-desk messages: at least 10 (§5, §9). */
+const NOTE_LENGTH = { min: 10, max: 200 };
+const MESSAGE_MIN = 10;
+
+/** Shows the server's detail (or the generic message) and rethrows, so the form keeps what was typed. */
+function useReportFailure() {
+  const { t } = useTranslation();
+  return (error: unknown): never => {
+    void showError(isApiError(error) && error.detail ? error.detail : t('messages.error'));
+    throw error;
+  };
+}
 
 /** The profile sidebar (§2): logs (20 a page, load more with after_id), notes and device data. */
 export function ProfileSidebar({ profileId }: { profileId: number }) {
@@ -11,7 +30,9 @@ export function ProfileSidebar({ profileId }: { profileId: number }) {
     <aside className="studio-profile-sidebar" aria-label={t('sidebar.label')}>
       <Logs profileId={profileId} />
       <Notes profileId={profileId} />
+      <AskAi profileId={profileId} />
       <Devices profileId={profileId} />
+      <HelpDesk />
     </aside>
   );
 }
@@ -67,11 +88,20 @@ function Logs({ profileId }: { profileId: number }) {
 
 function Notes({ profileId }: { profileId: number }) {
   const { t } = useTranslation('profile');
+  const { t: tc } = useTranslation();
   const date = useDateFormat();
+  const queryClient = useQueryClient();
+  const reportFailure = useReportFailure();
   const notes = useQuery({
     queryKey: profileDetailKeys.notes(profileId),
     queryFn: ({ signal }) => listNotes(profileId, { signal }),
   });
+  const add = (note: string) =>
+    addNote(profileId, note).then(() => {
+      void showSuccess(tc('messages.success'));
+      void queryClient.invalidateQueries({ queryKey: profileDetailKeys.notes(profileId) });
+      void queryClient.invalidateQueries({ queryKey: profileDetailKeys.logs(profileId) });
+    }, reportFailure);
   return (
     <Card className="studio-sidebar-card">
       <H5>{t('sidebar.notes')}</H5>
@@ -90,6 +120,62 @@ function Notes({ profileId }: { profileId: number }) {
           </li>
         ))}
       </ul>
+      <TextForm
+        label={t('notes.label')}
+        placeholder={t('notes.placeholder')}
+        submitText={t('notes.add')}
+        {...NOTE_LENGTH}
+        counter={(count) => t('notes.count', { count })}
+        onSubmit={add}
+      />
+    </Card>
+  );
+}
+
+function AskAi({ profileId }: { profileId: number }) {
+  const { t } = useTranslation('profile');
+  const reportFailure = useReportFailure();
+  const [summary, setSummary] = useState<string | null>(null);
+  return (
+    <Card className="studio-sidebar-card">
+      <H5>{t('ai.title')}</H5>
+      <TextForm
+        label={t('ai.label')}
+        placeholder={t('ai.placeholder')}
+        submitText={t('ai.ask')}
+        min={MESSAGE_MIN}
+        onSubmit={(question) =>
+          askSummary(profileId, question).then((answer) => setSummary(answer.summary), reportFailure)
+        }
+      />
+      {summary && (
+        <Callout icon="manual" title={t('ai.answer')} className="studio-ai-answer" role="status">
+          {summary}
+        </Callout>
+      )}
+    </Card>
+  );
+}
+
+function HelpDesk() {
+  const { t } = useTranslation('profile');
+  const account = useActiveAccount();
+  const reportFailure = useReportFailure();
+  const send = (message: string) =>
+    contactSupport({ email: account?.email ?? '', message, page: window.location.pathname }).then(
+      () => void showSuccess(t('helpDesk.sent')),
+      reportFailure,
+    );
+  return (
+    <Card className="studio-sidebar-card">
+      <H5>{t('helpDesk.title')}</H5>
+      <TextForm
+        label={t('helpDesk.label')}
+        placeholder={t('helpDesk.placeholder')}
+        submitText={t('helpDesk.send')}
+        min={MESSAGE_MIN}
+        onSubmit={send}
+      />
     </Card>
   );
 }

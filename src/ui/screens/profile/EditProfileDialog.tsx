@@ -1,0 +1,186 @@
+import {
+  Button,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  FormGroup,
+  HTMLSelect,
+  InputGroup,
+  Intent,
+} from '@blueprintjs/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Profile } from '../../../contract/profiles';
+import {
+  checkAddress,
+  checkEmail,
+  checkPastDate,
+  type ValidationFailure,
+} from '../../../machines/validation';
+import { isApiError } from '../../../services/api/http';
+import { profileDetailKeys } from '../../../services/api/profileDetail';
+import { updateProfile } from '../../../services/api/profileWrites';
+import { useValidationText } from '../../components/FieldMessage';
+import { GENDERS } from '../../components/profileLabels';
+import { showError, showSuccess } from '../../toaster';
+
+type Form = {
+  name: string;
+  gender: string;
+  email: string;
+  phone: string;
+  nationality: string;
+  date_of_birth: string;
+  province: string;
+  city: string;
+  street: string;
+};
+
+const fromProfile = (p: Profile): Form => ({
+  name: p.name ?? '',
+  gender: p.gender ?? '',
+  email: p.email ?? '',
+  phone: p.phone ?? '',
+  nationality: p.nationality ?? '',
+  date_of_birth: p.date_of_birth ?? '',
+  province: p.address.province ?? '',
+  city: p.address.city ?? '',
+  street: p.address.street ?? '',
+});
+
+function check(form: Form): Partial<Record<keyof Form, ValidationFailure>> {
+  const failures: Partial<Record<keyof Form, ValidationFailure>> = {};
+  const email = form.email.trim() ? checkEmail(form.email) : null;
+  if (email) failures.email = email;
+  const date = checkPastDate(form.date_of_birth);
+  if (date) failures.date_of_birth = date;
+  // §5: profile edit requires the address details.
+  if (checkAddress(form)) {
+    for (const part of ['province', 'city', 'street'] as const)
+      if (!form[part].trim()) failures[part] = 'addressDetails';
+  }
+  return failures;
+}
+
+/** Edits the profile's details (§7 PATCH /profile/{id}); "Customer updated successfully". */
+export function EditProfileDialog({
+  profile,
+  isOpen,
+  onClose,
+}: {
+  profile: Profile;
+  isOpen: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('profile');
+  const { t: tc } = useTranslation();
+  const text = useValidationText();
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState<Form>(() => fromProfile(profile));
+  const [checked, setChecked] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const failures = checked ? check(form) : {};
+  const field = (key: keyof Form) => ({
+    id: `edit-${key}`,
+    value: form[key],
+    onValueChange: (value: string) => setForm((current) => ({ ...current, [key]: value })),
+    intent: failures[key] ? Intent.DANGER : Intent.NONE,
+  });
+  const group = (key: keyof Form, label: string) => ({
+    label,
+    labelFor: `edit-${key}`,
+    helperText: text(failures[key]),
+    intent: failures[key] ? Intent.DANGER : Intent.NONE,
+  });
+  const orNull = (value: string) => value.trim() || null;
+
+  const save = async () => {
+    setChecked(true);
+    if (Object.keys(check(form)).length) return;
+    setBusy(true);
+    try {
+      await updateProfile(profile.id, {
+        name: orNull(form.name),
+        gender: orNull(form.gender),
+        email: orNull(form.email),
+        phone: orNull(form.phone),
+        nationality: orNull(form.nationality),
+        date_of_birth: orNull(form.date_of_birth),
+        address: { province: form.province.trim(), city: form.city.trim(), street: form.street.trim() },
+      });
+      await queryClient.invalidateQueries({ queryKey: profileDetailKeys.profile(profile.id) });
+      void queryClient.invalidateQueries({ queryKey: profileDetailKeys.logs(profile.id) });
+      void showSuccess(tc('success.customerUpdated'));
+      onClose();
+    } catch (error) {
+      // What was typed stays in the form.
+      void showError(isApiError(error) && error.detail ? error.detail : tc('messages.error'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog isOpen={isOpen} title={t('edit.title')} icon="edit" onClose={onClose} style={{ width: 640 }}>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        <DialogBody>
+          <div className="studio-form-grid">
+            <FormGroup {...group('name', t('info.name'))}>
+              <InputGroup {...field('name')} autoFocus />
+            </FormGroup>
+            <FormGroup {...group('gender', t('info.gender'))}>
+              <HTMLSelect
+                id="edit-gender"
+                fill
+                value={form.gender}
+                onChange={(event) =>
+                  setForm((current) => ({ ...current, gender: event.currentTarget.value }))
+                }
+                options={[
+                  { value: '', label: t('edit.genders.none') },
+                  ...GENDERS.map((gender) => ({ value: gender, label: t(`edit.genders.${gender}`) })),
+                ]}
+              />
+            </FormGroup>
+            <FormGroup {...group('email', t('info.email'))}>
+              <InputGroup {...field('email')} type="email" />
+            </FormGroup>
+            <FormGroup {...group('phone', t('info.phone'))}>
+              <InputGroup {...field('phone')} type="tel" />
+            </FormGroup>
+            <FormGroup {...group('nationality', t('info.nationality'))}>
+              <InputGroup {...field('nationality')} />
+            </FormGroup>
+            <FormGroup {...group('date_of_birth', t('info.dateOfBirth'))}>
+              <InputGroup {...field('date_of_birth')} type="date" />
+            </FormGroup>
+            <FormGroup {...group('province', t('edit.province'))}>
+              <InputGroup {...field('province')} />
+            </FormGroup>
+            <FormGroup {...group('city', t('edit.city'))}>
+              <InputGroup {...field('city')} />
+            </FormGroup>
+            <FormGroup {...group('street', t('edit.street'))} className="studio-form-wide">
+              <InputGroup {...field('street')} />
+            </FormGroup>
+          </div>
+        </DialogBody>
+        <DialogFooter
+          actions={
+            <>
+              <Button text={t('edit.cancel')} onClick={onClose} />
+              <Button type="submit" intent={Intent.PRIMARY} text={t('edit.save')} loading={busy} />
+            </>
+          }
+        />
+      </form>
+    </Dialog>
+  );
+}

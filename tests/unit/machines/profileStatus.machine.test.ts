@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { profileStatusMachine } from '../../../src/machines/profileStatus.machine';
+import { done, Effects, failed, modelCases, replay } from './modelPaths';
+
+const events = [
+  { type: 'status.selected', status: 'Approved' },
+  { type: 'status.selected', status: 'Rejected' },
+  { type: 'status.selected', status: 'Pending Review' },
+  { type: 'change.confirmed', reason: 'too short' },
+  { type: 'change.confirmed', reason: '  Document is forged.  ' },
+  { type: 'change.cancelled' },
+  { type: 'status.loaded', status: 'Approved' },
+  done('changeStatus', { result: true, status: 'Approved' }),
+  done('changeStatus', { result: true, status: 'Rejected' }),
+  done('changeStatus', { result: false, status: 'Pending Review', detail: 'Status change failed' }),
+  failed('changeStatus', { status: 403, detail: 'You do not have permission to perform this action' }),
+] as const;
+
+const input = { profileId: 7, status: 'Pending Review' as const };
+
+function sut() {
+  const effects = new Effects();
+  const notices: [string, unknown][] = [];
+  const actor = createActor(
+    profileStatusMachine.provide({
+      actors: { changeStatus: effects.actor('changeStatus') as never },
+      actions: {
+        notifyChanged: (_, status) => notices.push(['changed', status]),
+        notifyFailed: (_, detail) => notices.push(['failed', detail]),
+      },
+    }),
+    { input },
+  );
+  return { actor, effects, notices };
+}
+
+describe('profile status machine: every path of the model', () => {
+  const cases = modelCases(profileStatusMachine, { events: events as never, input });
+
+  it('reaches every state', () => {
+    const reached = new Set(cases.map((c) => c.steps.at(-1)?.state.value));
+    for (const state of ['idle', 'confirming', 'changing']) expect(reached.has(state), state).toBe(true);
+  });
+
+  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_, testCase) => {
+    const { actor, effects } = sut();
+    await replay(actor, effects, testCase);
+  });
+});
+
+describe('profile status machine', () => {
+  it('changes at once to a status that needs no confirmation, and takes the status from the answer', async () => {
+    const { actor, effects, notices } = sut();
+    actor.start();
+    actor.send({ type: 'status.selected', status: 'Approved' });
+    expect(effects.inputs.get('changeStatus')).toEqual([
+      { profileId: 7, status: 'Approved', reject_reason: null },
+    ]);
+    await effects.settle('changeStatus', { output: { result: true, status: 'Temporarily Approved' } });
+    expect(actor.getSnapshot().context.current).toBe('Temporarily Approved');
+    expect(notices).toEqual([['changed', 'Temporarily Approved']]);
+  });
+
+  it.each(['Rejected', 'Blacklisted'] as const)(
+    '%s asks for confirmation and a reason of 10 characters',
+    async (status) => {
+      const { actor, effects, notices } = sut();
+      actor.start();
+      actor.send({ type: 'status.selected', status });
+      expect(actor.getSnapshot().value).toBe('confirming');
+      actor.send({ type: 'change.confirmed', reason: ' 123456789 ' });
+      expect(actor.getSnapshot().value).toBe('confirming');
+      expect(effects.inputs.get('changeStatus')).toBeUndefined();
+      actor.send({ type: 'change.confirmed', reason: ' Forged passport photo ' });
+      expect(effects.inputs.get('changeStatus')).toEqual([
+        { profileId: 7, status, reject_reason: 'Forged passport photo' },
+      ]);
+      await effects.settle('changeStatus', { output: { result: true, status } });
+      expect(actor.getSnapshot().context.current).toBe(status);
+      expect(notices).toEqual([['changed', status]]);
+    },
+  );
+
+  it('keeps the status when the server answers result false', async () => {
+    const { actor, effects, notices } = sut();
+    actor.start();
+    actor.send({ type: 'status.selected', status: 'Approved' });
+    await effects.settle('changeStatus', {
+      output: { result: false, status: 'Pending Review', detail: 'Status change failed' },
+    });
+    expect(actor.getSnapshot().context.current).toBe('Pending Review');
+    expect(notices).toEqual([['failed', 'Status change failed']]);
+  });
+
+  it('keeps the status and reports the detail when the request fails', async () => {
+    const { actor, effects, notices } = sut();
+    actor.start();
+    actor.send({ type: 'status.selected', status: 'Approved' });
+    await effects.settle('changeStatus', {
+      error: { status: 403, detail: 'You do not have permission to perform this action' },
+    });
+    expect(actor.getSnapshot().context.current).toBe('Pending Review');
+    expect(notices).toEqual([['failed', 'You do not have permission to perform this action']]);
+  });
+
+  it('ignores choosing the current status', () => {
+    const { actor, effects } = sut();
+    actor.start();
+    actor.send({ type: 'status.selected', status: 'Pending Review' });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(effects.inputs.get('changeStatus')).toBeUndefined();
+  });
+});
