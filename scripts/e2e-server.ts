@@ -14,7 +14,16 @@ if (!existsSync('dist/index.html'))
 const dataDir = mkdtempSync(join(tmpdir(), 'idv-e2e-'));
 const child = spawn('npx', ['tsx', 'server/main.ts'], {
   stdio: 'inherit',
-  env: { ...process.env, PORT: port, HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+  env: {
+    ...process.env,
+    PORT: port,
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    // The suite signs in many times a minute from one address; the limits themselves are tested in tests/server.
+    LOGIN_LIMIT_PER_ACCOUNT: '1000',
+    LOGIN_LIMIT_PER_ADDRESS: '1000',
+  },
 });
 const stop = (signal: NodeJS.Signals) => child.kill(signal);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(signal));

@@ -1,20 +1,12 @@
 import { expect, type Page, test } from '@playwright/test';
-import { path } from './support';
-
-async function signInAsAdmin(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('E-mail').fill('admin@acme.test');
-  await page.getByLabel('Password').fill('Admin@2026');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'Customers' })).toBeVisible();
-}
+import { path, signIn } from './support';
 
 const rows = (page: Page) => page.getByRole('table', { name: 'Customers' }).locator('tbody tr');
 
 test('the customers list pages, filters, searches and sorts on the server, all kept in the URL', async ({
   page,
 }) => {
-  await signInAsAdmin(page);
+  await signIn(page);
   await expect(rows(page)).toHaveCount(20);
   const range = page.getByRole('navigation', { name: 'Customers' }).getByRole('status');
   await expect(range).toHaveText(/^1–20 of [\d,]+$/);
@@ -61,7 +53,7 @@ test('the customers list pages, filters, searches and sorts on the server, all k
 });
 
 test('a search without results says so; a row opens its profile', async ({ page }) => {
-  await signInAsAdmin(page);
+  await signIn(page);
   await page.getByRole('searchbox', { name: 'Search customers' }).fill('no such customer zzz');
   await expect(page.getByText('No customers found')).toBeVisible();
   await page.getByRole('button', { name: 'Clear filters' }).click();

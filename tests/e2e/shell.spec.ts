@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demoAccount, path, signInAs } from './support';
+import { DEMO, path, signIn } from './support';
 
 test.describe('guards and routes', () => {
   test('a protected route while signed out goes to /login with the full original path', async ({ page }) => {
@@ -9,15 +9,15 @@ test.describe('guards and routes', () => {
     await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   });
 
-  test('a signed-in user on a public route is sent to /', async ({ page, baseURL }) => {
-    await signInAs(page, [demoAccount(baseURL ?? '')]);
+  test('a signed-in user on a public route is sent to /', async ({ page }) => {
+    await signIn(page);
     await page.goto('/reset-password');
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { name: 'Customers' })).toBeVisible();
   });
 
-  test('a route without its permission shows the not-allowed page', async ({ page, baseURL }) => {
-    await signInAs(page, [demoAccount(baseURL ?? '', { permissions: ['view_profiles_page'], role: 'User' })]);
+  test('a route without its permission shows the not-allowed page', async ({ page }) => {
+    await signIn(page, DEMO.viewer);
     await page.goto('/company-settings');
     await expect(page.getByText('You are not allowed to visit this page.')).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link')).toHaveText([
@@ -25,8 +25,8 @@ test.describe('guards and routes', () => {
     ]);
   });
 
-  test('unknown paths go to /', async ({ page, baseURL }) => {
-    await signInAs(page, [demoAccount(baseURL ?? '')]);
+  test('unknown paths go to /', async ({ page }) => {
+    await signIn(page);
     await page.goto('/this/does/not/exist');
     await expect(page).toHaveURL(/\/$/);
     await page.goto('/profile/3/unknown-tab');
@@ -35,9 +35,8 @@ test.describe('guards and routes', () => {
 
   test('/reports goes to the landing page; the root with session_id goes to /return with the query', async ({
     page,
-    baseURL,
   }) => {
-    await signInAs(page, [demoAccount(baseURL ?? '')]);
+    await signIn(page);
     await page.goto('/reports');
     await expect(page).toHaveURL(/\/landing$/);
     await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
@@ -46,8 +45,8 @@ test.describe('guards and routes', () => {
     await expect(page.getByRole('heading', { name: 'Payment' })).toBeVisible();
   });
 
-  test('the shell navigates between areas with the keyboard-reachable navbar', async ({ page, baseURL }) => {
-    await signInAs(page, [demoAccount(baseURL ?? '')]);
+  test('the shell navigates between areas with the keyboard-reachable navbar', async ({ page }) => {
+    await signIn(page);
     await page.goto('/profile/7');
     await page
       .getByRole('navigation', { name: 'Main navigation' })
@@ -67,9 +66,11 @@ test.describe('languages', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'tr');
   });
 
-  test('the stored choice wins over the browser language', async ({ page, baseURL }) => {
-    await signInAs(page, [demoAccount(baseURL ?? '')]);
-    await page.goto('/customers');
+  test('the stored choice wins over the browser language', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('E-posta').fill(DEMO.admin.email);
+    await page.getByLabel('Şifre').fill(DEMO.admin.password);
+    await page.getByRole('button', { name: 'Giriş yap' }).click();
     await expect(page.getByRole('heading', { name: 'Müşteriler' })).toBeVisible();
     await page.getByRole('combobox', { name: 'Dil' }).selectOption('en-US');
     await expect(page.getByRole('heading', { name: 'Customers' })).toBeVisible();
@@ -84,13 +85,9 @@ test('an English browser gets English', async ({ page }) => {
   await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
 });
 
-test('a logout in one tab reloads the other tab, which then asks to sign in', async ({
-  context,
-  baseURL,
-}) => {
+test('a logout in one tab reloads the other tab, which then asks to sign in', async ({ context }) => {
   const first = await context.newPage();
-  await signInAs(first, [demoAccount(baseURL ?? '')]);
-  await first.goto('/customers');
+  await signIn(first);
   const second = await context.newPage();
   await second.goto('/dashboard');
   await expect(second.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
@@ -102,11 +99,8 @@ test('a logout in one tab reloads the other tab, which then asks to sign in', as
   await expect(first).toHaveURL(/\/login/);
 });
 
-test('a screen chunk that fails to load shows a message with Reload, not a white page', async ({
-  page,
-  baseURL,
-}) => {
-  await signInAs(page, [demoAccount(baseURL ?? '')]);
+test('a screen chunk that fails to load shows a message with Reload, not a white page', async ({ page }) => {
+  await signIn(page);
   await page.route(/\/assets\/DashboardScreen-[^/]+\.js$/, (route) => route.abort());
   await page.goto('/dashboard');
   await expect(page.getByText('This part of the studio could not be loaded')).toBeVisible();

@@ -1,30 +1,22 @@
 import { expect, type Page } from '@playwright/test';
-import { type Account, accountKey, STORAGE_KEYS } from '../../src/services/accounts';
-import { PERMISSIONS } from '../../src/services/permissions';
 
-export const demoAccount = (origin: string, overrides: Partial<Account> = {}): Account => ({
-  id: 1,
-  email: 'admin@acme.test',
-  access: 'header.payload.signature',
-  server: origin,
-  company_id: 1,
-  regions: [],
-  permissions: [...PERMISSIONS],
-  role: 'Admin',
-  name: 'Ada Admin',
-  ...overrides,
-});
+/** Demo logins of the seeded server (server/db/seed). */
+export const DEMO = {
+  admin: { email: 'admin@acme.test', password: 'Admin@2026' },
+  agent: { email: 'agent@acme.test', password: 'User@2026' },
+  viewer: { email: 'viewer@acme.test', password: 'User@2026' },
+} as const;
 
-/** Stores accounts in the page's origin the way the studio does (the first is active). */
-export async function signInAs(page: Page, accounts: Account[]): Promise<void> {
-  if (page.url() === 'about:blank') await page.goto('/runtime-config.js');
-  await page.evaluate(
-    ([list, keys, active]) => {
-      localStorage.setItem(keys.accounts, JSON.stringify(list));
-      if (active) localStorage.setItem(keys.active, active);
-    },
-    [accounts, STORAGE_KEYS, accounts[0] ? accountKey(accounts[0]) : null] as const,
-  );
+/** Signs in through the sign-in page and waits for the studio. */
+export async function signIn(
+  page: Page,
+  who: { email: string; password: string } = DEMO.admin,
+): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('E-mail', { exact: true }).fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
 }
 
 export const path = (page: Page) => {
