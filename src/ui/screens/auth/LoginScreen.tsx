@@ -1,4 +1,4 @@
-import { Button, Callout, FormGroup, InputGroup, Intent, Radio, RadioGroup } from '@blueprintjs/core';
+import { Button, Callout, Intent, Radio, RadioGroup } from '@blueprintjs/core';
 import { useMachine } from '@xstate/react';
 import { type FormEvent, lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { ADD_ACCOUNT_QUERY } from '../../app/guards';
 import { safeRedirect } from '../../app/redirect';
 import { CameraCapture } from '../../components/CameraCapture';
 import { useValidationText } from '../../components/FieldMessage';
+import { TextField } from '../../components/TextField';
 import { AuthLayout } from './AuthLayout';
 
 /** The forced steps are rare: their dialogs load when needed. */
@@ -204,39 +205,27 @@ function CredentialsForm({
 
   return (
     <form onSubmit={submit} noValidate>
-      <FormGroup
+      <TextField
+        id="login-email"
         label={t('login.email')}
-        labelFor="login-email"
-        helperText={text(emailFailure)}
-        intent={emailFailure ? Intent.DANGER : Intent.NONE}
-      >
-        <InputGroup
-          id="login-email"
-          type="email"
-          autoComplete="username"
-          autoFocus
-          value={email}
-          onValueChange={setEmail}
-          intent={emailFailure ? Intent.DANGER : Intent.NONE}
-          disabled={busy}
-        />
-      </FormGroup>
-      <FormGroup
+        message={text(emailFailure)}
+        type="email"
+        autoComplete="username"
+        autoFocus
+        value={email}
+        onValueChange={setEmail}
+        disabled={busy}
+      />
+      <TextField
+        id="login-password"
         label={t('login.password')}
-        labelFor="login-password"
-        helperText={text(passwordFailure)}
-        intent={passwordFailure ? Intent.DANGER : Intent.NONE}
-      >
-        <InputGroup
-          id="login-password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onValueChange={setPassword}
-          intent={passwordFailure ? Intent.DANGER : Intent.NONE}
-          disabled={busy}
-        />
-      </FormGroup>
+        message={text(passwordFailure)}
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onValueChange={setPassword}
+        disabled={busy}
+      />
       <Button type="submit" intent={Intent.PRIMARY} fill text={t('login.submit')} loading={busy} />
     </form>
   );
@@ -300,24 +289,18 @@ function CodeForm({
       }}
       noValidate
     >
-      <FormGroup
+      <TextField
+        id="login-code"
         label={t('login.code.label')}
-        labelFor="login-code"
+        message={text(failure)}
         subLabel={t('login.code.body')}
-        helperText={text(failure)}
-        intent={failure ? Intent.DANGER : Intent.NONE}
-      >
-        <InputGroup
-          id="login-code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          autoFocus
-          value={code}
-          onValueChange={setCode}
-          intent={failure ? Intent.DANGER : Intent.NONE}
-        />
-      </FormGroup>
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        autoFocus
+        value={code}
+        onValueChange={setCode}
+      />
       <div className="studio-form-actions">
         <Button variant="minimal" icon="arrow-left" text={t('login.back')} onClick={onBack} />
         <Button type="submit" intent={Intent.PRIMARY} text={t('login.code.submit')} loading={busy} />

@@ -1,4 +1,4 @@
-import { Button, Callout, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { Button, Callout, Intent } from '@blueprintjs/core';
 import { useMachine } from '@xstate/react';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { passwordResetMachine } from '../../../machines/passwordReset.machine';
 import { checkCode, checkConfirmation, checkEmail, checkPassword } from '../../../machines/validation';
 import { sendResetCode, submitReset } from '../../../services/api/passwordReset';
 import { useValidationText } from '../../components/FieldMessage';
+import { TextField } from '../../components/TextField';
 
 /** E-mail → code → new password (§5 rules); used on /reset-password and in the forced reset dialog. */
 export function PasswordResetForm({
@@ -105,22 +106,16 @@ function EmailStep({
       }}
     >
       <p>{t('reset.intro')}</p>
-      <FormGroup
+      <TextField
+        id="reset-email"
         label={t('reset.email')}
-        labelFor="reset-email"
-        helperText={text(failure)}
-        intent={failure ? Intent.DANGER : Intent.NONE}
-      >
-        <InputGroup
-          id="reset-email"
-          type="email"
-          autoComplete="username"
-          autoFocus
-          value={email}
-          onValueChange={setEmail}
-          intent={failure ? Intent.DANGER : Intent.NONE}
-        />
-      </FormGroup>
+        message={text(failure)}
+        type="email"
+        autoComplete="username"
+        autoFocus
+        value={email}
+        onValueChange={setEmail}
+      />
       <Button type="submit" intent={Intent.PRIMARY} fill text={t('reset.send')} loading={busy} />
     </form>
   );
@@ -150,56 +145,37 @@ function NewPasswordStep({
     if (checkCode(code) || checkPassword(password) || checkConfirmation(password, confirmation)) return;
     onSubmit(code, password);
   };
-  const intent = (failed: unknown) => (failed ? Intent.DANGER : Intent.NONE);
   return (
     <form noValidate onSubmit={submit}>
-      <FormGroup
+      <TextField
+        id="reset-code"
         label={t('reset.code')}
-        labelFor="reset-code"
-        helperText={text(failures.code)}
-        intent={intent(failures.code)}
-      >
-        <InputGroup
-          id="reset-code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          autoFocus
-          value={code}
-          onValueChange={setCode}
-          intent={intent(failures.code)}
-        />
-      </FormGroup>
-      <FormGroup
+        message={text(failures.code)}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        autoFocus
+        value={code}
+        onValueChange={setCode}
+      />
+      <TextField
+        id="reset-password"
         label={t('reset.newPassword')}
-        labelFor="reset-password"
-        helperText={text(failures.password)}
-        intent={intent(failures.password)}
-      >
-        <InputGroup
-          id="reset-password"
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onValueChange={setPassword}
-          intent={intent(failures.password)}
-        />
-      </FormGroup>
-      <FormGroup
+        message={text(failures.password)}
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onValueChange={setPassword}
+      />
+      <TextField
+        id="reset-confirm"
         label={t('reset.confirm')}
-        labelFor="reset-confirm"
-        helperText={text(failures.confirmation)}
-        intent={intent(failures.confirmation)}
-      >
-        <InputGroup
-          id="reset-confirm"
-          type="password"
-          autoComplete="new-password"
-          value={confirmation}
-          onValueChange={setConfirmation}
-          intent={intent(failures.confirmation)}
-        />
-      </FormGroup>
+        message={text(failures.confirmation)}
+        type="password"
+        autoComplete="new-password"
+        value={confirmation}
+        onValueChange={setConfirmation}
+      />
       <Button type="submit" intent={Intent.PRIMARY} fill text={t('reset.submit')} loading={busy} />
     </form>
   );

@@ -1,13 +1,4 @@
-import {
-  Button,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  Intent,
-} from '@blueprintjs/core';
+import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, Intent } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +8,7 @@ import { isApiError } from '../../../services/api/http';
 import { createProfile, quickAddId } from '../../../services/api/profileWrites';
 import { useValidationText } from '../../components/FieldMessage';
 import { GENDERS } from '../../components/profileLabels';
+import { TextField } from '../../components/TextField';
 import { showError, showSuccess } from '../../toaster';
 
 /** Quick add (a `qa_` id, no name or gender) and the create-profile dialog (§7 POST /profile). */
@@ -85,28 +77,21 @@ export function CreateProfile() {
           }}
         >
           <DialogBody>
-            <FormGroup
+            <TextField
+              id="create-id-card"
               label={t('create.idCardNumber')}
-              labelFor="create-id-card"
+              message={text(failure)}
               labelInfo="*"
-              helperText={text(failure)}
-              intent={failure ? Intent.DANGER : Intent.NONE}
-            >
-              <InputGroup
-                id="create-id-card"
-                autoFocus
-                value={form.id_card_number}
-                onValueChange={(value) => setForm((current) => ({ ...current, id_card_number: value }))}
-                intent={failure ? Intent.DANGER : Intent.NONE}
-              />
-            </FormGroup>
-            <FormGroup label={t('create.name')} labelFor="create-name">
-              <InputGroup
-                id="create-name"
-                value={form.name}
-                onValueChange={(value) => setForm((current) => ({ ...current, name: value }))}
-              />
-            </FormGroup>
+              autoFocus
+              value={form.id_card_number}
+              onValueChange={(value) => setForm((current) => ({ ...current, id_card_number: value }))}
+            />
+            <TextField
+              id="create-name"
+              label={t('create.name')}
+              value={form.name}
+              onValueChange={(value) => setForm((current) => ({ ...current, name: value }))}
+            />
             <FormGroup label={t('create.gender')} labelFor="create-gender">
               <HTMLSelect
                 id="create-gender"

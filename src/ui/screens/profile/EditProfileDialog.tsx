@@ -1,13 +1,4 @@
-import {
-  Button,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  Intent,
-} from '@blueprintjs/core';
+import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, Intent } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,6 +14,7 @@ import { profileDetailKeys } from '../../../services/api/profileDetail';
 import { updateProfile } from '../../../services/api/profileWrites';
 import { useValidationText } from '../../components/FieldMessage';
 import { GENDERS } from '../../components/profileLabels';
+import { TextField } from '../../components/TextField';
 import { showError, showSuccess } from '../../toaster';
 
 type Form = {
@@ -81,17 +73,12 @@ export function EditProfileDialog({
   const [checked, setChecked] = useState(false);
   const [busy, setBusy] = useState(false);
   const failures = checked ? check(form) : {};
-  const field = (key: keyof Form) => ({
+  const field = (key: keyof Form, label: string) => ({
     id: `edit-${key}`,
+    label,
+    message: text(failures[key]),
     value: form[key],
     onValueChange: (value: string) => setForm((current) => ({ ...current, [key]: value })),
-    intent: failures[key] ? Intent.DANGER : Intent.NONE,
-  });
-  const group = (key: keyof Form, label: string) => ({
-    label,
-    labelFor: `edit-${key}`,
-    helperText: text(failures[key]),
-    intent: failures[key] ? Intent.DANGER : Intent.NONE,
   });
   const orNull = (value: string) => value.trim() || null;
 
@@ -132,10 +119,8 @@ export function EditProfileDialog({
       >
         <DialogBody>
           <div className="studio-form-grid">
-            <FormGroup {...group('name', t('info.name'))}>
-              <InputGroup {...field('name')} autoFocus />
-            </FormGroup>
-            <FormGroup {...group('gender', t('info.gender'))}>
+            <TextField {...field('name', t('info.name'))} autoFocus />
+            <FormGroup label={t('info.gender')} labelFor="edit-gender">
               <HTMLSelect
                 id="edit-gender"
                 fill
@@ -149,27 +134,13 @@ export function EditProfileDialog({
                 ]}
               />
             </FormGroup>
-            <FormGroup {...group('email', t('info.email'))}>
-              <InputGroup {...field('email')} type="email" />
-            </FormGroup>
-            <FormGroup {...group('phone', t('info.phone'))}>
-              <InputGroup {...field('phone')} type="tel" />
-            </FormGroup>
-            <FormGroup {...group('nationality', t('info.nationality'))}>
-              <InputGroup {...field('nationality')} />
-            </FormGroup>
-            <FormGroup {...group('date_of_birth', t('info.dateOfBirth'))}>
-              <InputGroup {...field('date_of_birth')} type="date" />
-            </FormGroup>
-            <FormGroup {...group('province', t('edit.province'))}>
-              <InputGroup {...field('province')} />
-            </FormGroup>
-            <FormGroup {...group('city', t('edit.city'))}>
-              <InputGroup {...field('city')} />
-            </FormGroup>
-            <FormGroup {...group('street', t('edit.street'))} className="studio-form-wide">
-              <InputGroup {...field('street')} />
-            </FormGroup>
+            <TextField {...field('email', t('info.email'))} type="email" />
+            <TextField {...field('phone', t('info.phone'))} type="tel" />
+            <TextField {...field('nationality', t('info.nationality'))} />
+            <TextField {...field('date_of_birth', t('info.dateOfBirth'))} type="date" />
+            <TextField {...field('province', t('edit.province'))} />
+            <TextField {...field('city', t('edit.city'))} />
+            <TextField {...field('street', t('edit.street'))} className="studio-form-wide" />
           </div>
         </DialogBody>
         <DialogFooter

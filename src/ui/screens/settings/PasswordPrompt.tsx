@@ -1,8 +1,9 @@
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { Button, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkRequired } from '../../../machines/validation';
 import { useValidationText } from '../../components/FieldMessage';
+import { TextField } from '../../components/TextField';
 
 /** Asks for the account password before a two-factor action (§5); can be cancelled. */
 export function PasswordPrompt({
@@ -44,22 +45,16 @@ export function PasswordPrompt({
       >
         <DialogBody>
           <p>{t('twoFactor.passwordBody')}</p>
-          <FormGroup
+          <TextField
+            id="two-factor-password"
             label={t('twoFactor.password')}
-            labelFor="two-factor-password"
-            helperText={message}
-            intent={message ? Intent.DANGER : Intent.NONE}
-          >
-            <InputGroup
-              id="two-factor-password"
-              type="password"
-              autoComplete="current-password"
-              autoFocus
-              value={password}
-              onValueChange={setPassword}
-              intent={message ? Intent.DANGER : Intent.NONE}
-            />
-          </FormGroup>
+            message={message}
+            type="password"
+            autoComplete="current-password"
+            autoFocus
+            value={password}
+            onValueChange={setPassword}
+          />
         </DialogBody>
         <DialogFooter
           actions={

@@ -1,4 +1,4 @@
-import { Button, Callout, FormGroup, InputGroup, Intent, Tag } from '@blueprintjs/core';
+import { Button, Callout, Intent, Tag } from '@blueprintjs/core';
 import { useMachine } from '@xstate/react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { checkCode } from '../../../machines/validation';
 import { ApiError } from '../../../services/api/http';
 import { otpauthUri, resetOtp, type Session, verifyOtp } from '../../../services/api/users';
 import { useValidationText } from '../../components/FieldMessage';
+import { TextField } from '../../components/TextField';
 import { PasswordPrompt } from './PasswordPrompt';
 import { QrCode } from './QrCode';
 
@@ -165,23 +166,17 @@ function QrStep({
       <p className="studio-muted">
         {t('twoFactor.secret')} <code data-testid="two-factor-secret">{secret}</code>
       </p>
-      <FormGroup
+      <TextField
+        id="two-factor-code"
         label={t('twoFactor.code')}
-        labelFor="two-factor-code"
-        helperText={message}
-        intent={message ? Intent.DANGER : Intent.NONE}
-      >
-        <InputGroup
-          id="two-factor-code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          autoFocus
-          value={code}
-          onValueChange={setCode}
-          intent={message ? Intent.DANGER : Intent.NONE}
-        />
-      </FormGroup>
+        message={message}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        autoFocus
+        value={code}
+        onValueChange={setCode}
+      />
       <div className="studio-form-actions">
         <Button text={t('twoFactor.cancel')} onClick={onCancel} />
         <Button type="submit" intent={Intent.PRIMARY} text={t('twoFactor.verify')} loading={busy} />
