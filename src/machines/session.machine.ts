@@ -146,7 +146,8 @@ export const sessionMachine = setup({
   guards: {
     isRegionChoice: (_, answer: LoginResponse) => isRegionChoice(answer),
     isApiUser: ({ context }) => !!context.login && isApiUserToken(context.login.access),
-    failedWith: (_, params: { error: unknown; detail: string }) => detailIs(params.error, params.detail),
+    /** The invoked request failed with this server detail. */
+    failedWith: ({ event }, detail: string) => detailIs((event as { error?: unknown }).error, detail),
   },
 }).createMachine({
   id: 'session',
@@ -230,63 +231,39 @@ export const sessionMachine = setup({
         ],
         onError: [
           {
-            guard: {
-              type: 'failedWith',
-              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.otpRequired }),
-            },
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.otpRequired },
             target: 'signedOut.askingCode',
           },
           {
-            guard: {
-              type: 'failedWith',
-              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.invalidOtp }),
-            },
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.invalidOtp },
             target: 'signedOut.askingCode',
             actions: assign({ error: 'invalidCode' }),
           },
           {
-            guard: {
-              type: 'failedWith',
-              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.photoRequired }),
-            },
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.photoRequired },
             target: 'signedOut.askingPhoto',
           },
           {
-            guard: {
-              type: 'failedWith',
-              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.photoRejected }),
-            },
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.photoRejected },
             target: 'signedOut.askingPhoto',
             actions: assign({ error: 'photoRejected', photo: null }),
           },
           {
-            guard: {
-              type: 'failedWith',
-              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.photoUnavailable }),
-            },
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.photoUnavailable },
             target: 'signedOut.credentials',
             actions: assign({ error: 'photoUnavailable', photo: null }),
           },
           {
-            guard: {
-              type: 'failedWith',
-              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.passwordReset }),
-            },
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.passwordReset },
             target: 'forcedPasswordReset',
           },
           {
-            guard: {
-              type: 'failedWith',
-              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.twoFactorReset }),
-            },
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.twoFactorReset },
             target: 'forcedTwoFactor',
             actions: assign(({ event }) => ({ setup: setupSessionOf(failureOf(event.error).body) })),
           },
           {
-            guard: {
-              type: 'failedWith',
-              params: ({ event }) => ({ error: event.error, detail: LOGIN_DETAILS.invalidCredentials }),
-            },
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.invalidCredentials },
             target: 'signedOut.credentials',
             actions: assign({ error: 'invalidCredentials', password: '' }),
           },
