@@ -30,10 +30,12 @@ import { loginRoutes } from './routes/login';
 import { noteRoutes } from './routes/notes';
 import { paymentRoutes } from './routes/payments';
 import { profileRoutes } from './routes/profiles';
+import { profileWriteRoutes } from './routes/profileWrites';
 import { questionnaireRoutes } from './routes/questionnaires';
 import { referenceRoutes } from './routes/reference';
 import { storageRoutes } from './routes/storage';
 import { registerStudio } from './routes/studio';
+import { supportRoutes } from './routes/support';
 import { userRoutes } from './routes/users';
 import { videoCallRoutes } from './routes/videocalls';
 import { webhookRoutes } from './routes/webhooks';
@@ -61,6 +63,8 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   userRoutes(ctx),
   companyRoutes(ctx),
   profileRoutes(ctx),
+  profileWriteRoutes(ctx),
+  supportRoutes(ctx),
   amlRoutes(ctx),
   noteRoutes(ctx),
   videoCallRoutes(ctx),

@@ -80,3 +80,13 @@ export const AGENT_STATUSES = ['Online', 'Offline', 'Break', 'Meeting', 'Educati
 export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
 export type RiskLevel = (typeof RISK_LEVELS)[number];
 export type Service = (typeof SERVICES)[number];
+
+/** Statuses that need a reason of at least REJECT_REASON_MIN characters (SPEC §4, §5). */
+export const STATUSES_NEEDING_REASON = [
+  'Rejected',
+  'Blacklisted',
+] as const satisfies readonly ProfileStatus[];
+export const REJECT_REASON_MIN = 10;
+
+/** A quick add's id card number: `qa_` and 10 to 20 letters and digits (SPEC §7, §9). */
+export const QUICK_ADD_ID_PATTERN = /^qa_[A-Za-z0-9]{10,20}$/;

@@ -4,11 +4,11 @@
  * the one the server answers. Pure: the request and the notices come in through `provide`.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { ProfileStatus } from '../contract/constants';
+import { type ProfileStatus, REJECT_REASON_MIN, STATUSES_NEEDING_REASON } from '../contract/constants';
 
 /** Statuses that need a confirmation and a reason. */
-export const CONFIRMED_STATUSES: readonly ProfileStatus[] = ['Rejected', 'Blacklisted'];
-export const MIN_REASON_LENGTH = 10;
+const CONFIRMED_STATUSES: readonly ProfileStatus[] = STATUSES_NEEDING_REASON;
+export const MIN_REASON_LENGTH = REJECT_REASON_MIN;
 
 export interface StatusAnswer {
   result: boolean;

@@ -1,6 +1,4 @@
 import { expect, test } from '@playwright/test';
-import { chromiumArgs } from '../../playwright.config';
-import { sampleFacePhoto } from '../../server/integrations/faceSamples';
 import { signInToPhotoStep } from './support';
 
 test('a denied camera says No permission to camera', async ({ page }) => {

@@ -115,7 +115,18 @@ const PENDING = new Set(
       '/api/v2/user/{id}/otp_reset',
       '/api/v2/user/{id}/photo',
     ].includes(path);
-    return !((read && builtReads) || builtWrites);
+    // Issue 6: profile write paths and the help desk.
+    const builtProfileWrites = [
+      'post /api/v2/profile',
+      'patch /api/v2/profile/{id}',
+      'patch /api/v2/profile/{id}/status',
+      'post /api/v2/profile/{id}/generate_summary',
+      'post /api/v2/profile/{id}/note',
+      'post /api/v2/profile/{id}/agent_note',
+      'post /api/v2/profile/{id}/answer',
+      'post /api/v2/support/contact-us',
+    ].includes(`${method} ${path}`);
+    return !((read && builtReads) || builtWrites || builtProfileWrites);
   }).map(([method, path]) => `${method} ${path}`),
 );
 

@@ -1,0 +1,470 @@
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { ProfileStatus } from '../../src/contract/common';
+import type { Note } from '../../src/contract/notes';
+import type { Profile } from '../../src/contract/profiles';
+import {
+  ADDRESS_MESSAGE,
+  type checklistAnswerBodySchema,
+  type contactUsBodySchema,
+  DUPLICATE_ID_CARD_MESSAGE,
+  type profileCreateBodySchema,
+  type profileEditBodySchema,
+  REJECT_REASON_MESSAGE,
+  REJECT_REASON_MIN,
+  STATUS_CHANGE_FAILED,
+  STATUSES_NEEDING_REASON,
+  type StatusChangeBody,
+  type StatusChangeResponse,
+} from '../../src/contract/profileWrites';
+import type { DbOrTx, Tx } from '../db/client';
+import {
+  amlHistory,
+  amlResults,
+  checklistAnswers,
+  checklistGroups,
+  checklistQuestions,
+  companies,
+  documentAlerts,
+  documents,
+  documentTypes,
+  notes,
+  profileLogs,
+  profiles,
+  supportMessages,
+  users,
+  videoCalls,
+} from '../db/schema';
+import { badRequest, notFound } from '../errors';
+import type { ProfileFacts } from '../integrations/summariser';
+import { fullName, iso } from './format';
+import { toProfile } from './profiles';
+
+type ProfileRow = typeof profiles.$inferSelect;
+type CreateBody = z.output<typeof profileCreateBodySchema>;
+type EditBody = z.output<typeof profileEditBodySchema>;
+type AnswerBody = z.output<typeof checklistAnswerBodySchema>;
+type ContactBody = z.output<typeof contactUsBodySchema>;
+
+/** Who does a write: the caller's user and company. */
+export interface Actor {
+  userId: number;
+  companyId: number;
+}
+
+// ---------------------------------------------------------------- status transitions
+
+const REVIEW_EXITS: ProfileStatus[] = ['Rejected', 'Blacklisted', 'Inactive'];
+
+/**
+ * Which status may follow which (docs/server.md "Profile write paths"). Rules: nothing returns to
+ * Created (only new profiles are Created); Approved and Temporarily Approved are reached only from a
+ * review state (Pending Review, Pending Approval, Temporarily Approved, Temp. Approval Expired), never
+ * straight from collection (Created, Incomplete, Pending Upload) or from a closed state; Rejected,
+ * Blacklisted and Inactive are reachable from every open state; a closed state (Rejected, Inactive)
+ * reopens only into Pending Review (or Incomplete for Inactive); Blacklisted only into Pending Review.
+ */
+export const STATUS_TRANSITIONS: Readonly<Record<ProfileStatus, readonly ProfileStatus[]>> = {
+  Created: ['Incomplete', 'Pending Upload', 'Pending Review', ...REVIEW_EXITS],
+  Incomplete: ['Pending Upload', 'Pending Review', ...REVIEW_EXITS],
+  'Pending Upload': ['Incomplete', 'Pending Review', ...REVIEW_EXITS],
+  'Pending Review': [
+    'Incomplete',
+    'Pending Upload',
+    'Pending Approval',
+    'Temporarily Approved',
+    'Approved',
+    ...REVIEW_EXITS,
+  ],
+  'Pending Approval': ['Pending Review', 'Temporarily Approved', 'Approved', ...REVIEW_EXITS],
+  'Temporarily Approved': ['Pending Review', 'Temp. Approval Expired', 'Approved', ...REVIEW_EXITS],
+  'Temp. Approval Expired': [
+    'Pending Upload',
+    'Pending Review',
+    'Temporarily Approved',
+    'Approved',
+    ...REVIEW_EXITS,
+  ],
+  Approved: ['Pending Review', ...REVIEW_EXITS],
+  Rejected: ['Pending Review', 'Blacklisted', 'Inactive'],
+  Blacklisted: ['Pending Review'],
+  Inactive: ['Incomplete', 'Pending Review'],
+};
+
+export function canTransition(from: string, to: ProfileStatus): boolean {
+  return (STATUS_TRANSITIONS[from as ProfileStatus] ?? []).includes(to);
+}
+
+export const needsReason = (status: ProfileStatus) =>
+  (STATUSES_NEEDING_REASON as readonly string[]).includes(status);
+
+/** The reject reason rule (SPEC §5): the trimmed reason, or a 400. */
+export function checkedReason(body: StatusChangeBody): string | null {
+  if (!needsReason(body.status)) return null;
+  const reason = (body.reject_reason ?? '').trim();
+  if (reason.length < REJECT_REASON_MIN) throw badRequest(REJECT_REASON_MESSAGE);
+  return reason;
+}
+
+/** The company's profile, locked for the rest of the transaction; 404 for another company's id. */
+async function lockProfile(tx: Tx, companyId: number, profileId: number): Promise<ProfileRow> {
+  const [row] = await tx
+    .select()
+    .from(profiles)
+    .where(and(eq(profiles.id, profileId), eq(profiles.companyId, companyId)))
+    .for('update');
+  if (!row) throw notFound();
+  return row;
+}
+
+async function writeLog(
+  tx: DbOrTx,
+  profileId: number,
+  actorId: number,
+  action: string,
+  message: string,
+  data: Record<string, unknown> = {},
+): Promise<void> {
+  await tx.insert(profileLogs).values({ profileId, actorId, action, message, data });
+}
+
+/**
+ * Changes a profile's status when the table allows it; otherwise `result: false` and nothing changes.
+ * The reason rule is checked first (400).
+ */
+export async function changeStatus(
+  tx: Tx,
+  actor: Actor,
+  profileId: number,
+  body: StatusChangeBody,
+): Promise<StatusChangeResponse> {
+  const reason = checkedReason(body);
+  const row = await lockProfile(tx, actor.companyId, profileId);
+  const from = row.status as ProfileStatus;
+  if (!canTransition(from, body.status)) return { result: false, status: from, detail: STATUS_CHANGE_FAILED };
+  const now = new Date();
+  await tx
+    .update(profiles)
+    .set({ status: body.status, rejectReason: reason, lastStatusDate: now, updatedAt: now })
+    .where(eq(profiles.id, profileId));
+  await writeLog(
+    tx,
+    profileId,
+    actor.userId,
+    'status_changed',
+    `Status changed from ${from} to ${body.status}`,
+    {
+      from,
+      to: body.status,
+      ...(reason ? { reject_reason: reason } : {}),
+    },
+  );
+  return { result: true, status: body.status };
+}
+
+// ---------------------------------------------------------------- create and edit
+
+/** Serialises creations per company, so two equal id card numbers cannot both pass the check. */
+const CREATE_LOCK = 6_001;
+
+export async function createProfile(tx: Tx, actor: Actor, body: CreateBody): Promise<Profile> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${CREATE_LOCK}, ${actor.companyId})`);
+  const [existing] = await tx
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(and(eq(profiles.companyId, actor.companyId), eq(profiles.idCardNumber, body.id_card_number)))
+    .limit(1);
+  if (existing) throw badRequest(DUPLICATE_ID_CARD_MESSAGE);
+  const now = new Date();
+  const [row] = await tx
+    .insert(profiles)
+    .values({
+      companyId: actor.companyId,
+      idCardNumber: body.id_card_number,
+      name: body.name ?? null,
+      gender: body.gender ?? null,
+      status: 'Created',
+      riskLevel: 'Unknown',
+      source: 'studio',
+      createdAt: now,
+      updatedAt: now,
+      lastStatusDate: now,
+    })
+    .returning();
+  if (!row) throw new Error('profile insert returned nothing');
+  await writeLog(tx, row.id, actor.userId, 'profile_created', 'Profile created', {
+    id_card_number: row.idCardNumber,
+  });
+  return toProfile(row);
+}
+
+const EDIT_COLUMNS = {
+  name: 'name',
+  gender: 'gender',
+  email: 'email',
+  phone: 'phone',
+  nationality: 'nationality',
+  date_of_birth: 'dateOfBirth',
+} as const satisfies Record<string, keyof ProfileRow>;
+
+/**
+ * Applies the given fields; only real changes count. A changed address needs all three parts
+ * ("Please enter address details"). Logs the changed field names (not their values).
+ */
+export async function editProfile(tx: Tx, actor: Actor, profileId: number, body: EditBody): Promise<Profile> {
+  const row = await lockProfile(tx, actor.companyId, profileId);
+  const changes: Partial<typeof profiles.$inferInsert> = {};
+  const changed: string[] = [];
+  for (const [field, column] of Object.entries(EDIT_COLUMNS) as [
+    keyof typeof EDIT_COLUMNS,
+    keyof ProfileRow,
+  ][]) {
+    const value = body[field];
+    if (value === undefined || value === row[column]) continue;
+    Object.assign(changes, { [column]: value });
+    changed.push(field);
+  }
+  if (body.address) {
+    const next = {
+      province: body.address.province ?? null,
+      city: body.address.city ?? null,
+      street: body.address.street ?? null,
+    };
+    const differs =
+      next.province !== row.addressProvince ||
+      next.city !== row.addressCity ||
+      next.street !== row.addressStreet;
+    if (differs) {
+      if (!next.province || !next.city || !next.street) throw badRequest(ADDRESS_MESSAGE);
+      Object.assign(changes, {
+        addressProvince: next.province,
+        addressCity: next.city,
+        addressStreet: next.street,
+      });
+      changed.push('address');
+    }
+  }
+  if (changed.length === 0) return toProfile(row);
+  const [updated] = await tx
+    .update(profiles)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(profiles.id, profileId))
+    .returning();
+  if (!updated) throw notFound();
+  await writeLog(tx, profileId, actor.userId, 'profile_updated', `Profile updated: ${changed.join(', ')}`, {
+    fields: changed,
+  });
+  return toProfile(updated);
+}
+
+// ---------------------------------------------------------------- notes and checklist
+
+export async function addNote(
+  tx: Tx,
+  actor: Actor,
+  profileId: number,
+  kind: Note['kind'],
+  text: string,
+): Promise<Note> {
+  await lockProfile(tx, actor.companyId, profileId);
+  const [row] = await tx
+    .insert(notes)
+    .values({ profileId, authorId: actor.userId, kind, note: text })
+    .returning();
+  if (!row) throw new Error('note insert returned nothing');
+  const [author] = await tx
+    .select({ first: users.firstName, last: users.lastName })
+    .from(users)
+    .where(eq(users.id, actor.userId));
+  await writeLog(
+    tx,
+    profileId,
+    actor.userId,
+    'note_added',
+    kind === 'agent' ? 'Agent note added' : 'Note added',
+    {
+      note_id: row.id,
+      kind,
+    },
+  );
+  return {
+    id: row.id,
+    profile: profileId,
+    kind,
+    note: row.note,
+    author: { id: actor.userId, name: fullName(author?.first ?? '', author?.last ?? '') },
+    created_at: iso(row.createdAt),
+  };
+}
+
+/** Saves this profile's answer to a checklist question of the caller's company (404 otherwise). */
+export async function answerChecklist(tx: Tx, actor: Actor, profileId: number, body: AnswerBody) {
+  await lockProfile(tx, actor.companyId, profileId);
+  const [question] = await tx
+    .select({
+      id: checklistQuestions.id,
+      question: checklistQuestions.question,
+      sortOrder: checklistQuestions.sortOrder,
+    })
+    .from(checklistQuestions)
+    .innerJoin(checklistGroups, eq(checklistGroups.id, checklistQuestions.groupId))
+    .where(and(eq(checklistQuestions.id, body.question), eq(checklistGroups.companyId, actor.companyId)));
+  if (!question) throw notFound();
+  const now = new Date();
+  const set = {
+    value: body.value,
+    answeredBy: actor.userId,
+    createdAt: now,
+    ...(body.note !== undefined ? { note: body.note } : {}),
+  };
+  const [answer] = await tx
+    .insert(checklistAnswers)
+    .values({ profileId, questionId: question.id, note: null, ...set })
+    .onConflictDoUpdate({ target: [checklistAnswers.profileId, checklistAnswers.questionId], set })
+    .returning();
+  if (!answer) throw new Error('answer upsert returned nothing');
+  await writeLog(
+    tx,
+    profileId,
+    actor.userId,
+    'checklist_answered',
+    `Checklist answered: ${question.question} (${body.value ? 'yes' : 'no'})`,
+    { question: question.id, value: body.value },
+  );
+  return {
+    id: question.id,
+    question: question.question,
+    sort_order: question.sortOrder,
+    answer: answer.value,
+    note: answer.note,
+    created_at: iso(answer.createdAt),
+  };
+}
+
+// ---------------------------------------------------------------- summary facts
+
+/** Everything the summariser is given about one profile of the company (404 otherwise). */
+export async function loadProfileFacts(
+  db: DbOrTx,
+  companyId: number,
+  profileId: number,
+): Promise<ProfileFacts> {
+  const [p] = await db
+    .select()
+    .from(profiles)
+    .where(and(eq(profiles.id, profileId), eq(profiles.companyId, companyId)));
+  if (!p) throw notFound();
+  const [docRows, amlRows, historyRows, callRows, logRows, noteRows] = await Promise.all([
+    db
+      .select({ doc: documents, typeName: documentTypes.name })
+      .from(documents)
+      .leftJoin(documentTypes, eq(documentTypes.id, documents.documentTypeId))
+      .where(and(eq(documents.profileId, profileId), isNull(documents.deletedAt)))
+      .orderBy(documents.createdAt, documents.id),
+    db.select().from(amlResults).where(eq(amlResults.profileId, profileId)),
+    db
+      .select()
+      .from(amlHistory)
+      .where(eq(amlHistory.profileId, profileId))
+      .orderBy(desc(amlHistory.createdAt), desc(amlHistory.id))
+      .limit(1),
+    db
+      .select({ status: videoCalls.status, startedAt: videoCalls.callStartTime })
+      .from(videoCalls)
+      .where(eq(videoCalls.profileId, profileId))
+      .orderBy(desc(videoCalls.createdAt), desc(videoCalls.id)),
+    db
+      .select({ action: profileLogs.action, message: profileLogs.message, createdAt: profileLogs.createdAt })
+      .from(profileLogs)
+      .where(eq(profileLogs.profileId, profileId))
+      .orderBy(desc(profileLogs.id))
+      .limit(10),
+    db
+      .select({ kind: notes.kind, note: notes.note, createdAt: notes.createdAt })
+      .from(notes)
+      .where(eq(notes.profileId, profileId))
+      .orderBy(desc(notes.createdAt), desc(notes.id))
+      .limit(5),
+  ]);
+  const docIds = docRows.map((d) => d.doc.id);
+  const alertRows =
+    docIds.length > 0
+      ? await db
+          .select({
+            documentId: documentAlerts.documentId,
+            name: documentAlerts.name,
+            result: documentAlerts.result,
+            overridden: documentAlerts.overridden,
+          })
+          .from(documentAlerts)
+          .where(inArray(documentAlerts.documentId, docIds))
+      : [];
+  const aml = amlRows[0];
+  const latest = historyRows[0];
+  const [company] = await db
+    .select({ amlProvider: companies.amlProvider })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  return {
+    profile: {
+      id: p.id,
+      name: p.name,
+      idCardNumber: p.idCardNumber,
+      status: p.status,
+      riskLevel: p.riskLevel,
+      rejectReason: p.rejectReason,
+      nationality: p.nationality,
+      dateOfBirth: p.dateOfBirth,
+      email: p.email,
+      phone: p.phone,
+      source: p.source,
+      createdAt: p.createdAt,
+      lastStatusDate: p.lastStatusDate,
+    },
+    documents: docRows.map(({ doc, typeName }) => ({
+      id: doc.id,
+      documentClass: doc.documentClass,
+      typeName,
+      status: doc.status,
+      archived: doc.archived,
+      expiryDate: doc.expiryDate,
+      checks: doc.checks,
+      alerts: alertRows
+        .filter((a) => a.documentId === doc.id)
+        .map((a) => ({ name: a.name, result: a.result, overridden: a.overridden })),
+    })),
+    aml: aml
+      ? {
+          provider: company?.amlProvider ?? null,
+          score: aml.score,
+          lists: aml.lists,
+          matches: aml.records.length,
+          approved: aml.approved,
+          lastScreening: latest
+            ? { status: latest.status, date: latest.createdAt, database: latest.scannedDatabase }
+            : null,
+        }
+      : null,
+    calls: callRows,
+    logs: logRows,
+    notes: noteRows,
+  };
+}
+
+// ---------------------------------------------------------------- support
+
+export const SUPPORT_ADDRESS = 'support@idv-studio.local';
+
+/** Stores a help desk message; the caller mails it to the support outbox. */
+export async function storeSupportMessage(
+  db: DbOrTx,
+  body: ContactBody,
+  userId: number | null,
+): Promise<number> {
+  const [row] = await db
+    .insert(supportMessages)
+    .values({ email: body.email, message: body.message, page: body.page ?? null, userId })
+    .returning({ id: supportMessages.id });
+  if (!row) throw new Error('support message insert returned nothing');
+  return row.id;
+}

@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorSchema } from '../../src/contract/common';
+import { contactUsBodySchema, contactUsResponseSchema } from '../../src/contract/profileWrites';
+import { createAttemptLimiter } from '../auth/attemptLimiter';
+import type { AppContext } from '../context';
+import { SUPPORT_ADDRESS, storeSupportMessage } from '../domain/profileWrites';
+import { HttpError } from '../errors';
+import { authenticate, PUBLIC } from '../http/access';
+
+export const TOO_MANY_MESSAGES = 'Too many messages, try again later';
+
+/**
+ * The help desk (§7 lists it with and without a token): stores the message and mails it to the
+ * support outbox. With a bearer token the sender is recorded (a token that does not verify is 401);
+ * without one, messages are limited per client address.
+ */
+export function supportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const limiter = createAttemptLimiter(60_000);
+  return async (app) => {
+    app.post(
+      '/support/contact-us',
+      {
+        config: { access: PUBLIC },
+        schema: {
+          tags: ['support'],
+          description:
+            'No token needed; with one, the user is recorded. Without a token: 5 messages a minute per address.',
+          security: [],
+          body: contactUsBodySchema,
+          response: { 201: contactUsResponseSchema, 400: errorSchema, 401: errorSchema, 429: errorSchema },
+        },
+      },
+      async (request, reply) => {
+        const principal = request.headers.authorization ? await authenticate(ctx, request) : null;
+        if (!principal) {
+          const verdict = limiter.hit([{ key: request.ip, max: 5 }]);
+          if (!verdict.allowed) {
+            reply.header('retry-after', verdict.retryAfterSeconds);
+            throw new HttpError(429, TOO_MANY_MESSAGES);
+          }
+        }
+        const { email, message, page } = request.body;
+        const id = await storeSupportMessage(ctx.db, request.body, principal?.id ?? null);
+        await ctx.mail.send({
+          to: SUPPORT_ADDRESS,
+          subject: `Help desk message #${id}${page ? ` from ${page}` : ''}`,
+          body: [
+            `From: ${email}`,
+            principal
+              ? `User: ${principal.email} (id ${principal.id}, company ${principal.companyId})`
+              : 'User: not signed in',
+            `Page: ${page ?? '-'}`,
+            '',
+            message,
+          ].join('\n'),
+        });
+        return reply.code(201).send({ id });
+      },
+    );
+  };
+}

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { QUICK_ADD_ID_PATTERN, REJECT_REASON_MIN, STATUSES_NEEDING_REASON } from './constants';
+
+export { QUICK_ADD_ID_PATTERN, REJECT_REASON_MIN, STATUSES_NEEDING_REASON };
+
+import { EMAIL_MESSAGE } from './auth';
+import { profileStatusSchema } from './common';
+import { checklistQuestionSchema, noteBodySchema, noteSchema } from './notes';
+import { profileSchema } from './profiles';
+
+/**
+ * Bodies and answers of the profile write paths (issue 6). Every error is `{ detail }`; lengths are
+ * counted after trimming (spec-readings.md).
+ */
+
+export const REJECT_REASON_MESSAGE = 'Reject reason must be at least 10 characters';
+/** SPEC §8 text of an answer with `result: false`. */
+export const STATUS_CHANGE_FAILED = 'Status change failed';
+/** SPEC §5 "Profile edit requires address details". */
+export const ADDRESS_MESSAGE = 'Please enter address details';
+export const DUPLICATE_ID_CARD_MESSAGE = 'A profile with this id card number already exists';
+
+/** Optional text: trimmed, blank becomes null. */
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullable()
+    .transform((v) => (v === '' ? null : v));
+
+/** §5 e-mail rule (6 to 254 characters, local part up to 64). */
+const emailPattern = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
+const emailField = z
+  .string()
+  .trim()
+  .min(6, EMAIL_MESSAGE)
+  .max(254, EMAIL_MESSAGE)
+  .regex(emailPattern, EMAIL_MESSAGE);
+/** An e-mail that may be cleared (blank or null). */
+const optionalEmail = z
+  .string()
+  .trim()
+  .max(254, EMAIL_MESSAGE)
+  .nullable()
+  .refine((v) => v === null || v === '' || (v.length >= 6 && emailPattern.test(v)), EMAIL_MESSAGE)
+  .transform((v) => (v === '' ? null : v));
+
+// ---------------------------------------------------------------- PATCH /profile/{id}/status
+
+/** PATCH /api/v2/profile/{id}/status */
+export const statusChangeBodySchema = z.strictObject({
+  status: profileStatusSchema,
+  /** Needed (≥ 10 characters after trimming) for Rejected and Blacklisted; ignored otherwise. */
+  reject_reason: z.string().max(1000).nullable().optional(),
+});
+export type StatusChangeBody = z.infer<typeof statusChangeBodySchema>;
+
+/**
+ * 200 in both cases: `result: true` with the new status, or `result: false` with the unchanged
+ * current status and `detail: 'Status change failed'` (a transition the server does not allow).
+ */
+export const statusChangeResponseSchema = z.object({
+  result: z.boolean(),
+  status: profileStatusSchema,
+  detail: z.string().optional(),
+});
+export type StatusChangeResponse = z.infer<typeof statusChangeResponseSchema>;
+
+// ---------------------------------------------------------------- POST /profile
+
+/** POST /api/v2/profile (quick add: `id_card_number` = `qa_…`, name and gender null). Answers 201 the profile. */
+export const profileCreateBodySchema = z.strictObject({
+  id_card_number: z.string().trim().min(1).max(64),
+  name: text(200).optional(),
+  gender: text(32).optional(),
+});
+export type ProfileCreateBody = z.input<typeof profileCreateBodySchema>;
+export const profileCreateResponseSchema = profileSchema;
+
+// ---------------------------------------------------------------- PATCH /profile/{id}
+
+export const addressBodySchema = z.strictObject({
+  province: text(200).optional(),
+  city: text(200).optional(),
+  street: text(500).optional(),
+});
+
+/**
+ * PATCH /api/v2/profile/{id}: any of these fields; unknown fields are 400. Blank text is stored as null.
+ * An address that differs from the stored one must have all three parts (400 "Please enter address
+ * details"). `date_of_birth` is YYYY-MM-DD, from 1900-01-01, not in the future. Answers 200 the profile.
+ */
+export const profileEditBodySchema = z.strictObject({
+  name: text(200).optional(),
+  gender: text(32).optional(),
+  email: optionalEmail.optional(),
+  phone: text(32)
+    .refine((v) => v === null || /^\+?[0-9 ().-]{3,32}$/.test(v), 'This is not a valid phone number.')
+    .optional(),
+  nationality: text(64).optional(),
+  date_of_birth: z.iso
+    .date()
+    .refine((v) => v >= '1900-01-01', 'Date of birth is too early')
+    .refine((v) => v <= new Date().toISOString().slice(0, 10), 'Date of birth can not be in the future')
+    .nullable()
+    .optional()
+    .describe('ISO 8601 date (YYYY-MM-DD)'),
+  address: addressBodySchema.optional(),
+});
+export type ProfileEditBody = z.input<typeof profileEditBodySchema>;
+export const profileEditResponseSchema = profileSchema;
+
+// ---------------------------------------------------------------- notes
+
+/** POST /api/v2/profile/{id}/note and /agent_note: `{ note }` 10 to 200 characters. Answers 201 the note. */
+export const noteCreateBodySchema = noteBodySchema;
+export type NoteCreateBody = z.input<typeof noteCreateBodySchema>;
+export const noteCreateResponseSchema = noteSchema;
+
+// ---------------------------------------------------------------- checklist
+
+/** POST /api/v2/profile/{id}/answer: one answer per question and profile (a second one replaces it). */
+export const checklistAnswerBodySchema = z.strictObject({
+  question: z.number().int().positive(),
+  value: z.boolean(),
+  /** Omitted: the stored note stays; null or blank: cleared. */
+  note: text(200).optional(),
+});
+export type ChecklistAnswerBody = z.input<typeof checklistAnswerBodySchema>;
+/** 200: the question with this profile's answer, as in GET /profile/{id}/checklist. */
+export const checklistAnswerResponseSchema = checklistQuestionSchema;
+
+// ---------------------------------------------------------------- summary
+
+/** POST /api/v2/profile/{id}/generate_summary: the question for the AI agent, at least 10 characters. */
+export const generateSummaryBodySchema = z.strictObject({ question: z.string().trim().min(10).max(500) });
+export type GenerateSummaryBody = z.input<typeof generateSummaryBodySchema>;
+/** 200 `{ summary }` (plain sentences); 502 `{ detail }` when the summariser fails. */
+export const generateSummaryResponseSchema = z.object({ summary: z.string() });
+export type GenerateSummaryResponse = z.infer<typeof generateSummaryResponseSchema>;
+
+// ---------------------------------------------------------------- support
+
+/** POST /api/v2/support/contact-us, with or without a token. Answers 201 `{ id }`. */
+export const contactUsBodySchema = z.strictObject({
+  email: emailField,
+  message: z.string().trim().min(10).max(2000),
+  /** The page the message was sent from (the studio's path). */
+  page: text(500).optional(),
+});
+export type ContactUsBody = z.input<typeof contactUsBodySchema>;
+export const contactUsResponseSchema = z.object({ id: z.number().int() });
