@@ -74,3 +74,29 @@ test("a profile that does not exist (or is another company's) shows the server's
   await expect(page.getByRole('alert')).toContainText('Not found.');
   expect(path(page)).toBe('/profile/1');
 });
+
+test('check list answers and their notes are saved per question and survive a reload', async ({ page }) => {
+  await signIn(page, 'agent@acme.test', 'User@2026');
+  await table(page).locator('tbody tr').nth(3).getByRole('link').click();
+  const sidebar = page.getByRole('complementary', { name: 'Profile sidebar' });
+  const question = sidebar.locator('.studio-checklist-question').first();
+  await expect(question).toBeVisible();
+  await question.getByRole('button', { name: 'No' }).click();
+  await expect(question.getByRole('button', { name: 'No' })).toHaveAttribute('aria-pressed', 'true');
+  await question
+    .getByRole('textbox', { name: 'Note for this question' })
+    .fill('Checked against the registry.');
+  await question.getByRole('textbox', { name: 'Note for this question' }).press('Enter');
+  await expect(question.getByRole('button', { name: 'No' })).toBeEnabled();
+  await page.reload();
+  const again = page
+    .getByRole('complementary', { name: 'Profile sidebar' })
+    .locator('.studio-checklist-question')
+    .first();
+  await expect(again.getByRole('button', { name: 'No' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(again.getByRole('textbox', { name: 'Note for this question' })).toHaveValue(
+    'Checked against the registry.',
+  );
+  await expect(page.getByRole('heading', { name: 'Government check (NVI)' })).toBeVisible();
+  await expect(sidebar.getByRole('heading', { name: 'Archive' })).toBeVisible();
+});

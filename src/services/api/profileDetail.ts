@@ -1,7 +1,7 @@
 /** What the profile screen reads besides the profile (§7): company config, notes, logs, device data, questionnaires. */
 import type { CompanyConfig } from '../../contract/companies';
-import type { DeviceData } from '../../contract/documents';
-import type { LogEntry, Note } from '../../contract/notes';
+import type { DeviceData, Document } from '../../contract/documents';
+import type { ChecklistGroup, LogEntry, Note } from '../../contract/notes';
 import type { Profile } from '../../contract/profiles';
 import type { QuestionnaireAnswer, QuestionnaireQuestion } from '../../contract/questionnaires';
 import { api } from './http';
@@ -48,3 +48,32 @@ export const listQuestions = ({ signal }: Options = {}) =>
 
 export const listAnswers = (id: number, { signal }: Options = {}) =>
   api.get('questionnaire/answer', { searchParams: { profile: id }, signal }).json<QuestionnaireAnswer[]>();
+
+export const sidebarKeys = {
+  checklists: (id: number) => ['profiles', 'detail', id, 'checklists'] as const,
+  documents: (id: number, filter: DocumentFilter) => ['profiles', 'detail', id, 'documents', filter] as const,
+  nvi: (id: number) => ['profiles', 'detail', id, 'nvi'] as const,
+};
+
+/** Which documents a sidebar list shows (§7 documents query). */
+export type DocumentFilter = { archived?: boolean; upload_source?: string };
+
+export const listChecklists = (id: number, { signal }: Options = {}) =>
+  api.get(`profile/${id}/checklist`, { signal }).json<ChecklistGroup[]>();
+
+export const answerChecklist = (
+  id: number,
+  body: { question: number; value: boolean; note?: string | null },
+  { signal }: Options = {},
+) => api.post(`profile/${id}/answer`, { json: body, signal }).json<ChecklistGroup['questions'][number]>();
+
+export const listDocuments = (id: number, filter: DocumentFilter, { signal }: Options = {}) =>
+  api
+    .get(`profile/${id}/documents`, {
+      searchParams: Object.fromEntries(Object.entries(filter).map(([key, value]) => [key, String(value)])),
+      signal,
+    })
+    .json<Document[]>();
+
+export const getNvi = (id: number, { signal }: Options = {}) =>
+  api.get(`profile/${id}/nvi`, { signal }).json<{ id: number; extra_data: Record<string, unknown> }>();

@@ -1,7 +1,9 @@
-import { Button, H4 } from '@blueprintjs/core';
+import { Button, H4, H5, Spinner } from '@blueprintjs/core';
+import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Profile } from '../../../contract/profiles';
+import { getNvi, sidebarKeys } from '../../../services/api/profileDetail';
 import { EditProfileDialog } from './EditProfileDialog';
 import { useDateFormat } from './useDateFormat';
 
@@ -54,6 +56,36 @@ export function ProfileInfoTab({ profile }: { profile: Profile }) {
           </div>
         ))}
       </dl>
+      <GovernmentCheck profileId={profile.id} />
+    </section>
+  );
+}
+
+/** The government-check data (§7 GET /profile/{id}/nvi), as the registry returned it. */
+function GovernmentCheck({ profileId }: { profileId: number }) {
+  const { t } = useTranslation('profile');
+  const nvi = useQuery({
+    queryKey: sidebarKeys.nvi(profileId),
+    queryFn: ({ signal }) => getNvi(profileId, { signal }),
+  });
+  const entries = Object.entries(nvi.data?.extra_data ?? {});
+  const show = (value: unknown) =>
+    typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+  return (
+    <section aria-labelledby="profile-nvi-title" className="studio-profile-nvi">
+      <H5 id="profile-nvi-title">{t('info.government')}</H5>
+      {nvi.isPending && <Spinner size={20} />}
+      {nvi.data && entries.length === 0 && <p className="studio-muted">{t('info.noGovernment')}</p>}
+      {entries.length > 0 && (
+        <dl className="studio-fields">
+          {entries.map(([key, value]) => (
+            <div key={key} className="studio-field">
+              <dt>{key}</dt>
+              <dd>{show(value)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
     </section>
   );
 }

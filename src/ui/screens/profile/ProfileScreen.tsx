@@ -99,7 +99,7 @@ export function ProfileScreen() {
           ))}
         </Tabs>
       </section>
-      <ProfileSidebar profileId={data.id} />
+      <ProfileSidebar profileId={data.id} bioPay={config.data.active_services.includes('biopay')} />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { addNote, askSummary, contactSupport } from '../../../services/api/profi
 import { useActiveAccount } from '../../app/useAccounts';
 import { TextForm } from '../../components/TextForm';
 import { showError, showSuccess } from '../../toaster';
+import { Checklists, DocumentList } from './SidebarLists';
 import { useDateFormat } from './useDateFormat';
 
 /** Notes and feedback: 10 to 200 characters; questions and help-desk messages: at least 10 (§5, §9). */
@@ -23,13 +24,36 @@ function useReportFailure() {
   };
 }
 
-/** The profile sidebar (§2): logs (20 a page, load more with after_id), notes and device data. */
-export function ProfileSidebar({ profileId }: { profileId: number }) {
+/**
+ * The profile sidebar (§2): check lists, logs (20 a page, load more with after_id), notes, document lists
+ * (archive, other documents, BioLogin, BioPay only with the biopay service), Ask AI, device data, help desk.
+ */
+export function ProfileSidebar({ profileId, bioPay }: { profileId: number; bioPay: boolean }) {
   const { t } = useTranslation('profile');
   return (
     <aside className="studio-profile-sidebar" aria-label={t('sidebar.label')}>
+      <Checklists profileId={profileId} />
       <Logs profileId={profileId} />
       <Notes profileId={profileId} />
+      <DocumentList profileId={profileId} title={t('sidebar.archive')} filter={{ archived: true }} />
+      <DocumentList
+        profileId={profileId}
+        title={t('sidebar.otherDocuments')}
+        filter={{ archived: false }}
+        only={(document) => document.document_class === 'OT'}
+      />
+      <DocumentList
+        profileId={profileId}
+        title={t('sidebar.bioLogin')}
+        filter={{ upload_source: 'biologin' }}
+      />
+      {bioPay && (
+        <DocumentList
+          profileId={profileId}
+          title={t('sidebar.bioPay')}
+          filter={{ upload_source: 'biopay' }}
+        />
+      )}
       <AskAi profileId={profileId} />
       <Devices profileId={profileId} />
       <HelpDesk />

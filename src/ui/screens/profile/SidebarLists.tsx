@@ -1,0 +1,150 @@
+import { Button, ButtonGroup, Card, H5, H6, InputGroup, Spinner } from '@blueprintjs/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import type { ChecklistGroup } from '../../../contract/notes';
+import { isApiError } from '../../../services/api/http';
+import {
+  answerChecklist,
+  type DocumentFilter,
+  listChecklists,
+  listDocuments,
+  sidebarKeys,
+} from '../../../services/api/profileDetail';
+import { showError } from '../../toaster';
+import { useDateFormat } from './useDateFormat';
+
+/** Check Lists (§2 sidebar): each question answered yes or no, with a note, saved per question. */
+export function Checklists({ profileId }: { profileId: number }) {
+  const { t } = useTranslation('profile');
+  const groups = useQuery({
+    queryKey: sidebarKeys.checklists(profileId),
+    queryFn: ({ signal }) => listChecklists(profileId, { signal }),
+  });
+  return (
+    <Card className="studio-sidebar-card">
+      <H5>{t('sidebar.checklists')}</H5>
+      {groups.isPending && <Spinner size={20} />}
+      {groups.data?.length === 0 && <p className="studio-muted">{t('sidebar.noChecklists')}</p>}
+      {groups.data?.map((group) => (
+        <section key={group.id} aria-label={group.name}>
+          <H6>{group.name}</H6>
+          <ul className="studio-log">
+            {[...group.questions]
+              .sort((a, b) => a.sort_order - b.sort_order)
+              .map((question) => (
+                <ChecklistQuestion key={question.id} profileId={profileId} question={question} />
+              ))}
+          </ul>
+        </section>
+      ))}
+    </Card>
+  );
+}
+
+function ChecklistQuestion({
+  profileId,
+  question,
+}: {
+  profileId: number;
+  question: ChecklistGroup['questions'][number];
+}) {
+  const { t } = useTranslation('profile');
+  const { t: tc } = useTranslation();
+  const queryClient = useQueryClient();
+  const [note, setNote] = useState(question.note ?? '');
+  const [busy, setBusy] = useState(false);
+  const save = async (value: boolean | null) => {
+    const answer = value ?? question.answer;
+    if (answer === null) return;
+    setBusy(true);
+    try {
+      await answerChecklist(profileId, { question: question.id, value: answer, note: note.trim() || null });
+      await queryClient.invalidateQueries({ queryKey: sidebarKeys.checklists(profileId) });
+    } catch (error) {
+      void showError(isApiError(error) && error.detail ? error.detail : tc('messages.error'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <li className="studio-checklist-question">
+      <div>{question.question}</div>
+      <div className="studio-checklist-answer">
+        <ButtonGroup>
+          <Button
+            size="small"
+            text={t('sidebar.yes')}
+            active={question.answer === true}
+            disabled={busy}
+            aria-pressed={question.answer === true}
+            onClick={() => save(true)}
+          />
+          <Button
+            size="small"
+            text={t('sidebar.no')}
+            active={question.answer === false}
+            disabled={busy}
+            aria-pressed={question.answer === false}
+            onClick={() => save(false)}
+          />
+        </ButtonGroup>
+        <InputGroup
+          className="studio-checklist-note"
+          size="small"
+          aria-label={t('sidebar.answerNote')}
+          placeholder={t('sidebar.answerNote')}
+          value={note}
+          maxLength={200}
+          disabled={question.answer === null || busy}
+          onValueChange={setNote}
+          onBlur={() => note.trim() !== (question.note ?? '') && save(null)}
+          onKeyDown={(event) => event.key === 'Enter' && save(null)}
+        />
+      </div>
+    </li>
+  );
+}
+
+/** A list of the profile's documents (Archive, Other Documents, BioLogin, BioPay). */
+export function DocumentList({
+  profileId,
+  title,
+  filter,
+  only,
+}: {
+  profileId: number;
+  title: string;
+  filter: DocumentFilter;
+  /** Keep only some of the listed documents (e.g. the "other" class). */
+  only?: (document: { document_class: string }) => boolean;
+}) {
+  const { t } = useTranslation('profile');
+  const { t: tc } = useTranslation();
+  const date = useDateFormat({ dateStyle: 'medium' });
+  const documents = useQuery({
+    queryKey: sidebarKeys.documents(profileId, filter),
+    queryFn: ({ signal }) => listDocuments(profileId, filter, { signal }),
+  });
+  const shown = documents.data?.filter((document) => !only || only(document)) ?? [];
+  return (
+    <Card className="studio-sidebar-card">
+      <H5>{title}</H5>
+      {documents.isPending && <Spinner size={20} />}
+      {documents.data && shown.length === 0 && <p className="studio-muted">{t('sidebar.noDocuments')}</p>}
+      <ul className="studio-log" aria-label={title}>
+        {shown.map((document) => (
+          <li key={document.id}>
+            <Link href={`~/profile/${profileId}/document/${document.id}`}>
+              {document.type?.name ?? tc(`documentClass.${document.document_class}`)}
+            </Link>
+            <div className="studio-muted">
+              {tc(`documentClass.${document.document_class}`)} · {date(document.created_at)}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
