@@ -39,6 +39,7 @@ import { badRequest, notFound } from '../errors';
 import type { ProfileFacts } from '../integrations/summariser';
 import { fullName, iso } from './format';
 import { toProfile } from './profiles';
+import { riskScores } from './riskScores';
 
 type ProfileRow = typeof profiles.$inferSelect;
 type CreateBody = z.output<typeof profileCreateBodySchema>;
@@ -245,9 +246,15 @@ export async function editProfile(tx: Tx, actor: Actor, profileId: number, body:
     }
   }
   if (changed.length === 0) return toProfile(row);
+  // The e-mail and phone scores follow the new details; the IP score is the device's and stays.
+  const merged = { ...row, ...changes };
+  const scores = {
+    ...riskScores({ email: merged.email, phone: merged.phone, nationality: merged.nationality, ip: null }),
+    ip: row.riskScores?.ip ?? null,
+  };
   const [updated] = await tx
     .update(profiles)
-    .set({ ...changes, updatedAt: new Date() })
+    .set({ ...changes, riskScores: scores, updatedAt: new Date() })
     .where(eq(profiles.id, profileId))
     .returning();
   if (!updated) throw notFound();

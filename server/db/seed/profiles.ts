@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   DOCUMENT_CLASSES,
   type DocumentClass,
@@ -5,6 +6,7 @@ import {
   type ProfileStatus,
   RISK_LEVELS,
 } from '../../../src/contract/common';
+import { ipRisk, type RiskScores, riskScores } from '../../domain/riskScores';
 import type { Db } from '../client';
 import {
   amlHistory,
@@ -134,6 +136,20 @@ function ascii(text: string): string {
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Inserts in chunks that stay far below PostgreSQL's 65,535 parameters per statement. */
+/** Sets the IP risk of each profile from the address of its first device. */
+async function scoreDeviceAddresses(db: Db, devices: (typeof deviceData.$inferInsert)[]): Promise<void> {
+  const firstIp = new Map<number, string>();
+  for (const device of devices)
+    if (device.ip && !firstIp.has(device.profileId)) firstIp.set(device.profileId, device.ip);
+  const rows = [...firstIp].map(([id, ip]) => sql`(${id}::int, ${ipRisk(ip)}::int)`);
+  for (let i = 0; i < rows.length; i += 1000) {
+    await db.execute(
+      sql`UPDATE profiles AS p SET risk_scores = jsonb_set(coalesce(p.risk_scores, '{}'::jsonb), '{ip}', to_jsonb(v.score))
+          FROM (VALUES ${sql.join(rows.slice(i, i + 1000), sql`, `)}) AS v(id, score) WHERE p.id = v.id`,
+    );
+  }
+}
+
 async function insertAll<T extends Record<string, unknown>>(
   db: Db,
   table: Parameters<Db['insert']>[0],
@@ -222,12 +238,21 @@ async function seedBatch(
       source: rng.pick(SOURCES),
       qualityCheck: { score: rng.int(40, 100), blur: rng.chance(0.1), glare: rng.chance(0.15) },
       aliases: rng.chance(0.1) ? [`${first} ${rng.pick(LAST_NAMES)}`] : [],
-      riskScores: { phone: rng.int(0, 100), email: rng.int(0, 100), ip: rng.int(0, 100) },
+      riskScores: null as RiskScores | null,
       createdAt: new Date(createdAt),
       updatedAt: new Date(updatedAt),
       lastStatusDate: status === 'Created' ? null : new Date(updatedAt),
     };
   });
+  // Risk scores by the documented rules (server/domain/riskScores.ts); the IP is the first device's.
+  for (const row of profileRows) {
+    row.riskScores = riskScores({
+      email: row.email,
+      phone: row.phone,
+      nationality: row.nationality,
+      ip: null,
+    });
+  }
   const inserted = await db.insert(profiles).values(profileRows).returning({ id: profiles.id });
   const profileIds = inserted.map((r) => r.id);
 
@@ -343,6 +368,7 @@ async function seedBatch(
   await insertAll(db, documentPages, pageRows);
   await insertAll(db, documentAlerts, alertRows);
   await insertAll(db, deviceData, deviceRows);
+  await scoreDeviceAddresses(db, deviceRows);
 
   // Notes, logs, AML, calls, checklist and questionnaire answers
   const noteRows: (typeof notes.$inferInsert)[] = [];
