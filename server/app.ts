@@ -20,6 +20,7 @@ import { installAccessControl, PUBLIC } from './http/access';
 import { installErrorHandling } from './http/errors';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
 import { createDbOutbox } from './integrations/mail';
+import { createHttpSummariser } from './integrations/summariser';
 import { createHub, type RealtimeHub } from './realtime/hub';
 import { accountCodeRoutes } from './routes/accountCodes';
 import { amlRoutes } from './routes/aml';
@@ -63,7 +64,9 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   userRoutes(ctx),
   companyRoutes(ctx),
   profileRoutes(ctx),
-  profileWriteRoutes(ctx),
+  profileWriteRoutes(ctx, {
+    summariser: ctx.config.summariser ? createHttpSummariser(ctx.config.summariser) : undefined,
+  }),
   supportRoutes(ctx),
   amlRoutes(ctx),
   noteRoutes(ctx),

@@ -43,6 +43,8 @@ export interface ServerConfig {
   mailFrom: string;
   /** Face comparison at login: `human` (local face-embedding model) or `off` (photo login refused). */
   faceMatch: { engine: 'human' | 'off'; minSimilarity: number };
+  /** A language-model endpoint (OpenAI-compatible chat completions) for profile summaries; unset: local rules. */
+  summariser: { url: string; model: string; apiKey: string | undefined } | undefined;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -142,5 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       engine: readFaceEngine(env.FACE_MATCH),
       minSimilarity: readSimilarity(env.FACE_MATCH_MIN_SIMILARITY),
     },
+    summariser: env.SUMMARISER_URL
+      ? { url: env.SUMMARISER_URL, model: env.SUMMARISER_MODEL ?? 'default', apiKey: env.SUMMARISER_API_KEY }
+      : undefined,
   };
 }

@@ -370,3 +370,49 @@ export function createLocalSummariser(): Summariser {
     },
   };
 }
+
+/**
+ * A language-model summariser: any OpenAI-compatible chat-completions endpoint (`SUMMARISER_URL`, e.g. a
+ * local llama.cpp, vLLM or Ollama server's `/v1`). It gets the same facts as the local rules, as text.
+ */
+export function createHttpSummariser(options: {
+  url: string;
+  model: string;
+  apiKey?: string;
+  timeoutMs?: number;
+}): Summariser {
+  const endpoint = `${options.url.replace(/\/+$/, '')}/chat/completions`;
+  return {
+    name: `llm:${options.model}`,
+    async summarise(facts, question) {
+      const context = factsOf(facts)
+        .map((fact) => `- ${fact.text}`)
+        .join('\n');
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+        },
+        body: JSON.stringify({
+          model: options.model,
+          temperature: 0,
+          messages: [
+            {
+              role: 'system',
+              content:
+                'You help identity-verification staff review a customer profile. Answer only from the facts given, in plain sentences.',
+            },
+            { role: 'user', content: `Facts about the profile:\n${context}\n\nQuestion: ${question}` },
+          ],
+        }),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+      });
+      if (!response.ok) throw new Error(`summariser answered ${response.status}`);
+      const body = (await response.json()) as { choices?: { message?: { content?: unknown } }[] };
+      const content = body.choices?.[0]?.message?.content;
+      if (typeof content !== 'string' || !content.trim()) throw new Error('summariser gave no answer');
+      return content.trim();
+    },
+  };
+}
