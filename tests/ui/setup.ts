@@ -1,11 +1,14 @@
 import '@testing-library/jest-dom/vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach } from 'vitest';
 import { startI18n } from '../../src/services/i18n';
 import { installIconLoader } from '../../src/ui/icons';
+
+// Lazy screens and language switches can take over a second on a loaded 2-core CI machine.
+configure({ asyncUtilTimeout: 5000 });
 
 const localesDir = join(import.meta.dirname, '../../locales');
 

@@ -10,7 +10,7 @@ import {
   NavbarDivider,
   NavbarGroup,
   NavbarHeading,
-  Popover,
+  PopoverNext,
 } from '@blueprintjs/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -68,7 +68,7 @@ function AccountMenu({ account }: { account: Account }) {
     reloadPage();
   };
   return (
-    <Popover
+    <PopoverNext
       placement="bottom-end"
       content={
         <Menu aria-label={t('shell.account.menu')}>
@@ -123,7 +123,7 @@ function AccountMenu({ account }: { account: Account }) {
         text={account.name || account.email}
         aria-label={t('shell.account.menu')}
       />
-    </Popover>
+    </PopoverNext>
   );
 }
 

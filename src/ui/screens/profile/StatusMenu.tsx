@@ -7,7 +7,7 @@ import {
   Intent,
   Menu,
   MenuItem,
-  Popover,
+  PopoverNext,
   TextArea,
 } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -56,7 +56,7 @@ export function StatusMenu({ profileId, status }: { profileId: number; status: P
 
   return (
     <>
-      <Popover
+      <PopoverNext
         placement="bottom-start"
         content={
           <Menu aria-label={t('status.menu')}>
@@ -82,7 +82,7 @@ export function StatusMenu({ profileId, status }: { profileId: number; status: P
         >
           <StatusTag status={current} />
         </Button>
-      </Popover>
+      </PopoverNext>
       <ConfirmDialog
         isOpen={state.matches('confirming')}
         status={target ? labels.status(target) : ''}
