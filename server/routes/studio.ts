@@ -26,7 +26,18 @@ export async function registerStudio(app: FastifyInstance, ctx: AppContext): Pro
   });
 
   if (hasStudio) {
-    await app.register(fastifyStatic, { root: dist, wildcard: true, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: dist,
+      wildcard: true,
+      index: ['index.html'],
+      // Vite's /assets/ files carry a content hash in their names: cache them for good. The rest
+      // (index.html, favicon) is revalidated.
+      cacheControl: false,
+      setHeaders: (reply, path) => {
+        const hashed = path.startsWith(join(dist, 'assets'));
+        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   }
 
   app.setNotFoundHandler((request, reply) => {

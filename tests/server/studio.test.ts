@@ -19,6 +19,8 @@ describe('serving the studio', () => {
     const asset = await t.app.inject({ method: 'GET', url: '/assets/app.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.body).toBe('console.log(1)');
+    // Hashed assets are cached for good; pages are revalidated.
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     for (const url of ['/', '/customers', '/profile/12/document/3']) {
       const page = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
       expect(page.statusCode, url).toBe(200);
