@@ -37,6 +37,7 @@ import { referenceRoutes } from './routes/reference';
 import { storageRoutes } from './routes/storage';
 import { registerStudio } from './routes/studio';
 import { supportRoutes } from './routes/support';
+import { transactionRoutes } from './routes/transactions';
 import { userRoutes } from './routes/users';
 import { videoCallRoutes } from './routes/videocalls';
 import { webhookRoutes } from './routes/webhooks';
@@ -68,6 +69,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
     summariser: ctx.config.summariser ? createHttpSummariser(ctx.config.summariser) : undefined,
   }),
   supportRoutes(ctx),
+  transactionRoutes(ctx),
   amlRoutes(ctx),
   noteRoutes(ctx),
   videoCallRoutes(ctx),

@@ -576,6 +576,28 @@ export const mailOutbox = pgTable('mail_outbox', {
   createdAt: createdAt(),
 });
 
+/** Payments and transfers of a customer (the Transactions tab; company service `transactions`). */
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: id(),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    occurredAt: ts().notNull(),
+    /** deposit | withdrawal | transfer_in | transfer_out | card_payment */
+    kind: text().notNull(),
+    /** In minor units (cents, kuruş). */
+    amountMinor: integer().notNull(),
+    currency: text().notNull(),
+    counterparty: text(),
+    /** completed | pending | declined */
+    status: text().notNull(),
+    flagReason: text(),
+  },
+  (t) => [index('transactions_profile').on(t.profileId, t.occurredAt)],
+);
+
 export const supportMessages = pgTable('support_messages', {
   id: id(),
   email: text().notNull(),

@@ -30,6 +30,7 @@ import { ensureSampleImages, SAMPLE_VARIANTS, sampleKey } from './images';
 import { createRng } from './prng';
 import { seedProfiles } from './profiles';
 import { seedReference } from './reference';
+import { seedTransactions } from './transactions';
 
 /** Base time of the demo data: every date is relative to it, so tests know the answers. */
 export const DEMO_NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -476,7 +477,7 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<void> {
   const common = { rng, now: DEMO_NOW, spanDays: 180, documentTypeIds, sampleSizes };
   const acmeCount = options.profiles ?? DEMO_PROFILES_ACME;
   const started = Date.now();
-  await seedProfiles(
+  const acmeProfileIds = await seedProfiles(
     db,
     {
       ...common,
@@ -500,6 +501,8 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<void> {
     0,
     DEMO_PROFILES_GLOBEX,
   );
+  // Acme has the transactions service; Globex does not.
+  await seedTransactions(db, acmeProfileIds, DEMO_NOW);
   // Fresh statistics and visibility map: the planner then uses index-only scans for counts.
   await db.execute(sql`VACUUM ANALYZE`);
   log(`seeded ${acmeCount + DEMO_PROFILES_GLOBEX} profiles in ${Date.now() - started} ms`);
