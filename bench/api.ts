@@ -5,13 +5,21 @@
  * After a 2 s warm-up per endpoint, prints requests per second and p50/p95/p99 latency per endpoint.
  * Nothing is asserted.
  *
+ * The load generator runs on the same machine, so it also prints where the CPU went during each run
+ * (from /proc, Linux only): the server process, this client (autocannon), and everything else on the
+ * machine. With 50 connections on one single-threaded server, latency is about connections / throughput,
+ * so anything that takes CPU from the server shows up directly in the figures; when the server did not
+ * get a whole core, or the client and other processes left it less than one, it says so under the table.
+ * The server's CPU time per request is printed too: it moves far less with contention than latency,
+ * so it is the better figure to compare runs made on a busy machine (heavy contention still inflates it).
+ *
  * Env: BENCH_PROFILES (default 10000), BENCH_SECONDS per endpoint (default 10), BENCH_CONNECTIONS (50).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 
@@ -62,6 +70,70 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 }
 
+/** Clock ticks per second of /proc times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+const CORES = availableParallelism();
+
+/** CPU seconds of a process so far (user + system, all threads), or null without /proc. */
+function processCpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the name: state is field 3, utime 14 and stime 15 (1-based, as in proc(5)).
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** Busy and total CPU seconds of the whole machine so far (all cores), or null without /proc. */
+function machineCpuSeconds(): { busy: number; total: number } | null {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+    const [, ...values] = line.trim().split(/\s+/);
+    const ticks = values.map(Number);
+    const total = ticks.reduce((sum, t) => sum + t, 0);
+    const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0); // idle + iowait
+    return { busy: (total - idle) / TICKS_PER_SECOND, total: total / TICKS_PER_SECOND };
+  } catch {
+    return null;
+  }
+}
+
+interface CpuShare {
+  /** CPU seconds the server used during the run (all its threads). */
+  serverSeconds: number;
+  /** Percent of one core used during the run, by the server, this client and everything else. */
+  server: number;
+  client: number;
+  others: number;
+}
+
+/** Starts counting CPU time; the returned function gives each party's share of the run so far. */
+function cpuMeter(serverPid: number | undefined): () => CpuShare | null {
+  const started = performance.now();
+  const client0 = process.cpuUsage();
+  const server0 = serverPid ? processCpuSeconds(serverPid) : null;
+  const machine0 = machineCpuSeconds();
+  return () => {
+    const seconds = (performance.now() - started) / 1000;
+    const server1 = serverPid ? processCpuSeconds(serverPid) : null;
+    const machine1 = machineCpuSeconds();
+    if (server0 === null || server1 === null || !machine0 || !machine1 || seconds <= 0) return null;
+    const client = process.cpuUsage(client0);
+    const clientSeconds = (client.user + client.system) / 1e6;
+    const serverSeconds = server1 - server0;
+    const othersSeconds = Math.max(0, machine1.busy - machine0.busy - serverSeconds - clientSeconds);
+    const percent = (cpuSeconds: number) => Math.round((100 * cpuSeconds) / seconds);
+    return {
+      serverSeconds,
+      server: percent(serverSeconds),
+      client: percent(clientSeconds),
+      others: percent(othersSeconds),
+    };
+  };
+}
+
 interface Row {
   endpoint: string;
   requests: number;
@@ -70,10 +142,22 @@ interface Row {
   p50: number;
   p95: number;
   p99: number;
+  /** Server CPU time per request: moves less with contention than the latencies (but still moves). */
+  'server cpu ms/req': number | string;
+  'server cpu %': number | string;
+  'client cpu %': number | string;
+  'others cpu %': number | string;
 }
 
-async function measure(name: string, url: string, token: string, seconds = SECONDS): Promise<Row> {
+async function measure(
+  name: string,
+  url: string,
+  token: string,
+  serverPid: number | undefined,
+  seconds = SECONDS,
+): Promise<Row> {
   const latencies: number[] = [];
+  const cpu = cpuMeter(serverPid);
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -87,6 +171,7 @@ async function measure(name: string, url: string, token: string, seconds = SECON
     // Every response's time, for exact percentiles (autocannon itself reports p97.5, not p95).
     instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
   });
+  const share = cpu();
   latencies.sort((a, b) => a - b);
   return {
     endpoint: name,
@@ -96,7 +181,39 @@ async function measure(name: string, url: string, token: string, seconds = SECON
     p50: Number(percentile(latencies, 50).toFixed(1)),
     p95: Number(percentile(latencies, 95).toFixed(1)),
     p99: Number(percentile(latencies, 99).toFixed(1)),
+    'server cpu ms/req':
+      share && result.requests.total > 0
+        ? Number(((1000 * share.serverSeconds) / result.requests.total).toFixed(3))
+        : 'n/a',
+    'server cpu %': share?.server ?? 'n/a',
+    'client cpu %': share?.client ?? 'n/a',
+    'others cpu %': share?.others ?? 'n/a',
   };
+}
+
+/** What the CPU figures say about how far the latencies can be trusted. */
+function cpuNotes(rows: Row[]): string[] {
+  const notes: string[] = [];
+  for (const row of rows) {
+    const { endpoint } = row;
+    const server = row['server cpu %'];
+    const client = row['client cpu %'];
+    const others = row['others cpu %'];
+    if (typeof server !== 'number' || typeof client !== 'number' || typeof others !== 'number') continue;
+    const left = CORES * 100 - client - others;
+    if (server < 90) {
+      notes.push(
+        `${endpoint}: the server got only ${server} % of a core (client ${client} %, other processes ${others} %, ` +
+          `${CORES} cores): it waited for CPU, so these latencies are worse than the server alone would give.`,
+      );
+    } else if (left < 150) {
+      notes.push(
+        `${endpoint}: the client (${client} %) and other processes (${others} %) left ${Math.max(0, left)} % ` +
+          `of ${CORES * 100} %: the server had little headroom, figures may be pessimistic.`,
+      );
+    }
+  }
+  return notes;
 }
 
 async function main() {
@@ -132,18 +249,29 @@ async function main() {
       [`GET /profile/${profileId}`, `${base}/api/v2/profile/${profileId}`],
       [`GET /profile/${profileId}/documents`, `${base}/api/v2/profile/${profileId}/documents`],
     ];
+    const loadBefore = loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
     // Warm-up (not measured): JIT and PostgreSQL's caches, so the first endpoint is not measured cold.
     console.log(`Warming up for ${WARMUP_SECONDS} s per endpoint ...`);
-    for (const [name, url] of targets) await measure(name, url, access, WARMUP_SECONDS);
+    for (const [name, url] of targets) await measure(name, url, access, server.pid, WARMUP_SECONDS);
     const rows: Row[] = [];
     for (const [name, url] of targets) {
       console.log(`${name}: ${CONNECTIONS} connections for ${SECONDS} s ...`);
-      rows.push(await measure(name, url, access));
+      rows.push(await measure(name, url, access, server.pid));
     }
     console.log(
-      `\nResults (${PROFILES} profiles, ${CONNECTIONS} connections, ${SECONDS} s each; latency in ms)`,
+      `\nResults (${PROFILES} profiles, ${CONNECTIONS} connections, ${SECONDS} s each; latency in ms; ` +
+        `cpu in % of one core, ${CORES} cores; load average before: ${loadBefore})`,
     );
     console.table(rows);
+    const notes = cpuNotes(rows);
+    for (const note of notes) console.log(`Note: ${note}`);
+    if (notes.length === 0 && rows.some((r) => typeof r['server cpu %'] === 'number')) {
+      console.log(
+        'CPU: the server had a core of its own in every run; the client did not distort the figures.',
+      );
+    }
   } finally {
     if (server && server.exitCode === null) {
       server.kill('SIGTERM');

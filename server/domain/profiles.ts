@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import { type AnyColumn, and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import { PROFILE_STATUSES, type ProfileStatus, RISK_LEVELS, type RiskLevel } from '../../src/contract/common';
 import type { Profile, ProfileListQuery, ProfileSummary } from '../../src/contract/profiles';
-import type { DbOrTx } from '../db/client';
+import { type DbOrTx, perHandle } from '../db/client';
 import { profiles } from '../db/schema';
 import { notFound } from '../errors';
 import type { CountCache } from './countCache';
@@ -9,22 +10,26 @@ import { iso, likePattern } from './format';
 
 type ProfileRow = typeof profiles.$inferSelect;
 
+// Prepared once per database handle: the hot reads skip drizzle's query building on every request.
+const byId = and(
+  eq(profiles.id, sql.placeholder('id')),
+  eq(profiles.companyId, sql.placeholder('companyId')),
+);
+const profileById = perHandle((db) => db.select().from(profiles).where(byId).prepare('profile_by_id'));
+const profileExists = perHandle((db) =>
+  db.select({ id: profiles.id }).from(profiles).where(byId).prepare('profile_exists'),
+);
+
 /** The company's profile or a 404 (another company's id is unknown to the caller). */
 export async function requireProfile(db: DbOrTx, companyId: number, profileId: number): Promise<ProfileRow> {
-  const [row] = await db
-    .select()
-    .from(profiles)
-    .where(and(eq(profiles.id, profileId), eq(profiles.companyId, companyId)));
+  const [row] = await profileById(db).execute({ id: profileId, companyId });
   if (!row) throw notFound();
   return row;
 }
 
 /** Same check without loading the row. */
 export async function assertProfile(db: DbOrTx, companyId: number, profileId: number): Promise<void> {
-  const [row] = await db
-    .select({ id: profiles.id })
-    .from(profiles)
-    .where(and(eq(profiles.id, profileId), eq(profiles.companyId, companyId)));
+  const [row] = await profileExists(db).execute({ id: profileId, companyId });
   if (!row) throw notFound();
 }
 
@@ -65,6 +70,22 @@ export function toProfileSummary(row: SummaryRow): ProfileSummary {
   };
 }
 
+/** A timestamp column as `iso` writes it (`2026-11-21T09:24:06.738Z`; both truncate to milliseconds). */
+const isoSql = (column: AnyColumn) =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * A list row as one JSON value in the shape of `ProfileSummary`. PGlite decodes every field of a
+ * result separately and copies each into a buffer of its own: 14 fields × 20 rows cost more than the
+ * query itself, one JSON field a row is one decode.
+ */
+const summaryJson = sql<ProfileSummary>`json_build_object('id', ${profiles.id},
+  'id_card_number', ${profiles.idCardNumber}, 'name', ${profiles.name}, 'gender', ${profiles.gender},
+  'email', ${profiles.email}, 'phone', ${profiles.phone}, 'nationality', ${profiles.nationality},
+  'status', ${profiles.status}, 'risk_level', ${profiles.riskLevel}, 'source', ${profiles.source},
+  'company', ${profiles.companyId}, 'created_at', ${isoSql(profiles.createdAt)},
+  'updated_at', ${isoSql(profiles.updatedAt)}, 'last_status_date', ${isoSql(profiles.lastStatusDate)})`;
+
 export function toProfile(row: ProfileRow): Profile {
   return {
     ...toProfileSummary(row),
@@ -104,30 +125,54 @@ function orderingOf(ordering: string): SQL[] {
 
 const isDateOnly = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
 
-function filtersOf(companyId: number, query: ProfileListQuery): SQL[] {
-  const filters: SQL[] = [eq(profiles.companyId, companyId)];
-  if (query.status) filters.push(eq(profiles.status, query.status));
-  if (query.risk_level) filters.push(eq(profiles.riskLevel, query.risk_level));
-  if (query.source) filters.push(eq(profiles.source, query.source));
-  if (query.created_after) filters.push(gte(profiles.createdAt, new Date(query.created_after)));
+type ListValues = Record<string, string | number>;
+
+/**
+ * The list's conditions with placeholders, and their values. The conditions depend only on which
+ * filters are set (the query's shape), so one prepared query serves every request of that shape.
+ */
+function filtersOf(companyId: number, query: ProfileListQuery): { filters: SQL[]; values: ListValues } {
+  const p = sql.placeholder;
+  const filters: SQL[] = [eq(profiles.companyId, p('companyId'))];
+  const values: ListValues = { companyId };
+  if (query.status) {
+    filters.push(eq(profiles.status, p('status')));
+    values.status = query.status;
+  }
+  if (query.risk_level) {
+    filters.push(eq(profiles.riskLevel, p('riskLevel')));
+    values.riskLevel = query.risk_level;
+  }
+  if (query.source) {
+    filters.push(eq(profiles.source, p('source')));
+    values.source = query.source;
+  }
+  if (query.created_after) {
+    filters.push(gte(profiles.createdAt, p('createdAfter')));
+    values.createdAfter = new Date(query.created_after).toISOString();
+  }
   if (query.created_before) {
     const end = new Date(query.created_before);
     // A plain date includes that whole day.
     if (isDateOnly(query.created_before)) end.setUTCDate(end.getUTCDate() + 1);
-    filters.push(lt(profiles.createdAt, end));
+    filters.push(lt(profiles.createdAt, p('createdBefore')));
+    values.createdBefore = end.toISOString();
   }
   if (query.search) {
-    const pattern = likePattern(query.search);
+    values.pattern = likePattern(query.search);
     const terms: SQL[] = [
-      ilike(profiles.name, pattern),
-      ilike(profiles.email, pattern),
-      ilike(profiles.idCardNumber, pattern),
+      ilike(profiles.name, p('pattern')),
+      ilike(profiles.email, p('pattern')),
+      ilike(profiles.idCardNumber, p('pattern')),
     ];
-    if (/^\d{1,9}$/.test(query.search)) terms.push(eq(profiles.id, Number(query.search)));
+    if (/^\d{1,9}$/.test(query.search)) {
+      terms.push(eq(profiles.id, p('searchId')));
+      values.searchId = Number(query.search);
+    }
     const match = or(...terms);
     if (match) filters.push(match);
   }
-  return filters;
+  return { filters, values };
 }
 
 /** The filters that change the count (not paging or ordering), as a stable key. */
@@ -136,38 +181,95 @@ function filterKeyOf(query: ProfileListQuery): string {
   return JSON.stringify([search, status, risk_level, source, created_after, created_before]);
 }
 
+/** Which filters are set, the ordering and whether the count comes along: what the SQL depends on. */
+function shapeOf(query: ProfileListQuery, withCount: boolean, values: ListValues): string {
+  return [query.ordering, withCount, ...Object.keys(values)].join(' ');
+}
+
+type PageRow = { summary: ProfileSummary; total?: number };
+
+type ListPrepared = { execute(values: ListValues): Promise<PageRow[]> };
+
+/**
+ * Prepared list queries per database handle and shape (at most a few hundred shapes exist). The name
+ * comes from the shape, which fixes the SQL text: on PostgreSQL a name is one statement per connection.
+ */
+const listQueries = perHandle(() => new Map<string, ListPrepared>());
+
+function listQuery(
+  db: DbOrTx,
+  query: ProfileListQuery,
+  withCount: boolean,
+  where: SQL | undefined,
+  shape: string,
+): ListPrepared {
+  const queries = listQueries(db);
+  let prepared = queries.get(shape);
+  if (!prepared) {
+    const total = sql<number>`(select count(*) from ${profiles} where ${where})`.mapWith(Number);
+    const columns: Record<string, SQL> = withCount
+      ? { summary: summaryJson, total }
+      : { summary: summaryJson };
+    prepared = db
+      .select(columns)
+      .from(profiles)
+      .where(where)
+      .orderBy(...orderingOf(query.ordering))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(
+        `profile_list_${createHash('sha1').update(shape).digest('hex').slice(0, 16)}`,
+      ) as unknown as ListPrepared;
+    queries.set(shape, prepared);
+  }
+  return prepared;
+}
+
+/** Counts being computed, per database handle, company and filters (see `listProfiles`). */
+const countsInFlight = perHandle(() => new Map<string, Promise<number>>());
+
 export async function listProfiles(
   db: DbOrTx,
   companyId: number,
   query: ProfileListQuery,
   counts?: CountCache,
 ): Promise<{ count: number; results: ProfileSummary[] }> {
-  const where = and(...filtersOf(companyId, query));
-  const page = () =>
-    db
-      .select(summaryColumns)
-      .from(profiles)
-      .where(where)
-      .orderBy(...orderingOf(query.ordering))
-      .limit(query.limit)
-      .offset(query.offset);
+  const { filters, values } = filtersOf(companyId, query);
+  const where = and(...filters);
+  const paging = { ...values, limit: query.limit, offset: query.offset };
+  const pageOnly = () => listQuery(db, query, false, where, shapeOf(query, false, values)).execute(paging);
   const filterKey = filterKeyOf(query);
   const known = counts?.get(companyId, filterKey);
-  if (known !== undefined) return { count: known, results: (await page()).map(toProfileSummary) };
+  if (known !== undefined) {
+    return { count: known, results: (await pageOnly()).map((row) => row.summary) };
+  }
+  // When a count expires under load, every request in flight would count again (each about as costly
+  // as a page): the first one counts, the others wait for its figure, which is just as fresh.
+  const inFlight = counts ? countsInFlight(db) : undefined;
+  const flightKey = `${companyId}|${filterKey}`;
+  const pending = inFlight?.get(flightKey);
+  if (pending) {
+    const [rows, total] = await Promise.all([pageOnly(), pending]);
+    return { count: total, results: rows.map((row) => row.summary) };
+  }
 
   // The count rides along with the page (one round trip); only an empty page needs its own count.
-  const rows = await db
-    .select({
-      ...summaryColumns,
-      total: sql<number>`(select count(*) from ${profiles} where ${where})`.mapWith(Number),
-    })
-    .from(profiles)
-    .where(where)
-    .orderBy(...orderingOf(query.ordering))
-    .limit(query.limit)
-    .offset(query.offset);
-  const total =
-    rows[0]?.total ?? (await db.select({ value: count() }).from(profiles).where(where))[0]?.value ?? 0;
-  counts?.set(companyId, filterKey, total);
-  return { count: total, results: rows.map(toProfileSummary) };
+  const page = listQuery(db, query, true, where, shapeOf(query, true, values)).execute(paging);
+  const totalOf = async () => {
+    const rows = await page;
+    return (
+      rows[0]?.total ??
+      (await db.select({ value: count() }).from(profiles).where(where).execute(values))[0]?.value ??
+      0
+    );
+  };
+  const counting = totalOf();
+  inFlight?.set(flightKey, counting);
+  try {
+    const [rows, total] = await Promise.all([page, counting]);
+    counts?.set(companyId, filterKey, total);
+    return { count: total, results: rows.map((row) => row.summary) };
+  } finally {
+    inFlight?.delete(flightKey);
+  }
 }

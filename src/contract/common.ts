@@ -61,8 +61,18 @@ export const pagingQuery = {
   offset: z.coerce.number().int().min(0).default(0),
 };
 
-/** Path parameter `{id}`: a positive integer. */
-export const idParams = z.strictObject({ id: z.coerce.number().int().positive() });
+/** The largest id a PostgreSQL integer column holds. */
+export const MAX_ID = 2_147_483_647;
+
+/** Path parameter `{id}`: a positive integer that fits the id columns. */
+export const idParams = z.strictObject({ id: z.coerce.number().int().positive().max(MAX_ID) });
+
+/** Free text of a query (search): trimmed, at most 200 characters, no NUL (PostgreSQL text cannot hold it). */
+export const searchText = z
+  .string()
+  .trim()
+  .max(200)
+  .refine((value) => !value.includes('\u0000'), 'Search text cannot contain NUL characters');
 
 /** A query flag written as true/false. */
 export const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');

@@ -6,6 +6,7 @@ import {
   pagingQuery,
   profileStatusSchema,
   riskLevelSchema,
+  searchText,
 } from './common';
 
 export const addressSchema = z.object({
@@ -70,7 +71,7 @@ export const profileOrderingSchema = z.enum([
 export const profileListQuerySchema = z.strictObject({
   ...pagingQuery,
   ordering: profileOrderingSchema.default('-created_at'),
-  search: z.string().trim().max(200).optional(),
+  search: searchText.optional(),
   status: profileStatusSchema.optional(),
   risk_level: riskLevelSchema.optional(),
   source: z.string().trim().max(50).optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageSchema, pagingQuery, permissionSchema, roleSchema } from './common';
+import { pageSchema, pagingQuery, permissionSchema, roleSchema, searchText } from './common';
 
 export const userGroupRefSchema = z.object({ id: z.number().int(), name: z.string() });
 
@@ -27,7 +27,7 @@ export type User = z.infer<typeof userSchema>;
 
 export const userListQuerySchema = z.strictObject({
   ...pagingQuery,
-  search: z.string().trim().max(200).optional(),
+  search: searchText.optional(),
   role: roleSchema.optional(),
 });
 export type UserListQuery = z.infer<typeof userListQuerySchema>;

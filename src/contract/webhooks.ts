@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, pageSchema } from './common';
+import { isoDateTime, pageSchema, searchText } from './common';
 
 export const WEBHOOK_EVENTS = [
   'profile.created',
@@ -63,7 +63,7 @@ export const webhookLogPageSchema = pageSchema(webhookLogSchema);
 export const endpointLogsQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(10),
   after_id: z.coerce.number().int().positive().optional(),
-  search: z.string().trim().max(200).optional(),
+  search: searchText.optional(),
 });
 export const endpointLogsResponseSchema = z.object({
   results: z.array(webhookLogSchema),

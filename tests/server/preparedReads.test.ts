@@ -1,0 +1,153 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../../server/db/client';
+import { profiles } from '../../server/db/schema';
+import { createCountCache } from '../../server/domain/countCache';
+import { listProfiles } from '../../server/domain/profiles';
+import type { Page } from '../../src/contract/common';
+import type { Profile, ProfileSummary } from '../../src/contract/profiles';
+import { PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
+
+// The PGlite client prepares SELECTs once and runs them as EXECUTE with quoted literals
+// (server/db/client.ts). These check that it returns what bound parameters would, that it never
+// serves stale rows, and that it recovers when its statements disappear.
+describe('prepared SELECTs on PGlite', () => {
+  let database: Database;
+  /** Rows of a raw SQL read (drizzle types them as unknown for this database type). */
+  const rowsOf = async (query: ReturnType<typeof sql>) =>
+    ((await database.db.execute(query)) as unknown as { rows: unknown[] }).rows;
+  const raw = () => (database.db as unknown as { $client: import('@electric-sql/pglite').PGlite }).$client;
+
+  beforeAll(async () => {
+    database = await openDatabase({ pgliteDir: 'memory' });
+  });
+  afterAll(async () => database.close());
+
+  it('passes awkward text, numbers, booleans, dates and null through unchanged', async () => {
+    const values = [
+      "O'Brien",
+      'back\\slash',
+      "quote'and\\both",
+      'ünïcödé ✓ 😀',
+      '$1 ; DROP TABLE profiles; --',
+      '',
+    ];
+    for (const value of values) {
+      for (let i = 0; i < 7; i++) {
+        // Seven runs: PostgreSQL switches a prepared statement to its generic plan after five.
+        const rows = await rowsOf(sql`select ${value}::text as v, ${i}::int as n`);
+        expect(rows[0]).toEqual({ v: value, n: i });
+      }
+    }
+    const typed = await rowsOf(
+      sql`select ${true}::boolean as b, ${null}::text as nothing, ${1.5}::float8 as f,
+        ${new Date('2026-01-02T03:04:05.678Z')}::timestamptz = '2026-01-02T03:04:05.678Z' as same`,
+    );
+    expect(typed[0]).toEqual({ b: true, nothing: null, f: 1.5, same: true });
+  });
+
+  it('falls back to bound parameters for text with NUL (and PostgreSQL refuses it as usual)', async () => {
+    await expect(rowsOf(sql`select ${'a\0b'}::text as v`)).rejects.toThrow();
+    // The client still works afterwards.
+    expect((await rowsOf(sql`select ${'ok'}::text as v`))[0]).toEqual({ v: 'ok' });
+  });
+
+  it('prepares a text once when its first uses come at the same time, and keeps using it', async () => {
+    const read = (n: number) => rowsOf(sql`select ${n}::int as concurrent_first_use`);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, n) => read(n)));
+    expect(results.map((rows) => rows[0])).toEqual(
+      Array.from({ length: 20 }, (_, n) => ({ concurrent_first_use: n })),
+    );
+    await read(99);
+    const [prepared] = await raw().exec(
+      `select generic_plans + custom_plans as runs from pg_prepared_statements
+        where statement like '%concurrent_first_use%'`,
+    );
+    // One statement, and every one of the 21 reads ran it (none fell back to an unprepared query).
+    expect(prepared?.rows).toEqual([{ runs: 21 }]);
+  });
+
+  it('recovers when the prepared statements are dropped behind its back', async () => {
+    const read = async () => (await rowsOf(sql`select ${'again'}::text as v, 42 as answer`))[0];
+    expect(await read()).toEqual({ v: 'again', answer: 42 });
+    await raw().exec('DEALLOCATE ALL');
+    expect(await read()).toEqual({ v: 'again', answer: 42 });
+    expect(await read()).toEqual({ v: 'again', answer: 42 });
+  });
+
+  it('prepares a statement once and keeps its text', async () => {
+    const read = () => rowsOf(sql`select ${'once'}::text as marker_for_this_test`);
+    await read();
+    await read();
+    // exec is not wrapped, so this look-up is not prepared itself.
+    const [prepared] = await raw().exec(
+      `select statement from pg_prepared_statements where statement like '%marker_for_this_test%'`,
+    );
+    expect(prepared?.rows).toHaveLength(1);
+  });
+});
+
+describe('profile reads stay fresh and counts stay exact', () => {
+  let t: TestApp;
+  let token: string;
+  const get = async <T>(url: string) => {
+    const response = await t.app.inject({ url, headers: { authorization: `Bearer ${token}` } });
+    return { status: response.statusCode, body: response.json() as T };
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    token = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
+  });
+  afterAll(async () => t.close());
+
+  it('shows a change to a profile on the next read (prepared statements cache plans, not rows)', async () => {
+    const before = await get<Profile>('/api/v2/profile/3');
+    expect(before.status).toBe(200);
+    for (let i = 0; i < 6; i++) await get<Profile>('/api/v2/profile/3');
+    await t.app.ctx.db.update(profiles).set({ name: 'Renamed Person' }).where(eq(profiles.id, 3));
+    const after = await get<Profile>('/api/v2/profile/3');
+    expect(after.body).toEqual({ ...before.body, name: 'Renamed Person' });
+    const listed = await get<Page<ProfileSummary>>('/api/v2/profile?search=Renamed%20Person');
+    expect(listed.body.results.map((p) => p.id)).toEqual([3]);
+  });
+
+  it('answers concurrent list requests with one exact count when the count is not cached', async () => {
+    const db = t.app.ctx.db;
+    const counts = createCountCache(60_000);
+    const query = { limit: 5, offset: 0, ordering: '-created_at' } as const;
+    const [expected] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(profiles)
+      .where(eq(profiles.companyId, 1));
+    const pages = await Promise.all(Array.from({ length: 20 }, () => listProfiles(db, 1, query, counts)));
+    for (const page of pages) {
+      expect(page.count).toBe(expected?.n);
+      expect(page.results).toHaveLength(5);
+      expect(page.results).toEqual(pages[0]?.results);
+    }
+  });
+
+  it('recounts after invalidation, also while other requests are in flight', async () => {
+    const db = t.app.ctx.db;
+    const counts = createCountCache(60_000);
+    const query = { limit: 1, offset: 0, ordering: '-created_at', status: 'Approved' } as const;
+    const first = await listProfiles(db, 1, query, counts);
+    const [other] = await db
+      .select({ id: profiles.id })
+      .from(profiles)
+      .where(sql`${profiles.companyId} = 1 and ${profiles.status} <> 'Approved'`)
+      .limit(1);
+    if (!other) throw new Error('the demo data has a profile that is not approved');
+    await db.update(profiles).set({ status: 'Approved' }).where(eq(profiles.id, other.id));
+    // Still cached: this write path did not invalidate, so the count is the one from before.
+    expect((await listProfiles(db, 1, query, counts)).count).toBe(first.count);
+    counts.invalidate(1);
+    const pages = await Promise.all([
+      listProfiles(db, 1, query, counts),
+      listProfiles(db, 1, query, counts),
+      listProfiles(db, 1, query, counts),
+    ]);
+    for (const page of pages) expect(page.count).toBe(first.count + 1);
+  });
+});
