@@ -4,11 +4,13 @@
  */
 import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { loadChunk } from './chunks';
+import { ChunkLoadError, loadChunk } from './chunks';
+import { NAMESPACES, type Namespace, START_NAMESPACES } from './namespaces';
+
+export { NAMESPACES, type Namespace, START_NAMESPACES };
 
 export const LANGUAGES = ['en-US', 'tr'] as const;
 export type Language = (typeof LANGUAGES)[number];
-export const NAMESPACES = ['common', 'screens', 'auth', 'customers', 'profile'] as const;
 export const DEFAULT_NAMESPACE = 'common';
 export const LANGUAGE_KEY = 'language';
 
@@ -86,7 +88,7 @@ export async function startI18n(
       fallbackLng: false,
       supportedLngs: [...LANGUAGES],
       load: 'currentOnly',
-      ns: [...NAMESPACES],
+      ns: [...START_NAMESPACES],
       defaultNS: DEFAULT_NAMESPACE,
       interpolation: { escapeValue: false },
       returnNull: false,
@@ -117,6 +119,22 @@ export async function switchLanguage(
   });
   await instance.changeLanguage(language);
   storeLanguage(language);
+}
+
+/**
+ * Loads namespaces of the current language before a screen that needs them renders; a namespace that
+ * cannot be loaded fails with ChunkLoadError (so the screen shows Reload, never raw keys).
+ */
+export async function loadNamespaces(
+  namespaces: readonly Namespace[],
+  instance: I18n = i18next,
+): Promise<void> {
+  if (namespaces.length === 0) return;
+  await instance.loadNamespaces([...namespaces]);
+  const missing = namespaces.filter((namespace) => !instance.hasResourceBundle(instance.language, namespace));
+  if (missing.length) {
+    throw new ChunkLoadError('CHUNK_LOAD_FAILED', `Texts not loaded: ${missing.join(', ')}`);
+  }
 }
 
 /**

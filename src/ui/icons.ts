@@ -6,11 +6,11 @@
 import { type IconName, type IconPaths, IconSize, Icons } from '@blueprintjs/icons';
 
 const standard = import.meta.glob<IconPaths>(
-  '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{add,arrow-left,briefcase,camera,caret-down,chevron-down,chevron-left,chevron-right,chevron-up,cog,edit,cross,dashboard,disable,document,error,flash,globe,home,id-number,info-sign,key,lock,log-out,manual,mobile-video,moon,new-person,office,people,person,refresh,search,settings,shield,swap-horizontal,tick,timeline-bar-chart,user,video,warning-sign}.js',
+  '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{add,arrow-left,briefcase,camera,caret-down,chevron-down,chevron-left,chevron-right,chevron-up,cog,edit,tick-circle,time,cross,dashboard,disable,document,download,error,flash,globe,home,id-number,info-sign,key,lock,log-out,manual,mobile-video,moon,new-person,office,people,person,print,refresh,search,settings,shield,swap-horizontal,tick,timeline-bar-chart,user,video,warning-sign}.js',
   { import: 'default' },
 );
 const large = import.meta.glob<IconPaths>(
-  '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{add,arrow-left,briefcase,camera,caret-down,chevron-down,chevron-left,chevron-right,chevron-up,cog,edit,cross,dashboard,disable,document,error,flash,globe,home,id-number,info-sign,key,lock,log-out,manual,mobile-video,moon,new-person,office,people,person,refresh,search,settings,shield,swap-horizontal,tick,timeline-bar-chart,user,video,warning-sign}.js',
+  '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{add,arrow-left,briefcase,camera,caret-down,chevron-down,chevron-left,chevron-right,chevron-up,cog,edit,tick-circle,time,cross,dashboard,disable,document,download,error,flash,globe,home,id-number,info-sign,key,lock,log-out,manual,mobile-video,moon,new-person,office,people,person,print,refresh,search,settings,shield,swap-horizontal,tick,timeline-bar-chart,user,video,warning-sign}.js',
   { import: 'default' },
 );
 

@@ -100,3 +100,41 @@ test('check list answers and their notes are saved per question and survive a re
   await expect(page.getByRole('heading', { name: 'Government check (NVI)' })).toBeVisible();
   await expect(sidebar.getByRole('heading', { name: 'Archive' })).toBeVisible();
 });
+
+test('the Verification Steps and Ai Agent tabs show where the profile stands and answer questions', async ({
+  page,
+}) => {
+  await signIn(page, 'admin@acme.test', 'Admin@2026');
+  await table(page).locator('tbody tr').first().getByRole('link').click();
+  await page.getByRole('tab', { name: 'Verification Steps' }).click();
+  const steps = page.getByRole('tabpanel').locator('.studio-step');
+  await expect(steps).toHaveCount(6);
+  await expect(steps.first()).toContainText('Identity document');
+  await page.getByRole('tab', { name: 'Ai Agent' }).click();
+  const panel = page.getByRole('tabpanel');
+  await panel.getByLabel('Question').fill('Which documents does this customer have?');
+  await panel.getByRole('button', { name: 'Ask' }).click();
+  await expect(panel.getByRole('list', { name: 'Ai Agent' }).locator('li')).toHaveCount(1);
+  await expect(panel.getByRole('list', { name: 'Ai Agent' })).toContainText(
+    'Which documents does this customer have?',
+  );
+});
+
+test('the Transactions tab lists payments with their status and monitoring flags', async ({ page }) => {
+  await signIn(page, 'admin@acme.test', 'Admin@2026');
+  // The first profiles of the list include some with transactions; open them until one shows a table.
+  for (let row = 0; row < 10; row++) {
+    await page.goto('/customers');
+    await table(page).locator('tbody tr').nth(row).getByRole('link').click();
+    await page.getByRole('tab', { name: 'Transactions' }).click();
+    const panel = page.getByRole('tabpanel');
+    await expect(panel.getByRole('heading', { name: 'Transactions' })).toBeVisible();
+    if (await panel.getByRole('table', { name: 'Transactions' }).isVisible()) {
+      await expect(panel.getByRole('table').locator('tbody tr').first()).toContainText(
+        /Completed|Pending|Declined/,
+      );
+      return;
+    }
+  }
+  throw new Error('no profile with transactions among the first ten');
+});

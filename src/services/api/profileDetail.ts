@@ -1,9 +1,13 @@
 /** What the profile screen reads besides the profile (§7): company config, notes, logs, device data, questionnaires. */
+import type { AmlResult } from '../../contract/aml';
+import type { Page } from '../../contract/common';
 import type { CompanyConfig } from '../../contract/companies';
 import type { DeviceData, Document } from '../../contract/documents';
 import type { ChecklistGroup, LogEntry, Note } from '../../contract/notes';
 import type { Profile } from '../../contract/profiles';
 import type { QuestionnaireAnswer, QuestionnaireQuestion } from '../../contract/questionnaires';
+import type { Transaction } from '../../contract/transactions';
+import type { VideoCall } from '../../contract/videocalls';
 import { api } from './http';
 
 type Options = { signal?: AbortSignal };
@@ -77,3 +81,19 @@ export const listDocuments = (id: number, filter: DocumentFilter, { signal }: Op
 
 export const getNvi = (id: number, { signal }: Options = {}) =>
   api.get(`profile/${id}/nvi`, { signal }).json<{ id: number; extra_data: Record<string, unknown> }>();
+
+export const stepKeys = {
+  aml: (id: number) => ['profiles', 'detail', id, 'aml'] as const,
+  calls: (id: number) => ['profiles', 'detail', id, 'calls'] as const,
+};
+
+export const getAml = (id: number, { signal }: Options = {}) =>
+  api.get(`profile/${id}/aml`, { signal }).json<AmlResult>();
+
+export const listCalls = (id: number, { signal }: Options = {}) =>
+  api.get('videocall', { searchParams: { profile: id, limit: 50 }, signal }).json<Page<VideoCall>>();
+
+export const transactionKeys = (id: number) => ['profiles', 'detail', id, 'transactions'] as const;
+
+export const listTransactions = (id: number, { signal }: Options = {}) =>
+  api.get(`profile/${id}/transactions`, { signal }).json<Transaction[]>();

@@ -55,7 +55,7 @@ const RISK_INTENTS: Record<RiskLevel, Intent> = {
 };
 
 export function useProfileLabels() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('profile');
   return {
     status: (status: ProfileStatus) => t(`profileStatus.${STATUS_KEYS[status]}`),
     risk: (risk: RiskLevel) => t(`riskLevel.${RISK_KEYS[risk]}`),

@@ -1,4 +1,4 @@
-import { Button, Callout, Intent, Radio, RadioGroup } from '@blueprintjs/core';
+import { Button, Callout, Intent } from '@blueprintjs/core';
 import { useMachine } from '@xstate/react';
 import { type FormEvent, lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,12 +11,17 @@ import { loadAccount, login } from '../../../services/api/auth';
 import { loadChunk } from '../../../services/chunks';
 import { ADD_ACCOUNT_QUERY } from '../../app/guards';
 import { safeRedirect } from '../../app/redirect';
-import { CameraCapture } from '../../components/CameraCapture';
 import { useValidationText } from '../../components/FieldMessage';
 import { TextField } from '../../components/TextField';
 import { AuthLayout } from './AuthLayout';
 
-/** The forced steps are rare: their dialogs load when needed. */
+/** The camera and the forced steps are rare: they load when needed. */
+const RegionChoice = lazy(() =>
+  loadChunk(() => import('./RegionChoice')).then((m) => ({ default: m.RegionChoice })),
+);
+const CameraCapture = lazy(() =>
+  loadChunk(() => import('../../components/CameraCapture')).then((m) => ({ default: m.CameraCapture })),
+);
 const ForcedPasswordResetDialog = lazy(() =>
   loadChunk(() => import('./ForcedPasswordResetDialog')).then((m) => ({
     default: m.ForcedPasswordResetDialog,
@@ -116,11 +121,13 @@ export function LoginScreen() {
       )}
 
       {showing('choosingRegion') && (
-        <RegionChoice
-          regions={context.regions}
-          onChoose={(server) => send({ type: 'region.chosen', server })}
-          onBack={() => send({ type: 'back' })}
-        />
+        <Suspense fallback={<div className="studio-loading-bar" />}>
+          <RegionChoice
+            regions={context.regions}
+            onChoose={(server) => send({ type: 'region.chosen', server })}
+            onBack={() => send({ type: 'back' })}
+          />
+        </Suspense>
       )}
 
       {showing('askingCode') && (
@@ -135,11 +142,13 @@ export function LoginScreen() {
         <>
           <p>{t('login.photo.body')}</p>
           {context.error !== 'noCameraPermission' && (
-            <CameraCapture
-              busy={busy}
-              onPhoto={(photo) => send({ type: 'photo.taken', photo })}
-              onDenied={onCameraDenied}
-            />
+            <Suspense fallback={<div className="studio-loading-bar" />}>
+              <CameraCapture
+                busy={busy}
+                onPhoto={(photo) => send({ type: 'photo.taken', photo })}
+                onDenied={onCameraDenied}
+              />
+            </Suspense>
           )}
           <Button
             variant="minimal"
@@ -227,41 +236,6 @@ function CredentialsForm({
         disabled={busy}
       />
       <Button type="submit" intent={Intent.PRIMARY} fill text={t('login.submit')} loading={busy} />
-    </form>
-  );
-}
-
-function RegionChoice({
-  regions,
-  onChoose,
-  onBack,
-}: {
-  regions: { name: string; server: string }[];
-  onChoose: (server: string) => void;
-  onBack: () => void;
-}) {
-  const { t } = useTranslation('auth');
-  const [server, setServer] = useState(regions[0]?.server ?? '');
-  return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (server) onChoose(server);
-      }}
-    >
-      <RadioGroup
-        label={t('login.region.body')}
-        selectedValue={server}
-        onChange={(event) => setServer(event.currentTarget.value)}
-      >
-        {regions.map((region) => (
-          <Radio key={region.server} value={region.server} label={region.name} />
-        ))}
-      </RadioGroup>
-      <div className="studio-form-actions">
-        <Button variant="minimal" icon="arrow-left" text={t('login.back')} onClick={onBack} />
-        <Button type="submit" intent={Intent.PRIMARY} text={t('login.region.continue')} />
-      </div>
     </form>
   );
 }

@@ -1,5 +1,6 @@
-import { Placeholder } from '../../components/Placeholder';
+import { ReportScreen } from './ReportScreen';
 
+/** pdf-basic/:id: identity and status. */
 export function PdfBasicScreen() {
-  return <Placeholder screen="pdfBasic" />;
+  return <ReportScreen kind="basic" />;
 }

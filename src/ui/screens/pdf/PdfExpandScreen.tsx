@@ -1,5 +1,6 @@
-import { Placeholder } from '../../components/Placeholder';
+import { ReportScreen } from './ReportScreen';
 
+/** pdf-expand/:id: the basic report plus documents, AML, calls and notes. */
 export function PdfExpandScreen() {
-  return <Placeholder screen="pdfExpand" />;
+  return <ReportScreen kind="expanded" />;
 }

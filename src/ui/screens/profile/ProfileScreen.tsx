@@ -2,17 +2,23 @@ import { Button, Callout, H2, Intent, NonIdealState, Spinner, Tab, Tabs } from '
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'wouter';
+import type { CompanyConfig } from '../../../contract/companies';
+import type { Profile } from '../../../contract/profiles';
 import { type ProfileTab, visibleTabs } from '../../../machines/profileTabs';
 import { isApiError } from '../../../services/api/http';
 import { getCompanyConfig, getProfile, profileDetailKeys } from '../../../services/api/profileDetail';
 import { useActiveAccount } from '../../app/useAccounts';
 import { usePageTitle } from '../../app/usePageTitle';
 import { RiskTag } from '../../components/profileLabels';
+import { ReportLinks } from '../pdf/ReportLinks';
+import { AiAgentTab } from './AiAgentTab';
 import { ProfileInfoTab } from './ProfileInfoTab';
 import { ProfileSidebar } from './ProfileSidebar';
 import { QuestionnairesTab } from './QuestionnairesTab';
 import { StatusMenu } from './StatusMenu';
+import { TransactionsTab } from './TransactionsTab';
 import { useDateFormat } from './useDateFormat';
+import { VerificationStepsTab } from './VerificationStepsTab';
 
 /** profile/:id (§2): the header, the tabs the company's services allow, and the sidebar. */
 export function ProfileScreen() {
@@ -66,6 +72,7 @@ export function ProfileScreen() {
           <H2 id="page-title">{data.name ?? t('unnamed')}</H2>
           <StatusMenu profileId={data.id} status={data.status} />
           <RiskTag risk={data.risk_level} />
+          <ReportLinks profileId={data.id} />
         </header>
         <p className="studio-muted studio-profile-meta">
           {[
@@ -95,7 +102,12 @@ export function ProfileScreen() {
           aria-label={t('tabs.label')}
         >
           {tabs.map((tab) => (
-            <Tab key={tab} id={tab} title={t(`tabs.${tab}`)} panel={<TabPanel tab={tab} profile={data} />} />
+            <Tab
+              key={tab}
+              id={tab}
+              title={t(`tabs.${tab}`)}
+              panel={<TabPanel tab={tab} profile={data} config={config.data} />}
+            />
           ))}
         </Tabs>
       </section>
@@ -104,15 +116,12 @@ export function ProfileScreen() {
   );
 }
 
-function TabPanel({
-  tab,
-  profile,
-}: {
-  tab: ProfileTab;
-  profile: Parameters<typeof ProfileInfoTab>[0]['profile'];
-}) {
+function TabPanel({ tab, profile, config }: { tab: ProfileTab; profile: Profile; config: CompanyConfig }) {
   const { t } = useTranslation('profile');
   if (tab === 'info') return <ProfileInfoTab profile={profile} />;
+  if (tab === 'verification') return <VerificationStepsTab profile={profile} config={config} />;
+  if (tab === 'aiAgent') return <AiAgentTab profileId={profile.id} />;
+  if (tab === 'transactions') return <TransactionsTab profileId={profile.id} />;
   if (tab === 'questionnaires') return <QuestionnairesTab profileId={profile.id} />;
   return <NonIdealState icon="info-sign" description={t('tabPending')} />;
 }

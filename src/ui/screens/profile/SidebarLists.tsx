@@ -121,7 +121,6 @@ export function DocumentList({
   only?: (document: { document_class: string }) => boolean;
 }) {
   const { t } = useTranslation('profile');
-  const { t: tc } = useTranslation();
   const date = useDateFormat({ dateStyle: 'medium' });
   const documents = useQuery({
     queryKey: sidebarKeys.documents(profileId, filter),
@@ -137,10 +136,10 @@ export function DocumentList({
         {shown.map((document) => (
           <li key={document.id}>
             <Link href={`~/profile/${profileId}/document/${document.id}`}>
-              {document.type?.name ?? tc(`documentClass.${document.document_class}`)}
+              {document.type?.name ?? t(`documentClass.${document.document_class}`)}
             </Link>
             <div className="studio-muted">
-              {tc(`documentClass.${document.document_class}`)} · {date(document.created_at)}
+              {t(`documentClass.${document.document_class}`)} · {date(document.created_at)}
             </div>
           </li>
         ))}

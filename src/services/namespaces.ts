@@ -1,0 +1,6 @@
+/** The text namespaces of locales/<lng>/<namespace>.json. */
+export const NAMESPACES = ['common', 'screens', 'auth', 'customers', 'profile', 'report'] as const;
+
+/** Loaded at start (the shell and the public pages); the others load with the screens that use them. */
+export const START_NAMESPACES = ['common', 'screens', 'auth'] as const;
+export type Namespace = (typeof NAMESPACES)[number];
