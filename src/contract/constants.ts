@@ -90,3 +90,19 @@ export const REJECT_REASON_MIN = 10;
 
 /** A quick add's id card number: `qa_` and 10 to 20 letters and digits (SPEC §7, §9). */
 export const QUICK_ADD_ID_PATTERN = /^qa_[A-Za-z0-9]{10,20}$/;
+
+/** Extracted content fields of a document (SPEC §3). */
+export const CONTENT_FIELDS = [
+  'IDNumber',
+  'FirstName',
+  'LastName',
+  'BirthDate',
+  'ExpiryDate',
+  'DocumentNumber',
+  'IssueDate',
+  'IssuePlace',
+  'BirthPlace',
+] as const;
+
+/** The checks of a document (SPEC §3). */
+export const CHECK_KINDS = ['document', 'fraud', 'biometric', 'cross'] as const;

@@ -1,24 +1,15 @@
 import { z } from 'zod';
 import { documentClassSchema, isoDate, isoDateTime, queryBoolean } from './common';
+import { CHECK_KINDS, CONTENT_FIELDS } from './constants';
 
-export const CONTENT_FIELDS = [
-  'IDNumber',
-  'FirstName',
-  'LastName',
-  'BirthDate',
-  'ExpiryDate',
-  'DocumentNumber',
-  'IssueDate',
-  'IssuePlace',
-  'BirthPlace',
-] as const;
+export { CHECK_KINDS, CONTENT_FIELDS };
+
 export const contentFieldSchema = z.enum(CONTENT_FIELDS);
 export type ContentField = z.infer<typeof contentFieldSchema>;
 
 export const DOCUMENT_STATUSES = ['pending_review', 'approved', 'rejected'] as const;
 export const documentStatusSchema = z.enum(DOCUMENT_STATUSES);
 
-export const CHECK_KINDS = ['document', 'fraud', 'biometric', 'cross'] as const;
 export const checkResultSchema = z.object({
   result: z.enum(['passed', 'warning', 'failed', 'not_run']),
   score: z.number().nullable(),

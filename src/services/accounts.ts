@@ -1,25 +1,13 @@
+import type { SignedInAccount } from '../machines/session.machine';
+
 /**
  * Accounts stored in the browser (§3 Account, §4 session end, logout): one per company and server, plus a
  * marker naming the active one. Corrupt or missing data reads as signed out, never as a crash.
  */
-export interface Region {
-  name: string;
-  server: string;
-}
+export type { Region } from '../contract/auth';
 
-export interface Account {
-  /** The user's id on the company server. */
-  id: number;
-  email: string;
-  access: string;
-  /** Company server base address (without /api/v2). */
-  server: string;
-  company_id: number;
-  regions: Region[];
-  permissions: string[];
-  role: string;
-  name: string;
-}
+/** A stored account (§3 Account): what the session machine makes when it signs in. */
+export type Account = SignedInAccount;
 
 export const STORAGE_KEYS = {
   accounts: 'accounts',

@@ -4,7 +4,7 @@
  */
 import type { TFunction } from 'i18next';
 import type { ProfileStatus, RiskLevel } from '../../contract/constants';
-import type { ContentField, Document } from '../../contract/documents';
+import { CHECK_KINDS, CONTENT_FIELDS } from '../../contract/constants';
 import type { ReportData, ReportKind } from '../api/profileReport';
 
 export type Row = readonly [label: string, value: string];
@@ -57,25 +57,6 @@ const GENDER_KEYS: Record<string, 'female' | 'male' | 'other'> = {
   m: 'male',
   other: 'other',
 };
-/** The contract's lists, repeated as types only: the contract module's values would bring zod into the chunk. */
-const CHECK_KINDS = [
-  'document',
-  'fraud',
-  'biometric',
-  'cross',
-] as const satisfies readonly (keyof Document['checks'])[];
-const CONTENT_FIELDS = [
-  'IDNumber',
-  'FirstName',
-  'LastName',
-  'BirthDate',
-  'ExpiryDate',
-  'DocumentNumber',
-  'IssueDate',
-  'IssuePlace',
-  'BirthPlace',
-] as const satisfies readonly ContentField[];
-
 export function buildReportModel(data: ReportData, format: ReportFormat, generatedAt: Date): ReportModel {
   const { t } = format;
   const none = t('none');
