@@ -5,6 +5,7 @@ import { cleanup, configure } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach } from 'vitest';
 import { startI18n } from '../../src/services/i18n';
+import { queryClient } from '../../src/ui/app/queryClient';
 import { installIconLoader } from '../../src/ui/icons';
 
 // Lazy screens and language switches can take over a second on a loaded 2-core CI machine.
@@ -29,5 +30,7 @@ installIconLoader();
 
 afterEach(() => {
   cleanup();
+  // Server data cached by one test must not answer the next.
+  queryClient.clear();
   localStorage.clear();
 });
