@@ -94,3 +94,29 @@ test('a Restricted User cannot change a status: the change fails and the status 
   await expect(page.getByText(/^Customer status change failed/)).toBeVisible();
   await expect(button).toHaveAttribute('aria-label', before);
 });
+
+test.describe('in Turkish', () => {
+  test.use({ locale: 'tr-TR' });
+
+  test('a reviewer works on a profile in Turkish: tabs, a note and a status change', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('E-posta').fill('agent@acme.test');
+    await page.getByLabel('Şifre').fill('User@2026');
+    await page.getByRole('button', { name: 'Giriş yap' }).click();
+    await expect(page.getByRole('heading', { name: 'Müşteriler' })).toBeVisible();
+    await page.getByRole('button', { name: 'Hızlı ekle' }).click();
+    await expect(page.getByRole('tab', { name: 'Profil Bilgileri' })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Anketler' })).toBeVisible();
+
+    const sidebar = page.getByRole('complementary', { name: 'Profil kenar çubuğu' });
+    await sidebar.getByLabel('Yeni not').fill('Müşteriyle görüşüldü, belge bekleniyor.');
+    await sidebar.getByRole('button', { name: 'Not ekle' }).click();
+    await expect(sidebar.getByText('Müşteriyle görüşüldü, belge bekleniyor.')).toBeVisible();
+
+    await page.getByRole('button', { name: /^Durumu değiştir: Oluşturuldu$/ }).click();
+    await page.getByRole('option', { name: 'İnceleme bekleniyor' }).click();
+    await expect(page.getByText('Müşteri durumu başarıyla değiştirildi')).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('button', { name: /^Durumu değiştir: İnceleme bekleniyor$/ })).toBeVisible();
+  });
+});
