@@ -3,10 +3,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, configure } from '@testing-library/react';
 import i18next from 'i18next';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { startI18n } from '../../src/services/i18n';
 import { queryClient } from '../../src/ui/app/queryClient';
 import { installIconLoader } from '../../src/ui/icons';
+
+// Blueprint's toaster renders into a React root of its own whose timers outlive a test file (and then
+// find no window): the component tests record messages instead; the end-to-end tests show real toasts.
+vi.mock('../../src/ui/toaster', () => ({ showSuccess: vi.fn(), showError: vi.fn() }));
 
 // Lazy screens and language switches can take over a second on a loaded 2-core CI machine.
 configure({ asyncUtilTimeout: 5000 });

@@ -10,6 +10,7 @@ import { App } from '../../src/ui/app/App';
 import { lazyScreen } from '../../src/ui/app/lazyScreen';
 import { reloadPage } from '../../src/ui/app/reload';
 import { ScreenSlot } from '../../src/ui/app/routes';
+import { showError, showSuccess } from '../../src/ui/toaster';
 import { adminAccount, storeAccounts } from '../support/accounts';
 import { missingKeys } from './setup';
 
@@ -117,6 +118,7 @@ describe('shell', () => {
     await waitFor(() => expect(accounts.active()?.email).toBe('ops@globex.test'));
     expect(localStorage.getItem(STORAGE_KEYS.active)).toBe(accountKey(globex));
     await waitFor(() => expect(window.location.pathname).toBe('/'));
+    expect(showSuccess).toHaveBeenCalledWith('Now working as ops@globex.test');
   });
 
   it('Logout forgets the active account, signals other tabs and reloads', async () => {
@@ -160,5 +162,6 @@ describe('shell', () => {
     const query = new URLSearchParams(window.location.search);
     expect(query.get('email')).toBe('admin@acme.test');
     expect(query.get('redirect')).toBe('/calls');
+    expect(showError).toHaveBeenCalledWith('Your session has ended. Please sign in again.');
   });
 });
