@@ -26,6 +26,16 @@ if [ ! -x "$CHROMIUM_PATH" ]; then
 fi
 export CHROMIUM_PATH
 
+step "postgresql (the API tests also run on a real PostgreSQL)"
+if [ ! -x /usr/lib/postgresql/15/bin/initdb ] && [ -z "${PG_BIN:-}" ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  else
+    echo "PostgreSQL is not installed and cannot be here: tests/server/postgres.test.ts will not run." >&2
+  fi
+fi
+
 step "lint and format (biome)"
 npx biome ci --error-on-warnings .
 
