@@ -73,11 +73,13 @@ test('quick add creates a qa_ profile; notes keep 10 to 200 characters; Ask AI a
   await expect(notes.getByText('Called the customer about the missing selfie.')).toBeVisible();
   await expect(notes.getByLabel('New note')).toHaveValue('');
 
-  await notes.getByLabel('Question').fill('What is the status of this customer?');
+  await notes.getByLabel('Question', { exact: true }).fill('What is the status of this customer?');
   await notes.getByRole('button', { name: 'Ask' }).click();
   await expect(notes.getByRole('status')).toContainText('Created');
 
-  await notes.getByLabel('Message').fill('The selfie upload keeps failing for this profile.');
+  await notes
+    .getByLabel('Message', { exact: true })
+    .fill('The selfie upload keeps failing for this profile.');
   await notes.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByText('Your message was sent to the help desk.')).toBeVisible();
 });
