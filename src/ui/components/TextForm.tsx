@@ -2,6 +2,7 @@ import { Button, FormGroup, Intent, TextArea } from '@blueprintjs/core';
 import { useId, useState } from 'react';
 import { checkLength } from '../../machines/validation';
 import { useValidationText } from './FieldMessage';
+import { useFormCheck } from './useFormCheck';
 
 /**
  * A text to send (a note, a question, a message) with its §5 length rule. What was typed stays when sending
@@ -27,22 +28,20 @@ export function TextForm({
   const id = useId();
   const text = useValidationText();
   const [value, setValue] = useState('');
-  const [checked, setChecked] = useState(false);
   const [busy, setBusy] = useState(false);
-  const failure = checked ? checkLength(value, min, max) : null;
-  const message = text(failure, { min, max });
+  const { failures, passes, reset } = useFormCheck(() => ({ text: checkLength(value, min, max) }));
+  const message = text(failures.text, { min, max });
   return (
     <form
       noValidate
       onSubmit={async (event) => {
         event.preventDefault();
-        setChecked(true);
-        if (checkLength(value, min, max)) return;
+        if (!passes()) return;
         setBusy(true);
         try {
           await onSubmit(value.trim());
           setValue('');
-          setChecked(false);
+          reset();
         } catch {
           // The caller reported the failure; the text stays for another try.
         } finally {

@@ -13,6 +13,7 @@ import { ADD_ACCOUNT_QUERY } from '../../app/guards';
 import { safeRedirect } from '../../app/redirect';
 import { useValidationText } from '../../components/FieldMessage';
 import { TextField } from '../../components/TextField';
+import { useFormCheck } from '../../components/useFormCheck';
 import { AuthLayout } from './AuthLayout';
 
 /** The camera and the forced steps are rare: they load when needed. */
@@ -201,15 +202,14 @@ function CredentialsForm({
   const text = useValidationText();
   const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState('');
-  const [checked, setChecked] = useState(false);
-  const emailFailure = checked ? checkEmail(email) : null;
-  const passwordFailure = checked ? checkRequired(password) : null;
+  const { failures, passes } = useFormCheck(() => ({
+    email: checkEmail(email),
+    password: checkRequired(password),
+  }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setChecked(true);
-    if (checkEmail(email) || checkRequired(password)) return;
-    onSubmit(email, password);
+    if (passes()) onSubmit(email, password);
   };
 
   return (
@@ -217,7 +217,7 @@ function CredentialsForm({
       <TextField
         id="login-email"
         label={t('login.email')}
-        message={text(emailFailure)}
+        message={text(failures.email)}
         type="email"
         autoComplete="username"
         autoFocus
@@ -228,7 +228,7 @@ function CredentialsForm({
       <TextField
         id="login-password"
         label={t('login.password')}
-        message={text(passwordFailure)}
+        message={text(failures.password)}
         type="password"
         autoComplete="current-password"
         value={password}
@@ -252,21 +252,19 @@ function CodeForm({
   const { t } = useTranslation('auth');
   const text = useValidationText();
   const [code, setCode] = useState('');
-  const [checked, setChecked] = useState(false);
-  const failure = checked ? checkCode(code) : null;
+  const { failures, passes } = useFormCheck(() => ({ code: checkCode(code) }));
   return (
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        setChecked(true);
-        if (!checkCode(code)) onSubmit(code);
+        if (passes()) onSubmit(code);
       }}
       noValidate
     >
       <TextField
         id="login-code"
         label={t('login.code.label')}
-        message={text(failure)}
+        message={text(failures.code)}
         subLabel={t('login.code.body')}
         inputMode="numeric"
         autoComplete="one-time-code"

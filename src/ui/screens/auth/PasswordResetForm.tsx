@@ -8,6 +8,7 @@ import { checkCode, checkConfirmation, checkEmail, checkPassword } from '../../.
 import { sendResetCode, submitReset } from '../../../services/api/passwordReset';
 import { useValidationText } from '../../components/FieldMessage';
 import { TextField } from '../../components/TextField';
+import { useFormCheck } from '../../components/useFormCheck';
 
 /** E-mail → code → new password (§5 rules); used on /reset-password and in the forced reset dialog. */
 export function PasswordResetForm({
@@ -94,22 +95,20 @@ function EmailStep({
   const { t } = useTranslation('auth');
   const text = useValidationText();
   const [email, setEmail] = useState(initialEmail);
-  const [checked, setChecked] = useState(false);
-  const failure = checked ? checkEmail(email) : null;
+  const { failures, passes } = useFormCheck(() => ({ email: checkEmail(email) }));
   return (
     <form
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        setChecked(true);
-        if (!checkEmail(email)) onSubmit(email);
+        if (passes()) onSubmit(email);
       }}
     >
       <p>{t('reset.intro')}</p>
       <TextField
         id="reset-email"
         label={t('reset.email')}
-        message={text(failure)}
+        message={text(failures.email)}
         type="email"
         autoComplete="username"
         autoFocus
@@ -133,17 +132,14 @@ function NewPasswordStep({
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [checked, setChecked] = useState(false);
-  const failures = {
-    code: checked ? checkCode(code) : null,
-    password: checked ? checkPassword(password) : null,
-    confirmation: checked ? checkConfirmation(password, confirmation) : null,
-  };
+  const { failures, passes } = useFormCheck(() => ({
+    code: checkCode(code),
+    password: checkPassword(password),
+    confirmation: checkConfirmation(password, confirmation),
+  }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setChecked(true);
-    if (checkCode(code) || checkPassword(password) || checkConfirmation(password, confirmation)) return;
-    onSubmit(code, password);
+    if (passes()) onSubmit(code, password);
   };
   return (
     <form noValidate onSubmit={submit}>

@@ -9,6 +9,7 @@ import { createProfile, quickAddId } from '../../../services/api/profileWrites';
 import { useValidationText } from '../../components/FieldMessage';
 import { GENDERS } from '../../components/profileLabels';
 import { TextField } from '../../components/TextField';
+import { useFormCheck } from '../../components/useFormCheck';
 import { showError, showSuccess } from '../../toaster';
 
 /** Quick add (a `qa_` id, no name or gender) and the create-profile dialog (§7 POST /profile). */
@@ -22,8 +23,9 @@ export function CreateProfile() {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState<'quick' | 'dialog' | null>(null);
   const [form, setForm] = useState({ id_card_number: '', name: '', gender: '' });
-  const [checked, setChecked] = useState(false);
-  const failure = checked ? checkRequired(form.id_card_number) : null;
+  const { failures, passes, reset } = useFormCheck(() => ({
+    id_card_number: checkRequired(form.id_card_number),
+  }));
 
   const create = async (
     body: { id_card_number: string; name: string | null; gender: string | null },
@@ -36,7 +38,7 @@ export function CreateProfile() {
       void showSuccess(t('create.created'));
       setOpen(false);
       setForm({ id_card_number: '', name: '', gender: '' });
-      setChecked(false);
+      reset();
       navigate(`~/profile/${profile.id}`);
     } catch (error) {
       void showError(isApiError(error) && error.detail ? error.detail : tc('messages.error'));
@@ -64,8 +66,7 @@ export function CreateProfile() {
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
-            setChecked(true);
-            if (checkRequired(form.id_card_number)) return;
+            if (!passes()) return;
             void create(
               {
                 id_card_number: form.id_card_number.trim(),
@@ -80,7 +81,7 @@ export function CreateProfile() {
             <TextField
               id="create-id-card"
               label={t('create.idCardNumber')}
-              message={text(failure)}
+              message={text(failures.id_card_number)}
               labelInfo="*"
               autoFocus
               value={form.id_card_number}

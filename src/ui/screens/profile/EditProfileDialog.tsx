@@ -15,6 +15,7 @@ import { updateProfile } from '../../../services/api/profileWrites';
 import { useValidationText } from '../../components/FieldMessage';
 import { GENDERS } from '../../components/profileLabels';
 import { TextField } from '../../components/TextField';
+import { useFormCheck } from '../../components/useFormCheck';
 import { showError, showSuccess } from '../../toaster';
 
 type Form = {
@@ -41,18 +42,21 @@ const fromProfile = (p: Profile): Form => ({
   street: p.address.street ?? '',
 });
 
-function check(form: Form): Partial<Record<keyof Form, ValidationFailure>> {
-  const failures: Partial<Record<keyof Form, ValidationFailure>> = {};
-  const email = form.email.trim() ? checkEmail(form.email) : null;
-  if (email) failures.email = email;
-  const date = checkPastDate(form.date_of_birth);
-  if (date) failures.date_of_birth = date;
-  // §5: profile edit requires the address details.
-  if (checkAddress(form)) {
-    for (const part of ['province', 'city', 'street'] as const)
-      if (!form[part].trim()) failures[part] = 'addressDetails';
-  }
-  return failures;
+function check(form: Form): Record<keyof Form, ValidationFailure | null> {
+  // §5: profile edit requires the address details; the parts left empty are marked.
+  const address = (part: 'province' | 'city' | 'street') =>
+    checkAddress(form) && !form[part].trim() ? 'addressDetails' : null;
+  return {
+    name: null,
+    gender: null,
+    email: form.email.trim() ? checkEmail(form.email) : null,
+    phone: null,
+    nationality: null,
+    date_of_birth: checkPastDate(form.date_of_birth),
+    province: address('province'),
+    city: address('city'),
+    street: address('street'),
+  };
 }
 
 /** Edits the profile's details (§7 PATCH /profile/{id}); "Customer updated successfully". */
@@ -70,9 +74,8 @@ export function EditProfileDialog({
   const text = useValidationText();
   const queryClient = useQueryClient();
   const [form, setForm] = useState<Form>(() => fromProfile(profile));
-  const [checked, setChecked] = useState(false);
   const [busy, setBusy] = useState(false);
-  const failures = checked ? check(form) : {};
+  const { failures, passes } = useFormCheck(() => check(form));
   const field = (key: keyof Form, label: string) => ({
     id: `edit-${key}`,
     label,
@@ -83,8 +86,7 @@ export function EditProfileDialog({
   const orNull = (value: string) => value.trim() || null;
 
   const save = async () => {
-    setChecked(true);
-    if (Object.keys(check(form)).length) return;
+    if (!passes()) return;
     setBusy(true);
     try {
       await updateProfile(profile.id, {

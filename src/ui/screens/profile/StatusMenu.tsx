@@ -24,6 +24,7 @@ import {
 import { profileDetailKeys } from '../../../services/api/profileDetail';
 import { changeStatus } from '../../../services/api/profileWrites';
 import { StatusTag, useProfileLabels } from '../../components/profileLabels';
+import { useFormCheck } from '../../components/useFormCheck';
 import { showError, showSuccess } from '../../toaster';
 
 /** The profile's status with the menu that changes it (§4; the profileStatus machine decides). */
@@ -107,11 +108,13 @@ function ConfirmDialog({
   const { t } = useTranslation('profile');
   const { t: tc } = useTranslation();
   const [reason, setReason] = useState('');
-  const [checked, setChecked] = useState(false);
-  const tooShort = checked && !reasonIsLongEnough(reason);
+  const { failures, passes, reset } = useFormCheck(() => ({
+    reason: reasonIsLongEnough(reason) ? null : 'tooShort',
+  }));
+  const tooShort = !!failures.reason;
   const close = () => {
     setReason('');
-    setChecked(false);
+    reset();
     onCancel();
   };
   return (
@@ -120,11 +123,10 @@ function ConfirmDialog({
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          setChecked(true);
-          if (!reasonIsLongEnough(reason)) return;
+          if (!passes()) return;
           onConfirm(reason);
           setReason('');
-          setChecked(false);
+          reset();
         }}
       >
         <DialogBody>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { checkRequired } from '../../../machines/validation';
 import { useValidationText } from '../../components/FieldMessage';
 import { TextField } from '../../components/TextField';
+import { useFormCheck } from '../../components/useFormCheck';
 
 /** Asks for the account password before a two-factor action (§5); can be cancelled. */
 export function PasswordPrompt({
@@ -22,12 +23,11 @@ export function PasswordPrompt({
   const { t } = useTranslation('auth');
   const text = useValidationText();
   const [password, setPassword] = useState('');
-  const [checked, setChecked] = useState(false);
-  const failure = checked ? checkRequired(password) : null;
-  const message = text(failure) ?? error ?? undefined;
+  const { failures, passes, reset } = useFormCheck(() => ({ password: checkRequired(password) }));
+  const message = text(failures.password) ?? error ?? undefined;
   const close = () => {
     setPassword('');
-    setChecked(false);
+    reset();
     onCancel();
   };
   return (
@@ -36,11 +36,10 @@ export function PasswordPrompt({
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          setChecked(true);
-          if (checkRequired(password)) return;
+          if (!passes()) return;
           onConfirm(password);
           setPassword('');
-          setChecked(false);
+          reset();
         }}
       >
         <DialogBody>

@@ -9,6 +9,7 @@ import { ApiError } from '../../../services/api/http';
 import { otpauthUri, resetOtp, type Session, verifyOtp } from '../../../services/api/users';
 import { useValidationText } from '../../components/FieldMessage';
 import { TextField } from '../../components/TextField';
+import { useFormCheck } from '../../components/useFormCheck';
 import { PasswordPrompt } from './PasswordPrompt';
 import { QrCode } from './QrCode';
 
@@ -148,17 +149,15 @@ function QrStep({
   const { t } = useTranslation('auth');
   const text = useValidationText();
   const [code, setCode] = useState('');
-  const [checked, setChecked] = useState(false);
-  const message =
-    text(checked ? checkCode(code) : null) ?? (invalid ? t('twoFactor.invalidCode') : undefined);
+  const { failures, passes } = useFormCheck(() => ({ code: checkCode(code) }));
+  const message = text(failures.code) ?? (invalid ? t('twoFactor.invalidCode') : undefined);
   return (
     <form
       noValidate
       className="studio-qr-step"
       onSubmit={(event) => {
         event.preventDefault();
-        setChecked(true);
-        if (!checkCode(code)) onSubmit(code);
+        if (passes()) onSubmit(code);
       }}
     >
       <p>{t('twoFactor.scan')}</p>
