@@ -15,60 +15,18 @@
  *
  * Env: BENCH_PROFILES (default 10000), BENCH_SECONDS per endpoint (default 10), BENCH_CONNECTIONS (50).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { finished, freePort, percentile, run, waitForServer } from './support';
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP_SECONDS = 2;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function run(args: string[], env: NodeJS.ProcessEnv, inherit = true): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', ...args], {
-    env: { ...process.env, ...env },
-    stdio: inherit ? 'inherit' : ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-function finished(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
-}
-
-async function waitForServer(base: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error('server exited early');
-    try {
-      if ((await fetch(`${base}/api/v1/regions`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('server did not start');
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
 
 /** Clock ticks per second of /proc times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -230,11 +188,11 @@ async function main() {
   try {
     console.log(`Seeding ${PROFILES} profiles into PGlite in ${dataDir} ...`);
     const seedStarted = Date.now();
-    const seedCode = await finished(run(['server/db/seed.ts', '--profiles', String(PROFILES)], env, false));
+    const seedCode = await finished(run(['server/db/seed.ts', '--profiles', String(PROFILES)], env));
     if (seedCode !== 0) throw new Error(`seed failed (${seedCode})`);
     console.log(`Seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
 
-    server = run(['server/main.ts'], env, false);
+    server = run(['server/main.ts'], env);
     await waitForServer(base, server);
     const login = await fetch(`${base}/api/v1/login/`, {
       method: 'POST',

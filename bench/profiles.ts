@@ -21,17 +21,18 @@
  * BENCH_DETAIL=1 (also print the request timeline of each series' last run, for finding where time goes).
  * `--no-build` (`npm run bench:profiles -- --no-build`) measures dist/ as it is.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { and, asc, count, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { chromiumArgs } from '../playwright.config';
+import { buildStudioIfStale } from '../scripts/studioBuild';
 import { openDatabase } from '../server/db/client';
 import { companies, documentPages, documents, profiles } from '../server/db/schema';
+import { finished, freePort, percentile, run, waitForServer } from './support';
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -45,61 +46,6 @@ const PASSWORD = 'Admin@2026';
 
 // ---------------------------------------------------------------------------------------------------
 // Build, server, seed
-
-const SOURCES = ['src', 'locales', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];
-
-function newest(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((entry) => newest(join(path, entry))));
-}
-
-function buildIfStale(): void {
-  if (process.argv.includes('--no-build')) return;
-  const built = existsSync('dist/index.html') ? statSync('dist/index.html').mtimeMs : 0;
-  if (built >= Math.max(...SOURCES.map(newest))) return;
-  console.log('Building the studio (dist/ is missing or older than its sources) ...');
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-function finished(child: ChildProcess): Promise<number> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
-}
-
-async function waitForServer(base: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error('server exited early');
-    try {
-      if ((await fetch(`${base}/api/v1/regions`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('server did not start');
-}
 
 /**
  * Gives the newest Acme Bank profile (the first row of the default `-created_at` list) at least
@@ -346,11 +292,6 @@ async function once(page: Page, profileId: number): Promise<Sample> {
   };
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
-}
-
 function stats(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
   const round = (n: number) => Math.round(n);
@@ -463,7 +404,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
   });
 
 async function main() {
-  buildIfStale();
+  if (!process.argv.includes('--no-build')) buildStudioIfStale();
   dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-profiles-'));
   // The server serves a copy: the working tree's dist/ may be rebuilt (emptied) by someone else mid-run.
   const studio = join(dataDir, 'studio');
