@@ -10,7 +10,14 @@ export default defineConfig({
     // simple-peer's package entry expects Node globals; its prebuilt browser bundle does not.
     alias: [{ find: /^simple-peer$/, replacement: 'simple-peer/simplepeer.min.js' }],
   },
-  build: { target: 'es2023', sourcemap: true, manifest: true, chunkSizeWarningLimit: 800 },
+  build: {
+    target: 'es2023',
+    sourcemap: true,
+    manifest: true,
+    chunkSizeWarningLimit: 800,
+    // The studio, and the customer's join page of a video call (served by the server as /customer.html).
+    rollupOptions: { input: { studio: 'index.html', customer: 'customer.html' } },
+  },
   // The reference server serves the built studio itself; `vite preview` is a bare static server.
   preview: { proxy: {} },
   server: {

@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const port = process.argv[2] ?? '4310';
-if (!existsSync('dist/index.html'))
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+// STUDIO_DIST lets parallel local runs build and serve their own copy of the studio.
+const dist = process.env.STUDIO_DIST ?? 'dist';
+if (!existsSync(join(dist, 'index.html')))
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', dist], { stdio: 'inherit' });
 
 const dataDir = mkdtempSync(join(tmpdir(), 'idv-e2e-'));
 const child = spawn('npx', ['tsx', 'server/main.ts'], {

@@ -16,16 +16,21 @@ import { type Database, openDatabase } from './db/client';
 import { isDatabaseEmpty, seedDemo } from './db/seed/demo';
 import { createCountCache } from './domain/countCache';
 import { createPrincipalCache } from './domain/principalCache';
+import { missAbandonedCalls } from './domain/videocalls';
 import { installAccessControl, PUBLIC } from './http/access';
 import { installErrorHandling } from './http/errors';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
 import { createDbOutbox } from './integrations/mail';
 import { createHttpSummariser } from './integrations/summariser';
+import { createCallDesk } from './realtime/callDesk';
 import { createHub, type RealtimeHub } from './realtime/hub';
 import { accountCodeRoutes } from './routes/accountCodes';
 import { amlRoutes } from './routes/aml';
+import { bitoolRoutes } from './routes/bitool';
+import { callReportRoutes } from './routes/callReport';
 import { companyRoutes } from './routes/companies';
 import { devRoutes } from './routes/dev';
+import { documentRoutes } from './routes/documents';
 import { ipWhitelistRoutes } from './routes/ipWhitelist';
 import { loginRoutes } from './routes/login';
 import { noteRoutes } from './routes/notes';
@@ -70,9 +75,12 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   }),
   supportRoutes(ctx),
   transactionRoutes(ctx),
+  documentRoutes(ctx),
   amlRoutes(ctx),
   noteRoutes(ctx),
   videoCallRoutes(ctx),
+  callReportRoutes(ctx),
+  bitoolRoutes(ctx),
   questionnaireRoutes(ctx),
   webhookRoutes(ctx),
   ipWhitelistRoutes(ctx),
@@ -121,7 +129,15 @@ export async function buildApp(
     regions: regionsOf(config),
     principals: createPrincipalCache(config.principalCacheMs),
     profileCounts: createCountCache(config.listCountCacheMs),
+    calls: createCallDesk({
+      db: database.db,
+      customerGraceMs: config.calls.customerGraceMs,
+      unattachedCallMs: config.calls.unattachedCallMs,
+      onError: (error) => app.log.error({ err: error }, 'call desk failed'),
+    }),
   };
+  // Customers of calls left waiting by an earlier run are gone with its sockets.
+  await missAbandonedCalls(database.db);
 
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'body.password'] },
@@ -165,6 +181,8 @@ export async function buildApp(
   const hub = createHub(app.server, {
     db: ctx.db,
     tokens: ctx.tokens,
+    calls: ctx.calls,
+    agentGraceMs: config.calls.agentGraceMs,
     corsOrigins: isAllowedOrigin,
     onError: (error) => app.log.error({ err: error }, 'socket handler failed'),
   });

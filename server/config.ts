@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { MAX_RECORDING_BYTES } from '../src/contract/constants';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -45,6 +46,24 @@ export interface ServerConfig {
   faceMatch: { engine: 'human' | 'off'; minSimilarity: number };
   /** A language-model endpoint (OpenAI-compatible chat completions) for profile summaries; unset: local rules. */
   summariser: { url: string; model: string; apiKey: string | undefined } | undefined;
+  /** Live calls (docs/server.md): join-link lifetime and how long a dropped socket may take to come back. */
+  calls: {
+    joinLinkTtlSeconds: number;
+    /** A waiting customer whose socket is gone this long has left: the call is MISSED. */
+    customerGraceMs: number;
+    /** An agent with no socket this long goes Offline (a short drop keeps the status). */
+    agentGraceMs: number;
+    /** A created call whose customer never connects is MISSED after this. */
+    unattachedCallMs: number;
+    /** Largest recording taken (§5: 300 MB; tests lower it). */
+    maxRecordingBytes: number;
+  };
+  /** AML screening: a full list file (else the bundled sample), its format, the hit threshold (0–100). */
+  aml: {
+    listPath: string | undefined;
+    listFormat: 'opensanctions' | 'ofac-sdn' | undefined;
+    threshold: number;
+  };
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -75,6 +94,20 @@ function readFaceEngine(value: string | undefined): 'human' | 'off' {
   if (value === undefined || value === '' || value === 'human') return 'human';
   if (value === 'off') return 'off';
   throw new Error(`FACE_MATCH must be human or off, got ${value}`);
+}
+
+function readAmlFormat(value: string | undefined): 'opensanctions' | 'ofac-sdn' | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'opensanctions' || value === 'ofac-sdn') return value;
+  throw new Error(`AML_LIST_FORMAT must be opensanctions or ofac-sdn, got ${value}`);
+}
+
+function readAmlThreshold(value: string | undefined): number {
+  if (value === undefined || value === '') return 85;
+  const threshold = Number(value);
+  if (!Number.isInteger(threshold) || threshold < 1 || threshold > 100)
+    throw new Error(`AML_MATCH_THRESHOLD must be a whole number from 1 to 100, got ${value}`);
+  return threshold;
 }
 
 function readCount(value: string | undefined, fallback: number, name: string): number {
@@ -147,5 +180,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     summariser: env.SUMMARISER_URL
       ? { url: env.SUMMARISER_URL, model: env.SUMMARISER_MODEL ?? 'default', apiKey: env.SUMMARISER_API_KEY }
       : undefined,
+    calls: {
+      joinLinkTtlSeconds: 24 * 3600,
+      customerGraceMs: readCount(env.CALL_CUSTOMER_GRACE_MS, 3_000, 'CALL_CUSTOMER_GRACE_MS'),
+      agentGraceMs: readCount(env.CALL_AGENT_GRACE_MS, 15_000, 'CALL_AGENT_GRACE_MS'),
+      unattachedCallMs: 30_000,
+      maxRecordingBytes: MAX_RECORDING_BYTES,
+    },
+    aml: {
+      listPath: env.AML_LIST_PATH ? resolve(env.AML_LIST_PATH) : undefined,
+      listFormat: readAmlFormat(env.AML_LIST_FORMAT),
+      threshold: readAmlThreshold(env.AML_MATCH_THRESHOLD),
+    },
   };
 }

@@ -7,6 +7,7 @@ import type { CountCache } from './domain/countCache';
 import type { PrincipalCache } from './domain/principalCache';
 import type { FaceMatcher } from './integrations/faceMatch';
 import type { MailOutbox } from './integrations/mail';
+import type { CallDesk } from './realtime/callDesk';
 import type { Storage } from './storage/storage';
 
 /** Everything a route or the realtime hub needs, built once by buildApp. */
@@ -23,6 +24,8 @@ export interface AppContext {
   principals: PrincipalCache;
   /** Profile list counts; write paths that change a company's profiles call `invalidate`. */
   profileCounts: CountCache;
+  /** The live call queue (presence, answering, hang-ups); bound to the socket server by the hub. */
+  calls: CallDesk;
 }
 
 /** The demo regions, both served by this process (docs/server.md). */

@@ -35,6 +35,7 @@ export const DETAILS = {
 
 export const notFound = () => new HttpError(404, DETAILS.notFound);
 export const forbidden = (detail: string = DETAILS.forbidden) => new HttpError(403, detail);
+export const conflict = (detail: string) => new HttpError(409, detail);
 export const unauthorized = (detail: string = DETAILS.invalidToken) => new HttpError(401, detail);
 export const badRequest = (detail: string, extra?: Record<string, unknown>) =>
   new HttpError(400, detail, extra);

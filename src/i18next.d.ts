@@ -1,10 +1,15 @@
 import 'i18next';
+import type aml from '../locales/en-US/aml.json';
 import type auth from '../locales/en-US/auth.json';
+import type calls from '../locales/en-US/calls.json';
 import type common from '../locales/en-US/common.json';
+import type customer from '../locales/en-US/customer.json';
 import type customers from '../locales/en-US/customers.json';
+import type documents from '../locales/en-US/documents.json';
 import type profile from '../locales/en-US/profile.json';
 import type report from '../locales/en-US/report.json';
 import type screens from '../locales/en-US/screens.json';
+import type stats from '../locales/en-US/stats.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -16,6 +21,11 @@ declare module 'i18next' {
       customers: typeof customers;
       profile: typeof profile;
       report: typeof report;
+      stats: typeof stats;
+      documents: typeof documents;
+      aml: typeof aml;
+      calls: typeof calls;
+      customer: typeof customer;
     };
     returnNull: false;
   }

@@ -19,7 +19,13 @@ export interface MfaSetupClaims {
   company_id: number;
 }
 
-type TokenUse = 'access' | 'socket' | 'mfa_setup';
+/** The token of a customer's join link (POST /profile/url): one profile's call, nothing else. */
+export interface CustomerClaims {
+  profile_id: number;
+  company_id: number;
+}
+
+type TokenUse = 'access' | 'socket' | 'mfa_setup' | 'customer';
 
 export interface TokenService {
   signAccess(claims: AccessClaims): Promise<string>;
@@ -28,6 +34,8 @@ export interface TokenService {
   verifySocket(token: string): Promise<SocketClaims | null>;
   signMfaSetup(claims: MfaSetupClaims): Promise<string>;
   verifyMfaSetup(token: string): Promise<MfaSetupClaims | null>;
+  signCustomer(claims: CustomerClaims, ttlSeconds: number): Promise<string>;
+  verifyCustomer(token: string): Promise<CustomerClaims | null>;
 }
 
 export function createTokenService(options: {
@@ -46,19 +54,25 @@ export function createTokenService(options: {
     ['sign', 'verify'],
   );
 
-  const sign = async (claims: object, use: TokenUse, ttl: number) =>
+  const sign = async (claims: object, use: TokenUse, ttl: number, subject: string) =>
     new SignJWT({ ...claims, token_type: use })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuedAt()
       .setExpirationTime(`${ttl}s`)
-      .setSubject(String((claims as { user_id: number }).user_id))
+      .setSubject(subject)
       .sign(await key);
+  const signUser = <C extends { user_id: number }>(claims: C, use: TokenUse, ttl: number) =>
+    sign(claims, use, ttl, String(claims.user_id));
 
-  async function verify(token: string, use: TokenUse): Promise<Record<string, unknown> | null> {
+  async function verify(
+    token: string,
+    use: TokenUse,
+    idClaim: 'user_id' | 'profile_id' = 'user_id',
+  ): Promise<Record<string, unknown> | null> {
     try {
       const { payload } = await jwtVerify(token, await key, { algorithms: ['HS256'] });
       if (payload.token_type !== use) return null;
-      if (typeof payload.user_id !== 'number' || typeof payload.company_id !== 'number') return null;
+      if (typeof payload[idClaim] !== 'number' || typeof payload.company_id !== 'number') return null;
       return payload;
     } catch {
       return null;
@@ -69,7 +83,7 @@ export function createTokenService(options: {
   const verified = new Map<string, { claims: AccessClaims; expiresAt: number }>();
 
   return {
-    signAccess: (claims) => sign(claims, 'access', options.accessTtlSeconds),
+    signAccess: (claims) => signUser(claims, 'access', options.accessTtlSeconds),
     async verifyAccess(token) {
       const known = verified.get(token);
       if (known && known.expiresAt > Date.now()) return known.claims;
@@ -85,16 +99,22 @@ export function createTokenService(options: {
       verified.set(token, { claims, expiresAt: Number(p.exp) * 1000 });
       return claims;
     },
-    signSocket: (claims) => sign(claims, 'socket', options.socketTtlSeconds),
+    signSocket: (claims) => signUser(claims, 'socket', options.socketTtlSeconds),
     async verifySocket(token) {
       const p = await verify(token, 'socket');
       return p ? { user_id: p.user_id as number, company_id: p.company_id as number } : null;
     },
     signMfaSetup: (claims) =>
-      sign({ ...claims, restricted: 'mfa_setup' }, 'mfa_setup', options.mfaSetupTtlSeconds ?? 600),
+      signUser({ ...claims, restricted: 'mfa_setup' }, 'mfa_setup', options.mfaSetupTtlSeconds ?? 600),
     async verifyMfaSetup(token) {
       const p = await verify(token, 'mfa_setup');
       return p ? { user_id: p.user_id as number, company_id: p.company_id as number } : null;
+    },
+    signCustomer: (claims, ttlSeconds) =>
+      sign(claims, 'customer', ttlSeconds, `profile:${claims.profile_id}`),
+    async verifyCustomer(token) {
+      const p = await verify(token, 'customer', 'profile_id');
+      return p ? { profile_id: p.profile_id as number, company_id: p.company_id as number } : null;
     },
   };
 }

@@ -153,6 +153,8 @@ export const profiles = pgTable(
     index('profiles_company_created').on(t.companyId, t.createdAt, t.id),
     index('profiles_company_status').on(t.companyId, t.status),
     index('profiles_company_risk').on(t.companyId, t.riskLevel),
+    // The dashboard (GET /bitool): approvals and rejections by their last status change.
+    index('profiles_company_status_date').on(t.companyId, t.lastStatusDate),
   ],
 );
 
@@ -185,10 +187,21 @@ export const documents = pgTable(
     content: jsonb().$type<Record<string, string | null>>().notNull().default({}),
     /** Fields overridden by staff, applied over `content`. */
     contentOverrides: jsonb().$type<Record<string, string | null>>().notNull().default({}),
+    /**
+     * The four check results `document|fraud|biometric|cross` (empty where missing), kept by PostgreSQL:
+     * the dashboard groups documents by it instead of reading every `checks` value (GET /bitool).
+     */
+    checkResults: text().generatedAlwaysAs(
+      sql`coalesce(checks #>> '{document,result}', '') || '|' || coalesce(checks #>> '{fraud,result}', '') || '|' || coalesce(checks #>> '{biometric,result}', '') || '|' || coalesce(checks #>> '{cross,result}', '')`,
+    ),
     deletedAt: ts(),
     createdAt: createdAt(),
   },
-  (t) => [index('documents_profile').on(t.profileId, t.createdAt)],
+  (t) => [
+    index('documents_profile').on(t.profileId, t.createdAt),
+    // The dashboard (GET /bitool): documents uploaded in a range.
+    index('documents_company_created').on(t.companyId, t.createdAt),
+  ],
 );
 
 export const documentPages = pgTable(
@@ -317,7 +330,11 @@ export const amlHistory = pgTable(
     records: jsonb().$type<Record<string, unknown>[]>().notNull().default([]),
     createdAt: createdAt(),
   },
-  (t) => [index('aml_history_profile').on(t.profileId, t.createdAt)],
+  (t) => [
+    index('aml_history_profile').on(t.profileId, t.createdAt),
+    // The dashboard (GET /bitool): screenings in a range (joined to the company's profiles).
+    index('aml_history_created').on(t.createdAt, t.profileId),
+  ],
 );
 
 // ---------------------------------------------------------------- video calls
@@ -344,6 +361,8 @@ export const videoCalls = pgTable(
   (t) => [
     index('video_calls_profile').on(t.profileId, t.createdAt),
     index('video_calls_company_status').on(t.companyId, t.status),
+    // The call report and the dashboard: a company's calls created in a range.
+    index('video_calls_company_created').on(t.companyId, t.createdAt),
   ],
 );
 

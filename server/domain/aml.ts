@@ -1,10 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
-import type {
-  AmlHistoryEntry,
-  AmlResult,
-  amlCheckSchema,
-  amlHistoryDetailSchema,
-} from '../../src/contract/aml';
+import type { AmlHistoryEntry, AmlResult, amlHistoryDetailSchema } from '../../src/contract/aml';
 import type { DbOrTx } from '../db/client';
 import { amlHistory, amlResults, users } from '../db/schema';
 import { forbidden, notFound } from '../errors';
@@ -12,7 +7,6 @@ import { requireCompany } from './companies';
 import { fullName, iso } from './format';
 
 type HistoryRow = typeof amlHistory.$inferSelect;
-type AmlCheck = import('zod').infer<typeof amlCheckSchema>;
 type AmlHistoryDetail = import('zod').infer<typeof amlHistoryDetailSchema>;
 
 export const AML_DISABLED = 'AML is not enabled for this company';
@@ -66,18 +60,6 @@ export async function getAmlResult(db: DbOrTx, provider: string, profileId: numb
     approved_date: iso(result?.approvedAt ?? null),
     updated_at: iso(result?.updatedAt ?? null),
     history,
-  };
-}
-
-export async function getAmlCheck(db: DbOrTx, provider: string, profileId: number): Promise<AmlCheck> {
-  const [latest] = await historyOf(db, profileId);
-  return {
-    profile: profileId,
-    provider,
-    checked: latest !== undefined,
-    status: (latest?.status as AmlCheck['status']) ?? null,
-    matches: latest?.matches ?? 0,
-    date: iso(latest?.createdAt ?? null),
   };
 }
 

@@ -154,29 +154,49 @@ export async function listDocuments(
     archived: filter.archived,
     uploadSource: filter.upload_source,
   });
-  return rows.map(({ doc }) => {
-    const { content, overridden } = contentOf(doc.content, doc.content_overrides);
-    return {
-      id: doc.id,
-      profile: doc.profile,
-      type: doc.type_id !== null && doc.type_name !== null ? { id: doc.type_id, name: doc.type_name } : null,
-      document_class: doc.document_class as DocumentClass,
-      upload_source: doc.upload_source,
-      stream: doc.stream,
-      archived: doc.archived,
-      status: doc.status as Document['status'],
-      review_reason: doc.review_reason,
-      expiry_date: doc.expiry_date,
-      created_at: new Date(doc.created_at).toISOString(),
-      pages: doc.pages.map(({ key, ...page }) => ({ ...page, url: storage.signedUrl(key) })),
-      checks: checksOf(doc.checks),
-      alerts: doc.alerts.map((a) => ({
-        ...a,
-        overridden_at: a.overridden_at ? new Date(a.overridden_at).toISOString() : null,
-      })),
-      content,
-      overridden_fields: overridden,
-      device_data: doc.device,
-    };
-  });
+  return rows.map(({ doc }) => toDocument(doc, storage));
+}
+
+/** A document row (as JSON) in the shape of the contract, with signed page addresses. */
+function toDocument(doc: DocumentJson, storage: Storage): Document {
+  const { content, overridden } = contentOf(doc.content, doc.content_overrides);
+  return {
+    id: doc.id,
+    profile: doc.profile,
+    type: doc.type_id !== null && doc.type_name !== null ? { id: doc.type_id, name: doc.type_name } : null,
+    document_class: doc.document_class as DocumentClass,
+    upload_source: doc.upload_source,
+    stream: doc.stream,
+    archived: doc.archived,
+    status: doc.status as Document['status'],
+    review_reason: doc.review_reason,
+    expiry_date: doc.expiry_date,
+    created_at: new Date(doc.created_at).toISOString(),
+    pages: doc.pages.map(({ key, ...page }) => ({ ...page, url: storage.signedUrl(key) })),
+    checks: checksOf(doc.checks),
+    alerts: doc.alerts.map((a) => ({
+      ...a,
+      overridden_at: a.overridden_at ? new Date(a.overridden_at).toISOString() : null,
+    })),
+    content,
+    overridden_fields: overridden,
+    device_data: doc.device,
+  };
+}
+
+/** One of the company's documents (not deleted), or null. */
+export async function getDocument(
+  db: DbOrTx,
+  storage: Storage,
+  companyId: number,
+  documentId: number,
+): Promise<Document | null> {
+  const [row] = await db
+    .select({ doc: documentJson })
+    .from(documents)
+    .leftJoin(documentTypes, eq(documentTypes.id, documents.documentTypeId))
+    .where(
+      and(eq(documents.id, documentId), eq(documents.companyId, companyId), isNull(documents.deletedAt)),
+    );
+  return row ? toDocument(row.doc, storage) : null;
 }

@@ -108,7 +108,7 @@ export function checkedReason(body: StatusChangeBody): string | null {
 }
 
 /** The company's profile, locked for the rest of the transaction; 404 for another company's id. */
-async function lockProfile(tx: Tx, companyId: number, profileId: number): Promise<ProfileRow> {
+export async function lockProfile(tx: Tx, companyId: number, profileId: number): Promise<ProfileRow> {
   const [row] = await tx
     .select()
     .from(profiles)
@@ -118,7 +118,8 @@ async function lockProfile(tx: Tx, companyId: number, profileId: number): Promis
   return row;
 }
 
-async function writeLog(
+/** One entry of the profile's activity log (profile_logs). */
+export async function writeLog(
   tx: DbOrTx,
   profileId: number,
   actorId: number,

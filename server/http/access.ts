@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Permission } from '../../src/contract/common';
+import type { CustomerClaims } from '../auth/tokens';
 import type { AppContext } from '../context';
 import type { Principal } from '../domain/principal';
 import { DETAILS, forbidden, unauthorized } from '../errors';
@@ -8,10 +9,12 @@ import { DETAILS, forbidden, unauthorized } from '../errors';
  * What a route requires, declared in its `config.access`:
  * - `{ public: true }`: no token;
  * - `{ permission }`: a valid token and that page permission (`null`: any signed-in user);
- * - `admin: true` also requires the Admin role.
+ * - `admin: true` also requires the Admin role;
+ * - `{ customer: true }`: the token of a customer's join link (POST /profile/url), nothing else.
  */
 export type Access =
   | { public: true }
+  | { customer: true }
   | {
       permission: Permission | null;
       admin?: boolean;
@@ -25,6 +28,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** The customer of a join link, on `{ customer: true }` routes. */
+    customer: CustomerClaims | null;
     /** True when the caller used the restricted two-factor setup token. */
     mfaSetupToken: boolean;
   }
@@ -32,6 +37,7 @@ declare module 'fastify' {
 
 export const PUBLIC: Access = { public: true };
 export const SIGNED_IN: Access = { permission: null };
+export const CUSTOMER: Access = { customer: true };
 /** A signed-in user, or the restricted token of a forced two-factor setup (otp_reset, otp_verify). */
 export const SIGNED_IN_OR_MFA_SETUP: Access = { permission: null, mfaSetup: true };
 export const need = (permission: Permission, options: { admin?: boolean } = {}): Access => ({
@@ -50,6 +56,12 @@ function bearerToken(request: FastifyRequest): string | null {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   return match?.[1] ?? null;
+}
+
+/** The customer of a `{ customer: true }` route (the hook guarantees it is there). */
+export function customerOf(request: FastifyRequest): CustomerClaims {
+  if (!request.customer) throw unauthorized(DETAILS.notAuthenticated);
+  return request.customer;
 }
 
 /** Authenticates the bearer token and checks the route's declared access. */
@@ -71,7 +83,10 @@ export async function authenticate(
   return principal;
 }
 
-export function checkAccess(principal: Principal, access: Exclude<Access, { public: true }>): void {
+export function checkAccess(
+  principal: Principal,
+  access: Exclude<Access, { public: true } | { customer: true }>,
+): void {
   if (access.admin && principal.role !== 'Admin') throw forbidden();
   if (access.permission && !principal.permissions.includes(access.permission)) throw forbidden();
 }
@@ -82,6 +97,7 @@ export function checkAccess(principal: Principal, access: Exclude<Access, { publ
  */
 export function installAccessControl(app: FastifyInstance, ctx: AppContext, guardedPrefixes: string[]): void {
   app.decorateRequest('principal', null);
+  app.decorateRequest('customer', null);
   app.decorateRequest('mfaSetupToken', false);
   app.addHook('onRoute', (route) => {
     const guarded = guardedPrefixes.some((p) => route.url.startsWith(p));
@@ -92,6 +108,12 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext, guar
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access;
     if (!access || 'public' in access) return;
+    if ('customer' in access) {
+      const token = bearerToken(request);
+      request.customer = token ? await ctx.tokens.verifyCustomer(token) : null;
+      if (!request.customer) throw unauthorized(DETAILS.invalidToken);
+      return;
+    }
     const principal = await authenticate(ctx, request, { mfaSetup: access.mfaSetup === true });
     checkAccess(principal, access);
     request.principal = principal;

@@ -1,7 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
-import { eq } from 'drizzle-orm';
 import { Server, type Socket } from 'socket.io';
-import { type AgentStatus, agentStatusSchema } from '../../src/contract/common';
 import {
   type ClientToServerEvents,
   type ServerToClientEvents,
@@ -11,34 +9,25 @@ import {
 } from '../../src/contract/socket';
 import type { TokenService } from '../auth/tokens';
 import type { DbOrTx } from '../db/client';
-import { users } from '../db/schema';
 import { loadPrincipal } from '../domain/principal';
+import type { CallDesk } from './callDesk';
+import { agentStatusOf, callRoom, companyRoom, customerRoom, userRoom } from './rooms';
 
 type HubServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
-export const companyRoom = (companyId: number) => `company:${companyId}`;
-export const userRoom = (userId: number) => `user:${userId}`;
-/** Call rooms are scoped by company, so a room name never reaches another company's sockets. */
-export const callRoom = (companyId: number, room: string) => `call:${companyId}:${room}`;
-
-export async function setAgentStatus(db: DbOrTx, userId: number, status: AgentStatus): Promise<void> {
-  await db.update(users).set({ agentStatus: status }).where(eq(users.id, userId));
-}
-
-export async function agentStatusOf(db: DbOrTx, userId: number): Promise<AgentStatus> {
-  const [row] = await db.select({ status: users.agentStatus }).from(users).where(eq(users.id, userId));
-  const parsed = agentStatusSchema.safeParse(row?.status);
-  return parsed.success ? parsed.data : 'Offline';
-}
-
 export interface RealtimeHub {
   io: HubServer;
-  /** Emits to every socket of a company (the call and stats issues use this). */
+  /** Emits to every socket of a company. */
   toCompany(companyId: number): ReturnType<HubServer['to']>;
   toUser(userId: number): ReturnType<HubServer['to']>;
   close(): Promise<void>;
 }
+
+const callIdOf = (payload: unknown): number | null => {
+  const id = (payload as { call_id?: unknown } | null)?.call_id;
+  return typeof id === 'number' && Number.isInteger(id) && id > 0 ? id : null;
+};
 
 function bindSignalling(socket: HubSocket): void {
   const { companyId } = socket.data;
@@ -72,14 +61,18 @@ function bindSignalling(socket: HubSocket): void {
 }
 
 /**
- * socket.io on the app's HTTP server (path /socket.io). A socket authenticates with the token of
- * POST /user/socket_token and joins its company's and its user's rooms.
+ * socket.io on the app's HTTP server (path /socket.io), docs/events.md. Staff authenticate with the token of
+ * POST /user/socket_token and join their company's and user's rooms; a customer authenticates with the token
+ * of their join link and the id of the call they created, and joins that call's rooms.
  */
 export function createHub(
   httpServer: HttpServer,
   deps: {
     db: DbOrTx;
     tokens: TokenService;
+    calls: CallDesk;
+    /** An agent with no socket this long goes Offline. */
+    agentGraceMs: number;
     corsOrigins: (origin: string | undefined) => boolean;
     onError: (error: unknown) => void;
   },
@@ -89,51 +82,107 @@ export function createHub(
     cors: { origin: (origin, done) => done(null, deps.corsOrigins(origin)), credentials: true },
     serveClient: false,
   });
+  deps.calls.bind(io);
+  const offlineTimers = new Map<number, NodeJS.Timeout>();
 
   io.use(async (socket, next) => {
-    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    const claims = typeof token === 'string' ? await deps.tokens.verifySocket(token) : null;
+    const auth = (socket.handshake.auth ?? {}) as { token?: unknown; customer?: unknown; call_id?: unknown };
+    if (typeof auth.customer === 'string') {
+      const claims = await deps.tokens.verifyCustomer(auth.customer);
+      const callId = callIdOf(auth);
+      if (!claims || !callId) return next(new Error('Token is invalid or expired'));
+      socket.data = { kind: 'customer', profileId: claims.profile_id, companyId: claims.company_id, callId };
+      return next();
+    }
+    const claims = typeof auth.token === 'string' ? await deps.tokens.verifySocket(auth.token) : null;
     const principal = claims ? await loadPrincipal(deps.db, claims.user_id) : null;
     if (!claims || !principal || principal.companyId !== claims.company_id) {
       return next(new Error('Token is invalid or expired'));
     }
-    socket.data = { userId: principal.id, companyId: principal.companyId };
+    socket.data = { kind: 'staff', userId: principal.id, companyId: principal.companyId };
     next();
   });
 
-  io.on('connection', (socket) => {
-    const { userId, companyId } = socket.data;
-    bindSignalling(socket);
+  function onCustomer(socket: HubSocket, data: Extract<SocketData, { kind: 'customer' }>) {
+    const { companyId, callId } = data;
+    void (async () => {
+      const call = await deps.calls.customerConnected(companyId, data.profileId, callId, async (roomId) => {
+        await socket.join([customerRoom(callId), callRoom(companyId, roomId)]);
+      });
+      if (!call) {
+        socket.emit('call.ended', { call_id: callId, by: 'agent' });
+        socket.disconnect(true);
+      }
+    })().catch(deps.onError);
+    socket.on('call.hangup', async (payload, ack) => {
+      const result = await deps.calls.hangUp(companyId, { callId }, callIdOf(payload) ?? 0);
+      ack?.(result);
+    });
+    socket.on('disconnect', () => deps.calls.customerDisconnected(companyId, callId));
+  }
 
-    socket.on('agent.status.set', async (status, ack) => {
-      const parsed = agentStatusSchema.safeParse(status);
-      if (!parsed.success) return ack?.({ ok: false, detail: 'Unknown agent status' });
+  function onStaff(socket: HubSocket, data: Extract<SocketData, { kind: 'staff' }>) {
+    const { userId, companyId } = data;
+    clearTimeout(offlineTimers.get(userId));
+    offlineTimers.delete(userId);
+
+    socket.on('queue.sync', async (ack) => {
       try {
-        await setAgentStatus(deps.db, userId, parsed.data);
+        ack?.({ ok: true, calls: await deps.calls.queue(companyId) });
       } catch (error) {
         deps.onError(error);
-        return ack?.({ ok: false, detail: 'An error occured' });
+        ack?.({ ok: false, detail: 'An error occured' });
       }
-      io.to(companyRoom(companyId)).emit('agent.status', { user_id: userId, status: parsed.data });
-      ack?.({ ok: true, status: parsed.data });
+    });
+    socket.on('call.answer', async (payload, ack) => {
+      const callId = callIdOf(payload);
+      if (!callId) return ack?.({ ok: false, detail: 'call_id is required' });
+      try {
+        ack?.(await deps.calls.answer(companyId, userId, callId));
+      } catch (error) {
+        deps.onError(error);
+        ack?.({ ok: false, detail: 'An error occured' });
+      }
+    });
+    socket.on('call.hangup', async (payload, ack) => {
+      try {
+        ack?.(await deps.calls.hangUp(companyId, { agentId: userId }, callIdOf(payload) ?? 0));
+      } catch (error) {
+        deps.onError(error);
+        ack?.({ ok: false, detail: 'An error occured' });
+      }
     });
 
-    socket.on('disconnect', async () => {
-      // An agent with no connected socket cannot answer: they go Offline.
-      try {
-        const left = await io.in(userRoom(userId)).fetchSockets();
-        if (left.length > 0 || (await agentStatusOf(deps.db, userId)) === 'Offline') return;
-        await setAgentStatus(deps.db, userId, 'Offline');
-        io.to(companyRoom(companyId)).emit('agent.status', { user_id: userId, status: 'Offline' });
-      } catch (error) {
-        deps.onError(error);
-      }
+    socket.on('disconnect', () => {
+      // An agent who cannot be reached cannot answer: with no socket left for a while, they go Offline.
+      // A short drop (a reconnect) keeps the status.
+      clearTimeout(offlineTimers.get(userId));
+      offlineTimers.set(
+        userId,
+        setTimeout(async () => {
+          offlineTimers.delete(userId);
+          try {
+            const left = await io.in(userRoom(userId)).fetchSockets();
+            if (left.length > 0 || (await agentStatusOf(deps.db, userId)) === 'Offline') return;
+            await deps.calls.setAgentStatus(companyId, userId, 'Offline');
+          } catch (error) {
+            deps.onError(error);
+          }
+        }, deps.agentGraceMs),
+      );
     });
 
     void (async () => {
       await socket.join([companyRoom(companyId), userRoom(userId)]);
       socket.emit('agent.status', { user_id: userId, status: await agentStatusOf(deps.db, userId) });
     })().catch(deps.onError);
+  }
+
+  io.on('connection', (socket) => {
+    bindSignalling(socket);
+    const data = socket.data;
+    if (data.kind === 'customer') onCustomer(socket, data);
+    else onStaff(socket, data);
   });
 
   return {
@@ -142,6 +191,8 @@ export function createHub(
     toUser: (userId) => io.to(userRoom(userId)),
     close: () =>
       new Promise<void>((resolve) => {
+        for (const timer of offlineTimers.values()) clearTimeout(timer);
+        deps.calls.close();
         io.disconnectSockets(true);
         io.engine.close();
         resolve();

@@ -1,17 +1,45 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { amlCheckSchema, amlHistoryDetailSchema, amlResultSchema } from '../../src/contract/aml';
+import {
+  AML_NO_PERMISSION,
+  amlApproveBodySchema,
+  amlCheckSchema,
+  amlHistoryDetailSchema,
+  amlResultSchema,
+} from '../../src/contract/aml';
 import { idParams } from '../../src/contract/common';
 import type { AppContext } from '../context';
-import { getAmlCheck, getAmlHistoryEntry, getAmlResult, requireAmlProvider } from '../domain/aml';
+import { getAmlHistoryEntry, getAmlResult, requireAmlProvider } from '../domain/aml';
+import { type AmlActor, approveAml, runAmlCheck } from '../domain/amlWrites';
 import { assertProfile } from '../domain/profiles';
+import { forbidden } from '../errors';
 import { need, principalOf } from '../http/access';
+import { createAmlScreener, type Screener } from '../integrations/aml';
 import { authErrors } from './shared';
 
 const access = need('view_profiles_page');
 const description = 'Needs an AML provider in the company config (403 otherwise).';
+const writeDescription =
+  `${description} Restricted User: 403 \`${AML_NO_PERMISSION}\`. ` +
+  'Writes the profile activity log in the same transaction.';
 
-export function amlRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+/** Restricted User reads AML but may not run checks or approve (SPEC §6 AML update message). */
+async function mayUpdateAml(request: FastifyRequest): Promise<void> {
+  if (principalOf(request).role === 'Restricted User') throw forbidden(AML_NO_PERMISSION);
+}
+
+const actorOf = (request: FastifyRequest): AmlActor => {
+  const principal = principalOf(request);
+  return { userId: principal.id, companyId: principal.companyId };
+};
+
+/**
+ * AML (SPEC §7): the result, running a check through the screening engine (server/integrations/aml),
+ * approving, and the history entries. The watchlist loads once, when the routes are registered.
+ */
+export function amlRoutes(ctx: AppContext, options: { screener?: Screener } = {}): FastifyPluginAsyncZod {
+  const screener = options.screener ?? createAmlScreener(ctx.config.aml);
   return async (app) => {
     /** The profile must be the caller's and AML must be on; returns the provider. */
     async function guard(companyId: number, profileId: number): Promise<string> {
@@ -40,16 +68,44 @@ export function amlRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/profile/:id/aml/check',
       {
         config: { access },
+        onRequest: mayUpdateAml,
         schema: {
           tags: ['aml'],
-          description,
+          description:
+            'Runs a new screening of the profile (name and aliases, birth date, nationality) against the ' +
+            'configured watchlist, stores it as the result (unapproved) and as a history entry, and answers ' +
+            `it. Records explain which fields matched (docs/server.md). ${writeDescription}`,
           params: idParams,
           response: { 200: amlCheckSchema, ...authErrors },
         },
       },
       async (request) => {
-        const provider = await guard(principalOf(request).companyId, request.params.id);
-        return getAmlCheck(ctx.db, provider, request.params.id);
+        const actor = actorOf(request);
+        const provider = await guard(actor.companyId, request.params.id);
+        return ctx.db.transaction((tx) => runAmlCheck(tx, actor, request.params.id, provider, screener));
+      },
+    );
+
+    app.patch(
+      '/profile/:id/aml/approve',
+      {
+        config: { access },
+        onRequest: mayUpdateAml,
+        schema: {
+          tags: ['aml'],
+          description:
+            'Approves the AML result: records who approved it and when. A profile never checked: 400; an ' +
+            `approved result stays as it is. Answers the result. ${writeDescription}`,
+          params: idParams,
+          body: amlApproveBodySchema,
+          response: { 200: amlResultSchema, ...authErrors },
+        },
+      },
+      async (request) => {
+        const actor = actorOf(request);
+        const provider = await guard(actor.companyId, request.params.id);
+        await ctx.db.transaction((tx) => approveAml(tx, actor, request.params.id));
+        return getAmlResult(ctx.db, provider, request.params.id);
       },
     );
 

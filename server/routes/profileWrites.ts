@@ -34,11 +34,11 @@ import { authErrors } from './shared';
 const access = need('view_profiles_page');
 
 /** Restricted User reads profiles and adds notes, but does not create, edit, re-status or answer checklists. */
-async function notRestricted(request: FastifyRequest): Promise<void> {
+export async function notRestricted(request: FastifyRequest): Promise<void> {
   if (principalOf(request).role === 'Restricted User') throw forbidden();
 }
 
-const actorOf = (request: FastifyRequest): Actor => {
+export const actorOf = (request: FastifyRequest): Actor => {
   const principal = principalOf(request);
   return { userId: principal.id, companyId: principal.companyId };
 };

@@ -1,20 +1,46 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParams } from '../../src/contract/common';
+import { errorSchema, idParams } from '../../src/contract/common';
+import { RECORDING_TOO_LARGE } from '../../src/contract/constants';
 import {
+  agentStatusBodySchema,
+  agentStatusReplySchema,
+  callAnswerBodySchema,
+  callAnswerSchema,
+  callNoteBodySchema,
   callQuestionSchema,
   callQuestionsQuerySchema,
   callStatusEntrySchema,
+  createCallBodySchema,
+  createdCallSchema,
+  profileUrlBodySchema,
+  profileUrlSchema,
+  updateCallBodySchema,
   videoCallListQuerySchema,
   videoCallPageSchema,
+  videoCallSchema,
 } from '../../src/contract/videocalls';
 import type { AppContext } from '../context';
 import { assertProfile } from '../domain/profiles';
-import { callQuestions, callStatusList, listVideoCalls } from '../domain/videocalls';
-import { need, principalOf, SIGNED_IN } from '../http/access';
+import {
+  addCallEntry,
+  callQuestions,
+  callStatusList,
+  createCall,
+  deleteRecording,
+  listVideoCalls,
+  oneVideoCall,
+  setCallStatus,
+  storeRecording,
+} from '../domain/videocalls';
+import { badRequest, forbidden, HttpError } from '../errors';
+import { CUSTOMER, customerOf, need, principalOf, SIGNED_IN } from '../http/access';
 import { toPage } from '../http/paging';
+import { FileTooLargeError } from '../storage/storage';
+import { notRestricted } from './profileWrites';
 import { authErrors } from './shared';
 
+const calls = need('view_calls_page');
 export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -64,6 +90,199 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         callQuestions(ctx.db, principalOf(request).companyId, request.params.id, request.query.lang),
+    );
+
+    app.post(
+      '/profile/url',
+      {
+        config: { access: calls },
+        schema: {
+          tags: ['videocalls'],
+          description:
+            'A join link for the profile’s customer (the customer page, `customer.html?token=…`); the token ' +
+            'lets its holder create and join a call for this profile only.',
+          body: profileUrlBodySchema,
+          response: { 200: profileUrlSchema, ...authErrors },
+        },
+      },
+      async (request) => {
+        const { companyId } = principalOf(request);
+        await assertProfile(ctx.db, companyId, request.body.profile);
+        const ttl = ctx.config.calls.joinLinkTtlSeconds;
+        const token = await ctx.tokens.signCustomer(
+          { profile_id: request.body.profile, company_id: companyId },
+          ttl,
+        );
+        return {
+          url: `${ctx.config.publicUrl}/customer.html?token=${encodeURIComponent(token)}`,
+          token,
+          expires_at: new Date(Date.now() + ttl * 1000).toISOString(),
+        };
+      },
+    );
+
+    app.post(
+      '/videocall',
+      {
+        config: { access: CUSTOMER },
+        schema: {
+          tags: ['videocalls'],
+          description:
+            'Called by the customer page with the join-link token as bearer: a new call with status 0 (WAITING). ' +
+            'It rings once the customer’s socket connects with `{ customer: token, call_id }` (docs/events.md).',
+          body: createCallBodySchema,
+          response: { 201: createdCallSchema, ...authErrors },
+        },
+      },
+      async (request, reply) => {
+        const customer = customerOf(request);
+        if (request.body.profile !== customer.profile_id) throw forbidden();
+        const call = await createCall(ctx.db, customer.company_id, customer.profile_id);
+        ctx.calls.created(customer.company_id, call.id);
+        return reply.code(201).send(call);
+      },
+    );
+
+    app.put(
+      '/videocall/:id',
+      {
+        config: { access: calls },
+        schema: {
+          tags: ['videocalls'],
+          description:
+            'The status the call ended with (3 COMPLETE … 9 SUSPICIOUS). A talking call only by its agent; ' +
+            'a call that was never answered cannot be given one (409).',
+          params: idParams,
+          body: updateCallBodySchema,
+          response: { 200: videoCallSchema, ...authErrors, 409: errorSchema },
+        },
+      },
+      async (request) => {
+        const { companyId, id: actorId } = principalOf(request);
+        await setCallStatus(ctx.db, companyId, request.params.id, actorId, request.body.status);
+        return oneVideoCall(ctx.db, ctx.storage, companyId, request.params.id);
+      },
+    );
+
+    app.patch(
+      '/videocall/:id',
+      {
+        config: { access: calls },
+        schema: {
+          tags: ['videocalls'],
+          consumes: ['multipart/form-data'],
+          description:
+            'Multipart with one file `file`: the call’s webm recording, streamed to storage (checked by its first ' +
+            `bytes). Over 300 MB: 413 “${RECORDING_TOO_LARGE}” and nothing is kept. Replaces an earlier recording.`,
+          params: idParams,
+          response: { 200: videoCallSchema, ...authErrors, 413: errorSchema },
+        },
+      },
+      async (request) => {
+        if (!request.isMultipart()) throw badRequest('Send the recording as multipart/form-data');
+        const { companyId, id: actorId } = principalOf(request);
+        try {
+          const file = await request.file();
+          if (file?.fieldname !== 'file') throw badRequest('file is required');
+          await storeRecording(
+            ctx.db,
+            ctx.storage,
+            companyId,
+            request.params.id,
+            actorId,
+            file.file,
+            ctx.config.calls.maxRecordingBytes,
+          );
+        } catch (error) {
+          const code = (error as { code?: string }).code;
+          if (error instanceof FileTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE')
+            throw new HttpError(413, RECORDING_TOO_LARGE);
+          throw error;
+        }
+        return oneVideoCall(ctx.db, ctx.storage, companyId, request.params.id);
+      },
+    );
+
+    app.delete(
+      '/videocall/:id',
+      {
+        config: { access: calls },
+        onRequest: notRestricted,
+        schema: {
+          tags: ['videocalls'],
+          description:
+            'Deletes the call’s recording (the video). The call itself, its status and answers stay for ' +
+            'statistics and the audit trail; 404 when it has no recording.',
+          params: idParams,
+          response: { 204: z.null().describe('Deleted'), ...authErrors },
+        },
+      },
+      async (request, reply) => {
+        const { companyId, id: actorId } = principalOf(request);
+        await deleteRecording(ctx.db, ctx.storage, companyId, request.params.id, actorId);
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.post(
+      '/videocall/:id/answers',
+      {
+        config: { access: calls },
+        schema: {
+          tags: ['videocalls'],
+          description: 'The customer’s answer to one of the company’s call questions.',
+          params: idParams,
+          body: callAnswerBodySchema,
+          response: { 201: callAnswerSchema, ...authErrors },
+        },
+      },
+      async (request, reply) => {
+        const { companyId, id: actorId } = principalOf(request);
+        const entry = await addCallEntry(ctx.db, companyId, request.params.id, actorId, request.body);
+        return reply.code(201).send(entry);
+      },
+    );
+
+    app.post(
+      '/videocall/:id/notes',
+      {
+        config: { access: calls },
+        schema: {
+          tags: ['videocalls'],
+          description: 'A note of 10 to 200 characters about the call, or about one question (`question`).',
+          params: idParams,
+          body: callNoteBodySchema,
+          response: { 201: callAnswerSchema, ...authErrors },
+        },
+      },
+      async (request, reply) => {
+        const { companyId, id: actorId } = principalOf(request);
+        const entry = await addCallEntry(ctx.db, companyId, request.params.id, actorId, {
+          question: request.body.question ?? null,
+          note: request.body.note,
+        });
+        return reply.code(201).send(entry);
+      },
+    );
+
+    app.post(
+      '/videocall/agent_status',
+      {
+        config: { access: calls },
+        schema: {
+          tags: ['videocalls'],
+          description:
+            'The caller’s availability (Online, Offline, Break, Meeting, Education); broadcast as `agent.status` ' +
+            'to the company. Only an Online agent is offered calls and may answer.',
+          body: agentStatusBodySchema,
+          response: { 200: agentStatusReplySchema, ...authErrors },
+        },
+      },
+      async (request) => {
+        const { companyId, id } = principalOf(request);
+        await ctx.calls.setAgentStatus(companyId, id, request.body.status);
+        return { status: request.body.status };
+      },
     );
   };
 }

@@ -75,7 +75,18 @@ export const CALL_STATUSES = [
   'SUSPICIOUS',
 ] as const;
 
+/** Codes an agent may end a call with (§4: an agent must set a call status at the end): COMPLETE onwards. */
+export const FIRST_FINAL_CALL_STATUS = 3;
+export const CALL_STATUS_WAITING = 0;
+export const CALL_STATUS_TALKING = 1;
+export const CALL_STATUS_MISSED = 2;
+
+/** Largest call recording the server takes (§5), and its message (§8). */
+export const MAX_RECORDING_BYTES = 300 * 1024 * 1024;
+export const RECORDING_TOO_LARGE = 'Size must be less than 300MB';
+
 export const AGENT_STATUSES = ['Online', 'Offline', 'Break', 'Meeting', 'Education'] as const;
+export type AgentStatusName = (typeof AGENT_STATUSES)[number];
 
 export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
 export type RiskLevel = (typeof RISK_LEVELS)[number];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type AgentStatus, agentStatusSchema, callStatusCodeSchema } from './common';
+import { agentStatusSchema, callStatusCodeSchema } from './common';
 
 /**
  * The socket.io event table shared by the server and the studio (docs/events.md).
@@ -10,8 +10,10 @@ import { type AgentStatus, agentStatusSchema, callStatusCodeSchema } from './com
 export const queuedCallSchema = z.object({
   call_id: z.number().int(),
   profile: z.number().int(),
+  profile_name: z.string().nullable(),
   room_id: z.string(),
   status: callStatusCodeSchema,
+  /** When the customer joined the queue (ISO). */
   created_at: z.string(),
 });
 export type QueuedCall = z.infer<typeof queuedCallSchema>;
@@ -35,6 +37,22 @@ export const signalPayloadSchema = z.record(z.string(), z.unknown());
 export const signalJoinSchema = z.object({ room: z.string().min(1).max(100) });
 export const signalRelaySchema = z.object({ room: z.string().min(1).max(100), data: signalPayloadSchema });
 
+/** The call an agent answered: the room to signal in and the customer's profile. */
+export interface AnsweredCall {
+  call_id: number;
+  profile: number;
+  room_id: string;
+}
+
+/** Told to the waiting customer whenever the queue moves. */
+export interface QueuePosition {
+  call_id: number;
+  /** 1 = next. */
+  position: number;
+  /** Seconds, estimated from recent handling times and the agents online. */
+  expected_wait_s: number;
+}
+
 export type Ack<T extends object = object> = (
   reply: ({ ok: true } & T) | { ok: false; detail: string },
 ) => void;
@@ -48,6 +66,12 @@ export interface ServerToClientEvents {
   'call.cancelled': (event: z.infer<typeof callCancelledSchema>) => void;
   /** An agent's availability changed (company room; also sent to a socket right after it connects). */
   'agent.status': (event: z.infer<typeof agentStatusEventSchema>) => void;
+  /** The customer's call was answered: create the answering (non-initiator) peer now (customer socket). */
+  'call.answered': (event: { call_id: number; room_id: string; agent_name: string }) => void;
+  /** The other side hung up (call room). */
+  'call.ended': (event: { call_id: number; by: 'agent' | 'customer' }) => void;
+  /** The waiting customer's place in the queue (customer socket). */
+  'queue.position': (event: QueuePosition) => void;
   /** Instant stats moved (company room). */
   'stats.update': (stats: InstantStats) => void;
   /** A WebRTC signal from another member of a call room. */
@@ -59,8 +83,12 @@ export interface ServerToClientEvents {
 }
 
 export interface ClientToServerEvents {
-  /** Set this agent's availability; acknowledged with the stored status. */
-  'agent.status.set': (status: AgentStatus, ack: Ack<{ status: AgentStatus }>) => void;
+  /** The calls waiting now, oldest first (staff): the studio re-syncs its queue with it after a reconnect. */
+  'queue.sync': (ack: Ack<{ calls: QueuedCall[] }>) => void;
+  /** Answer a waiting call; exactly one agent gets it, the others get `Call Already Answered`. */
+  'call.answer': (payload: { call_id: number }, ack: Ack<{ call: AnsweredCall }>) => void;
+  /** Hang up (agent or customer); the other side gets `call.ended`. */
+  'call.hangup': (payload: { call_id: number }, ack: Ack) => void;
   /** Join a call room; wait for the acknowledgement before sending signals (browser-tests note 2). */
   'signal.join': (payload: z.infer<typeof signalJoinSchema>, ack: Ack<{ peers: string[] }>) => void;
   'signal.leave': (payload: z.infer<typeof signalJoinSchema>, ack: Ack) => void;
@@ -68,8 +96,7 @@ export interface ClientToServerEvents {
   'signal.send': (payload: z.infer<typeof signalRelaySchema>, ack: Ack) => void;
 }
 
-/** Data the server keeps on each socket. */
-export interface SocketData {
-  userId: number;
-  companyId: number;
-}
+/** Data the server keeps on each socket: a staff member, or the customer of one call. */
+export type SocketData =
+  | { kind: 'staff'; userId: number; companyId: number }
+  | { kind: 'customer'; profileId: number; companyId: number; callId: number };

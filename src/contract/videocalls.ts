@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { CALL_STATUSES, callStatusCodeSchema, isoDateTime, pageSchema } from './common';
+import { agentStatusSchema, CALL_STATUSES, callStatusCodeSchema, isoDateTime, pageSchema } from './common';
+import { FIRST_FINAL_CALL_STATUS } from './constants';
+
+const id = z.number().int().positive();
 
 export const videoCallSchema = z.object({
   id: z.number().int(),
@@ -43,3 +46,50 @@ export const callQuestionsQuerySchema = z.strictObject({
     .pipe(z.enum(['EN', 'TR']))
     .default('EN'),
 });
+
+/** POST /api/v2/profile/url: a join link for the profile's customer (customer.html?token=...). */
+export const profileUrlBodySchema = z.strictObject({ profile: id });
+export const profileUrlSchema = z.object({
+  url: z.string(),
+  token: z.string(),
+  expires_at: isoDateTime,
+});
+export type ProfileUrl = z.infer<typeof profileUrlSchema>;
+
+/** POST /api/v2/videocall, by the customer of a join link: a new call is created with status 0 (§4). */
+export const createCallBodySchema = z.strictObject({
+  profile: id,
+  status: z.literal(0).default(0),
+  call_start_time: isoDateTime.optional(),
+});
+export const createdCallSchema = z.object({ id, room_id: z.string(), status: callStatusCodeSchema });
+export type CreatedCall = z.infer<typeof createdCallSchema>;
+
+/** PUT /api/v2/videocall/{callID}: the status the agent ends the call with (COMPLETE onwards). */
+export const finalCallStatusSchema = callStatusCodeSchema.refine((code) => code >= FIRST_FINAL_CALL_STATUS, {
+  message: 'Pick the status the call ended with',
+});
+export const updateCallBodySchema = z.strictObject({ status: finalCallStatusSchema });
+
+export const callAnswerBodySchema = z.strictObject({
+  question: id,
+  value: z.string().trim().min(1).max(2000),
+});
+export const callAnswerSchema = z.object({
+  id,
+  question: id.nullable(),
+  value: z.string().nullable(),
+  note: z.string().nullable(),
+  created_at: isoDateTime,
+});
+export type CallAnswer = z.infer<typeof callAnswerSchema>;
+
+/** POST /api/v2/videocall/{id}/notes: a note during the call, about one question or the whole call. */
+export const callNoteBodySchema = z.strictObject({
+  question: id.nullable().optional(),
+  note: z.string().trim().min(10).max(200),
+});
+
+/** POST /api/v2/videocall/agent_status */
+export const agentStatusBodySchema = z.strictObject({ status: agentStatusSchema });
+export const agentStatusReplySchema = z.object({ status: agentStatusSchema });

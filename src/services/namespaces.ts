@@ -1,5 +1,18 @@
 /** The text namespaces of locales/<lng>/<namespace>.json. */
-export const NAMESPACES = ['common', 'screens', 'auth', 'customers', 'profile', 'report'] as const;
+export const NAMESPACES = [
+  'common',
+  'screens',
+  'auth',
+  'customers',
+  'profile',
+  'report',
+  'documents',
+  'stats',
+  'aml',
+  'calls',
+  /** The customer's join page (customer.html) only. */
+  'customer',
+] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */
 export const START_NAMESPACES = ['common', 'screens', 'auth'] as const;

@@ -22,6 +22,18 @@ const loaders = {
 
 export const BUNDLED_ICONS = [...loaders[IconSize.STANDARD].keys()] as IconName[];
 
+type IconGlob = Record<string, () => Promise<IconPaths>>;
+
+/**
+ * Icons only lazy screens use: the screen's chunk holds their glob and registers it when it loads, so the
+ * first load does not carry their entries (the /login budget).
+ */
+export function registerIcons(standardPaths: IconGlob, largePaths: IconGlob): void {
+  for (const [file, load] of Object.entries(standardPaths))
+    loaders[IconSize.STANDARD].set(iconName(file), load);
+  for (const [file, load] of Object.entries(largePaths)) loaders[IconSize.LARGE].set(iconName(file), load);
+}
+
 export function installIconLoader(): void {
   Icons.setLoaderOptions({
     loader: async (name: IconName, size: IconSize): Promise<IconPaths> =>

@@ -41,6 +41,15 @@ export async function startTestApp(
   };
 }
 
+/** Call timers short enough for tests (a customer or agent who drops is gone after 100 ms). */
+export const FAST_CALLS: ServerConfig['calls'] = {
+  joinLinkTtlSeconds: 3600,
+  customerGraceMs: 100,
+  agentGraceMs: 100,
+  unattachedCallMs: 2_000,
+  maxRecordingBytes: 64 * 1024,
+};
+
 export const PASSWORDS = { admin: 'Admin@2026', user: 'User@2026', api: 'Api@2026' } as const;
 
 export async function login(

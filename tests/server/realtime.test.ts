@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../src/contract/socket';
-import { bearer, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
+import { bearer, FAST_CALLS, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -11,7 +11,7 @@ let url = '';
 const sockets: ClientSocket[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ calls: FAST_CALLS });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
@@ -87,15 +87,24 @@ describe('socket.io hub', () => {
     const seenByColleague = next(colleague, 'agent.status');
     const seenByStranger = nothingWithin(stranger, 'agent.status');
 
-    const ack = await agent.emitWithAck('agent.status.set', 'Online');
-    expect(ack).toEqual({ ok: true, status: 'Online' });
+    const access = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
+    const set = (status: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v2/videocall/agent_status',
+        headers: bearer(access),
+        payload: { status },
+      });
+    const ok = await set('Online');
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ status: 'Online' });
     expect(await seenByColleague).toEqual({ user_id: 2, status: 'Online' });
     expect(await seenByStranger).toBeUndefined();
 
-    const bad = await agent.emitWithAck('agent.status.set', 'Sleeping' as never);
-    expect(bad).toEqual({ ok: false, detail: 'Unknown agent status' });
+    const bad = await set('Sleeping');
+    expect(bad.statusCode).toBe(400);
 
-    // Once the agent's last socket leaves, they are Offline for everyone.
+    // Once the agent's last socket is gone for the grace period, they are Offline for everyone.
     const offline = next(colleague, 'agent.status');
     agent.disconnect();
     expect(await offline).toEqual({ user_id: 2, status: 'Offline' });
@@ -138,6 +147,7 @@ describe('socket.io hub', () => {
     const call = {
       call_id: 1,
       profile: 1,
+      profile_name: 'Ada',
       room_id: 'room-1-1',
       status: 0,
       created_at: new Date().toISOString(),

@@ -175,6 +175,14 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
   return (row?.value ?? 0) === 0;
 }
 
+/**
+ * Acme profile 26 (index 25, Pending Review, never screened) bears a name of the AML sample watchlist
+ * (OFAC SDN "GENCOGLU, Serhat", server/integrations/aml/sampleWatchlist.json): running its AML check
+ * shows a hit.
+ */
+export const DEMO_LISTED_NAMES: ReadonlyMap<number, { name: string; gender: string; nationality: string }> =
+  new Map([[25, { name: 'Serhat Gençoğlu', gender: 'M', nationality: 'TR' }]]);
+
 /** Removes every row of every table (seed --reset). */
 export async function truncateAll(db: Db): Promise<void> {
   const names = Object.values(schema)
@@ -485,6 +493,7 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<void> {
       companyId: acme.id,
       staffIds: staffOf(acme.id),
       amlProvider: acme.amlProvider,
+      listedNames: DEMO_LISTED_NAMES,
     },
     0,
     acmeCount,

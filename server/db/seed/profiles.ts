@@ -122,6 +122,8 @@ export interface ProfileSeedContext {
   checklistQuestionIds: number[];
   questionnaire: { id: number; answerType: string; optionIds: number[] }[];
   amlProvider: string | null;
+  /** Profiles (by index) that carry a name of the AML sample watchlist, so a screening finds a hit. */
+  listedNames?: ReadonlyMap<number, { name: string; gender: string; nationality: string }>;
 }
 
 function ascii(text: string): string {
@@ -243,6 +245,14 @@ async function seedBatch(
       updatedAt: new Date(updatedAt),
       lastStatusDate: status === 'Created' ? null : new Date(updatedAt),
     };
+  });
+  // Names taken from the AML sample watchlist (after the draws above, so the random sequence is unchanged).
+  indexes.forEach((i, k) => {
+    const listed = ctx.listedNames?.get(i);
+    const row = profileRows[k];
+    if (!listed || !row) return;
+    const email = `${listed.name.split(' ').map(ascii).join('.')}${i}@example.com`;
+    Object.assign(row, { ...listed, email, aliases: [] });
   });
   // Risk scores by the documented rules (server/domain/riskScores.ts); the IP is the first device's.
   for (const row of profileRows) {

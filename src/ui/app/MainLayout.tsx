@@ -25,6 +25,10 @@ import { ACCOUNT_AREAS, isAreaActive, NAV_AREAS } from './areas';
 import { ForcedSteps } from './ForcedSteps';
 import { ADD_ACCOUNT_QUERY } from './guards';
 import { queryClient } from './queryClient';
+import { AgentStatusControl } from './realtime/AgentStatusControl';
+import { ConnectionBanner } from './realtime/ConnectionBanner';
+import { IncomingCall } from './realtime/IncomingCall';
+import { RealtimeProvider } from './realtime/RealtimeProvider';
 import { reloadPage } from './reload';
 import { useActiveAccount, useStoredAccounts } from './useAccounts';
 
@@ -133,31 +137,36 @@ export function MainLayout({ children }: { children: ReactNode }) {
   const account = useActiveAccount();
   if (!account) return null;
   return (
-    <div className="studio-shell">
-      <a className="studio-skip-link" href="#main">
-        {t('app.skipToContent')}
-      </a>
-      <Navbar className="studio-navbar">
-        <NavbarGroup align={Alignment.START}>
-          <NavbarHeading className="studio-brand">
-            <Link href="~/">{t('app.name')}</Link>
-          </NavbarHeading>
-          <NavbarDivider />
-          <NavAreas account={account} />
-        </NavbarGroup>
-        <NavbarGroup align={Alignment.END}>
-          <LanguageSelect />
-          <ThemeToggle />
-          <NavbarDivider />
-          <AccountMenu account={account} />
-        </NavbarGroup>
-      </Navbar>
-      <main id="main" className="studio-main" tabIndex={-1}>
-        <QueryClientProvider client={queryClient}>
-          {children}
-          <ForcedSteps account={account} />
-        </QueryClientProvider>
-      </main>
-    </div>
+    <RealtimeProvider account={account}>
+      <div className="studio-shell">
+        <a className="studio-skip-link" href="#main">
+          {t('app.skipToContent')}
+        </a>
+        <Navbar className="studio-navbar">
+          <NavbarGroup align={Alignment.START}>
+            <NavbarHeading className="studio-brand">
+              <Link href="~/">{t('app.name')}</Link>
+            </NavbarHeading>
+            <NavbarDivider />
+            <NavAreas account={account} />
+          </NavbarGroup>
+          <NavbarGroup align={Alignment.END}>
+            <AgentStatusControl />
+            <LanguageSelect />
+            <ThemeToggle />
+            <NavbarDivider />
+            <AccountMenu account={account} />
+          </NavbarGroup>
+        </Navbar>
+        <ConnectionBanner />
+        <main id="main" className="studio-main" tabIndex={-1}>
+          <QueryClientProvider client={queryClient}>
+            {children}
+            <ForcedSteps account={account} />
+          </QueryClientProvider>
+        </main>
+        <IncomingCall />
+      </div>
+    </RealtimeProvider>
   );
 }

@@ -1,5 +1,36 @@
-import { Placeholder } from '../../components/Placeholder';
+import { AnchorButton, H2, NonIdealState } from '@blueprintjs/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'wouter';
+import { usePageTitle } from '../../app/usePageTitle';
+import { CallView } from './CallView';
+import { useDeskCall } from './useCall';
 
+/** call/:customerID/:roomID/:callID (§2): the live call this window answered. */
 export function CallScreen() {
-  return <Placeholder screen="call" />;
+  const { t } = useTranslation('calls');
+  const { t: ts } = useTranslation('screens');
+  const { customerID, callID } = useParams<{ customerID: string; roomID: string; callID: string }>();
+  usePageTitle(ts('call.title'));
+  const call = useDeskCall(Number(callID));
+  if (call) return <CallView call={call} />;
+  return (
+    <section aria-labelledby="page-title">
+      <H2 id="page-title">{ts('call.title')}</H2>
+      <NonIdealState
+        icon="mobile-video"
+        title={t('call.notHereTitle')}
+        description={t('call.notHereBody')}
+        action={
+          <>
+            <Link href={`~/profile/${customerID}?tab=videoCalls`} asChild>
+              <AnchorButton role="link" icon="person" text={t('call.openProfile')} />
+            </Link>{' '}
+            <Link href="~/calls" asChild>
+              <AnchorButton role="link" icon="arrow-left" text={t('call.backToCalls')} />
+            </Link>
+          </>
+        }
+      />
+    </section>
+  );
 }

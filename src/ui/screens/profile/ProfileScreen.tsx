@@ -1,4 +1,4 @@
-import { Button, Callout, H2, Intent, NonIdealState, Spinner, Tab, Tabs } from '@blueprintjs/core';
+import { Button, Callout, H2, Intent, Spinner, Tab, Tabs } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'wouter';
@@ -12,6 +12,8 @@ import { usePageTitle } from '../../app/usePageTitle';
 import { RiskTag } from '../../components/profileLabels';
 import { ReportLinks } from '../pdf/ReportLinks';
 import { AiAgentTab } from './AiAgentTab';
+import { AmlTab } from './aml/AmlTab';
+import { DocumentsTab } from './documents/DocumentsTab';
 import { ProfileInfoTab } from './ProfileInfoTab';
 import { ProfileSidebar } from './ProfileSidebar';
 import { QuestionnairesTab } from './QuestionnairesTab';
@@ -19,6 +21,7 @@ import { StatusMenu } from './StatusMenu';
 import { TransactionsTab } from './TransactionsTab';
 import { useDateFormat } from './useDateFormat';
 import { VerificationStepsTab } from './VerificationStepsTab';
+import { VideoCallsTab } from './VideoCallsTab';
 
 /** profile/:id (§2): the header, the tabs the company's services allow, and the sidebar. */
 export function ProfileScreen() {
@@ -117,11 +120,13 @@ export function ProfileScreen() {
 }
 
 function TabPanel({ tab, profile, config }: { tab: ProfileTab; profile: Profile; config: CompanyConfig }) {
-  const { t } = useTranslation('profile');
   if (tab === 'info') return <ProfileInfoTab profile={profile} />;
   if (tab === 'verification') return <VerificationStepsTab profile={profile} config={config} />;
   if (tab === 'aiAgent') return <AiAgentTab profileId={profile.id} />;
+  if (tab === 'aml') return <AmlTab profile={profile} />;
   if (tab === 'transactions') return <TransactionsTab profileId={profile.id} />;
   if (tab === 'questionnaires') return <QuestionnairesTab profileId={profile.id} />;
-  return <NonIdealState icon="info-sign" description={t('tabPending')} />;
+  if (tab === 'documents') return <DocumentsTab profileId={profile.id} />;
+  // The last tab: 'videoCalls'.
+  return <VideoCallsTab profileId={profile.id} />;
 }

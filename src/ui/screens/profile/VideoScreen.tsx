@@ -1,5 +1,145 @@
-import { Placeholder } from '../../components/Placeholder';
+import {
+  Button,
+  Callout,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  H2,
+  HTMLTable,
+  Intent,
+  NonIdealState,
+  Spinner,
+} from '@blueprintjs/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useParams } from 'wouter';
+import { isApiError } from '../../../services/api/http';
+import { listCalls, stepKeys } from '../../../services/api/profileDetail';
+import { deleteRecording } from '../../../services/api/videocalls';
+import { usePageTitle } from '../../app/usePageTitle';
+import { showError, showSuccess } from '../../toaster';
+import { useDateFormat } from './useDateFormat';
 
+/**
+ * Browser recordings carry no duration (browser-tests note, pitfall 4): seeking far past the end makes the
+ * browser find it, after which the player can seek.
+ */
+function findDuration(video: HTMLVideoElement) {
+  if (video.duration !== Number.POSITIVE_INFINITY) return;
+  const back = () => {
+    video.removeEventListener('durationchange', back);
+    video.currentTime = 0;
+  };
+  video.addEventListener('durationchange', back);
+  video.currentTime = Number.MAX_SAFE_INTEGER;
+}
+
+/** profile/:profileID/video/:videoID (§2): a recorded call, played back, with delete. */
 export function VideoScreen() {
-  return <Placeholder screen="video" />;
+  const { t } = useTranslation('calls');
+  const { t: tc } = useTranslation();
+  const { t: ts } = useTranslation('screens');
+  const { profileID, videoID } = useParams<{ profileID: string; videoID: string }>();
+  const profileId = Number(profileID);
+  const callId = Number(videoID);
+  const [, navigate] = useLocation();
+  const date = useDateFormat();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  usePageTitle(ts('video.title'));
+  const calls = useQuery({
+    queryKey: stepKeys.calls(profileId),
+    queryFn: ({ signal }) => listCalls(profileId, { signal }),
+  });
+  const remove = useMutation({
+    mutationFn: () => deleteRecording(callId),
+    onSuccess: async () => {
+      void showSuccess(tc('success.videoDeleted'));
+      await queryClient.invalidateQueries({ queryKey: stepKeys.calls(profileId) });
+      navigate(`~/profile/${profileId}?tab=videoCalls`);
+    },
+    onError: (error) => {
+      setConfirming(false);
+      void showError(isApiError(error) ? error.detail : tc('messages.error'));
+    },
+  });
+  const call = calls.data?.results.find((c) => c.id === callId);
+
+  return (
+    <section aria-labelledby="page-title" className="studio-video">
+      <H2 id="page-title">{ts('video.title')}</H2>
+      {calls.isPending && <Spinner />}
+      {calls.isError && (
+        <Callout intent={Intent.DANGER}>
+          {isApiError(calls.error) ? calls.error.detail : tc('messages.error')}
+        </Callout>
+      )}
+      {calls.isSuccess && !call && <NonIdealState icon="video" description={t('video.notFound')} />}
+      {call && (
+        <>
+          {call.recorded_file ? (
+            // biome-ignore lint/a11y/useMediaCaption: recordings of live calls have no captions.
+            <video
+              className="studio-video-player"
+              src={call.recorded_file}
+              controls
+              preload="metadata"
+              aria-label={t('video.player', { id: call.id })}
+              onLoadedMetadata={(event) => findDuration(event.currentTarget)}
+            />
+          ) : (
+            <NonIdealState icon="video" description={t('video.noRecording')} />
+          )}
+          <HTMLTable compact className="studio-call-facts">
+            <tbody>
+              <tr>
+                <th scope="row">{t('video.status')}</th>
+                <td>{t(`statusNames.${call.status}` as 'statusNames.0')}</td>
+              </tr>
+              <tr>
+                <th scope="row">{t('video.agent')}</th>
+                <td>{call.agent?.name ?? t('video.noAgent')}</td>
+              </tr>
+              <tr>
+                <th scope="row">{t('video.started')}</th>
+                <td>{call.call_start_time ? date(call.call_start_time) : t('tab.none')}</td>
+              </tr>
+              <tr>
+                <th scope="row">{t('video.ended')}</th>
+                <td>{call.call_end_time ? date(call.call_end_time) : t('tab.none')}</td>
+              </tr>
+            </tbody>
+          </HTMLTable>
+          {call.recorded_file && (
+            <Button
+              intent={Intent.DANGER}
+              icon="trash"
+              text={t('video.delete')}
+              onClick={() => setConfirming(true)}
+            />
+          )}
+        </>
+      )}
+      <Dialog isOpen={confirming} onClose={() => setConfirming(false)} title={t('video.deleteTitle')}>
+        <DialogBody>
+          <p>{t('video.deleteConfirm')}</p>
+        </DialogBody>
+        <DialogFooter
+          actions={
+            <>
+              <Button text={t('video.cancel')} onClick={() => setConfirming(false)} />
+              <Button
+                intent={Intent.DANGER}
+                icon="trash"
+                text={t('video.delete')}
+                loading={remove.isPending}
+                onClick={() => remove.mutate()}
+              />
+            </>
+          }
+        />
+      </Dialog>
+    </section>
+  );
 }

@@ -1,0 +1,291 @@
+/**
+ * The document write paths (issue 7): review, archive, delete, field and type overrides, alert overrides and
+ * the record of an upload. Each takes the transaction, locks the document row, answers 404 for another
+ * company's (or a deleted) document, changes nothing on bad input and logs into the profile's activity log.
+ */
+import { and, eq, isNull } from 'drizzle-orm';
+import type { z } from 'zod';
+import { CONTENT_FIELDS } from '../../src/contract/constants';
+import {
+  DOCUMENT_DETAILS,
+  FIELD_MAX_LENGTH,
+  FIELD_PROBLEM_TEXT,
+  fieldProblems,
+  type PageContentType,
+  reasonIsLongEnough,
+} from '../../src/contract/documentRules';
+import type {
+  deviceDataInputSchema,
+  documentApproveBodySchema,
+  documentOverrideBodySchema,
+} from '../../src/contract/documentWrites';
+import type { Tx } from '../db/client';
+import { deviceData, documentAlerts, documentPages, documents, documentTypes } from '../db/schema';
+import { badRequest, notFound } from '../errors';
+import { type Actor, lockProfile, writeLog } from './profileWrites';
+
+type DocumentRow = typeof documents.$inferSelect;
+type ApproveBody = z.output<typeof documentApproveBodySchema>;
+type OverrideBody = z.output<typeof documentOverrideBodySchema>;
+type DeviceInput = z.output<typeof deviceDataInputSchema>;
+
+/** The company's document (not deleted), locked for the rest of the transaction; 404 otherwise. */
+async function lockDocument(tx: Tx, companyId: number, documentId: number): Promise<DocumentRow> {
+  const [row] = await tx
+    .select()
+    .from(documents)
+    .where(and(eq(documents.id, documentId), eq(documents.companyId, companyId), isNull(documents.deletedAt)))
+    .for('update');
+  if (!row) throw notFound();
+  return row;
+}
+
+const label = (row: DocumentRow) => `${row.documentClass} #${row.id}`;
+
+/** PUT /document/{id}/approve: approve, or reject with a reason of at least 10 characters. */
+export async function reviewDocument(tx: Tx, actor: Actor, documentId: number, body: ApproveBody) {
+  const reason = body.reason?.trim() || null;
+  if (!body.approved && !reasonIsLongEnough(reason)) throw badRequest(DOCUMENT_DETAILS.reasonTooShort);
+  const row = await lockDocument(tx, actor.companyId, documentId);
+  const status = body.approved ? 'approved' : 'rejected';
+  await tx
+    .update(documents)
+    .set({ status, reviewReason: reason, reviewedBy: actor.userId, reviewedAt: new Date() })
+    .where(eq(documents.id, row.id));
+  await writeLog(
+    tx,
+    row.profileId,
+    actor.userId,
+    body.approved ? 'document_approved' : 'document_rejected',
+    `Document ${label(row)} ${status}${reason ? `: ${reason}` : ''}`,
+    { document_id: row.id, ...(reason ? { reason } : {}) },
+  );
+}
+
+/** PUT /document/{id}/archive: archive or restore (the body's id must be the address's). */
+export async function archiveDocument(
+  tx: Tx,
+  actor: Actor,
+  documentId: number,
+  body: { id: number; archived: boolean },
+) {
+  if (body.id !== documentId) throw badRequest(DOCUMENT_DETAILS.idMismatch);
+  const row = await lockDocument(tx, actor.companyId, documentId);
+  if (row.archived === body.archived) return;
+  await tx.update(documents).set({ archived: body.archived }).where(eq(documents.id, row.id));
+  await writeLog(
+    tx,
+    row.profileId,
+    actor.userId,
+    body.archived ? 'document_archived' : 'document_restored',
+    `Document ${label(row)} ${body.archived ? 'archived' : 'restored'}`,
+    { document_id: row.id },
+  );
+}
+
+/** DELETE /document/{id}: a soft delete (the row and its files stay for the record; lists skip it). */
+export async function deleteDocument(tx: Tx, actor: Actor, documentId: number) {
+  const row = await lockDocument(tx, actor.companyId, documentId);
+  await tx.update(documents).set({ deletedAt: new Date() }).where(eq(documents.id, row.id));
+  await writeLog(tx, row.profileId, actor.userId, 'document_deleted', `Document ${label(row)} deleted`, {
+    document_id: row.id,
+  });
+}
+
+const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * PUT /document/{id}/documentcontent/override: the sent fields replace the extracted ones (blank or null
+ * clears a value). Dates are checked on the result, so an expiry date cannot fall before the issue date.
+ */
+export async function overrideFields(tx: Tx, actor: Actor, documentId: number, body: OverrideBody) {
+  const sent = Object.entries(body.fields).filter(([, value]) => value !== undefined) as [
+    (typeof CONTENT_FIELDS)[number],
+    string | null,
+  ][];
+  if (sent.length === 0) throw badRequest(DOCUMENT_DETAILS.noFields);
+  const changes = Object.fromEntries(sent.map(([field, value]) => [field, value?.trim() || null]));
+  const row = await lockDocument(tx, actor.companyId, documentId);
+  const overrides = { ...row.contentOverrides, ...changes };
+  const merged = Object.fromEntries(
+    CONTENT_FIELDS.map((field) => [
+      field,
+      field in overrides ? overrides[field] : (row.content[field] ?? null),
+    ]),
+  );
+  // Only the sent fields and the pair they form are judged: stored values are not the caller's input.
+  const problems = Object.entries(fieldProblems(merged, todayUtc())).filter(
+    ([field, problem]) =>
+      field in changes ||
+      (problem === 'expiryBeforeIssue' && ('IssueDate' in changes || 'ExpiryDate' in changes)),
+  );
+  if (problems.length > 0)
+    throw badRequest(
+      problems.map(([field, problem]) => `${field}: ${FIELD_PROBLEM_TEXT[problem]}`).join('; '),
+    );
+  const expiry = merged.ExpiryDate ?? null;
+  await tx
+    .update(documents)
+    .set({ contentOverrides: overrides, ...('ExpiryDate' in changes ? { expiryDate: expiry } : {}) })
+    .where(eq(documents.id, row.id));
+  const fields = Object.keys(changes);
+  await writeLog(
+    tx,
+    row.profileId,
+    actor.userId,
+    'document_fields_overridden',
+    `Document ${label(row)} fields overridden: ${fields.join(', ')}`,
+    { document_id: row.id, fields },
+  );
+}
+
+/** PATCH /document/{id}: another document type (the class follows the type). */
+export async function changeDocumentType(tx: Tx, actor: Actor, documentId: number, typeId: number) {
+  const [type] = await tx.select().from(documentTypes).where(eq(documentTypes.id, typeId));
+  if (!type) throw badRequest(DOCUMENT_DETAILS.unknownType);
+  const row = await lockDocument(tx, actor.companyId, documentId);
+  if (row.documentTypeId === type.id) return;
+  await tx
+    .update(documents)
+    .set({ documentTypeId: type.id, documentClass: type.documentClass })
+    .where(eq(documents.id, row.id));
+  await writeLog(
+    tx,
+    row.profileId,
+    actor.userId,
+    'document_type_changed',
+    `Document ${label(row)} type changed to ${type.name}`,
+    { document_id: row.id, from: row.documentTypeId, to: type.id },
+  );
+}
+
+/** PUT /profile/{id}/rule/{ruleId}: overrides one alert of the profile's documents with a reason. */
+export async function overrideAlert(
+  tx: Tx,
+  actor: Actor,
+  profileId: number,
+  alertId: number,
+  reason: string,
+) {
+  const trimmed = reason.trim();
+  if (!reasonIsLongEnough(trimmed)) throw badRequest(DOCUMENT_DETAILS.overrideReasonTooShort);
+  await lockProfile(tx, actor.companyId, profileId);
+  const [alert] = await tx
+    .select({ alert: documentAlerts })
+    .from(documentAlerts)
+    .innerJoin(documents, eq(documents.id, documentAlerts.documentId))
+    .where(
+      and(
+        eq(documentAlerts.id, alertId),
+        eq(documentAlerts.profileId, profileId),
+        eq(documents.companyId, actor.companyId),
+        isNull(documents.deletedAt),
+      ),
+    )
+    .for('update');
+  if (!alert) throw notFound();
+  if (alert.alert.overridden) throw badRequest(DOCUMENT_DETAILS.alreadyOverridden);
+  const [updated] = await tx
+    .update(documentAlerts)
+    .set({ overridden: true, overrideReason: trimmed, overriddenBy: actor.userId, overriddenAt: new Date() })
+    .where(eq(documentAlerts.id, alertId))
+    .returning();
+  if (!updated) throw notFound();
+  await writeLog(
+    tx,
+    profileId,
+    actor.userId,
+    'alert_overridden',
+    `Alert ${updated.name} overridden: ${trimmed}`,
+    { alert_id: updated.id, document_id: updated.documentId, reason: trimmed },
+  );
+  return {
+    id: updated.id,
+    code: updated.code,
+    name: updated.name,
+    result: updated.result as 'passed' | 'warning' | 'failed',
+    overridden: updated.overridden,
+    override_reason: updated.overrideReason,
+    overridden_at: updated.overriddenAt?.toISOString() ?? null,
+  };
+}
+
+/** A stored page file of an upload. */
+export interface StoredPage {
+  key: string;
+  size: number;
+  contentType: PageContentType;
+  width: number | null;
+  height: number | null;
+}
+
+export interface UploadRecord {
+  profile: number;
+  type: number;
+  upload_source: string;
+  cropped: boolean;
+  rotated: boolean;
+  stream: boolean;
+  device: DeviceInput | null;
+  pages: StoredPage[];
+}
+
+/** Records an uploaded document whose pages are already stored; answers the new id. */
+export async function recordUpload(tx: Tx, actor: Actor, upload: UploadRecord): Promise<number> {
+  await lockProfile(tx, actor.companyId, upload.profile).catch(() => {
+    throw badRequest(DOCUMENT_DETAILS.unknownProfile);
+  });
+  const [type] = await tx.select().from(documentTypes).where(eq(documentTypes.id, upload.type));
+  if (!type) throw badRequest(DOCUMENT_DETAILS.unknownType);
+  const [row] = await tx
+    .insert(documents)
+    .values({
+      companyId: actor.companyId,
+      profileId: upload.profile,
+      documentTypeId: type.id,
+      documentClass: type.documentClass,
+      uploadSource: upload.upload_source,
+      stream: upload.stream,
+      cropped: upload.cropped,
+      rotated: upload.rotated,
+    })
+    .returning({ id: documents.id });
+  if (!row) throw new Error('document insert returned nothing');
+  await tx.insert(documentPages).values(
+    upload.pages.map((page, i) => ({
+      documentId: row.id,
+      pageNumber: i + 1,
+      storageKey: page.key,
+      contentType: page.contentType,
+      size: page.size,
+      width: page.width,
+      height: page.height,
+    })),
+  );
+  if (upload.device && Object.values(upload.device).some((value) => value)) {
+    const d = upload.device;
+    const text = (value: string | null | undefined, max = FIELD_MAX_LENGTH) =>
+      value?.trim().slice(0, max) || null;
+    await tx.insert(deviceData).values({
+      profileId: upload.profile,
+      documentId: row.id,
+      brand: text(d.brand),
+      model: text(d.model),
+      carrier: text(d.carrier),
+      os: text(d.os),
+      osVersion: text(d.osVersion),
+      sdkVersion: text(d.sdkVersion),
+      browser: text(d.browser),
+      useragent: text(d.useragent, 1000),
+    });
+  }
+  await writeLog(
+    tx,
+    upload.profile,
+    actor.userId,
+    'document_uploaded',
+    `Document ${type.documentClass} #${row.id} uploaded (${upload.pages.length} ${upload.pages.length === 1 ? 'page' : 'pages'})`,
+    { document_id: row.id, pages: upload.pages.length, upload_source: upload.upload_source },
+  );
+  return row.id;
+}

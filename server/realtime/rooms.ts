@@ -1,0 +1,21 @@
+import { eq } from 'drizzle-orm';
+import { type AgentStatus, agentStatusSchema } from '../../src/contract/common';
+import type { DbOrTx } from '../db/client';
+import { users } from '../db/schema';
+
+export const companyRoom = (companyId: number) => `company:${companyId}`;
+export const userRoom = (userId: number) => `user:${userId}`;
+/** The customer's socket of one call. */
+export const customerRoom = (callId: number) => `customer:${callId}`;
+/** Call rooms are scoped by company, so a room name never reaches another company's sockets. */
+export const callRoom = (companyId: number, room: string) => `call:${companyId}:${room}`;
+
+export async function setAgentStatus(db: DbOrTx, userId: number, status: AgentStatus): Promise<void> {
+  await db.update(users).set({ agentStatus: status }).where(eq(users.id, userId));
+}
+
+export async function agentStatusOf(db: DbOrTx, userId: number): Promise<AgentStatus> {
+  const [row] = await db.select({ status: users.agentStatus }).from(users).where(eq(users.id, userId));
+  const parsed = agentStatusSchema.safeParse(row?.status);
+  return parsed.success ? parsed.data : 'Offline';
+}

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  BITOOL_MAX_DAYS,
+  bitoolQuerySchema,
+  bitoolSchema,
+  WEEKLY_UP_TO_DAYS,
+} from '../../src/contract/stats';
+import type { AppContext } from '../context';
+import { bitool } from '../domain/bitool';
+import { need, principalOf } from '../http/access';
+import { authErrors } from './shared';
+
+/** GET /bitool (§7): the dashboard's figures (issue 8). */
+export function bitoolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/bitool',
+      {
+        config: { access: need('view_dashboard_page') },
+        schema: {
+          tags: ['company'],
+          description:
+            'Dashboard figures of the company from `start_date` to `end_date` (UTC days, both included; ' +
+            `default: the last 6 months up to today, §9; at most ${BITOOL_MAX_DAYS} days). Per period ` +
+            `(ISO weeks up to ${WEEKLY_UP_TO_DAYS} days, else months): profiles created by current status, ` +
+            'approvals and rejections (by last status change), AML screenings and hits, calls by status; ' +
+            'for the range: document checks by kind and result, call outcomes.',
+          querystring: bitoolQuerySchema,
+          response: { 200: bitoolSchema, ...authErrors },
+        },
+      },
+      async (request) => bitool(ctx.db, principalOf(request).companyId, request.query),
+    );
+  };
+}

@@ -1,0 +1,29 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { callReportQuerySchema, callReportSchema, REPORT_MAX_DAYS } from '../../src/contract/stats';
+import type { AppContext } from '../context';
+import { callReport } from '../domain/callReport';
+import { need, principalOf } from '../http/access';
+import { authErrors } from './shared';
+
+/** GET /videocall/report (§7): the detailed call statistics of the calls screen (issue 8). */
+export function callReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/videocall/report',
+      {
+        config: { access: need('view_calls_page') },
+        schema: {
+          tags: ['videocalls'],
+          description:
+            'The company’s calls created from `start_date` to `end_date` (UTC days, both included, at most ' +
+            `${REPORT_MAX_DAYS} days): totals, and the same figures by day (every day of the range), by agent ` +
+            '(`agent: null` for calls no agent took) and by status code (§4, 0..9). Handling time is ' +
+            '`call_end_time − call_start_time` of the calls that have both.',
+          querystring: callReportQuerySchema,
+          response: { 200: callReportSchema, ...authErrors },
+        },
+      },
+      async (request) => callReport(ctx.db, principalOf(request).companyId, request.query),
+    );
+  };
+}

@@ -1,0 +1,271 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorSchema, idParams } from '../../src/contract/common';
+import { DOCUMENT_DETAILS, MAX_PAGE_BYTES, MAX_PAGES } from '../../src/contract/documentRules';
+import {
+  deviceDataInputSchema,
+  documentApproveBodySchema,
+  documentArchiveBodySchema,
+  documentOverrideBodySchema,
+  documentResponseSchema,
+  documentTypeBodySchema,
+  documentUploadFieldsSchema,
+  ruleOverrideBodySchema,
+  ruleOverrideParams,
+  ruleOverrideResponseSchema,
+} from '../../src/contract/documentWrites';
+import type { AppContext } from '../context';
+import { PageTypeError, storePage } from '../domain/documentPages';
+import { getDocument } from '../domain/documents';
+import {
+  archiveDocument,
+  changeDocumentType,
+  deleteDocument,
+  overrideAlert,
+  overrideFields,
+  recordUpload,
+  reviewDocument,
+  type StoredPage,
+} from '../domain/documentWrites';
+import { badRequest, HttpError, notFound } from '../errors';
+import { need, principalOf } from '../http/access';
+import { describeValidation } from '../http/errors';
+import { FileTooLargeError } from '../storage/storage';
+import { actorOf, notRestricted } from './profileWrites';
+import { authErrors } from './shared';
+
+const access = need('view_profiles_page');
+const tags = ['documents'];
+const restricted = 'Restricted Users get 403.';
+
+/** The multipart fields of an upload, parsed (a 400 names every problem). */
+function uploadFields(fields: Record<string, string>) {
+  const parsed = documentUploadFieldsSchema.safeParse(fields);
+  if (!parsed.success)
+    throw badRequest(
+      describeValidation(
+        'body',
+        parsed.error.issues.map((issue) => ({ instancePath: issue.path.join('/'), message: issue.message })),
+      ),
+    );
+  let device = null;
+  if (parsed.data.device_data) {
+    let json: unknown;
+    try {
+      json = JSON.parse(parsed.data.device_data);
+    } catch {
+      throw badRequest('body.device_data: not valid JSON');
+    }
+    const checked = deviceDataInputSchema.safeParse(json);
+    if (!checked.success) throw badRequest('body.device_data: not the device data of SPEC §3');
+    device = checked.data;
+  }
+  return { ...parsed.data, device };
+}
+
+/** Reads an upload's parts: pages go to storage as they arrive; fields are collected. */
+async function readUpload(ctx: AppContext, request: FastifyRequest, stored: StoredPage[]) {
+  const fields: Record<string, string> = {};
+  try {
+    const parts = request.parts({
+      limits: { fileSize: MAX_PAGE_BYTES + 1, files: MAX_PAGES, fields: 20, fieldSize: 8_000 },
+    });
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'pages') {
+          part.file.resume();
+          throw badRequest(`body.${part.fieldname}: unknown file field (pages are sent as "pages")`);
+        }
+        stored.push(await storePage(ctx.storage, part.file));
+      } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+    }
+  } catch (error) {
+    if (error instanceof PageTypeError) throw badRequest(DOCUMENT_DETAILS.pageType);
+    const code = (error as { code?: string }).code;
+    if (error instanceof FileTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new HttpError(413, DOCUMENT_DETAILS.pageTooLarge);
+    if (code === 'FST_FILES_LIMIT') throw new HttpError(413, DOCUMENT_DETAILS.tooManyPages);
+    throw error;
+  }
+  if (stored.length === 0) throw badRequest(DOCUMENT_DETAILS.noPages);
+  return uploadFields(fields);
+}
+
+/** The document write paths (SPEC §7 documents) and the alert override (`PUT /profile/{id}/rule/{ruleId}`). */
+export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const answer = async (request: FastifyRequest, id: number) => {
+    const document = await getDocument(ctx.db, ctx.storage, principalOf(request).companyId, id);
+    if (!document) throw notFound();
+    return document;
+  };
+
+  return async (app) => {
+    app.post(
+      '/document',
+      {
+        config: { access },
+        onRequest: notRestricted,
+        schema: {
+          tags,
+          consumes: ['multipart/form-data'],
+          description:
+            'Multipart: `profile`, `type` (document type id), `upload_source`, `cropped`, `rotated`, `stream` ' +
+            '(true/false), `device_data` (JSON) and 1–10 files `pages`, in page order. Pages must be JPEG, PNG, ' +
+            `WebP or PDF by their first bytes (the declared type is ignored), at most ${MAX_PAGE_BYTES / 1048576} MB ` +
+            `each (413). They are streamed to storage; on any error nothing is kept. ${restricted}`,
+          response: { 201: documentResponseSchema, ...authErrors, 413: errorSchema },
+        },
+      },
+      async (request, reply) => {
+        if (!request.isMultipart()) throw badRequest('Send the document as multipart/form-data');
+        const actor = actorOf(request);
+        const stored: StoredPage[] = [];
+        try {
+          const fields = await readUpload(ctx, request, stored);
+          const id = await ctx.db.transaction((tx) =>
+            recordUpload(tx, actor, {
+              profile: fields.profile,
+              type: fields.type,
+              upload_source: fields.upload_source,
+              cropped: fields.cropped === 'true',
+              rotated: fields.rotated === 'true',
+              stream: fields.stream === 'true',
+              device: fields.device,
+              pages: stored,
+            }),
+          );
+          return reply.code(201).send(await answer(request, id));
+        } catch (error) {
+          await Promise.all(stored.map((page) => ctx.storage.remove(page.key)));
+          throw error;
+        }
+      },
+    );
+
+    app.put(
+      '/document/:id/approve',
+      {
+        config: { access },
+        onRequest: notRestricted,
+        schema: {
+          tags,
+          description: `\`approved: false\` rejects and needs \`reason\` of at least 10 characters after trimming. ${restricted}`,
+          params: idParams,
+          body: documentApproveBodySchema,
+          response: { 200: documentResponseSchema, ...authErrors },
+        },
+      },
+      async (request) => {
+        await ctx.db.transaction((tx) =>
+          reviewDocument(tx, actorOf(request), request.params.id, request.body),
+        );
+        return answer(request, request.params.id);
+      },
+    );
+
+    app.put(
+      '/document/:id/archive',
+      {
+        config: { access },
+        onRequest: notRestricted,
+        schema: {
+          tags,
+          description: `Archives (\`archived: true\`) or restores a document; \`id\` must be the address's id. ${restricted}`,
+          params: idParams,
+          body: documentArchiveBodySchema,
+          response: { 200: documentResponseSchema, ...authErrors },
+        },
+      },
+      async (request) => {
+        await ctx.db.transaction((tx) =>
+          archiveDocument(tx, actorOf(request), request.params.id, request.body),
+        );
+        return answer(request, request.params.id);
+      },
+    );
+
+    app.delete(
+      '/document/:id',
+      {
+        config: { access },
+        onRequest: notRestricted,
+        schema: {
+          tags,
+          description: `Deletes a document (kept for the record, never listed again). ${restricted}`,
+          params: idParams,
+          response: { 204: z.null().describe('Deleted'), ...authErrors },
+        },
+      },
+      async (request, reply) => {
+        await ctx.db.transaction((tx) => deleteDocument(tx, actorOf(request), request.params.id));
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.put(
+      '/document/:id/documentcontent/override',
+      {
+        config: { access },
+        onRequest: notRestricted,
+        schema: {
+          tags,
+          description:
+            'Overrides extracted fields (null or blank clears one). Dates are real YYYY-MM-DD dates; birth and issue ' +
+            `dates not in the future; the expiry date not before the issue date. ${restricted}`,
+          params: idParams,
+          body: documentOverrideBodySchema,
+          response: { 200: documentResponseSchema, ...authErrors },
+        },
+      },
+      async (request) => {
+        await ctx.db.transaction((tx) =>
+          overrideFields(tx, actorOf(request), request.params.id, request.body),
+        );
+        return answer(request, request.params.id);
+      },
+    );
+
+    app.patch(
+      '/document/:id',
+      {
+        config: { access },
+        onRequest: notRestricted,
+        schema: {
+          tags,
+          description: `Overrides the document type (GET /documenttype); the class follows the type. ${restricted}`,
+          params: idParams,
+          body: documentTypeBodySchema,
+          response: { 200: documentResponseSchema, ...authErrors },
+        },
+      },
+      async (request) => {
+        await ctx.db.transaction((tx) =>
+          changeDocumentType(tx, actorOf(request), request.params.id, request.body.document_type),
+        );
+        return answer(request, request.params.id);
+      },
+    );
+
+    app.put(
+      '/profile/:id/rule/:ruleId',
+      {
+        config: { access },
+        onRequest: notRestricted,
+        schema: {
+          tags,
+          description:
+            "Overrides an alert (rule) of one of the profile's documents with a reason of at least 10 characters; " +
+            `an alert is overridden once. ${restricted}`,
+          params: ruleOverrideParams,
+          body: ruleOverrideBodySchema,
+          response: { 200: ruleOverrideResponseSchema, ...authErrors },
+        },
+      },
+      async (request) =>
+        ctx.db.transaction((tx) =>
+          overrideAlert(tx, actorOf(request), request.params.id, request.params.ruleId, request.body.reason),
+        ),
+    );
+  };
+}

@@ -1,0 +1,164 @@
+import { useMachine } from '@xstate/react';
+import { type ReactNode, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { fromCallback, fromPromise } from 'xstate';
+import { type CustomerCallEvent, customerCallMachine } from '../machines/customerCall.machine';
+import { isRestartSignal, linkPeer, openCallMedia, type PeerLink, stopMedia } from '../services/callMedia';
+import type { Signalling } from '../services/socket';
+import { StreamVideo } from '../ui/screens/call/StreamVideo';
+import { connectCustomer, profileOfToken } from './connection';
+
+/** The customer's page: camera, queue, call. */
+export function CustomerApp({ token }: { token: string }) {
+  const { t } = useTranslation('customer');
+  const profileId = profileOfToken(token);
+  if (!profileId) return <Frame title={t('invalidTitle')}>{t('invalidBody')}</Frame>;
+  return <CustomerCall token={token} profileId={profileId} />;
+}
+
+function Frame({ title, children }: { title: string; children?: ReactNode }) {
+  const { t, i18n } = useTranslation('customer');
+  const other = i18n.language.startsWith('tr') ? 'en-US' : 'tr';
+  return (
+    <main className="customer-page">
+      <header className="customer-header">
+        <span className="customer-brand">{t('brand')}</span>
+        <button type="button" className="customer-link" onClick={() => void i18n.changeLanguage(other)}>
+          {t('otherLanguage')}
+        </button>
+      </header>
+      <h1>{title}</h1>
+      {children}
+    </main>
+  );
+}
+
+function useCustomerMachine(token: string, profileId: number) {
+  const [local, setLocal] = useState<MediaStream | null>(null);
+  const [remote, setRemote] = useState<MediaStream | null>(null);
+  const deliver = useRef<(event: CustomerCallEvent) => void>(() => undefined);
+  const machine = useMemo(() => {
+    const connection = connectCustomer({
+      server: window.location.origin,
+      token,
+      profileId,
+      report: (event) => deliver.current(event),
+    });
+    let media: MediaStream | null = null;
+    return customerCallMachine.provide({
+      actors: {
+        openCamera: fromPromise(async () => {
+          media ??= await openCallMedia();
+          setLocal(media);
+        }),
+        join: fromPromise(() => connection.join()),
+        peer: fromCallback(({ sendBack }) => {
+          let link: PeerLink | null = null;
+          // A retried connection: the agent asks for a fresh peer, then sends a new offer.
+          const signalling: Signalling = {
+            ...connection.signalling,
+            onSignal: (room, listener) =>
+              connection.signalling.onSignal(room, (data) =>
+                isRestartSignal(data) ? start() : listener(data),
+              ),
+          };
+          function start() {
+            link?.destroy();
+            if (!media) return;
+            link = linkPeer({
+              initiator: false,
+              stream: media,
+              room: connection.room(),
+              signalling,
+              handlers: {
+                onStream: setRemote,
+                onConnect: () => sendBack({ type: 'PEER.CONNECTED' }),
+                onClose: () => sendBack({ type: 'PEER.LOST' }),
+                onError: () => sendBack({ type: 'PEER.LOST' }),
+              },
+            });
+          }
+          start();
+          return () => {
+            link?.destroy();
+            stopMedia(media);
+            media = null;
+            setLocal(null);
+            setRemote(null);
+          };
+        }),
+      },
+      actions: { leave: () => connection.leave() },
+    });
+  }, [token, profileId]);
+  const [state, send, actor] = useMachine(machine);
+  deliver.current = actor.send;
+  return { state, send, local, remote };
+}
+
+function CustomerCall({ token, profileId }: { token: string; profileId: number }) {
+  const { t } = useTranslation('customer');
+  const { state, send, local, remote } = useCustomerMachine(token, profileId);
+  const { position, expectedWait, agentName } = state.context;
+  const leave = (
+    <button type="button" className="customer-button customer-danger" onClick={() => send({ type: 'LEAVE' })}>
+      {state.matches('live') ? t('hangUp') : t('leave')}
+    </button>
+  );
+  const retry = (
+    <button type="button" className="customer-button" onClick={() => send({ type: 'RETRY' })}>
+      {t('retry')}
+    </button>
+  );
+
+  if (state.matches('cameraDenied'))
+    return (
+      <Frame title={t('cameraDeniedTitle')}>
+        <p>{t('cameraDeniedBody')}</p>
+        {retry}
+      </Frame>
+    );
+  if (state.matches('joinFailed'))
+    return (
+      <Frame title={t('joinFailedTitle')}>
+        <p>{t('joinFailedBody')}</p>
+        {retry}
+      </Frame>
+    );
+  if (state.matches('ended')) return <Frame title={t('endedTitle')}>{t('endedBody')}</Frame>;
+  if (state.matches('left')) return <Frame title={t('leftTitle')}>{t('leftBody')}</Frame>;
+  if (state.matches('live'))
+    return (
+      <Frame
+        title={
+          state.matches({ live: 'inCall' })
+            ? t('inCallTitle', { name: agentName })
+            : t('connectingTitle', { name: agentName })
+        }
+      >
+        <div className="customer-videos">
+          <StreamVideo stream={remote} label={t('agentVideo')} className="customer-remote" />
+          <StreamVideo stream={local} muted label={t('ownVideo')} className="customer-local" />
+        </div>
+        {leave}
+      </Frame>
+    );
+  return (
+    <Frame title={state.matches('waiting') ? t('waitingTitle') : t('preparingTitle')}>
+      <StreamVideo stream={local} muted label={t('ownVideo')} className="customer-preview" />
+      {state.matches('waiting') ? (
+        <>
+          <p role="status" aria-live="polite" data-testid="queue-position">
+            {position === null
+              ? t('joined')
+              : t('position', { position, minutes: Math.max(1, Math.round((expectedWait ?? 60) / 60)) })}
+          </p>
+          <p className="customer-muted">{t('waitingHelp')}</p>
+          {leave}
+        </>
+      ) : (
+        <p role="status">{state.matches('camera') ? t('cameraAsk') : t('joining')}</p>
+      )}
+    </Frame>
+  );
+}

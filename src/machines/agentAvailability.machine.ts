@@ -1,0 +1,88 @@
+/**
+ * The agent's availability (§4): Online, Offline, Break, Meeting, Education. The server is the source of
+ * truth: the status shown is the last one the server told (on connect and on every change), a change is asked
+ * for with POST /videocall/agent_status, and only an Online agent with a live connection may answer.
+ * Pure: the request and the failure notice come in through `provide`.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import type { AgentStatusName } from '../contract/constants';
+
+export interface AvailabilityContext {
+  /** The server's status; null until it told. */
+  status: AgentStatusName | null;
+  requested: AgentStatusName | null;
+  connected: boolean;
+}
+
+export type AvailabilityEvent =
+  | { type: 'AGENT.STATUS'; status: AgentStatusName }
+  | { type: 'STATUS.SET'; status: AgentStatusName }
+  | { type: 'CONNECTION.LOST' }
+  | { type: 'CONNECTION.RESTORED' };
+
+export const agentAvailabilityMachine = setup({
+  types: {
+    context: {} as AvailabilityContext,
+    events: {} as AvailabilityEvent,
+    tags: {} as 'busy',
+  },
+  actors: {
+    setStatus: fromPromise<{ status: AgentStatusName }, { status: AgentStatusName }>(async () => {
+      throw new Error('setStatus is provided by the app');
+    }),
+  },
+  actions: {
+    notifyFailed: (_, _error: unknown) => {},
+  },
+  guards: {
+    isNew: ({ context }, status: AgentStatusName) => status !== context.status,
+  },
+}).createMachine({
+  id: 'agentAvailability',
+  context: { status: null, requested: null, connected: true },
+  initial: 'unknown',
+  on: {
+    'AGENT.STATUS': { target: '.known', actions: assign(({ event }) => ({ status: event.status })) },
+    'CONNECTION.LOST': { actions: assign({ connected: false }) },
+    'CONNECTION.RESTORED': { actions: assign({ connected: true }) },
+  },
+  states: {
+    unknown: {},
+    known: {
+      on: {
+        'STATUS.SET': {
+          guard: { type: 'isNew', params: ({ event }) => event.status },
+          target: 'setting',
+          actions: assign(({ event }) => ({ requested: event.status })),
+        },
+      },
+    },
+    setting: {
+      tags: ['busy'],
+      on: {
+        // The server's broadcast may come before the answer; it is the truth either way.
+        'AGENT.STATUS': { actions: assign(({ event }) => ({ status: event.status })) },
+      },
+      invoke: {
+        src: 'setStatus',
+        id: 'setStatus',
+        input: ({ context }) => ({ status: context.requested as AgentStatusName }),
+        onDone: {
+          target: 'known',
+          actions: assign(({ event }) => ({ status: event.output.status, requested: null })),
+        },
+        onError: {
+          target: 'known',
+          actions: [
+            assign({ requested: null }),
+            { type: 'notifyFailed', params: ({ event }: { event: { error: unknown } }) => event.error },
+          ],
+        },
+      },
+    },
+  },
+});
+
+/** Only an Online agent with a live connection is offered calls and may answer (§4). */
+export const canAnswer = (context: AvailabilityContext): boolean =>
+  context.status === 'Online' && context.connected;

@@ -1,0 +1,273 @@
+/**
+ * One call as an agent lives it (§3 Video call, §4, §8): ringing → answering → connecting → in call →
+ * ending (a status is required) → uploading → done. Answering is decided by the server: of several agents
+ * exactly one gets the call, the others hear "Call Already Answered". The failure branches are real states
+ * with a way out: No permission to camera, Connection can not be established, Connection lost.
+ *
+ * Pure: the answer, the call session (camera, peer, recording), the status request and the notices come in
+ * through `provide`; the session reports back with PEER.* / MEDIA.DENIED / RECORDING.READY.
+ */
+import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
+import { FIRST_FINAL_CALL_STATUS } from '../contract/constants';
+import type { QueuedCall } from '../contract/socket';
+import { recordingUploadMachine } from './recordingUpload.machine';
+
+export const CALL_ALREADY_ANSWERED = 'Call Already Answered';
+
+export type SessionReport =
+  | { type: 'PEER.CONNECTED' }
+  | { type: 'PEER.LOST' }
+  | { type: 'PEER.FAILED' }
+  | { type: 'MEDIA.DENIED' }
+  /** The recording stopped; `kept` when it is saved in the browser and waits for upload. */
+  | { type: 'RECORDING.READY'; kept: boolean };
+
+/** What the call tells its session. */
+export type SessionCommand = { type: 'SESSION.RESTART' } | { type: 'SESSION.STOP' };
+
+export type CallEvent =
+  | SessionReport
+  | { type: 'ANSWER' }
+  | { type: 'DISMISS' }
+  | { type: 'CALL.TAKEN'; call_id: number; agent_id: number }
+  | { type: 'CALL.CANCELLED'; call_id: number }
+  | { type: 'CALL.ENDED'; call_id: number; by: 'agent' | 'customer' }
+  | { type: 'RETRY' }
+  | { type: 'HANG_UP' }
+  | { type: 'STATUS.PICK'; status: number }
+  | { type: 'STATUS.SAVE' }
+  | { type: 'CONNECTION.LOST' }
+  | { type: 'CONNECTION.RESTORED' };
+
+export interface CallContext {
+  call: QueuedCall;
+  agentId: number;
+  /** The room to signal in, once answered. */
+  room: string | null;
+  endedBy: 'agent' | 'customer' | null;
+  /** The status picked at the end (COMPLETE onwards). */
+  status: number | null;
+  /** A recording is kept in the browser and must be uploaded. */
+  recorded: boolean;
+  /** The socket is down (the call itself may go on peer to peer). */
+  socketDown: boolean;
+  /** The last refusal or failure shown to the agent. */
+  error: string | null;
+}
+
+const detailOf = (error: unknown): string | null =>
+  typeof error === 'object' && error !== null && 'detail' in error ? String(error.detail) : null;
+
+export const callMachine = setup({
+  types: {
+    context: {} as CallContext,
+    events: {} as CallEvent,
+    input: {} as { call: QueuedCall; agentId: number },
+    tags: {} as 'ringing' | 'live' | 'busy',
+  },
+  actors: {
+    answer: fromPromise<{ room_id: string }, { callId: number }>(async () => {
+      throw new Error('answer is provided by the app');
+    }),
+    /** Camera, peer and recording of the call; reports SessionReport events, takes SessionCommand. */
+    session: fromCallback<SessionCommand, { call: QueuedCall; room: string }>(() => {
+      throw new Error('session is provided by the app');
+    }),
+    saveStatus: fromPromise<unknown, { callId: number; status: number }>(async () => {
+      throw new Error('saveStatus is provided by the app');
+    }),
+    recordingUpload: recordingUploadMachine,
+  },
+  actions: {
+    /** Tells the server the agent hung up (the customer hears it). */
+    hangUp: (_, _callId: number) => {},
+    /** "Call Already Answered" */
+    notifyTaken: () => {},
+    /** "Call Completed": the customer hung up. */
+    notifyCompleted: () => {},
+    /** "Video call status updated successfully" */
+    notifyDone: () => {},
+    notifyFailed: (_, _detail: string | null) => {},
+  },
+  guards: {
+    isThisCall: ({ context }, callId: number) => callId === context.call.call_id,
+    takenByOther: ({ context }, event: { call_id: number; agent_id: number }) =>
+      event.call_id === context.call.call_id && event.agent_id !== context.agentId,
+    refusedAsTaken: (_, error: unknown) => detailOf(error) === CALL_ALREADY_ANSWERED,
+    statusPicked: ({ context }) => context.status !== null,
+    finalStatus: (_, status: number) =>
+      Number.isInteger(status) && status >= FIRST_FINAL_CALL_STATUS && status <= 9,
+    recorded: ({ context }) => context.recorded,
+  },
+  delays: {
+    /** How long a peer may take to connect before "Connection can not be established". */
+    connectTimeout: 20_000,
+  },
+}).createMachine({
+  id: 'call',
+  context: ({ input }) => ({
+    call: input.call,
+    agentId: input.agentId,
+    room: null,
+    endedBy: null,
+    status: null,
+    recorded: false,
+    socketDown: false,
+    error: null,
+  }),
+  initial: 'ringing',
+  on: {
+    'CONNECTION.LOST': { actions: assign({ socketDown: true }) },
+    'CONNECTION.RESTORED': { actions: assign({ socketDown: false }) },
+  },
+  states: {
+    ringing: {
+      tags: ['ringing'],
+      on: {
+        ANSWER: { target: 'answering' },
+        DISMISS: { target: 'dismissed' },
+        'CALL.TAKEN': {
+          guard: { type: 'takenByOther', params: ({ event }) => event },
+          target: 'takenByOther',
+        },
+        'CALL.CANCELLED': {
+          guard: { type: 'isThisCall', params: ({ event }) => event.call_id },
+          target: 'cancelled',
+        },
+      },
+    },
+    answering: {
+      tags: ['busy'],
+      invoke: {
+        src: 'answer',
+        id: 'answer',
+        input: ({ context }) => ({ callId: context.call.call_id }),
+        onDone: { target: 'live', actions: assign(({ event }) => ({ room: event.output.room_id })) },
+        onError: [
+          {
+            guard: {
+              type: 'refusedAsTaken',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
+            target: 'takenByOther',
+          },
+          { target: 'failed', actions: assign(({ event }) => ({ error: detailOf(event.error) })) },
+        ],
+      },
+    },
+    live: {
+      tags: ['live'],
+      invoke: {
+        src: 'session',
+        id: 'session',
+        input: ({ context }) => ({ call: context.call, room: context.room as string }),
+      },
+      initial: 'connecting',
+      on: {
+        HANG_UP: {
+          target: '.stopping',
+          actions: [
+            assign({ endedBy: 'agent' }),
+            { type: 'hangUp', params: ({ context }) => context.call.call_id },
+          ],
+        },
+        'CALL.ENDED': {
+          guard: { type: 'isThisCall', params: ({ event }) => event.call_id },
+          target: '.stopping',
+          actions: [assign(({ event }) => ({ endedBy: event.by })), 'notifyCompleted'],
+        },
+      },
+      states: {
+        connecting: {
+          after: { connectTimeout: { target: 'connectionFailed' } },
+          on: {
+            'PEER.CONNECTED': { target: 'inCall' },
+            'PEER.FAILED': { target: 'connectionFailed' },
+            'PEER.LOST': { target: 'connectionFailed' },
+            'MEDIA.DENIED': { target: 'cameraDenied' },
+          },
+        },
+        inCall: {
+          on: {
+            'PEER.LOST': { target: 'peerLost' },
+            'PEER.FAILED': { target: 'peerLost' },
+          },
+        },
+        /** "Connection lost": the peer dropped during the call. */
+        peerLost: {
+          on: {
+            'PEER.CONNECTED': { target: 'inCall' },
+            RETRY: { target: 'connecting', actions: sendTo('session', { type: 'SESSION.RESTART' }) },
+          },
+        },
+        /** "Connection can not be established" */
+        connectionFailed: {
+          on: {
+            RETRY: { target: 'connecting', actions: sendTo('session', { type: 'SESSION.RESTART' }) },
+          },
+        },
+        /** "No permission to camera" */
+        cameraDenied: {
+          on: {
+            RETRY: { target: 'connecting', actions: sendTo('session', { type: 'SESSION.RESTART' }) },
+          },
+        },
+        /** The recording is being closed and kept before the agent picks a status. */
+        stopping: {
+          tags: ['busy'],
+          entry: sendTo('session', { type: 'SESSION.STOP' }),
+          on: {
+            HANG_UP: {},
+            'CALL.ENDED': {},
+            'RECORDING.READY': {
+              target: '#call.ending',
+              actions: assign(({ event }) => ({ recorded: event.kept })),
+            },
+          },
+        },
+      },
+    },
+    /** The agent must pick the status the call ended with before the call can close (§4). */
+    ending: {
+      on: {
+        'STATUS.PICK': {
+          guard: { type: 'finalStatus', params: ({ event }) => event.status },
+          actions: assign(({ event }) => ({ status: event.status, error: null })),
+        },
+        'STATUS.SAVE': { guard: 'statusPicked', target: 'saving' },
+      },
+    },
+    saving: {
+      tags: ['busy'],
+      invoke: {
+        src: 'saveStatus',
+        id: 'saveStatus',
+        input: ({ context }) => ({ callId: context.call.call_id, status: context.status as number }),
+        onDone: [{ guard: 'recorded', target: 'uploading' }, { target: 'done' }],
+        onError: {
+          target: 'ending',
+          actions: [
+            assign(({ event }) => ({ error: detailOf(event.error) })),
+            { type: 'notifyFailed', params: ({ event }) => detailOf(event.error) },
+          ],
+        },
+      },
+    },
+    uploading: {
+      invoke: {
+        src: 'recordingUpload',
+        id: 'upload',
+        input: ({ context }) => ({ callId: context.call.call_id }),
+        onDone: { target: 'done' },
+      },
+    },
+    done: { type: 'final', entry: 'notifyDone' },
+    takenByOther: { type: 'final', entry: 'notifyTaken' },
+    cancelled: { type: 'final' },
+    dismissed: { type: 'final' },
+    failed: {
+      type: 'final',
+      entry: { type: 'notifyFailed', params: ({ context }) => context.error },
+    },
+  },
+});

@@ -1,0 +1,99 @@
+/**
+ * The agent's desk: the company's waiting queue as the server tells it, and the one call this agent is
+ * offered or holds. When the agent can answer (Online, connected) and is free, the oldest waiting call rings;
+ * a call that is taken, cancelled or gone after a re-sync stops ringing; after a call is over the next rings.
+ * Pure: it only keeps the queue and runs call machines; the socket's events come in as events.
+ */
+import { type ActorRefFrom, assign, enqueueActions, setup } from 'xstate';
+import type { QueuedCall } from '../contract/socket';
+import { type CallEvent, callMachine } from './call.machine';
+
+export type DeskEvent =
+  | { type: 'CALL.INCOMING'; call: QueuedCall }
+  | { type: 'CALL.TAKEN'; call_id: number; agent_id: number }
+  | { type: 'CALL.CANCELLED'; call_id: number }
+  | { type: 'CALL.ENDED'; call_id: number; by: 'agent' | 'customer' }
+  | { type: 'QUEUE.SYNC'; calls: QueuedCall[] }
+  | { type: 'AVAILABILITY'; canAnswer: boolean }
+  | { type: 'CONNECTION.LOST' }
+  | { type: 'CONNECTION.RESTORED' };
+
+export interface DeskContext {
+  agentId: number;
+  /** Waiting calls, oldest first. */
+  queue: QueuedCall[];
+  canAnswer: boolean;
+  call: ActorRefFrom<typeof callMachine> | null;
+}
+
+const byAge = (a: QueuedCall, b: QueuedCall) =>
+  a.created_at.localeCompare(b.created_at) || a.call_id - b.call_id;
+
+/** The queue with one call added (once), kept oldest first. */
+export const queueWith = (queue: QueuedCall[], call: QueuedCall): QueuedCall[] =>
+  [...queue.filter((c) => c.call_id !== call.call_id), call].sort(byAge);
+
+export const queueWithout = (queue: QueuedCall[], callId: number): QueuedCall[] =>
+  queue.filter((c) => c.call_id !== callId);
+
+export const callDeskMachine = setup({
+  types: {
+    context: {} as DeskContext,
+    events: {} as DeskEvent | { type: `xstate.done.actor.${string}` },
+    input: {} as { agentId: number },
+  },
+  actors: { call: callMachine },
+  actions: {
+    /**
+     * Rings the oldest waiting call when the agent is free and can answer; stops a ringing call the agent can
+     * no longer take (not available, or gone from the queue after a re-sync).
+     */
+    ring: enqueueActions(({ context, enqueue }) => {
+      const current = context.call?.getSnapshot();
+      const active = current?.status === 'active';
+      if (active && context.call && current.hasTag('ringing')) {
+        const stillWaiting = context.queue.some((c) => c.call_id === current.context.call.call_id);
+        if (!context.canAnswer || !stillWaiting) enqueue.sendTo(context.call, { type: 'DISMISS' });
+        return;
+      }
+      const next = context.queue[0];
+      if (active || !context.canAnswer || !next) return;
+      if (context.call) enqueue.stopChild(context.call);
+      enqueue.assign({
+        call: ({ spawn }: { spawn: (src: 'call', options: object) => DeskContext['call'] }) =>
+          spawn('call', { id: `call-${next.call_id}`, input: { call: next, agentId: context.agentId } }),
+      });
+    }),
+    /** Passes the socket's call events and connection state on to the call. */
+    forward: enqueueActions(({ context, event, enqueue }) => {
+      if (context.call) enqueue.sendTo(context.call, event as CallEvent);
+    }),
+  },
+}).createMachine({
+  id: 'callDesk',
+  context: ({ input }) => ({ agentId: input.agentId, queue: [], canAnswer: false, call: null }),
+  on: {
+    'CALL.INCOMING': {
+      actions: [assign(({ context, event }) => ({ queue: queueWith(context.queue, event.call) })), 'ring'],
+    },
+    'CALL.TAKEN': {
+      actions: [
+        assign(({ context, event }) => ({ queue: queueWithout(context.queue, event.call_id) })),
+        'forward',
+      ],
+    },
+    'CALL.CANCELLED': {
+      actions: [
+        assign(({ context, event }) => ({ queue: queueWithout(context.queue, event.call_id) })),
+        'forward',
+      ],
+    },
+    'CALL.ENDED': { actions: 'forward' },
+    'QUEUE.SYNC': { actions: [assign(({ event }) => ({ queue: [...event.calls].sort(byAge) })), 'ring'] },
+    AVAILABILITY: { actions: [assign(({ event }) => ({ canAnswer: event.canAnswer })), 'ring'] },
+    'CONNECTION.LOST': { actions: 'forward' },
+    'CONNECTION.RESTORED': { actions: 'forward' },
+    // A call is over (answered and done, taken by another, cancelled, dismissed): the next one may ring.
+    'xstate.done.actor.*': { actions: 'ring' },
+  },
+});

@@ -1,0 +1,100 @@
+/**
+ * The media of a video call: camera and microphone, the WebRTC peer (simple-peer, signalled through the
+ * socket's call rooms) and the recording of both sides (RecordRTC, webm).
+ */
+import RecordRTC from 'recordrtc';
+import SimplePeer from 'simple-peer';
+import { CameraDeniedError } from './media';
+import type { Signalling } from './socket';
+
+export async function openCallMedia(): Promise<MediaStream> {
+  try {
+    return await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 480 }, audio: true });
+  } catch (error) {
+    throw new CameraDeniedError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+export function stopMedia(stream: MediaStream | null | undefined): void {
+  for (const track of stream?.getTracks() ?? []) track.stop();
+}
+
+export interface PeerHandlers {
+  onStream(stream: MediaStream): void;
+  onConnect(): void;
+  onClose(): void;
+  onError(error: Error): void;
+}
+
+export interface PeerLink {
+  destroy(): void;
+}
+
+/**
+ * A WebRTC peer in a call room. The initiator sends the offer; the other side must create its peer as soon as
+ * it knows the call is answered, before the offer arrives (browser-tests note, pitfall 3).
+ * No public STUN servers: they cannot be reached on the networks this runs on; loopback and LAN work.
+ */
+export function linkPeer(options: {
+  initiator: boolean;
+  stream: MediaStream;
+  room: string;
+  signalling: Signalling;
+  handlers: PeerHandlers;
+  iceServers?: RTCIceServer[];
+}): PeerLink {
+  const { signalling, room, handlers } = options;
+  const peer = new SimplePeer({
+    initiator: options.initiator,
+    stream: options.stream,
+    trickle: true,
+    config: { iceServers: options.iceServers ?? [] },
+  });
+  let closed = false;
+  peer.on('signal', (data) => {
+    void signalling.send(room, data as unknown as Record<string, unknown>).catch(() => undefined);
+  });
+  const stopListening = signalling.onSignal(room, (data) => {
+    if (!closed) peer.signal(data as unknown as SimplePeer.SignalData);
+  });
+  peer.on('stream', handlers.onStream);
+  peer.on('connect', handlers.onConnect);
+  peer.on('close', () => {
+    if (!closed) handlers.onClose();
+  });
+  peer.on('error', (error) => {
+    if (!closed) handlers.onError(error);
+  });
+  return {
+    destroy() {
+      closed = true;
+      stopListening();
+      peer.destroy();
+    },
+  };
+}
+
+export interface CallRecorder {
+  /** Stops and resolves with the webm of the whole recording. */
+  stop(): Promise<Blob>;
+}
+
+/** Records both sides of the call into one webm (RecordRTC's multi-stream recorder). */
+export function recordCall(streams: MediaStream[]): CallRecorder {
+  const recorder = new RecordRTC(streams, { type: 'video', mimeType: 'video/webm', disableLogs: true });
+  recorder.startRecording();
+  return {
+    stop: () =>
+      new Promise((resolve) => {
+        recorder.stopRecording(() => {
+          const blob = recorder.getBlob();
+          recorder.destroy();
+          resolve(blob);
+        });
+      }),
+  };
+}
+
+/** A signal that tells the other side to drop its peer and wait for a new offer (a retried connection). */
+export const RESTART_SIGNAL = { type: 'restart' } as const;
+export const isRestartSignal = (data: Record<string, unknown>) => data.type === RESTART_SIGNAL.type;

@@ -1,0 +1,112 @@
+/**
+ * The agent's side of a call session, run by the call machine's `session` actor: camera and microphone, the
+ * initiating peer in the call room, and the recording of both sides, kept in the browser when it stops.
+ * Reports PEER.CONNECTED / PEER.LOST / PEER.FAILED / MEDIA.DENIED / RECORDING.READY; takes SESSION.RESTART and
+ * SESSION.STOP.
+ */
+import type { QueuedCall } from '../contract/socket';
+import type { SessionCommand, SessionReport } from '../machines/call.machine';
+import {
+  type CallRecorder,
+  linkPeer,
+  openCallMedia,
+  type PeerLink,
+  RESTART_SIGNAL,
+  recordCall,
+  stopMedia,
+} from './callMedia';
+import { callStreams } from './callStreams';
+import { keepRecording } from './recordings';
+import type { Realtime } from './socket';
+
+export function runCallSession(options: {
+  call: QueuedCall;
+  room: string;
+  account: string;
+  realtime: Realtime;
+  sendBack: (report: SessionReport) => void;
+  receive: (listener: (command: SessionCommand) => void) => void;
+}): () => void {
+  const { call, room, realtime, sendBack } = options;
+  const callId = call.call_id;
+  let media: MediaStream | null = null;
+  let link: PeerLink | null = null;
+  let recorder: CallRecorder | null = null;
+  let connected = false;
+  let stopped = false;
+
+  async function start(restart: boolean) {
+    link?.destroy();
+    link = null;
+    connected = false;
+    try {
+      media ??= await openCallMedia();
+    } catch {
+      sendBack({ type: 'MEDIA.DENIED' });
+      return;
+    }
+    if (stopped) return;
+    callStreams.set(callId, { local: media });
+    try {
+      await realtime.join(room);
+      if (restart) await realtime.send(room, RESTART_SIGNAL);
+    } catch {
+      sendBack({ type: 'PEER.FAILED' });
+      return;
+    }
+    const stream = media;
+    link = linkPeer({
+      initiator: true,
+      stream,
+      room,
+      signalling: realtime,
+      handlers: {
+        onStream(remote) {
+          callStreams.set(callId, { remote });
+          recorder ??= recordCall([stream, remote]);
+        },
+        onConnect() {
+          connected = true;
+          sendBack({ type: 'PEER.CONNECTED' });
+        },
+        onClose: () => sendBack({ type: 'PEER.LOST' }),
+        onError: () => sendBack({ type: connected ? 'PEER.LOST' : 'PEER.FAILED' }),
+      },
+    });
+  }
+
+  async function stop() {
+    stopped = true;
+    link?.destroy();
+    link = null;
+    let kept = false;
+    try {
+      const blob = recorder ? await recorder.stop() : null;
+      recorder = null;
+      if (blob && blob.size > 0) {
+        await keepRecording({ callId, profileId: call.profile, account: options.account, blob });
+        kept = true;
+      }
+    } finally {
+      stopMedia(media);
+      media = null;
+      callStreams.delete(callId);
+      void realtime.leave(room).catch(() => undefined);
+      sendBack({ type: 'RECORDING.READY', kept });
+    }
+  }
+
+  options.receive((command) => {
+    if (command.type === 'SESSION.RESTART') void start(true);
+    else void stop();
+  });
+  void start(false);
+
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    link?.destroy();
+    stopMedia(media);
+    callStreams.delete(callId);
+  };
+}

@@ -1,0 +1,14 @@
+/** Saves text the studio made (a CSV export) as a file through the browser's download. */
+export function saveTextFile(name: string, text: string, type = 'text/csv;charset=utf-8'): void {
+  // A byte-order mark, so spreadsheet programs read the UTF-8 (Turkish letters) correctly.
+  const blob = new Blob(['\uFEFF', text], { type });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}

@@ -1,0 +1,175 @@
+/**
+ * The realtime connection of the signed-in account (docs/events.md): one socket.io connection, authenticated
+ * with a fresh POST /user/socket_token on every (re)connect, reconnecting with back-off. It turns server
+ * events into machine events (`CALL.INCOMING`, `AGENT.STATUS` …); after a reconnect it re-joins its call rooms
+ * and re-syncs the queue, so nothing stale or lost survives a drop. Views never touch the socket.
+ */
+import { io, type Socket } from 'socket.io-client';
+import type { AgentStatusName } from '../contract/constants';
+import type {
+  AnsweredCall,
+  ClientToServerEvents,
+  InstantStats,
+  QueuedCall,
+  ServerToClientEvents,
+} from '../contract/socket';
+
+export type RealtimeEvent =
+  | { type: 'CALL.INCOMING'; call: QueuedCall }
+  | { type: 'CALL.TAKEN'; call_id: number; agent_id: number }
+  | { type: 'CALL.CANCELLED'; call_id: number }
+  | { type: 'CALL.ENDED'; call_id: number; by: 'agent' | 'customer' }
+  | { type: 'QUEUE.SYNC'; calls: QueuedCall[] }
+  | { type: 'AGENT.STATUS'; user_id: number; status: AgentStatusName }
+  | { type: 'STATS.UPDATE'; stats: InstantStats }
+  | { type: 'CONNECTION.LOST' }
+  | { type: 'CONNECTION.RESTORED' };
+
+export type SignalData = Record<string, unknown>;
+
+/** WebRTC signalling through the call rooms of the socket. */
+export interface Signalling {
+  /** Joins a call room; resolves with the peers already there once the server acknowledged the join. */
+  join(room: string): Promise<string[]>;
+  leave(room: string): Promise<void>;
+  send(room: string, data: SignalData): Promise<void>;
+  /** Signals from the other members of a room. */
+  onSignal(room: string, listener: (data: SignalData) => void): () => void;
+}
+
+export interface Realtime extends Signalling {
+  subscribe(listener: (event: RealtimeEvent) => void): () => void;
+  /** Claims a waiting call; rejects with the server's detail (e.g. "Call Already Answered"). */
+  answer(callId: number): Promise<AnsweredCall>;
+  hangUp(callId: number): Promise<void>;
+  close(): void;
+}
+
+/** A refusal or failure of a socket request, with the server's detail. */
+export class RealtimeError extends Error {
+  override readonly name = 'RealtimeError';
+  constructor(readonly detail: string) {
+    super(detail);
+  }
+}
+
+const ACK_TIMEOUT_MS = 10_000;
+type Reply<T extends object> = ({ ok: true } & T) | { ok: false; detail: string };
+
+function unwrap<T extends object>(reply: Reply<T>): T {
+  if (!reply.ok) throw new RealtimeError(reply.detail);
+  return reply;
+}
+
+export function connectRealtime(options: {
+  /** The company server's address (the API's origin). */
+  server: string;
+  /** A fresh socket token (POST /user/socket_token). */
+  socketToken: () => Promise<string>;
+  /** Tests pass their own socket factory. */
+  connect?: typeof io;
+}): Realtime {
+  const listeners = new Set<(event: RealtimeEvent) => void>();
+  const signalListeners = new Map<string, Set<(data: SignalData) => void>>();
+  const rooms = new Set<string>();
+  const emit = (event: RealtimeEvent) => {
+    for (const listener of listeners) listener(event);
+  };
+  let everConnected = false;
+  let lost = false;
+
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = (options.connect ?? io)(options.server, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    auth: (send) => {
+      options.socketToken().then(
+        (token) => send({ token }),
+        () => send({}),
+      );
+    },
+    reconnectionDelay: 500,
+    reconnectionDelayMax: 10_000,
+    randomizationFactor: 0.5,
+  });
+  const request = socket.timeout(ACK_TIMEOUT_MS);
+
+  async function syncQueue() {
+    try {
+      const { calls } = unwrap(await socket.timeout(ACK_TIMEOUT_MS).emitWithAck('queue.sync'));
+      emit({ type: 'QUEUE.SYNC', calls });
+    } catch {
+      // The next reconnect syncs again.
+    }
+  }
+
+  socket.on('connect', () => {
+    const restored = everConnected;
+    everConnected = true;
+    void (async () => {
+      // Re-join call rooms first, so signals of a running call flow again before anyone is told.
+      for (const room of rooms)
+        await socket
+          .timeout(ACK_TIMEOUT_MS)
+          .emitWithAck('signal.join', { room })
+          .catch(() => null);
+      if (restored && lost) emit({ type: 'CONNECTION.RESTORED' });
+      lost = false;
+      await syncQueue();
+    })();
+  });
+  socket.on('disconnect', (reason) => {
+    if (!lost) emit({ type: 'CONNECTION.LOST' });
+    lost = true;
+    // A disconnect the server made is not retried by socket.io itself.
+    if (reason === 'io server disconnect') setTimeout(() => socket.connect(), 1_000);
+  });
+  socket.on('connect_error', () => {
+    if (!lost) emit({ type: 'CONNECTION.LOST' });
+    lost = true;
+  });
+
+  socket.on('call.incoming', (call) => emit({ type: 'CALL.INCOMING', call }));
+  socket.on('call.taken', (e) => emit({ type: 'CALL.TAKEN', call_id: e.call_id, agent_id: e.agent_id }));
+  socket.on('call.cancelled', (e) => emit({ type: 'CALL.CANCELLED', call_id: e.call_id }));
+  socket.on('call.ended', (e) => emit({ type: 'CALL.ENDED', call_id: e.call_id, by: e.by }));
+  socket.on('agent.status', (e) => emit({ type: 'AGENT.STATUS', user_id: e.user_id, status: e.status }));
+  socket.on('stats.update', (stats) => emit({ type: 'STATS.UPDATE', stats }));
+  socket.on('signal.message', ({ room, data }) => {
+    for (const listener of signalListeners.get(room) ?? []) listener(data);
+  });
+
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async answer(callId) {
+      return unwrap(await request.emitWithAck('call.answer', { call_id: callId })).call;
+    },
+    async hangUp(callId) {
+      unwrap(await request.emitWithAck('call.hangup', { call_id: callId }));
+    },
+    async join(room) {
+      rooms.add(room);
+      return unwrap(await request.emitWithAck('signal.join', { room })).peers;
+    },
+    async leave(room) {
+      rooms.delete(room);
+      if (socket.connected) unwrap(await request.emitWithAck('signal.leave', { room }));
+    },
+    async send(room, data) {
+      unwrap(await request.emitWithAck('signal.send', { room, data }));
+    },
+    onSignal(room, listener) {
+      const set = signalListeners.get(room) ?? new Set();
+      set.add(listener);
+      signalListeners.set(room, set);
+      return () => set.delete(listener);
+    },
+    close() {
+      listeners.clear();
+      signalListeners.clear();
+      socket.disconnect();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { Button, Callout, Intent } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import type { ActorRefFrom } from 'xstate';
+import type { callMachine } from '../../../machines/call.machine';
+import { callPath } from '../../components/callPaths';
+import { useWaited } from '../../components/useWaited';
+import { useRealtime } from './RealtimeProvider';
+
+/** The ringing call, on every screen of an Online agent; Answer opens the call page. */
+export function IncomingCall() {
+  const realtime = useRealtime();
+  const call = useSelector(realtime?.desk, (s) => s?.context.call ?? null);
+  if (!call) return null;
+  return <Ringing call={call} />;
+}
+
+function Ringing({ call }: { call: ActorRefFrom<typeof callMachine> }) {
+  const { t } = useTranslation();
+  const [location, navigate] = useLocation();
+  const snapshot = useSelector(call, (s) => s);
+  const waited = useWaited(snapshot.context.call.created_at);
+  const path = callPath(snapshot.context.call);
+  if (snapshot.status !== 'active') return null;
+  if (!snapshot.hasTag('ringing')) {
+    if (location === path) return null;
+    return (
+      <div className="studio-call-toast">
+        <Button
+          icon="mobile-video"
+          intent={Intent.PRIMARY}
+          text={t('realtime.activeCall')}
+          onClick={() => navigate(`~${path}`)}
+        />
+      </div>
+    );
+  }
+  const name = snapshot.context.call.profile_name || t('realtime.incoming.unnamed');
+  return (
+    <div className="studio-call-toast">
+      <Callout
+        intent={Intent.PRIMARY}
+        icon="mobile-video"
+        title={t('realtime.incoming.title')}
+        role="alertdialog"
+        aria-live="assertive"
+      >
+        <p>{t('realtime.incoming.waiting', { name })}</p>
+        <p className="studio-muted">{t('realtime.incoming.since', { time: waited })}</p>
+        <Button
+          intent={Intent.SUCCESS}
+          icon="phone"
+          text={t('realtime.incoming.answer')}
+          autoFocus
+          onClick={() => {
+            call.send({ type: 'ANSWER' });
+            navigate(`~${path}`);
+          }}
+        />
+      </Callout>
+    </div>
+  );
+}

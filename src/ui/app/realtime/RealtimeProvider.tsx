@@ -1,0 +1,191 @@
+/**
+ * The realtime side of the shell for accounts that take or watch calls: one socket connection, the agent's
+ * availability and call desk machines, fed by the socket's events. Views read them with the hooks below and
+ * send events; they never touch the socket.
+ */
+
+import type { TFunction } from 'i18next';
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type ActorRefFrom, createActor, fromCallback, fromPromise } from 'xstate';
+import type { QueuedCall } from '../../../contract/socket';
+import { agentAvailabilityMachine, canAnswer } from '../../../machines/agentAvailability.machine';
+import { callMachine, type SessionCommand, type SessionReport } from '../../../machines/call.machine';
+import { callDeskMachine } from '../../../machines/callDesk.machine';
+import { type RecordingUploadEvent, recordingUploadMachine } from '../../../machines/recordingUpload.machine';
+import { type Account, accountKey } from '../../../services/accounts';
+import { isApiError } from '../../../services/api/http';
+import {
+  getSocketToken,
+  setAgentStatus,
+  setCallStatus,
+  uploadRecording,
+} from '../../../services/api/videocalls';
+import { downloadRecording, keptRecording, runRecordingUpload } from '../../../services/recordings';
+import { connectRealtime, type Realtime, type RealtimeEvent } from '../../../services/socket';
+import { showError, showSuccess } from '../../toaster';
+
+export interface RealtimeDesk {
+  realtime: Realtime;
+  availability: ActorRefFrom<typeof agentAvailabilityMachine>;
+  desk: ActorRefFrom<typeof callDeskMachine>;
+  /** Upload machines for recordings kept from earlier (a reload): provided the same way as in calls. */
+  uploadMachine: typeof recordingUploadMachine;
+  /** Socket events for views that show live figures (instant stats, the agent board). */
+  subscribe: Realtime['subscribe'];
+  connected: boolean;
+}
+
+const RealtimeContext = createContext<RealtimeDesk | null>(null);
+
+/** The account's realtime desk, or null when the account neither takes nor watches calls. */
+export const useRealtime = () => useContext(RealtimeContext);
+
+/** The camera, peer and recording code (simple-peer, RecordRTC) loads with the first call, not with the shell. */
+function lazySession(realtime: Realtime, account: string) {
+  return fromCallback<SessionCommand, { call: QueuedCall; room: string }>(({ input, sendBack, receive }) => {
+    const early: SessionCommand[] = [];
+    let deliver: ((command: SessionCommand) => void) | null = null;
+    receive((command) => (deliver ? deliver(command) : early.push(command)));
+    let cleanup: (() => void) | null = null;
+    let stopped = false;
+    void import('../../../services/callSession').then(({ runCallSession }) => {
+      if (stopped) return;
+      cleanup = runCallSession({
+        call: input.call,
+        room: input.room,
+        account,
+        realtime,
+        sendBack: (report: SessionReport) => sendBack(report),
+        receive: (listener) => {
+          deliver = listener;
+          for (const command of early.splice(0)) listener(command);
+        },
+      });
+    });
+    return () => {
+      stopped = true;
+      cleanup?.();
+    };
+  });
+}
+
+/** Builds the account's connection and machines; nothing starts until `start`. */
+function createDesk(account: Account, t: TFunction): Omit<RealtimeDesk, 'connected'> {
+  const key = accountKey(account);
+  const realtime = connectRealtime({
+    server: account.server,
+    socketToken: async () => (await getSocketToken(account.access)).token,
+  });
+  const failed = (error: unknown) => void showError(isApiError(error) ? error.detail : t('messages.error'));
+  const uploadMachine = recordingUploadMachine.provide({
+    actors: {
+      upload: fromCallback<RecordingUploadEvent, { callId: number }>(({ input, sendBack }) =>
+        runRecordingUpload({
+          callId: input.callId,
+          upload: (blob, progress) => uploadRecording(input.callId, blob, progress),
+          report: sendBack,
+        }),
+      ),
+    },
+    actions: {
+      download: (_, callId) => {
+        void keptRecording(callId).then((kept) => {
+          if (!kept || !downloadRecording(kept)) void showError(t('messages.downloadDenied'));
+        });
+      },
+    },
+  });
+  const call = callMachine.provide({
+    actors: {
+      answer: fromPromise(({ input }) => realtime.answer(input.callId)),
+      session: lazySession(realtime, key),
+      saveStatus: fromPromise(({ input }) => setCallStatus(input.callId, input.status)),
+      recordingUpload: uploadMachine,
+    },
+    actions: {
+      hangUp: (_, callId) => void realtime.hangUp(callId).catch(() => undefined),
+      notifyTaken: () => void showError(t('messages.callAlreadyAnswered')),
+      notifyCompleted: () => void showSuccess(t('messages.callCompleted')),
+      notifyDone: () => void showSuccess(t('success.callStatusUpdated')),
+      notifyFailed: (_, detail) => void showError(detail ?? t('messages.error')),
+    },
+  });
+  const availability = createActor(
+    agentAvailabilityMachine.provide({
+      actors: { setStatus: fromPromise(({ input }) => setAgentStatus(input.status)) },
+      actions: { notifyFailed: (_, error) => failed(error) },
+    }),
+  );
+  const desk = createActor(callDeskMachine.provide({ actors: { call } }), { input: { agentId: account.id } });
+  return { realtime, availability, desk, uploadMachine, subscribe: realtime.subscribe };
+}
+
+/** Wires the socket's events into the machines; returns the teardown. */
+function start(
+  parts: Omit<RealtimeDesk, 'connected'>,
+  account: Account,
+  setConnected: (up: boolean) => void,
+) {
+  const { realtime, availability, desk } = parts;
+  availability.start();
+  desk.start();
+  const own = availability.subscribe((snapshot) =>
+    desk.send({ type: 'AVAILABILITY', canAnswer: canAnswer(snapshot.context) }),
+  );
+  const stop = realtime.subscribe((event: RealtimeEvent) => {
+    if (event.type === 'AGENT.STATUS') {
+      if (event.user_id === account.id) availability.send({ type: 'AGENT.STATUS', status: event.status });
+      return;
+    }
+    if (event.type === 'STATS.UPDATE') return;
+    if (event.type === 'CONNECTION.LOST' || event.type === 'CONNECTION.RESTORED') {
+      setConnected(event.type === 'CONNECTION.RESTORED');
+      availability.send(event);
+    }
+    desk.send(event);
+  });
+  return () => {
+    stop();
+    own.unsubscribe();
+    desk.stop();
+    availability.stop();
+    realtime.close();
+  };
+}
+
+function useDesk(account: Account): RealtimeDesk | null {
+  const { t } = useTranslation();
+  const [connected, setConnected] = useState(true);
+  const [parts, setParts] = useState<Omit<RealtimeDesk, 'connected'> | null>(null);
+  const current = useRef(account);
+  current.current = account;
+  // Connected in an effect (not during render), so React's double mount in development cannot leave a
+  // closed socket behind; a new connection only for another account or token.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the account is read through `current`.
+  useEffect(() => {
+    const next = createDesk(current.current, t);
+    const stop = start(next, current.current, setConnected);
+    setParts(next);
+    return () => {
+      stop();
+      setParts(null);
+    };
+  }, [account.access, t]);
+  return useMemo(() => (parts ? { ...parts, connected } : null), [parts, connected]);
+}
+
+function Connected({ account, children }: { account: Account; children: ReactNode }) {
+  const value = useDesk(account);
+  return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
+}
+
+/** Connects only accounts that may visit the calls area (agents and supervisors). */
+export function RealtimeProvider({ account, children }: { account: Account; children: ReactNode }) {
+  if (!account.permissions.includes('view_calls_page')) return children;
+  return (
+    <Connected key={accountKey(account)} account={account}>
+      {children}
+    </Connected>
+  );
+}

@@ -1,0 +1,5 @@
+/** Addresses of the call screens (§2). */
+export const callPath = (call: { profile: number; room_id: string; call_id: number }) =>
+  `/call/${call.profile}/${call.room_id}/${call.call_id}`;
+
+export const videoPath = (profileId: number, callId: number) => `/profile/${profileId}/video/${callId}`;

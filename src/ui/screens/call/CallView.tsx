@@ -1,0 +1,169 @@
+import { AnchorButton, Button, Callout, H2, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import type { ActorRefFrom } from 'xstate';
+import type { callMachine } from '../../../machines/call.machine';
+import { useWaited } from '../../components/useWaited';
+import { CallEnd } from './CallEnd';
+import { CallSidebar } from './CallSidebar';
+import { StreamVideo } from './StreamVideo';
+import { useCallStreams } from './useCall';
+
+type CallRef = ActorRefFrom<typeof callMachine>;
+
+/** The live call: the video, what the call machine says, and the profile with the call's questions beside it. */
+export function CallView({ call }: { call: CallRef }) {
+  const { t } = useTranslation('calls');
+  const { t: tc } = useTranslation();
+  const snapshot = useSelector(call, (s) => s);
+  const { call: queued, socketDown } = snapshot.context;
+  const streams = useCallStreams(queued.call_id);
+  const remoteVideo = useRef<HTMLVideoElement | null>(null);
+  const live = snapshot.hasTag('live');
+  const name = queued.profile_name || t('queue.unnamed');
+
+  return (
+    <div className="studio-call">
+      <section className="studio-call-stage" aria-labelledby="page-title">
+        <header className="studio-call-header">
+          <H2 id="page-title">{name}</H2>
+          <CallStateTag call={call} />
+        </header>
+        {socketDown && (
+          <Callout intent={Intent.WARNING} icon="offline" title={tc('messages.connectionLost')}>
+            {t('call.socketDownHelp')}
+          </Callout>
+        )}
+        {live && (
+          <div className="studio-call-videos">
+            <div className="studio-call-remote">
+              <StreamVideo
+                stream={streams.remote}
+                label={t('call.customerVideo')}
+                videoRef={(video) => {
+                  remoteVideo.current = video;
+                }}
+              />
+              {!streams.remote && <p className="studio-call-waiting">{t('call.waitingForVideo')}</p>}
+            </div>
+            <StreamVideo
+              stream={streams.local}
+              muted
+              label={t('call.ownVideo')}
+              className="studio-call-local"
+            />
+          </div>
+        )}
+        <CallStatePanel call={call} />
+      </section>
+      <CallSidebar call={call} remoteVideo={remoteVideo} />
+    </div>
+  );
+}
+
+function CallStateTag({ call }: { call: CallRef }) {
+  const { t } = useTranslation('calls');
+  const inCall = useSelector(call, (s) => s.matches({ live: 'inCall' }));
+  const startedAt = useRef<string | null>(null);
+  if (inCall && !startedAt.current) startedAt.current = new Date().toISOString();
+  const duration = useWaited(startedAt.current);
+  if (!inCall) return null;
+  return (
+    <>
+      <Tag intent={Intent.DANGER} icon="record" round>
+        {t('call.recording')}
+      </Tag>
+      <Tag minimal round>
+        {t('call.duration', { time: duration })}
+      </Tag>
+    </>
+  );
+}
+
+function Working({ text }: { text: string }) {
+  return (
+    <div className="studio-call-working" role="status">
+      <Spinner size={20} />
+      <span>{text}</span>
+    </div>
+  );
+}
+
+function CallStatePanel({ call }: { call: CallRef }) {
+  const { t } = useTranslation('calls');
+  const { t: tc } = useTranslation();
+  const snapshot = useSelector(call, (s) => s);
+  const send = call.send;
+  const hangUp = (
+    <Button
+      intent={Intent.DANGER}
+      icon="phone"
+      text={t('call.hangUp')}
+      onClick={() => send({ type: 'HANG_UP' })}
+    />
+  );
+  const failure = (intent: Intent, title: string, help: string) => (
+    <Callout intent={intent} icon="warning-sign" title={title} role="alert">
+      <p>{help}</p>
+      <div className="studio-actions">
+        <Button icon="refresh" text={t('call.retry')} onClick={() => send({ type: 'RETRY' })} />
+        <Button
+          intent={Intent.DANGER}
+          icon="phone"
+          text={t('call.endCall')}
+          onClick={() => send({ type: 'HANG_UP' })}
+        />
+      </div>
+    </Callout>
+  );
+
+  if (snapshot.matches('ringing'))
+    return (
+      <Button
+        intent={Intent.SUCCESS}
+        icon="phone"
+        text={tc('realtime.incoming.answer')}
+        onClick={() => send({ type: 'ANSWER' })}
+      />
+    );
+  if (snapshot.matches('answering')) return <Working text={t('call.answering')} />;
+  if (snapshot.matches({ live: 'connecting' }))
+    return (
+      <div className="studio-actions">
+        <Working text={t('call.connecting')} />
+        {hangUp}
+      </div>
+    );
+  if (snapshot.matches({ live: 'inCall' })) return <div className="studio-actions">{hangUp}</div>;
+  if (snapshot.matches({ live: 'cameraDenied' }))
+    return failure(Intent.DANGER, tc('messages.noCameraPermission'), t('call.cameraDeniedHelp'));
+  if (snapshot.matches({ live: 'connectionFailed' }))
+    return failure(Intent.DANGER, tc('messages.connectionFailed'), t('call.connectionFailedHelp'));
+  if (snapshot.matches({ live: 'peerLost' }))
+    return failure(Intent.WARNING, tc('messages.connectionLost'), t('call.peerLostHelp'));
+  if (snapshot.matches({ live: 'stopping' })) return <Working text={t('call.stopping')} />;
+  if (snapshot.matches('takenByOther'))
+    return <NonIdealState icon="phone" title={tc('messages.callAlreadyAnswered')} action={<BackToCalls />} />;
+  if (snapshot.matches('cancelled') || snapshot.matches('dismissed'))
+    return <NonIdealState icon="phone" title={t('call.cancelled')} action={<BackToCalls />} />;
+  if (snapshot.matches('failed'))
+    return (
+      <NonIdealState
+        icon="error"
+        title={snapshot.context.error ?? tc('messages.error')}
+        action={<BackToCalls />}
+      />
+    );
+  return <CallEnd call={call} />;
+}
+
+export function BackToCalls() {
+  const { t } = useTranslation('calls');
+  return (
+    <Link href="~/calls" asChild>
+      <AnchorButton role="link" icon="arrow-left" text={t('call.backToCalls')} />
+    </Link>
+  );
+}

@@ -1,0 +1,70 @@
+import { Button, Callout, Card, H3, Intent } from '@blueprintjs/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
+import { documentKeys, getDocumentTypes, uploadDocument } from '../../../services/api/documents';
+import { isApiError } from '../../../services/api/http';
+import { showError, showSuccess } from '../../toaster';
+
+/** A JPEG of the video's current frame, or null while it shows nothing. */
+function frameOf(video: HTMLVideoElement | null): Promise<Blob | null> {
+  if (!video || video.videoWidth === 0) return Promise.resolve(null);
+  const canvas = document.createElement('canvas');
+  canvas.width = video.videoWidth;
+  canvas.height = video.videoHeight;
+  canvas.getContext('2d')?.drawImage(video, 0, 0);
+  return new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.92));
+}
+
+/** The customer holds their ID card to the camera; a snapshot is saved as a page of an identity document. */
+export function IdSnapshot({
+  profileId,
+  remoteVideo,
+}: {
+  profileId: number;
+  remoteVideo: RefObject<HTMLVideoElement | null>;
+}) {
+  const { t } = useTranslation('calls');
+  const queryClient = useQueryClient();
+  const types = useQuery({
+    queryKey: documentKeys.types,
+    queryFn: ({ signal }) => getDocumentTypes({ signal }),
+  });
+  const idType = types.data?.find((type) => type.document_class === 'ID');
+  const save = useMutation({
+    mutationFn: async () => {
+      const frame = await frameOf(remoteVideo.current);
+      if (!frame) throw new Error(t('snapshot.noVideo'));
+      const page = new File([frame], `id-snapshot-${Date.now()}.jpg`, { type: 'image/jpeg' });
+      return uploadDocument({
+        profile: profileId,
+        type: idType?.id ?? 0,
+        pages: [page],
+        upload_source: 'video_call',
+        stream: true,
+      });
+    },
+    onSuccess: () => {
+      void showSuccess(t('snapshot.saved'));
+      void queryClient.invalidateQueries({ queryKey: documentKeys.all(profileId) });
+    },
+    onError: (error) => void showError(isApiError(error) ? error.detail : error.message),
+  });
+  return (
+    <Card>
+      <H3>{t('snapshot.title')}</H3>
+      <p className="studio-muted">{t('snapshot.help')}</p>
+      {types.isSuccess && !idType ? (
+        <Callout intent={Intent.WARNING}>{t('snapshot.noType')}</Callout>
+      ) : (
+        <Button
+          icon="camera"
+          text={t('snapshot.take')}
+          loading={save.isPending}
+          disabled={!idType}
+          onClick={() => save.mutate()}
+        />
+      )}
+    </Card>
+  );
+}

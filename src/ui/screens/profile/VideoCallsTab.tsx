@@ -1,0 +1,125 @@
+import {
+  AnchorButton,
+  Button,
+  Callout,
+  FormGroup,
+  HTMLTable,
+  InputGroup,
+  Intent,
+  NonIdealState,
+  Spinner,
+} from '@blueprintjs/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { isApiError } from '../../../services/api/http';
+import { listCalls, stepKeys } from '../../../services/api/profileDetail';
+import { createJoinLink } from '../../../services/api/videocalls';
+import { useActiveAccount } from '../../app/useAccounts';
+import { videoPath } from '../../components/callPaths';
+import { showError, showSuccess } from '../../toaster';
+import { useDateFormat } from './useDateFormat';
+
+/** The profile's video calls and recordings, and the join link a customer opens to call in. */
+export function VideoCallsTab({ profileId }: { profileId: number }) {
+  const { t } = useTranslation('calls');
+  const date = useDateFormat();
+  const account = useActiveAccount();
+  const calls = useQuery({
+    queryKey: stepKeys.calls(profileId),
+    queryFn: ({ signal }) => listCalls(profileId, { signal }),
+  });
+  const canCall = account?.permissions.includes('view_calls_page') ?? false;
+  return (
+    <div className="studio-video-calls">
+      {canCall && <JoinLink profileId={profileId} />}
+      {calls.isPending && <Spinner />}
+      {calls.isError && (
+        <Callout intent={Intent.DANGER} title={t('tab.loadFailed')}>
+          <Button icon="refresh" text={t('tab.retry')} onClick={() => calls.refetch()} />
+        </Callout>
+      )}
+      {calls.data?.results.length === 0 && <NonIdealState icon="video" description={t('tab.empty')} />}
+      {!!calls.data?.results.length && (
+        <HTMLTable compact striped className="studio-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('tab.started')}</th>
+              <th scope="col">{t('tab.status')}</th>
+              <th scope="col">{t('tab.agent')}</th>
+              <th scope="col">{t('tab.recording')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {calls.data.results.map((call) => (
+              <tr key={call.id}>
+                <td>{date(call.call_start_time ?? call.created_at)}</td>
+                <td>{t(`statusNames.${call.status}` as 'statusNames.0')}</td>
+                <td>{call.agent?.name ?? t('video.noAgent')}</td>
+                <td>
+                  {call.recorded_file ? (
+                    <Link href={`~${videoPath(profileId, call.id)}`} asChild>
+                      <AnchorButton role="link" small icon="video" text={t('tab.watch')} />
+                    </Link>
+                  ) : (
+                    <span className="studio-muted">{t('tab.none')}</span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+    </div>
+  );
+}
+
+function JoinLink({ profileId }: { profileId: number }) {
+  const { t } = useTranslation('calls');
+  const { t: tc } = useTranslation();
+  const date = useDateFormat();
+  const link = useMutation({
+    mutationFn: () => createJoinLink(profileId),
+    onError: (error) => void showError(isApiError(error) ? error.detail : tc('messages.error')),
+  });
+  const copy = async (url: string) => {
+    try {
+      await navigator.clipboard.writeText(url);
+      void showSuccess(t('tab.copied'));
+    } catch {
+      void showError(t('tab.copyFailed'));
+    }
+  };
+  if (!link.data)
+    return (
+      <Button
+        icon="link"
+        intent={Intent.PRIMARY}
+        text={t('tab.createLink')}
+        loading={link.isPending}
+        onClick={() => link.mutate()}
+      />
+    );
+  return (
+    <FormGroup
+      label={t('tab.linkLabel')}
+      labelFor="join-link"
+      helperText={t('tab.linkHelp', { date: date(link.data.expires_at) })}
+    >
+      <InputGroup
+        id="join-link"
+        readOnly
+        value={link.data.url}
+        onFocus={(event) => event.currentTarget.select()}
+        rightElement={
+          <Button
+            icon="duplicate"
+            variant="minimal"
+            text={t('tab.copy')}
+            onClick={() => void copy(link.data.url)}
+          />
+        }
+      />
+    </FormGroup>
+  );
+}

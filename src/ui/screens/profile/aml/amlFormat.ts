@@ -1,0 +1,24 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** Listed birth dates (`YYYY-MM-DD` or a bare year), country codes and score points, in the interface language. */
+export function useAmlFormat() {
+  const { i18n } = useTranslation();
+  return useMemo(() => {
+    const day = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long', timeZone: 'UTC' });
+    const regions = new Intl.DisplayNames([i18n.language], { type: 'region' });
+    return {
+      birthDate: (value: string) =>
+        /^\d{4}$/.test(value) ? value : day.format(new Date(`${value}T00:00:00Z`)),
+      country: (code: string) => {
+        try {
+          return regions.of(code) ?? code;
+        } catch {
+          return code;
+        }
+      },
+      points: (value: number) => (value > 0 ? `+${value}` : value < 0 ? `−${-value}` : '0'),
+      percent: (value: number) => `${Math.round(value * 100)}%`,
+    };
+  }, [i18n.language]);
+}

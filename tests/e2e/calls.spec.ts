@@ -1,0 +1,174 @@
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { baseURL } from '../../playwright.config';
+import { DEMO, signIn } from './support';
+
+/**
+ * Live video calls end to end (issue 5): a customer and two Online agents in separate browser contexts with
+ * Chromium's fake camera, one real simple-peer call through the reference server, the recording uploaded and
+ * played back on the profile.
+ */
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+const PROFILE = 3;
+const contexts: BrowserContext[] = [];
+
+async function newPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL,
+    permissions: ['camera', 'microphone'],
+    locale: 'en-US',
+  });
+  contexts.push(context);
+  return context.newPage();
+}
+
+test.afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
+});
+
+/** Signs in and goes Online from the shell. */
+async function onlineAgent(browser: Browser, who: { email: string; password: string }): Promise<Page> {
+  const page = await newPage(browser);
+  await signIn(page, who);
+  await page.goto('/calls');
+  const status = page.getByRole('button', { name: /^Availability:/ });
+  await expect(status).toHaveAccessibleName(/Offline|Online|Break|Meeting|Education/);
+  if (!(await status.getAttribute('aria-label'))?.endsWith('Online')) {
+    await status.click();
+    await page.getByRole('menuitemradio', { name: 'Online' }).click();
+  }
+  await expect(status).toHaveAccessibleName('Availability: Online');
+  return page;
+}
+
+/** The join link of a profile, made from its Video Calls tab. */
+async function joinLink(page: Page, profile: number): Promise<string> {
+  await page.goto(`/profile/${profile}?tab=videoCalls`);
+  await page.getByRole('button', { name: 'Create a join link' }).click();
+  const link = page.getByLabel('Customer join link');
+  await expect(link).toHaveValue(/customer\.html\?token=/);
+  const value = await link.inputValue();
+  await page.goto('/calls');
+  return value;
+}
+
+/** True once the video element shows frames that move. */
+async function playing(page: Page, label: string): Promise<void> {
+  const video = page.getByLabel(label, { exact: true });
+  await expect(video).toBeVisible();
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth > 0 && v.currentTime > 0), {
+      timeout: 20_000,
+    })
+    .toBe(true);
+}
+
+/** Agent answers; both sides see each other. */
+async function inCall(agent: Page, customer: Page) {
+  await agent.getByRole('button', { name: 'Answer', exact: true }).click();
+  await expect(agent).toHaveURL(new RegExp(`/call/${PROFILE}/[^/]+/\\d+$`));
+  await playing(agent, "Customer's video");
+  await playing(customer, "The agent's video");
+  await expect(agent.getByText('Recording', { exact: true })).toBeVisible();
+}
+
+/** Hangs up and closes the call with a status. */
+async function endWithStatus(agent: Page, status: string) {
+  await agent.getByRole('button', { name: 'Hang up' }).click();
+  await expect(agent.getByRole('heading', { name: 'How did the call end?' })).toBeVisible({
+    timeout: 20_000,
+  });
+  await expect(agent.getByRole('button', { name: 'Save status' })).toBeDisabled();
+  await agent.getByRole('radio', { name: status, exact: true }).check({ force: true });
+  await agent.getByRole('button', { name: 'Save status' }).click();
+}
+
+test('a customer calls in, one of two Online agents answers, the recording lands on the profile', async ({
+  browser,
+}) => {
+  const agent = await onlineAgent(browser, DEMO.agent);
+  const other = await onlineAgent(browser, DEMO.admin);
+  const link = await joinLink(agent, PROFILE);
+
+  const customer = await newPage(browser);
+  await customer.goto(link);
+  await expect(customer.getByTestId('queue-position')).toHaveText(/You are number 1 in the queue/);
+
+  // Both agents ring, and see the customer waiting on the calls page.
+  for (const page of [agent, other]) {
+    await expect(page.getByRole('alertdialog')).toContainText('Incoming video call');
+    await expect(page.getByTestId('waiting-count')).toHaveText('1');
+  }
+  await inCall(agent, customer);
+  await expect(other.getByText('Call Already Answered')).toBeVisible();
+  await expect(other.getByRole('alertdialog')).toHaveCount(0);
+  await expect(other.getByTestId('waiting-count')).toHaveText('0');
+
+  await endWithStatus(agent, 'Complete');
+  await expect(customer.getByRole('heading', { name: 'The call has ended' })).toBeVisible();
+  await expect(agent.getByText('Video call status updated successfully')).toBeVisible({ timeout: 30_000 });
+  await expect(agent.getByText('Call closed')).toBeVisible();
+
+  await agent.getByRole('link', { name: 'Watch the recording' }).click();
+  const player = agent.getByLabel(/^Recording of call \d+$/);
+  await expect(player).toBeVisible();
+  await expect
+    .poll(() => player.evaluate((v: HTMLVideoElement) => Number.isFinite(v.duration) && v.duration > 0), {
+      timeout: 20_000,
+    })
+    .toBe(true);
+  await player.evaluate((v: HTMLVideoElement) => v.play());
+  await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0);
+
+  await agent.goto(`/profile/${PROFILE}?tab=videoCalls`);
+  await expect(agent.getByRole('cell', { name: 'Complete', exact: true }).first()).toBeVisible();
+});
+
+test('a failed upload keeps the recording and Try Again sends it', async ({ browser }) => {
+  const agent = await onlineAgent(browser, DEMO.agent);
+  const link = await joinLink(agent, PROFILE);
+  const customer = await newPage(browser);
+  await customer.goto(link);
+  await expect(agent.getByRole('alertdialog')).toContainText('Incoming video call');
+  await inCall(agent, customer);
+
+  let broken = true;
+  await agent.route('**/api/v2/videocall/*', async (route) => {
+    if (route.request().method() === 'PATCH' && broken) {
+      broken = false;
+      return route.abort('connectionreset');
+    }
+    return route.continue();
+  });
+  await endWithStatus(agent, 'Incomplete');
+  const error = agent.getByRole('alert').filter({ hasText: 'Video Upload Error' });
+  await expect(error).toBeVisible({ timeout: 30_000 });
+  await expect(error.getByRole('button', { name: 'Download File' })).toBeVisible();
+  await error.getByRole('button', { name: 'Try Again' }).click();
+  await expect(agent.getByText('Video call status updated successfully')).toBeVisible({ timeout: 30_000 });
+  await expect(agent.getByText('Call closed')).toBeVisible();
+});
+
+test('a socket killed mid-call shows Connection lost and recovers without ending the call', async ({
+  browser,
+}) => {
+  const agent = await onlineAgent(browser, DEMO.agent);
+  const link = await joinLink(agent, PROFILE);
+  const customer = await newPage(browser);
+  await customer.goto(link);
+  await expect(agent.getByRole('alertdialog')).toContainText('Incoming video call');
+  await inCall(agent, customer);
+
+  const dropped = await agent.request.post(`/api/dev/sockets/drop?email=${DEMO.agent.email}`);
+  expect((await dropped.json()).dropped).toBeGreaterThan(0);
+  await expect(agent.getByText('Connection lost').first()).toBeVisible();
+  await expect(agent.getByText('Connection lost')).toHaveCount(0, { timeout: 20_000 });
+
+  // The call went on, and the agent is still Online.
+  await playing(agent, "Customer's video");
+  await expect(agent.getByRole('button', { name: /^Availability:/ })).toHaveAccessibleName(
+    'Availability: Online',
+  );
+  await endWithStatus(agent, 'Complete');
+  await expect(agent.getByText('Video call status updated successfully')).toBeVisible({ timeout: 30_000 });
+});

@@ -1,0 +1,342 @@
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { profileLogs, users, videoCalls } from '../../server/db/schema';
+import type { ClientToServerEvents, QueuedCall, ServerToClientEvents } from '../../src/contract/socket';
+import { bearer, FAST_CALLS, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
+
+type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+let t: TestApp;
+let url = '';
+let adminToken = '';
+const sockets: ClientSocket[] = [];
+const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(2048, 7)]);
+
+beforeAll(async () => {
+  t = await startTestApp({ calls: FAST_CALLS });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  adminToken = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
+});
+afterAll(async () => {
+  for (const s of sockets) s.disconnect();
+  await t.close();
+});
+
+/** Connects; `listen` runs before the connection, so nothing sent on connect is missed. */
+function connect(
+  auth: Record<string, unknown>,
+  listen?: (socket: ClientSocket) => void,
+): Promise<ClientSocket> {
+  const socket: ClientSocket = io(url, {
+    path: '/socket.io',
+    auth,
+    transports: ['websocket'],
+    reconnection: false,
+    autoConnect: false,
+  });
+  sockets.push(socket);
+  listen?.(socket);
+  socket.connect();
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+}
+
+function next<E extends keyof ServerToClientEvents>(
+  socket: ClientSocket,
+  event: E,
+  matching: (payload: Parameters<ServerToClientEvents[E]>[0]) => boolean = () => true,
+): Promise<Parameters<ServerToClientEvents[E]>[0]> {
+  return new Promise((resolve) => {
+    const listener = (payload: Parameters<ServerToClientEvents[E]>[0]) => {
+      if (!matching(payload)) return;
+      socket.off(event, listener as never);
+      resolve(payload);
+    };
+    socket.on(event, listener as never);
+  });
+}
+
+/** A staff socket of a user, made Online (or another status) first. */
+async function agentSocket(userId: number, status = 'Online'): Promise<ClientSocket> {
+  await t.app.ctx.db.update(users).set({ agentStatus: status }).where(eq(users.id, userId));
+  const token = await t.app.ctx.tokens.signSocket({ user_id: userId, company_id: 1 });
+  return connect({ token });
+}
+
+/** Agents of Acme made for a test (role User: may take calls). */
+async function makeAgents(count: number, prefix: string): Promise<number[]> {
+  const rows = await t.app.ctx.db
+    .insert(users)
+    .values(
+      Array.from({ length: count }, (_, i) => ({
+        companyId: 1,
+        email: `${prefix}${i}@acme.test`,
+        firstName: 'Agent',
+        lastName: `${prefix}${i}`,
+        passwordHash: 'not-used',
+        role: 'User',
+      })),
+    )
+    .returning({ id: users.id });
+  return rows.map((r) => r.id);
+}
+
+async function joinLink(profile: number) {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/v2/profile/url',
+    headers: bearer(adminToken),
+    payload: { profile },
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json() as { url: string; token: string };
+}
+
+/** A customer who opened the join link, created the call and connected: waiting in the queue. */
+async function waitingCustomer(profile: number) {
+  const { token } = await joinLink(profile);
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/v2/videocall',
+    headers: bearer(token),
+    payload: { profile, status: 0 },
+  });
+  expect(created.statusCode).toBe(201);
+  const call = created.json() as { id: number; room_id: string; status: number };
+  expect(call.status).toBe(0);
+  let position: Promise<unknown> = Promise.resolve();
+  const socket = await connect({ customer: token, call_id: call.id }, (s) => {
+    position = next(s, 'queue.position');
+  });
+  return { call, socket, token, position };
+}
+
+const statusOf = async (callId: number) =>
+  (await t.app.ctx.db.select().from(videoCalls).where(eq(videoCalls.id, callId)))[0];
+
+describe('join links and call creation', () => {
+  it('makes a join link for the company’s profile only, and only for users with the calls page', async () => {
+    const { url: link, token } = await joinLink(1);
+    expect(link).toMatch(/\/customer\.html\?token=/);
+    expect(token.length).toBeGreaterThan(20);
+
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/profile/url',
+      headers: bearer(adminToken),
+      payload: { profile: 999_999 },
+    });
+    expect(foreign.statusCode).toBe(404);
+
+    const viewer = await tokenFor(t.app, 'viewer@acme.test', PASSWORDS.user);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/profile/url',
+      headers: bearer(viewer),
+      payload: { profile: 1 },
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it('creates a call only with the customer’s own token and profile', async () => {
+    const { token } = await joinLink(2);
+    const post = (auth: string, profile: number) =>
+      t.app.inject({ method: 'POST', url: '/api/v2/videocall', headers: bearer(auth), payload: { profile } });
+    expect((await post(adminToken, 2)).statusCode).toBe(401);
+    expect((await post(token, 3)).statusCode).toBe(403);
+    const before = (await t.app.ctx.db.select().from(videoCalls)).length;
+    expect((await post('nonsense', 2)).statusCode).toBe(401);
+    expect((await t.app.ctx.db.select().from(videoCalls)).length).toBe(before);
+  });
+
+  it('refuses a customer socket without a valid join token', async () => {
+    await expect(connect({ customer: 'nope', call_id: 1 })).rejects.toThrow('Token is invalid or expired');
+    const { token } = await joinLink(1);
+    await expect(connect({ customer: token })).rejects.toThrow('Token is invalid or expired');
+  });
+});
+
+describe('the queue', () => {
+  it('rings the company when the customer connects, tells the customer its place, and syncs', async () => {
+    const [agentId] = await makeAgents(1, 'ring');
+    const agent = await agentSocket(agentId as number);
+    const incoming = next(agent, 'call.incoming');
+    const { call, socket, position } = await waitingCustomer(3);
+    const rung = (await incoming) as QueuedCall;
+    expect(rung).toMatchObject({ call_id: call.id, profile: 3, status: 0 });
+    expect(rung.profile_name).toEqual(expect.any(String));
+    expect(await position).toMatchObject({ call_id: call.id, position: 1 });
+    const synced = await agent.emitWithAck('queue.sync');
+    expect(synced.ok && synced.calls.map((c) => c.call_id)).toContain(call.id);
+
+    // The customer leaves before an answer: the call is MISSED and the agents stop ringing.
+    const cancelled = next(agent, 'call.cancelled', (e) => e.call_id === call.id);
+    socket.disconnect();
+    expect(await cancelled).toEqual({ call_id: call.id, reason: 'customer_left' });
+    expect((await statusOf(call.id))?.status).toBe(2);
+    const after = await agent.emitWithAck('queue.sync');
+    expect(after.ok && after.calls.map((c) => c.call_id)).not.toContain(call.id);
+  });
+
+  it('gives a call to exactly one of 20 agents answering at once; the others hear Call Already Answered', async () => {
+    const ids = await makeAgents(20, 'race');
+    const agents = await Promise.all(ids.map((id) => agentSocket(id)));
+    const { call, socket } = await waitingCustomer(4);
+    const answered = next(socket, 'call.answered');
+    const replies = await Promise.all(agents.map((a) => a.emitWithAck('call.answer', { call_id: call.id })));
+    const winners = replies.filter((r) => r.ok);
+    expect(winners).toHaveLength(1);
+    expect(replies.filter((r) => !r.ok).map((r) => !r.ok && r.detail)).toEqual(
+      Array(19).fill('Call Already Answered'),
+    );
+    const row = await statusOf(call.id);
+    expect(row?.status).toBe(1);
+    expect(ids).toContain(row?.agentId);
+    expect(await answered).toMatchObject({ call_id: call.id, room_id: call.room_id });
+  });
+
+  it('offers calls only to Online agents who are not in a call', async () => {
+    const [breakId, busyId] = await makeAgents(2, 'only');
+    const onBreak = await agentSocket(breakId as number, 'Break');
+    const busy = await agentSocket(busyId as number);
+    const first = await waitingCustomer(5);
+    const second = await waitingCustomer(6);
+    expect(await onBreak.emitWithAck('call.answer', { call_id: first.call.id })).toEqual({
+      ok: false,
+      detail: 'Set your status to Online to answer',
+    });
+    expect((await busy.emitWithAck('call.answer', { call_id: first.call.id })).ok).toBe(true);
+    expect(await busy.emitWithAck('call.answer', { call_id: second.call.id })).toEqual({
+      ok: false,
+      detail: 'You are already in a call',
+    });
+  });
+});
+
+describe('a call from answer to recording', () => {
+  it('hangs up, takes the final status from the agent, the recording and the answers', async () => {
+    const [agentId] = await makeAgents(1, 'life');
+    const agent = await agentSocket(agentId as number);
+    const agentAccess = await t.app.ctx.tokens.signAccess({
+      user_id: agentId as number,
+      company_id: 1,
+      email: 'life0@acme.test',
+      is_api_user: false,
+    });
+    const { call, socket } = await waitingCustomer(7);
+    expect((await agent.emitWithAck('call.answer', { call_id: call.id })).ok).toBe(true);
+
+    // Signals flow between the two sides of the room once both joined.
+    expect((await agent.emitWithAck('signal.join', { room: call.room_id })).ok).toBe(true);
+    const offer = next(socket, 'signal.message');
+    await agent.emitWithAck('signal.send', { room: call.room_id, data: { type: 'offer' } });
+    expect((await offer).data).toEqual({ type: 'offer' });
+
+    const api = (method: 'PUT' | 'POST' | 'PATCH' | 'DELETE', path: string, payload?: unknown) =>
+      t.app.inject({
+        method,
+        url: `/api/v2/videocall/${call.id}${path}`,
+        headers: bearer(agentAccess),
+        payload: payload as never,
+      });
+
+    const questions = await t.app.inject({
+      method: 'GET',
+      url: `/api/v2/videocall/${call.id}/questions?lang=tr`,
+      headers: bearer(agentAccess),
+    });
+    const [question] = questions.json() as { id: number }[];
+    const answer = await api('POST', '/answers', { question: question?.id, value: 'Yes, it is me' });
+    expect(answer.statusCode).toBe(201);
+    expect((await api('POST', '/answers', { question: 999_999, value: 'x' })).statusCode).toBe(400);
+    expect((await api('POST', '/notes', { note: 'short' })).statusCode).toBe(400);
+    expect((await api('POST', '/notes', { note: 'The customer held the ID card up well.' })).statusCode).toBe(
+      201,
+    );
+
+    // The customer hangs up: the agent hears it; the status is still the agent's to set.
+    const ended = next(agent, 'call.ended');
+    expect((await socket.emitWithAck('call.hangup', { call_id: call.id })).ok).toBe(true);
+    expect(await ended).toEqual({ call_id: call.id, by: 'customer' });
+    expect((await api('PUT', '', { status: 1 })).statusCode).toBe(400);
+    const done = await api('PUT', '', { status: 3 });
+    expect(done.statusCode).toBe(200);
+    expect(done.json()).toMatchObject({ status: 3, status_name: 'COMPLETE', agent: { id: agentId } });
+
+    // Recording: webm only, within the size limit.
+    const upload = (body: Buffer, name = 'file') => {
+      const boundary = 'x-boundary';
+      const payload = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="call.webm"\r\n` +
+            'Content-Type: video/webm\r\n\r\n',
+        ),
+        body,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      return t.app.inject({
+        method: 'PATCH',
+        url: `/api/v2/videocall/${call.id}`,
+        headers: { ...bearer(agentAccess), 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
+    };
+    const notWebm = await upload(Buffer.from('hello, not a video at all'));
+    expect(notWebm.statusCode).toBe(400);
+    const tooBig = await upload(Buffer.concat([WEBM, Buffer.alloc(FAST_CALLS.maxRecordingBytes)]));
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.json()).toEqual({ detail: 'Size must be less than 300MB' });
+    expect((await statusOf(call.id))?.recordingKey).toBeNull();
+    const stored = await upload(WEBM);
+    expect(stored.statusCode).toBe(200);
+    const file = stored.json().recorded_file as string;
+    const fetched = await t.app.inject({ method: 'GET', url: file.replace(/^https?:\/\/[^/]+/, '') });
+    expect(fetched.statusCode).toBe(200);
+    expect(fetched.rawPayload.subarray(0, 4)).toEqual(WEBM.subarray(0, 4));
+
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: '/api/v2/videocall?profile=7',
+      headers: bearer(agentAccess),
+    });
+    expect(listed.json().results[0]).toMatchObject({ id: call.id, status: 3 });
+
+    // Deleting the video keeps the call and its status.
+    expect((await api('DELETE', '')).statusCode).toBe(204);
+    expect((await api('DELETE', '')).statusCode).toBe(404);
+    expect(await statusOf(call.id)).toMatchObject({ status: 3, recordingKey: null });
+    const logs = await t.app.ctx.db.select().from(profileLogs).where(eq(profileLogs.profileId, 7));
+    expect(logs.map((l) => l.action)).toEqual(
+      expect.arrayContaining(['videocall.status', 'videocall.recording', 'videocall.video_deleted']),
+    );
+  });
+
+  it('never lets a status be set on an unanswered call, or by another agent during the call', async () => {
+    const [a, b] = await makeAgents(2, 'guard');
+    const agentA = await agentSocket(a as number);
+    const { call } = await waitingCustomer(8);
+    const put = async (userId: number, status: number) => {
+      const access = await t.app.ctx.tokens.signAccess({
+        user_id: userId,
+        company_id: 1,
+        email: `x${userId}@acme.test`,
+        is_api_user: false,
+      });
+      return t.app.inject({
+        method: 'PUT',
+        url: `/api/v2/videocall/${call.id}`,
+        headers: bearer(access),
+        payload: { status },
+      });
+    };
+    expect((await put(a as number, 3)).statusCode).toBe(409);
+    await agentA.emitWithAck('call.answer', { call_id: call.id });
+    expect((await put(b as number, 9)).statusCode).toBe(403);
+    expect((await statusOf(call.id))?.status).toBe(1);
+  });
+});

@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromCallback, waitFor } from 'xstate';
+import type { QueuedCall } from '../../../src/contract/socket';
+import { CALL_ALREADY_ANSWERED, callMachine, type SessionCommand } from '../../../src/machines/call.machine';
+import { done, Effects, failed, modelCases, replay } from './modelPaths';
+
+const call: QueuedCall = {
+  call_id: 5,
+  profile: 50,
+  profile_name: 'Ada Yılmaz',
+  room_id: 'room-5',
+  status: 0,
+  created_at: '2026-11-22T10:00:00.000Z',
+};
+const input = { call, agentId: 7 };
+
+const events = [
+  { type: 'ANSWER' },
+  { type: 'DISMISS' },
+  { type: 'CALL.TAKEN', call_id: 5, agent_id: 8 },
+  { type: 'CALL.TAKEN', call_id: 5, agent_id: 7 },
+  { type: 'CALL.TAKEN', call_id: 6, agent_id: 8 },
+  { type: 'CALL.CANCELLED', call_id: 5 },
+  { type: 'CALL.ENDED', call_id: 5, by: 'customer' },
+  { type: 'PEER.CONNECTED' },
+  { type: 'PEER.LOST' },
+  { type: 'PEER.FAILED' },
+  { type: 'MEDIA.DENIED' },
+  { type: 'RETRY' },
+  { type: 'HANG_UP' },
+  { type: 'RECORDING.READY', kept: true },
+  { type: 'RECORDING.READY', kept: false },
+  { type: 'STATUS.PICK', status: 1 },
+  { type: 'STATUS.PICK', status: 3 },
+  { type: 'STATUS.SAVE' },
+  { type: 'CONNECTION.LOST' },
+  { type: 'CONNECTION.RESTORED' },
+  done('answer', { room_id: 'room-5' }),
+  failed('answer', { detail: CALL_ALREADY_ANSWERED }),
+  failed('answer', { detail: 'Set your status to Online to answer' }),
+  done('saveStatus', {}),
+  failed('saveStatus', { status: 409, detail: 'The call was not answered' }),
+  done('upload', undefined),
+] as const;
+
+function sut() {
+  const effects = new Effects();
+  const notices: [string, unknown?][] = [];
+  const commands: SessionCommand['type'][] = [];
+  const actor = createActor(
+    callMachine.provide({
+      actors: {
+        answer: effects.actor('answer') as never,
+        saveStatus: effects.actor('saveStatus') as never,
+        recordingUpload: effects.actor('upload') as never,
+        session: fromCallback<SessionCommand, { call: QueuedCall; room: string }>(({ receive }) => {
+          receive((command) => commands.push(command.type));
+        }),
+      },
+      actions: {
+        hangUp: (_, id) => notices.push(['hangUp', id]),
+        notifyTaken: () => notices.push(['taken']),
+        notifyCompleted: () => notices.push(['completed']),
+        notifyDone: () => notices.push(['done']),
+        notifyFailed: (_, detail) => notices.push(['failed', detail]),
+      },
+    }),
+    { input },
+  );
+  return { actor, effects, notices, commands };
+}
+
+describe('call machine: every path of the model', () => {
+  const cases = modelCases(callMachine, { events: events as never, input });
+
+  it('reaches every state', () => {
+    const reached = new Set(cases.map((c) => JSON.stringify(c.steps.at(-1)?.state.value)));
+    for (const state of [
+      '"ringing"',
+      '"answering"',
+      '{"live":"connecting"}',
+      '{"live":"inCall"}',
+      '{"live":"peerLost"}',
+      '{"live":"connectionFailed"}',
+      '{"live":"cameraDenied"}',
+      '{"live":"stopping"}',
+      '"ending"',
+      '"saving"',
+      '"uploading"',
+      '"done"',
+      '"takenByOther"',
+      '"cancelled"',
+      '"dismissed"',
+      '"failed"',
+    ])
+      expect(reached.has(state), state).toBe(true);
+  });
+
+  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_, testCase) => {
+    const { actor, effects } = sut();
+    await replay(actor, effects, testCase);
+  });
+});
+
+describe('call machine', () => {
+  it('goes from answer to upload: the status is required before the call can close', async () => {
+    const { actor, effects, notices, commands } = sut();
+    actor.start();
+    actor.send({ type: 'ANSWER' });
+    await effects.settle('answer', { output: { room_id: 'room-5' } });
+    expect(actor.getSnapshot().context.room).toBe('room-5');
+    actor.send({ type: 'PEER.CONNECTED' });
+    expect(actor.getSnapshot().matches({ live: 'inCall' })).toBe(true);
+    actor.send({ type: 'HANG_UP' });
+    expect(notices).toEqual([['hangUp', 5]]);
+    expect(commands).toEqual(['SESSION.STOP']);
+    actor.send({ type: 'RECORDING.READY', kept: true });
+    actor.send({ type: 'STATUS.SAVE' });
+    expect(actor.getSnapshot().value).toBe('ending');
+    actor.send({ type: 'STATUS.PICK', status: 2 });
+    expect(actor.getSnapshot().context.status).toBeNull();
+    actor.send({ type: 'STATUS.PICK', status: 9 });
+    actor.send({ type: 'STATUS.SAVE' });
+    expect(effects.inputs.get('saveStatus')).toEqual([{ callId: 5, status: 9 }]);
+    await effects.settle('saveStatus', { output: {} });
+    expect(actor.getSnapshot().value).toBe('uploading');
+    expect(effects.inputs.get('upload')).toEqual([{ callId: 5 }]);
+    await effects.settle('upload', { output: undefined });
+    expect(actor.getSnapshot().status).toBe('done');
+    expect(notices.at(-1)).toEqual(['done']);
+  });
+
+  it('hears Call Completed when the customer hangs up, and skips the upload without a recording', async () => {
+    const { actor, effects, notices } = sut();
+    actor.start();
+    actor.send({ type: 'ANSWER' });
+    await effects.settle('answer', { output: { room_id: 'room-5' } });
+    actor.send({ type: 'PEER.CONNECTED' });
+    actor.send({ type: 'CALL.ENDED', call_id: 5, by: 'customer' });
+    expect(actor.getSnapshot().context.endedBy).toBe('customer');
+    expect(notices).toEqual([['completed']]);
+    actor.send({ type: 'RECORDING.READY', kept: false });
+    actor.send({ type: 'STATUS.PICK', status: 3 });
+    actor.send({ type: 'STATUS.SAVE' });
+    await effects.settle('saveStatus', { output: {} });
+    expect(actor.getSnapshot().value).toBe('done');
+  });
+
+  it('offers a way out of every failure: retry restarts the session, hang up ends the call', async () => {
+    const { actor, effects, commands } = sut();
+    actor.start();
+    actor.send({ type: 'ANSWER' });
+    await effects.settle('answer', { output: { room_id: 'room-5' } });
+    actor.send({ type: 'MEDIA.DENIED' });
+    expect(actor.getSnapshot().matches({ live: 'cameraDenied' })).toBe(true);
+    actor.send({ type: 'RETRY' });
+    actor.send({ type: 'PEER.FAILED' });
+    expect(actor.getSnapshot().matches({ live: 'connectionFailed' })).toBe(true);
+    actor.send({ type: 'RETRY' });
+    actor.send({ type: 'PEER.CONNECTED' });
+    actor.send({ type: 'PEER.LOST' });
+    expect(actor.getSnapshot().matches({ live: 'peerLost' })).toBe(true);
+    actor.send({ type: 'HANG_UP' });
+    expect(commands).toEqual(['SESSION.RESTART', 'SESSION.RESTART', 'SESSION.STOP']);
+  });
+
+  it('says Connection can not be established when the peer does not connect in time', async () => {
+    const { effects } = sut();
+    const actor = createActor(
+      callMachine.provide({
+        delays: { connectTimeout: 20 },
+        actors: {
+          answer: effects.actor('answer') as never,
+          session: fromCallback(() => () => {}),
+        },
+      }),
+      { input },
+    );
+    actor.start();
+    actor.send({ type: 'ANSWER' });
+    await effects.settle('answer', { output: { room_id: 'room-5' } });
+    await waitFor(actor, (s) => s.matches({ live: 'connectionFailed' }), { timeout: 1000 });
+  });
+
+  it('marks the socket down and up without leaving the call', async () => {
+    const { actor, effects } = sut();
+    actor.start();
+    actor.send({ type: 'ANSWER' });
+    await effects.settle('answer', { output: { room_id: 'room-5' } });
+    actor.send({ type: 'PEER.CONNECTED' });
+    actor.send({ type: 'CONNECTION.LOST' });
+    expect(actor.getSnapshot().context.socketDown).toBe(true);
+    expect(actor.getSnapshot().matches({ live: 'inCall' })).toBe(true);
+    actor.send({ type: 'CONNECTION.RESTORED' });
+    expect(actor.getSnapshot().context.socketDown).toBe(false);
+  });
+});

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromCallback, fromPromise } from 'xstate';
+import type { QueuedCall } from '../../../src/contract/socket';
+import { callMachine } from '../../../src/machines/call.machine';
+import { callDeskMachine, queueWith, queueWithout } from '../../../src/machines/callDesk.machine';
+
+const waiting = (call_id: number, minute: number): QueuedCall => ({
+  call_id,
+  profile: call_id * 10,
+  profile_name: `Customer ${call_id}`,
+  room_id: `room-${call_id}`,
+  status: 0,
+  created_at: `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z`,
+});
+
+/** The desk with calls whose answer the test decides. */
+function desk() {
+  const answers: {
+    callId: number;
+    resolve: (v: { room_id: string }) => void;
+    reject: (e: unknown) => void;
+  }[] = [];
+  const notices: string[] = [];
+  const machine = callDeskMachine.provide({
+    actors: {
+      call: callMachine.provide({
+        actors: {
+          answer: fromPromise<{ room_id: string }, { callId: number }>(
+            ({ input }) =>
+              new Promise((resolve, reject) => answers.push({ callId: input.callId, resolve, reject })),
+          ),
+          session: fromCallback(() => () => {}),
+        },
+        actions: {
+          notifyTaken: () => notices.push('taken'),
+          notifyCompleted: () => notices.push('completed'),
+        },
+      }),
+    },
+  });
+  const actor = createActor(machine, { input: { agentId: 7 } });
+  actor.start();
+  const ringingCall = () => {
+    const call = actor.getSnapshot().context.call?.getSnapshot();
+    return call?.status === 'active' && call.hasTag('ringing') ? call.context.call.call_id : null;
+  };
+  return { actor, answers, notices, ringingCall };
+}
+
+describe('the call queue', () => {
+  it('keeps each call once, oldest first', () => {
+    const q = queueWith(queueWith(queueWith([], waiting(2, 5)), waiting(1, 1)), waiting(2, 5));
+    expect(q.map((c) => c.call_id)).toEqual([1, 2]);
+    expect(queueWithout(q, 1).map((c) => c.call_id)).toEqual([2]);
+  });
+});
+
+describe('call desk', () => {
+  it('rings the oldest waiting call only while the agent can answer', () => {
+    const { actor, ringingCall } = desk();
+    actor.send({ type: 'CALL.INCOMING', call: waiting(2, 5) });
+    actor.send({ type: 'CALL.INCOMING', call: waiting(1, 1) });
+    expect(ringingCall()).toBeNull();
+    actor.send({ type: 'AVAILABILITY', canAnswer: true });
+    expect(ringingCall()).toBe(1);
+    actor.send({ type: 'AVAILABILITY', canAnswer: false });
+    expect(ringingCall()).toBeNull();
+    actor.send({ type: 'AVAILABILITY', canAnswer: true });
+    expect(ringingCall()).toBe(1);
+  });
+
+  it('stops ringing with Call Already Answered when another agent takes the call, then rings the next', () => {
+    const { actor, ringingCall, notices } = desk();
+    actor.send({ type: 'AVAILABILITY', canAnswer: true });
+    actor.send({ type: 'CALL.INCOMING', call: waiting(1, 1) });
+    actor.send({ type: 'CALL.INCOMING', call: waiting(2, 2) });
+    actor.send({ type: 'CALL.TAKEN', call_id: 1, agent_id: 99 });
+    expect(notices).toEqual(['taken']);
+    expect(ringingCall()).toBe(2);
+    actor.send({ type: 'CALL.CANCELLED', call_id: 2 });
+    expect(ringingCall()).toBeNull();
+    expect(actor.getSnapshot().context.queue).toEqual([]);
+  });
+
+  it('drops a stale ringing call after a re-sync and rings what is really waiting', () => {
+    const { actor, ringingCall } = desk();
+    actor.send({ type: 'AVAILABILITY', canAnswer: true });
+    actor.send({ type: 'CALL.INCOMING', call: waiting(1, 1) });
+    expect(ringingCall()).toBe(1);
+    actor.send({ type: 'CONNECTION.LOST' });
+    actor.send({ type: 'CONNECTION.RESTORED' });
+    actor.send({ type: 'QUEUE.SYNC', calls: [waiting(3, 3)] });
+    expect(ringingCall()).toBe(3);
+  });
+
+  it('does not ring while the agent holds a call, and rings again once it is over', async () => {
+    const { actor, answers, ringingCall } = desk();
+    actor.send({ type: 'AVAILABILITY', canAnswer: true });
+    actor.send({ type: 'CALL.INCOMING', call: waiting(1, 1) });
+    actor.getSnapshot().context.call?.send({ type: 'ANSWER' });
+    expect(answers.map((a) => a.callId)).toEqual([1]);
+    actor.send({ type: 'CALL.TAKEN', call_id: 1, agent_id: 7 });
+    actor.send({ type: 'CALL.INCOMING', call: waiting(2, 2) });
+    expect(ringingCall()).toBeNull();
+    // The server refuses: another agent was faster.
+    answers[0]?.reject({ detail: 'Call Already Answered' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(ringingCall()).toBe(2);
+  });
+});
