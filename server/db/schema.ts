@@ -93,6 +93,8 @@ export const users = pgTable(
     forcePasswordReset: boolean().notNull().default(false),
     forceMfaReset: boolean().notNull().default(false),
     agentStatus: text().notNull().default('Offline'),
+    /** When the agent entered `agentStatus` (the status board's time in state). */
+    agentStatusSince: ts(),
     lastLogin: ts(),
     createdAt: createdAt(),
   },

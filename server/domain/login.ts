@@ -151,7 +151,7 @@ export async function login(deps: LoginDeps, body: LoginBody): Promise<LoginResp
   // A new session starts Offline (§4 agent availability).
   await deps.db
     .update(users)
-    .set({ lastLogin: new Date(), agentStatus: 'Offline' })
+    .set({ lastLogin: new Date(), agentStatus: 'Offline', agentStatusSince: new Date() })
     .where(eq(users.id, user.id));
   const access = await deps.tokens.signAccess({
     user_id: user.id,

@@ -32,7 +32,10 @@ type Result<T extends object = object> = ({ ok: true } & T) | { ok: false; detai
 
 /** What the desk tells the world about; the instant stats listen here. */
 export type DeskEvent =
-  | { kind: 'queued' | 'answered' | 'missed' | 'ended'; companyId: number; callId: number }
+  | { kind: 'queued'; companyId: number; callId: number; since: string }
+  | { kind: 'answered'; companyId: number; callId: number; agentId: number }
+  | { kind: 'missed'; companyId: number; callId: number }
+  | { kind: 'ended'; companyId: number; callId: number; agentId: number | null; seconds: number | null }
   | { kind: 'agent'; companyId: number; userId: number; status: AgentStatus };
 
 /**
@@ -60,6 +63,8 @@ export interface CallDesk {
   answer(companyId: number, agentId: number, callId: number): Promise<Result<{ call: AnsweredCall }>>;
   hangUp(companyId: number, by: { agentId: number } | { callId: number }, callId: number): Promise<Result>;
   setAgentStatus(companyId: number, userId: number, status: AgentStatus): Promise<void>;
+  /** The agent set the call's final status (PUT /videocall/{id}): the call is over even if nobody hung up. */
+  finished(companyId: number, callId: number): Promise<void>;
   /** The call an agent is in, if any. */
   callOf(agentId: number): number | undefined;
   onEvent(listener: (event: DeskEvent) => void): void;
@@ -141,15 +146,35 @@ export function createCallDesk(deps: {
     if (call?.status === CALL_STATUS_TALKING) await endCall(companyId, callId, 'customer');
   }
 
+  /** Frees the call's agent; tells the stats once, with the call's handling time. */
+  async function release(
+    companyId: number,
+    callId: number,
+  ): Promise<typeof videoCalls.$inferSelect | undefined> {
+    let held = false;
+    for (const [agent, call] of busy) {
+      if (call !== callId) continue;
+      busy.delete(agent);
+      held = true;
+    }
+    const [call] = await deps.db.select().from(videoCalls).where(eq(videoCalls.id, callId));
+    if (held && call) {
+      const seconds =
+        call.callStartTime && call.callEndTime
+          ? (call.callEndTime.getTime() - call.callStartTime.getTime()) / 1000
+          : null;
+      emitDesk({ kind: 'ended', companyId, callId, agentId: call.agentId, seconds });
+      reposition(companyId);
+    }
+    return call;
+  }
+
   async function endCall(companyId: number, callId: number, by: 'agent' | 'customer'): Promise<void> {
     const ended = await hangUpCall(deps.db, callId);
-    for (const [agent, call] of busy) if (call === callId) busy.delete(agent);
+    const call = await release(companyId, callId);
     if (!ended) return;
     hub().to(customerRoom(callId)).emit('call.ended', { call_id: callId, by });
-    const [call] = await deps.db.select().from(videoCalls).where(eq(videoCalls.id, callId));
     if (call?.agentId) hub().to(userRoom(call.agentId)).emit('call.ended', { call_id: callId, by });
-    emitDesk({ kind: 'ended', companyId, callId });
-    reposition(companyId);
   }
 
   return {
@@ -173,7 +198,7 @@ export function createCallDesk(deps: {
       const queued = toQueuedCall(row.call, row.name);
       if (row.call.status === CALL_STATUS_WAITING && !returning) {
         hub().to(companyRoom(companyId)).emit('call.incoming', queued);
-        emitDesk({ kind: 'queued', companyId, callId });
+        emitDesk({ kind: 'queued', companyId, callId, since: queued.created_at });
       }
       reposition(companyId);
       return queued;
@@ -213,7 +238,7 @@ export function createCallDesk(deps: {
           agent_name: fullName(agent?.first ?? '', agent?.last ?? ''),
         });
       hub().to(companyRoom(companyId)).emit('call.taken', { call_id: callId, agent_id: agentId });
-      emitDesk({ kind: 'answered', companyId, callId });
+      emitDesk({ kind: 'answered', companyId, callId, agentId });
       reposition(companyId);
       return { ok: true, call };
     },
@@ -230,6 +255,10 @@ export function createCallDesk(deps: {
       hub().to(companyRoom(companyId)).emit('agent.status', { user_id: userId, status });
       emitDesk({ kind: 'agent', companyId, userId, status });
       reposition(companyId);
+    },
+
+    async finished(companyId, callId) {
+      await release(companyId, callId);
     },
 
     callOf: (agentId) => busy.get(agentId),

@@ -11,6 +11,7 @@ import type { TokenService } from '../auth/tokens';
 import type { DbOrTx } from '../db/client';
 import { loadPrincipal } from '../domain/principal';
 import type { CallDesk } from './callDesk';
+import { createInstantStats } from './instantStats';
 import { agentStatusOf, callRoom, companyRoom, customerRoom, userRoom } from './rooms';
 
 type HubServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -83,6 +84,13 @@ export function createHub(
     serveClient: false,
   });
   deps.calls.bind(io);
+  const stats = createInstantStats({
+    db: deps.db,
+    waiting: (companyId) => deps.calls.queue(companyId),
+    push: (companyId, figures) => io.to(companyRoom(companyId)).emit('stats.update', figures),
+    onError: deps.onError,
+  });
+  deps.calls.onEvent((event) => stats.record(event));
   const offlineTimers = new Map<number, NodeJS.Timeout>();
 
   io.use(async (socket, next) => {
@@ -175,6 +183,7 @@ export function createHub(
     void (async () => {
       await socket.join([companyRoom(companyId), userRoom(userId)]);
       socket.emit('agent.status', { user_id: userId, status: await agentStatusOf(deps.db, userId) });
+      socket.emit('stats.update', await stats.current(companyId, userId));
     })().catch(deps.onError);
   }
 

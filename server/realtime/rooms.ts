@@ -11,7 +11,10 @@ export const customerRoom = (callId: number) => `customer:${callId}`;
 export const callRoom = (companyId: number, room: string) => `call:${companyId}:${room}`;
 
 export async function setAgentStatus(db: DbOrTx, userId: number, status: AgentStatus): Promise<void> {
-  await db.update(users).set({ agentStatus: status }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ agentStatus: status, agentStatusSince: new Date() })
+    .where(eq(users.id, userId));
 }
 
 export async function agentStatusOf(db: DbOrTx, userId: number): Promise<AgentStatus> {

@@ -22,6 +22,7 @@ import {
 } from '../../src/contract/videocalls';
 import type { AppContext } from '../context';
 import { assertProfile } from '../domain/profiles';
+import { getUser } from '../domain/users';
 import {
   addCallEntry,
   callQuestions,
@@ -33,7 +34,7 @@ import {
   setCallStatus,
   storeRecording,
 } from '../domain/videocalls';
-import { badRequest, forbidden, HttpError } from '../errors';
+import { badRequest, forbidden, HttpError, notFound } from '../errors';
 import { CUSTOMER, customerOf, need, principalOf, SIGNED_IN } from '../http/access';
 import { toPage } from '../http/paging';
 import { FileTooLargeError } from '../storage/storage';
@@ -160,6 +161,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const { companyId, id: actorId } = principalOf(request);
         await setCallStatus(ctx.db, companyId, request.params.id, actorId, request.body.status);
+        await ctx.calls.finished(companyId, request.params.id);
         return oneVideoCall(ctx.db, ctx.storage, companyId, request.params.id);
       },
     );
@@ -273,14 +275,20 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['videocalls'],
           description:
             'The caller’s availability (Online, Offline, Break, Meeting, Education); broadcast as `agent.status` ' +
-            'to the company. Only an Online agent is offered calls and may answer.',
+            'to the company. Only an Online agent is offered calls and may answer. With `user`, an Admin sets ' +
+            'another agent’s availability (403 for anyone else, 404 for a user of another company).',
           body: agentStatusBodySchema,
           response: { 200: agentStatusReplySchema, ...authErrors },
         },
       },
       async (request) => {
-        const { companyId, id } = principalOf(request);
-        await ctx.calls.setAgentStatus(companyId, id, request.body.status);
+        const { companyId, id, role } = principalOf(request);
+        const target = request.body.user ?? id;
+        if (target !== id) {
+          if (role !== 'Admin') throw forbidden();
+          if (!(await getUser(ctx.db, ctx.storage, companyId, target))) throw notFound();
+        }
+        await ctx.calls.setAgentStatus(companyId, target, request.body.status);
         return { status: request.body.status };
       },
     );

@@ -22,13 +22,33 @@ export const callTakenSchema = z.object({ call_id: z.number().int(), agent_id: z
 export const callCancelledSchema = z.object({ call_id: z.number().int(), reason: z.string() });
 export const agentStatusEventSchema = z.object({ user_id: z.number().int(), status: agentStatusSchema });
 
+/** One agent on the status board. */
+export const boardAgentSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  status: agentStatusSchema,
+  /** When the agent entered this status (ISO); null when not known. */
+  since: z.string().nullable(),
+  /** The call the agent is in, if any. */
+  call_id: z.number().int().nullable(),
+});
+export type BoardAgent = z.infer<typeof boardAgentSchema>;
+
+/**
+ * Instant stats of a company (pushed as `stats.update` whenever they move, and to each staff socket on
+ * connect). Waits are given as the moments customers joined, so screens count them up live.
+ */
 export const instantStatsSchema = z.object({
-  waiting: z.number().int(),
+  agents: z.array(boardAgentSchema),
+  /** When each waiting customer joined (ISO), oldest first. */
+  waiting_since: z.array(z.string()),
   talking: z.number().int(),
-  agents_online: z.number().int(),
-  agents_busy: z.number().int(),
-  completed_today: z.number().int(),
+  answered_today: z.number().int(),
   missed_today: z.number().int(),
+  /** Average handling time of today's ended calls, in seconds; null before the first. */
+  average_handling_s: z.number().nullable(),
+  /** When the server built this snapshot (ISO). */
+  at: z.string(),
 });
 export type InstantStats = z.infer<typeof instantStatsSchema>;
 

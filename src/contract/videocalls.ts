@@ -91,5 +91,9 @@ export const callNoteBodySchema = z.strictObject({
 });
 
 /** POST /api/v2/videocall/agent_status */
-export const agentStatusBodySchema = z.strictObject({ status: agentStatusSchema });
+export const agentStatusBodySchema = z.strictObject({
+  status: agentStatusSchema,
+  /** Another agent of the company (admins only); the caller when left out. */
+  user: id.optional(),
+});
 export const agentStatusReplySchema = z.object({ status: agentStatusSchema });

@@ -42,6 +42,8 @@ export interface Realtime extends Signalling {
   /** Claims a waiting call; rejects with the server's detail (e.g. "Call Already Answered"). */
   answer(callId: number): Promise<AnsweredCall>;
   hangUp(callId: number): Promise<void>;
+  /** The last instant stats the server pushed (on connect and on every change), or null before the first. */
+  latestStats(): InstantStats | null;
   close(): void;
 }
 
@@ -77,6 +79,7 @@ export function connectRealtime(options: {
   };
   let everConnected = false;
   let lost = false;
+  let stats: InstantStats | null = null;
 
   const socket: Socket<ServerToClientEvents, ClientToServerEvents> = (options.connect ?? io)(options.server, {
     path: '/socket.io',
@@ -133,7 +136,10 @@ export function connectRealtime(options: {
   socket.on('call.cancelled', (e) => emit({ type: 'CALL.CANCELLED', call_id: e.call_id }));
   socket.on('call.ended', (e) => emit({ type: 'CALL.ENDED', call_id: e.call_id, by: e.by }));
   socket.on('agent.status', (e) => emit({ type: 'AGENT.STATUS', user_id: e.user_id, status: e.status }));
-  socket.on('stats.update', (stats) => emit({ type: 'STATS.UPDATE', stats }));
+  socket.on('stats.update', (next) => {
+    stats = next;
+    emit({ type: 'STATS.UPDATE', stats: next });
+  });
   socket.on('signal.message', ({ room, data }) => {
     for (const listener of signalListeners.get(room) ?? []) listener(data);
   });
@@ -160,6 +166,7 @@ export function connectRealtime(options: {
     async send(room, data) {
       unwrap(await request.emitWithAck('signal.send', { room, data }));
     },
+    latestStats: () => stats,
     onSignal(room, listener) {
       const set = signalListeners.get(room) ?? new Set();
       set.add(listener);

@@ -172,3 +172,41 @@ test('a socket killed mid-call shows Connection lost and recovers without ending
   await endWithStatus(agent, 'Complete');
   await expect(agent.getByText('Video call status updated successfully')).toBeVisible({ timeout: 30_000 });
 });
+
+test('a supervisor watches the queue and the agents move live, without a reload or polling', async ({
+  browser,
+}) => {
+  const supervisor = await newPage(browser);
+  await signIn(supervisor, DEMO.admin);
+  await supervisor.goto('/calls');
+  const waiting = supervisor.getByTestId('stat-waiting');
+  await expect(waiting).toHaveText(/^\d+$/);
+  const before = Number(await waiting.textContent());
+  const requests: string[] = [];
+  supervisor.on('request', (request) => {
+    if (request.url().includes('/api/')) requests.push(request.url());
+  });
+
+  const agent = await onlineAgent(browser, DEMO.agent);
+  const link = await joinLink(agent, PROFILE);
+  const customer = await newPage(browser);
+  await customer.goto(link);
+  await expect(waiting).toHaveText(String(before + 1));
+  await expect(supervisor.getByTestId('stat-longest')).toHaveText(/^\d+:\d\d$/);
+
+  // The agent goes on a break from the shell: the board shows it.
+  const row = supervisor.getByRole('row').filter({ hasText: 'Umut Agent' });
+  await expect(row).toContainText('Online');
+  const status = agent.getByRole('button', { name: /^Availability:/ });
+  await status.click();
+  await agent.getByRole('menuitemradio', { name: 'Break' }).click();
+  await expect(status).toHaveAccessibleName('Availability: Break');
+  await expect(row).toContainText('Break');
+
+  // The customer leaves: the count falls, and today's missed calls rise.
+  const missed = Number(await supervisor.getByTestId('stat-missed').textContent());
+  await customer.close();
+  await expect(waiting).toHaveText(String(before));
+  await expect(supervisor.getByTestId('stat-missed')).toHaveText(String(missed + 1));
+  expect(requests).toEqual([]);
+});

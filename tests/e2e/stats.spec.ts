@@ -49,8 +49,8 @@ test('detailed call statistics show the figures of a chosen range and export the
   page,
 }) => {
   await signIn(page);
-  await page.goto('/calls/report');
-  await expect(page.getByRole('heading', { level: 2, name: 'Detailed call statistics' })).toBeVisible();
+  await page.goto('/calls?tab=report');
+  await expect(page.getByRole('heading', { level: 3, name: 'Detailed call statistics' })).toBeVisible();
   const { start, end } = lastMonths(dayOf(new Date()));
   await page.getByLabel('From', { exact: true }).fill(start);
   await page.getByLabel('To', { exact: true }).fill(end);
@@ -90,7 +90,7 @@ test('the landing page shows only the tiles the account may open', async ({ page
   await signIn(page);
   await page.goto('/reports');
   await expect(page).toHaveURL(/\/landing$/);
-  const tiles = page.getByRole('list', { name: 'Start' });
+  const tiles = page.getByRole('list', { name: 'Overview' });
   for (const name of [
     'Customers',
     'Calls',
@@ -114,7 +114,7 @@ test('a user with fewer permissions sees fewer tiles; a Restricted User may not 
   // view_settings_page only, and the landing page needs view_reports_page (§2).
   await signIn(page, DEMO.agent);
   await page.goto('/landing');
-  const tiles = page.getByRole('list', { name: 'Start' });
+  const tiles = page.getByRole('list', { name: 'Overview' });
   await expect(tiles.getByRole('group')).toHaveCount(5);
   for (const name of ['Customers', 'Calls', 'Detailed call statistics', 'Dashboard', 'Settings'])
     await expect(tiles.getByRole('group', { name, exact: true })).toBeVisible();

@@ -3,7 +3,12 @@ import { eq } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profileLogs, users, videoCalls } from '../../server/db/schema';
-import type { ClientToServerEvents, QueuedCall, ServerToClientEvents } from '../../src/contract/socket';
+import type {
+  ClientToServerEvents,
+  InstantStats,
+  QueuedCall,
+  ServerToClientEvents,
+} from '../../src/contract/socket';
 import { bearer, FAST_CALLS, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -338,5 +343,71 @@ describe('a call from answer to recording', () => {
     await agentA.emitWithAck('call.answer', { call_id: call.id });
     expect((await put(b as number, 9)).statusCode).toBe(403);
     expect((await statusOf(call.id))?.status).toBe(1);
+  });
+});
+
+describe('instant stats', () => {
+  it('are sent on connect and pushed as the queue and the agents move', async () => {
+    const [agentId] = await makeAgents(1, 'stats');
+    let latest: InstantStats | null = null;
+    const supervisor = await connect(
+      { token: await t.app.ctx.tokens.signSocket({ user_id: 1, company_id: 1 }) },
+      (s) => s.on('stats.update', (stats) => (latest = stats)),
+    );
+    await expect.poll(() => latest).not.toBeNull();
+    const stats = () => latest as unknown as InstantStats;
+    const agent = await agentSocket(agentId as number);
+    // An agent added after the figures were built joins the board when they connect.
+    await expect.poll(() => stats().agents.map((a) => a.id)).toContain(agentId);
+    const before = stats();
+    const { call, socket } = await waitingCustomer(9);
+    await expect.poll(() => stats().waiting_since.length).toBe(before.waiting_since.length + 1);
+
+    await agent.emitWithAck('call.answer', { call_id: call.id });
+    await expect.poll(() => stats().agents.find((a) => a.id === agentId)?.call_id).toBe(call.id);
+    expect(stats().talking).toBe(before.talking + 1);
+    expect(stats().answered_today).toBe(before.answered_today + 1);
+    expect(stats().waiting_since.length).toBe(before.waiting_since.length);
+
+    await socket.emitWithAck('call.hangup', { call_id: call.id });
+    await expect.poll(() => stats().talking).toBe(before.talking);
+    expect(stats().agents.find((a) => a.id === agentId)?.call_id).toBeNull();
+    expect(stats().average_handling_s).not.toBeNull();
+
+    const access = await t.app.ctx.tokens.signAccess({
+      user_id: agentId as number,
+      company_id: 1,
+      email: 'stats0@acme.test',
+      is_api_user: false,
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/videocall/agent_status',
+      headers: bearer(access),
+      payload: { status: 'Break' },
+    });
+    await expect.poll(() => stats().agents.find((a) => a.id === agentId)?.status).toBe('Break');
+    expect(Date.parse(stats().agents.find((a) => a.id === agentId)?.since ?? '')).toBeGreaterThan(
+      Date.now() - 60_000,
+    );
+
+    // Only an Admin may set another agent's availability.
+    const other = (auth: string, user: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v2/videocall/agent_status',
+        headers: bearer(auth),
+        payload: { status: 'Online', user },
+      });
+    expect((await other(access, 1)).statusCode).toBe(403);
+    expect((await other(adminToken, 999_999)).statusCode).toBe(404);
+    expect((await other(adminToken, agentId as number)).statusCode).toBe(200);
+    await expect.poll(() => stats().agents.find((a) => a.id === agentId)?.status).toBe('Online');
+
+    // A customer who leaves counts as missed today.
+    const left = await waitingCustomer(10);
+    left.socket.disconnect();
+    await expect.poll(() => stats().missed_today).toBe(before.missed_today + 1);
+    supervisor.disconnect();
   });
 });

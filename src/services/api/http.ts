@@ -52,7 +52,8 @@ export function createHttp({ store, loginHost }: HttpOptions): Http {
       const status = error.response.status;
       const body: unknown = error.data ?? null;
       const detail = detailOf(body) ?? (status >= 500 ? SERVER_ERROR : error.message);
-      if (status === 401 && authenticated) {
+      // The first 401 ends the session; others already on the way (e.g. the socket's token) change nothing.
+      if (status === 401 && authenticated && store.active()) {
         const email = store.logout();
         raiseAppEvent({ type: 'session.ended', email });
       }

@@ -26,8 +26,11 @@ export const callKeys = {
 export const createJoinLink = (profile: number) =>
   api.post('profile/url', { json: { profile } }).json<ProfileUrl>();
 
-export const setAgentStatus = (status: AgentStatusName) =>
-  api.post('videocall/agent_status', { json: { status } }).json<{ status: AgentStatusName }>();
+/** The caller's availability, or (admins) another agent's. */
+export const setAgentStatus = (status: AgentStatusName, user?: number) =>
+  api
+    .post('videocall/agent_status', { json: user === undefined ? { status } : { status, user } })
+    .json<{ status: AgentStatusName }>();
 
 export const getCallStatusList = ({ signal }: Options = {}) =>
   api.get('videocall/status_list', { signal }).json<CallStatusEntry[]>();

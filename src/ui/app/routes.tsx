@@ -86,7 +86,6 @@ export function AppRoutes() {
       <Route path="/pdf-basic/:id">{bareScreen(Screens.PdfBasic)}</Route>
       <Route path="/pdf-expand/:id">{bareScreen(Screens.PdfExpand)}</Route>
       <Route path="/calls">{mainScreen(Screens.Calls)}</Route>
-      <Route path="/calls/report">{mainScreen(Screens.CallStats)}</Route>
       <Route path="/call/:customerID/:roomID/:callID">{mainScreen(Screens.Call)}</Route>
       <Route path="/landing">{mainScreen(Screens.Landing)}</Route>
       <Route path="/dashboard">{mainScreen(Screens.Dashboard)}</Route>

@@ -35,7 +35,6 @@ export const Screens = {
   Call: lazyScreen(() => import('../screens/call/CallScreen'), 'CallScreen', ['calls', 'profile']),
   Landing: lazyScreen(() => import('../screens/landing/LandingScreen'), 'LandingScreen', ['stats']),
   Dashboard: lazyScreen(() => import('../screens/dashboard/DashboardScreen'), 'DashboardScreen', ['stats']),
-  CallStats: lazyScreen(() => import('../screens/stats/CallStatsScreen'), 'CallStatsScreen', ['stats']),
   SmartModules: lazyScreen(() => import('../screens/smartModules/SmartModulesScreen'), 'SmartModulesScreen'),
   Swagger: lazyScreen(() => import('../screens/swagger/SwaggerScreen'), 'SwaggerScreen'),
   Profile: lazyScreen(() => import('../screens/profile/ProfileScreen'), 'ProfileScreen', [

@@ -13,7 +13,7 @@ import { agentAvailabilityMachine, canAnswer } from '../../../machines/agentAvai
 import { callMachine, type SessionCommand, type SessionReport } from '../../../machines/call.machine';
 import { callDeskMachine } from '../../../machines/callDesk.machine';
 import { type RecordingUploadEvent, recordingUploadMachine } from '../../../machines/recordingUpload.machine';
-import { type Account, accountKey } from '../../../services/accounts';
+import { type Account, accountKey, accounts } from '../../../services/accounts';
 import { isApiError } from '../../../services/api/http';
 import {
   getSocketToken,
@@ -75,7 +75,8 @@ function createDesk(account: Account, t: TFunction): Omit<RealtimeDesk, 'connect
   const key = accountKey(account);
   const realtime = connectRealtime({
     server: account.server,
-    socketToken: async () => (await getSocketToken(account.access)).token,
+    // The token at each (re)connect: the stored one may have been renewed since.
+    socketToken: async () => (await getSocketToken(accounts.active()?.access ?? account.access)).token,
   });
   const failed = (error: unknown) => void showError(isApiError(error) ? error.detail : t('messages.error'));
   const uploadMachine = recordingUploadMachine.provide({
@@ -161,8 +162,7 @@ function useDesk(account: Account): RealtimeDesk | null {
   const current = useRef(account);
   current.current = account;
   // Connected in an effect (not during render), so React's double mount in development cannot leave a
-  // closed socket behind; a new connection only for another account or token.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the account is read through `current`.
+  // closed socket behind. One connection per account (the provider is keyed by it).
   useEffect(() => {
     const next = createDesk(current.current, t);
     const stop = start(next, current.current, setConnected);
@@ -171,7 +171,7 @@ function useDesk(account: Account): RealtimeDesk | null {
       stop();
       setParts(null);
     };
-  }, [account.access, t]);
+  }, [t]);
   return useMemo(() => (parts ? { ...parts, connected } : null), [parts, connected]);
 }
 

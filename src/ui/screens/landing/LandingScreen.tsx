@@ -27,9 +27,7 @@ export function LandingScreen() {
   return (
     <section className="studio-page studio-page-wide studio-stats" aria-labelledby="page-title">
       <H2 id="page-title">{title}</H2>
-      <p>
-        {account?.name ? t('landing.greeting', { name: account.name }) : t('landing.greetingAnonymous')}
-      </p>
+      <p>{account?.name ? t('landing.greeting', { name: account.name }) : t('landing.greetingAnonymous')}</p>
       <p className={Classes.TEXT_MUTED}>{t('landing.intro')}</p>
       <ul className={`studio-tiles ${Classes.LIST_UNSTYLED}`} aria-label={title}>
         {tiles.map((tile) => (

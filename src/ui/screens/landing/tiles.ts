@@ -22,7 +22,7 @@ export interface Tile {
 export const TILES: readonly Tile[] = [
   { name: 'customers', path: '/customers', icon: 'people' },
   { name: 'calls', path: '/calls', icon: 'mobile-video' },
-  { name: 'callStats', path: '/calls/report', icon: 'timeline-bar-chart' },
+  { name: 'callStats', path: '/calls?tab=report', icon: 'timeline-bar-chart' },
   { name: 'dashboard', path: '/dashboard', icon: 'dashboard' },
   { name: 'entities', path: '/entities', icon: 'office' },
   { name: 'admin', path: '/admin', icon: 'shield' },

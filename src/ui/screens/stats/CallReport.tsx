@@ -32,7 +32,7 @@ type Breakdown = 'day' | 'agent' | 'status';
 /**
  * Detailed call statistics (issue 8 point 3): GET /videocall/report for a chosen range (the last 30
  * days at first), totals, a chart and a table by day, agent and status, and the table as CSV.
- * Needs no props; the calls screen shows it, and so does /calls/report.
+ * Needs no props; the calls screen shows it in its Detailed statistics tab (/calls?tab=report).
  */
 export function CallReport({
   initialRange,

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "agent_status_since" timestamp with time zone;

@@ -1,0 +1,103 @@
+import { Button, Card, H3, HTMLTable, Menu, MenuItem, NonIdealState, PopoverNext } from '@blueprintjs/core';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { AGENT_STATUSES, type AgentStatusName } from '../../../contract/constants';
+import type { BoardAgent } from '../../../contract/socket';
+import { secondsInState } from '../../../machines/instantStats';
+import { isApiError } from '../../../services/api/http';
+import { setAgentStatus } from '../../../services/api/videocalls';
+import { useActiveAccount } from '../../app/useAccounts';
+import { formatDuration } from '../../components/useWaited';
+import { showError } from '../../toaster';
+import { useNow } from './InstantStatsPanel';
+
+/**
+ * Every agent of the company with availability, time in that state and current call. Supervisors see it;
+ * an admin may also change another agent's availability (the server checks this too).
+ */
+export function AgentBoard({ agents }: { agents: readonly BoardAgent[] }) {
+  const { t } = useTranslation('calls');
+  const { t: tc } = useTranslation();
+  const account = useActiveAccount();
+  const now = useNow();
+  const isAdmin = account?.role === 'Admin';
+  return (
+    <Card className="studio-calls-board">
+      <H3>{t('board.title')}</H3>
+      {agents.length === 0 ? (
+        <NonIdealState icon="people" description={t('board.empty')} />
+      ) : (
+        <HTMLTable compact striped className="studio-table" aria-label={t('board.title')}>
+          <thead>
+            <tr>
+              <th scope="col">{t('board.agent')}</th>
+              <th scope="col">{t('board.availability')}</th>
+              <th scope="col">{t('board.timeInState')}</th>
+              <th scope="col">{t('board.currentCall')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {agents.map((agent) => {
+              const seconds = secondsInState(agent, now);
+              const self = agent.id === account?.id;
+              return (
+                <tr key={agent.id} data-testid={`agent-${agent.id}`}>
+                  <th scope="row">{self ? `${agent.name} ${t('board.you')}` : agent.name}</th>
+                  <td>
+                    <span className={`studio-status-dot studio-status-${agent.status}`} aria-hidden />{' '}
+                    {isAdmin && !self ? (
+                      <StatusChanger agent={agent} />
+                    ) : (
+                      tc(`realtime.status.${agent.status}`)
+                    )}
+                  </td>
+                  <td>{seconds === null ? t('board.noCall') : formatDuration(seconds)}</td>
+                  <td>
+                    {agent.call_id === null ? t('board.noCall') : t('board.inCall', { id: agent.call_id })}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </HTMLTable>
+      )}
+    </Card>
+  );
+}
+
+function StatusChanger({ agent }: { agent: BoardAgent }) {
+  const { t } = useTranslation('calls');
+  const { t: tc } = useTranslation();
+  const change = useMutation({
+    mutationFn: (status: AgentStatusName) => setAgentStatus(status, agent.id),
+    onError: (error) => void showError(isApiError(error) ? error.detail : tc('messages.error')),
+  });
+  return (
+    <PopoverNext
+      placement="bottom-start"
+      content={
+        <Menu aria-label={t('board.change', { name: agent.name })}>
+          {AGENT_STATUSES.map((status) => (
+            <MenuItem
+              key={status}
+              role="menuitemradio"
+              aria-checked={status === agent.status}
+              icon={status === agent.status ? 'tick' : 'blank'}
+              text={tc(`realtime.status.${status}`)}
+              onClick={() => change.mutate(status)}
+            />
+          ))}
+        </Menu>
+      }
+    >
+      <Button
+        small
+        variant="minimal"
+        endIcon="caret-down"
+        loading={change.isPending}
+        text={tc(`realtime.status.${agent.status}`)}
+        aria-label={t('board.change', { name: agent.name })}
+      />
+    </PopoverNext>
+  );
+}
