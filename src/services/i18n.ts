@@ -43,7 +43,10 @@ type Resources = Record<string, unknown>;
 type ResourceLoader = (language: string, namespace: string) => Promise<Resources>;
 
 /** Each JSON file of locales/ becomes its own chunk. */
-const files = import.meta.glob<Resources>('../../locales/*/*.json', { import: 'default' });
+// The customer's join page (customer.html) bundles its own texts (customer.json): they are not the studio's.
+const files = import.meta.glob<Resources>(['../../locales/*/*.json', '!../../locales/*/customer.json'], {
+  import: 'default',
+});
 
 export const loadResources: ResourceLoader = (language, namespace) => {
   const load = files[`../../locales/${language}/${namespace}.json`];

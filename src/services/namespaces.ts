@@ -10,8 +10,6 @@ export const NAMESPACES = [
   'stats',
   'aml',
   'calls',
-  /** The customer's join page (customer.html) only. */
-  'customer',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

@@ -1,16 +1,17 @@
 /**
  * Blueprint icons: only the icons the studio uses are bundled (Blueprint's default loader would pull every
  * icon path into the first load). Each icon's paths load on demand, the first time it is drawn.
- * Add a name to both lists when a screen starts using it.
+ * This first-load list holds the icons of the public pages (sign-in, errors); the shell registers the rest
+ * (app/shellIcons.ts) and lazy screens their own. Add a name to both globs of the list where it is used.
  */
 import { type IconName, type IconPaths, IconSize, Icons } from '@blueprintjs/icons';
 
 const standard = import.meta.glob<IconPaths>(
-  '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{add,arrow-left,briefcase,camera,caret-down,chevron-down,chevron-left,chevron-right,chevron-up,cog,edit,tick-circle,time,cross,dashboard,disable,document,download,error,flash,globe,home,id-number,info-sign,key,lock,log-out,manual,mobile-video,moon,new-person,office,people,person,print,refresh,search,settings,shield,swap-horizontal,tick,timeline-bar-chart,user,video,warning-sign}.js',
+  '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{arrow-left,camera,caret-down,chevron-down,chevron-up,cross,disable,error,flash,globe,home,info-sign,key,lock,moon,refresh,shield,tick,tick-circle,warning-sign}.js',
   { import: 'default' },
 );
 const large = import.meta.glob<IconPaths>(
-  '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{add,arrow-left,briefcase,camera,caret-down,chevron-down,chevron-left,chevron-right,chevron-up,cog,edit,tick-circle,time,cross,dashboard,disable,document,download,error,flash,globe,home,id-number,info-sign,key,lock,log-out,manual,mobile-video,moon,new-person,office,people,person,print,refresh,search,settings,shield,swap-horizontal,tick,timeline-bar-chart,user,video,warning-sign}.js',
+  '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{arrow-left,camera,caret-down,chevron-down,chevron-up,cross,disable,error,flash,globe,home,info-sign,key,lock,moon,refresh,shield,tick,tick-circle,warning-sign}.js',
   { import: 'default' },
 );
 
@@ -19,8 +20,6 @@ const loaders = {
   [IconSize.STANDARD]: new Map(Object.entries(standard).map(([file, load]) => [iconName(file), load])),
   [IconSize.LARGE]: new Map(Object.entries(large).map(([file, load]) => [iconName(file), load])),
 };
-
-export const BUNDLED_ICONS = [...loaders[IconSize.STANDARD].keys()] as IconName[];
 
 type IconGlob = Record<string, () => Promise<IconPaths>>;
 

@@ -1,4 +1,6 @@
 import 'virtual:blueprint-shell.css';
+import './shellIcons';
+import './realtime/realtime.css';
 import {
   Alignment,
   AnchorButton,

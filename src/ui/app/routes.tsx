@@ -2,10 +2,8 @@
 import { type ComponentType, type ReactNode, Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { NotAllowedScreen as NotAllowedPage } from '../screens/notAllowed/NotAllowedScreen';
-import { EntityLayout } from './EntityLayout';
 import { PublicOnly, RequireAuth, RequirePermission } from './guards';
 import { LoadingBar } from './LoadingBar';
-import { ProfileLayout } from './ProfileLayout';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary';
 import { Layouts, Screens } from './screens';
 
@@ -101,7 +99,7 @@ export function AppRoutes() {
 
       <Route path="/profile/:profileID" nest>
         <Main>
-          <ProfileLayout>
+          <Layouts.Profile>
             <ScreenSlot>
               <Switch>
                 <Route path="/" component={Screens.Profile} />
@@ -114,13 +112,13 @@ export function AppRoutes() {
                 </Route>
               </Switch>
             </ScreenSlot>
-          </ProfileLayout>
+          </Layouts.Profile>
         </Main>
       </Route>
 
       <Route path="/entity/:id" nest>
         <Main>
-          <EntityLayout>
+          <Layouts.Entity>
             <ScreenSlot>
               <Switch>
                 <Route path="/" component={Screens.Entity} />
@@ -130,7 +128,7 @@ export function AppRoutes() {
                 </Route>
               </Switch>
             </ScreenSlot>
-          </EntityLayout>
+          </Layouts.Entity>
         </Main>
       </Route>
 

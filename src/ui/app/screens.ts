@@ -2,9 +2,13 @@
 import type { ComponentType, ReactNode } from 'react';
 import { lazyScreen } from './lazyScreen';
 
-/** The shell is a chunk of its own too: the public pages (sign-in) do not load it. */
+type Layout = ComponentType<{ children: ReactNode }>;
+
+/** The shell and the section layouts are chunks of their own too: the public pages (sign-in) do not load them. */
 export const Layouts = {
-  Main: lazyScreen(() => import('./MainLayout'), 'MainLayout') as ComponentType<{ children: ReactNode }>,
+  Main: lazyScreen(() => import('./MainLayout'), 'MainLayout', ['calls']) as Layout,
+  Profile: lazyScreen(() => import('./ProfileLayout'), 'ProfileLayout') as Layout,
+  Entity: lazyScreen(() => import('./EntityLayout'), 'EntityLayout') as Layout,
 };
 
 export const Screens = {

@@ -22,15 +22,18 @@ function keys(tree: Record<string, unknown>, prefix = ''): string[] {
 
 const fromDisk = (language: string, namespace: string) => Promise.resolve(read(language, namespace));
 
+/** Texts of the customer's join page (customer.html), which bundles them itself. */
+const PAGE_NAMESPACES = ['customer'];
+
 describe('locales', () => {
-  it('every language has exactly the namespaces the studio loads', () => {
+  it('every language has exactly the namespaces the studio loads, and the join page’s', () => {
     for (const language of LANGUAGES) {
       const files = readdirSync(join(localesDir, language)).map((f) => f.replace(/\.json$/, ''));
-      expect(files.sort()).toEqual([...NAMESPACES].sort());
+      expect(files.sort()).toEqual([...NAMESPACES, ...PAGE_NAMESPACES].sort());
     }
   });
 
-  it.each(NAMESPACES)('namespace %s has the same keys in every language, none empty', (namespace) => {
+  it.each([...NAMESPACES, ...PAGE_NAMESPACES])('namespace %s has the same keys in every language, none empty', (namespace) => {
     const [first, ...others] = LANGUAGES.map((language) => read(language, namespace));
     const expected = keys(first ?? {}).sort();
     for (const other of others) expect(keys(other).sort()).toEqual(expected);

@@ -20,7 +20,7 @@ export function AgentStatusControl() {
 }
 
 function StatusMenu({ availability }: { availability: RealtimeDesk['availability'] }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('calls');
   const status = useSelector(availability, (s) => s.context.status);
   const busy = useSelector(availability, (s) => s.hasTag('busy'));
   const label = status ? t(`realtime.status.${status}`) : t('realtime.status.unknown');

@@ -5,6 +5,7 @@ import { useRealtime } from './RealtimeProvider';
 /** "Connection lost" while the socket is down; it goes once the connection is back and re-synced. */
 export function ConnectionBanner() {
   const { t } = useTranslation();
+  const { t: tc } = useTranslation('calls');
   const realtime = useRealtime();
   if (!realtime || realtime.connected) return null;
   return (
@@ -15,7 +16,7 @@ export function ConnectionBanner() {
       role="status"
       title={t('messages.connectionLost')}
     >
-      {t('realtime.reconnecting')}
+      {tc('realtime.reconnecting')}
     </Callout>
   );
 }

@@ -17,7 +17,7 @@ export function IncomingCall() {
 }
 
 function Ringing({ call }: { call: ActorRefFrom<typeof callMachine> }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('calls');
   const [location, navigate] = useLocation();
   const snapshot = useSelector(call, (s) => s);
   const waited = useWaited(snapshot.context.call.created_at);

@@ -124,7 +124,7 @@ function CallStatePanel({ call }: { call: CallRef }) {
       <Button
         intent={Intent.SUCCESS}
         icon="phone"
-        text={tc('realtime.incoming.answer')}
+        text={t('realtime.incoming.answer')}
         onClick={() => send({ type: 'ANSWER' })}
       />
     );

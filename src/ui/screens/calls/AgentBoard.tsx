@@ -17,7 +17,6 @@ import { useNow } from './InstantStatsPanel';
  */
 export function AgentBoard({ agents }: { agents: readonly BoardAgent[] }) {
   const { t } = useTranslation('calls');
-  const { t: tc } = useTranslation();
   const account = useActiveAccount();
   const now = useNow();
   const isAdmin = account?.role === 'Admin';
@@ -48,7 +47,7 @@ export function AgentBoard({ agents }: { agents: readonly BoardAgent[] }) {
                     {isAdmin && !self ? (
                       <StatusChanger agent={agent} />
                     ) : (
-                      tc(`realtime.status.${agent.status}`)
+                      t(`realtime.status.${agent.status}`)
                     )}
                   </td>
                   <td>{seconds === null ? t('board.noCall') : formatDuration(seconds)}</td>
@@ -83,7 +82,7 @@ function StatusChanger({ agent }: { agent: BoardAgent }) {
               role="menuitemradio"
               aria-checked={status === agent.status}
               icon={status === agent.status ? 'tick' : 'blank'}
-              text={tc(`realtime.status.${status}`)}
+              text={t(`realtime.status.${status}`)}
               onClick={() => change.mutate(status)}
             />
           ))}
@@ -95,7 +94,7 @@ function StatusChanger({ agent }: { agent: BoardAgent }) {
         variant="minimal"
         endIcon="caret-down"
         loading={change.isPending}
-        text={tc(`realtime.status.${agent.status}`)}
+        text={t(`realtime.status.${agent.status}`)}
         aria-label={t('board.change', { name: agent.name })}
       />
     </PopoverNext>

@@ -30,7 +30,6 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
 /** Instant stats (issue 8): pushed by the server as they change; waits count up between pushes. */
 export function InstantStatsPanel({ stats }: { stats: InstantStats | null }) {
   const { t } = useTranslation('calls');
-  const { t: tc } = useTranslation();
   const now = useNow();
   if (!stats)
     return (
@@ -80,7 +79,7 @@ export function InstantStatsPanel({ stats }: { stats: InstantStats | null }) {
               intent={status === 'Online' ? Intent.SUCCESS : Intent.NONE}
               data-testid={`agents-${status}`}
             >
-              {`${tc(`realtime.status.${status}`)}: ${byStatus[status]}`}
+              {`${t(`realtime.status.${status}`)}: ${byStatus[status]}`}
             </Tag>
           </li>
         ))}
