@@ -10,7 +10,8 @@
  * 2. `startStatsServer`: the server on a free port (child process), signed in as admin@acme.test.
  * 3. `timeGet`: BENCH_RUNS sequential requests (after BENCH_WARMUP unmeasured ones) through HTTP; the
  *    median and p90 of the detailed call report and of the dashboard (bitool) for the last 6 months.
- * 4. `instantStats`: the place for the instant-stats figures (issue 8 point 7, built with the live calls).
+ * 4. `instantStats`: the delay from a customer joining or an agent changing status to the supervisor's
+ *    socket receiving the `stats.update` that shows it (issue 8 point 7), with 200 waiting customers.
  *
  * Env: BENCH_PROFILES (50000), BENCH_CALLS (100000), BENCH_AGENTS (50), BENCH_RUNS (15), BENCH_WARMUP (3).
  * Nothing is asserted; the target is a median under 200 ms for each query.
@@ -22,7 +23,20 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../server/db/client';
+import type { InstantStats } from '../src/contract/socket';
 import { dayOf, lastMonths } from '../src/contract/statsRange';
+import {
+  api,
+  BENCH_AGENT_PASSWORD,
+  type ClientSocket,
+  connected,
+  customerCall,
+  onlineAgent,
+  pool,
+  profileIds,
+  socketOf,
+  spread,
+} from './calls';
 import { finished, freePort, percentile, run, waitForServer } from './support';
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 50_000);
@@ -202,12 +216,105 @@ export async function timeStatsQueries(server: StatsServer): Promise<Timing[]> {
 }
 
 /**
- * INSTANT STATS (issue 8 point 7, built with the live calls): measure here the event-to-screen delay of
- * instant stats with 50 agents (the seed made `bench-agent-1..N@acme.test`, password User@2026) and 200
- * waiting customers, against the same running server, and return rows to print. Not built yet.
+ * INSTANT STATS (issue 8 point 7): the event-to-screen delay of instant stats with the seeded agents
+ * (`bench-agent-1..N@acme.test`, User@2026) Online with sockets and BENCH_WAITING (200) waiting customers,
+ * against the running server. "Screen" is a supervisor's socket (admin@acme.test, socket.io-client): the
+ * delay runs from the triggering action to the first `stats.update` that reflects it, in this process's
+ * clock. Events, one at a time: a customer joins (from `socket.connect()`, the call already created, until
+ * `waiting_since` has one more), first while the queue fills to BENCH_WAITING, then BENCH_INSTANT_EVENTS (40)
+ * more; then BENCH_INSTANT_EVENTS agent status changes (from sending POST /videocall/agent_status with the
+ * agent's token, Online ↔ Break, until the board shows the new status).
  */
-export async function instantStats(_server: StatsServer): Promise<Record<string, unknown>[]> {
-  return [];
+export async function instantStats(server: StatsServer): Promise<Record<string, unknown>[]> {
+  const waiting = Number(process.env.BENCH_WAITING ?? 200);
+  const events = Number(process.env.BENCH_INSTANT_EVENTS ?? 40);
+  const { base, token } = server;
+  const sockets: ClientSocket[] = [];
+  /** Resolves with the arrival time of the first later `stats.update` that `shows` accepts. */
+  const waiters = new Set<{ shows: (stats: InstantStats) => boolean; resolve: (at: number) => void }>();
+  const pushed = (shows: (stats: InstantStats) => boolean) =>
+    new Promise<number>((resolve, reject) => {
+      const waiter = { shows, resolve };
+      waiters.add(waiter);
+      setTimeout(() => {
+        if (waiters.delete(waiter)) reject(new Error('no stats.update showed the event within 30 s'));
+      }, 30_000).unref();
+    });
+  let latest: InstantStats | null = null;
+  try {
+    const { token: supervisorToken } = await api<{ token: string }>(
+      base,
+      token,
+      'POST',
+      '/api/v2/user/socket_token',
+      { studio: true },
+    );
+    const supervisor = socketOf(base, { token: supervisorToken }, (socket) =>
+      socket.on('stats.update', (stats) => {
+        const at = performance.now();
+        latest = stats;
+        for (const waiter of waiters)
+          if (waiter.shows(stats)) {
+            waiters.delete(waiter);
+            waiter.resolve(at);
+          }
+      }),
+    );
+    sockets.push(supervisor);
+    await connected(supervisor);
+
+    const emails = Array.from({ length: AGENTS }, (_, i) => `bench-agent-${i + 1}@acme.test`);
+    const agents = await pool(emails, 4, async (email) => {
+      const agent = await onlineAgent(base, email, BENCH_AGENT_PASSWORD);
+      sockets.push(agent.socket);
+      return agent;
+    });
+    const ids = new Set(agents.map((a) => a.id));
+    const online = (stats: InstantStats) =>
+      stats.agents.filter((a) => ids.has(a.id) && a.status === 'Online').length === agents.length;
+    if (!latest || !online(latest)) await pushed(online);
+
+    const profiles = await profileIds(base, token, waiting + events);
+    const join = async (profile: number) => {
+      const call = await customerCall(base, token, profile);
+      const socket = socketOf(base, { customer: call.token, call_id: call.callId });
+      sockets.push(socket);
+      const before = (latest as InstantStats | null)?.waiting_since.length ?? 0;
+      const shown = pushed((stats) => stats.waiting_since.length > before);
+      const started = performance.now();
+      await connected(socket);
+      return (await shown) - started;
+    };
+    const filling: number[] = [];
+    for (const profile of profiles.slice(0, waiting)) filling.push(await join(profile));
+    const joins: number[] = [];
+    for (const profile of profiles.slice(waiting)) joins.push(await join(profile));
+
+    const changes: number[] = [];
+    for (let k = 0; k < events; k++) {
+      const agent = agents[k % agents.length] as (typeof agents)[number];
+      const now = latest as InstantStats | null;
+      const status = now?.agents.find((a) => a.id === agent.id)?.status === 'Online' ? 'Break' : 'Online';
+      const shown = pushed((stats) => stats.agents.find((a) => a.id === agent.id)?.status === status);
+      const started = performance.now();
+      await api(base, agent.token, 'POST', '/api/v2/videocall/agent_status', { status });
+      changes.push((await shown) - started);
+    }
+
+    const label = 'event → supervisor socket gets the stats.update showing it (ms)';
+    console.log(
+      `\nInstant stats: ${agents.length} agents Online with sockets, ${waiting} waiting customers (then ` +
+        `${waiting + events}); "screen" = the supervisor's socket.io-client receiving the push, not a browser ` +
+        `(load average ${loadavg()[0]?.toFixed(2)})`,
+    );
+    return [
+      { [label]: `customer joins while the queue fills 0 → ${waiting}`, ...spread(filling) },
+      { [label]: `customer joins with ${waiting}+ waiting`, ...spread(joins) },
+      { [label]: `agent status change (POST agent_status, Online ↔ Break)`, ...spread(changes) },
+    ];
+  } finally {
+    for (const socket of sockets) socket.disconnect();
+  }
 }
 
 async function main() {

@@ -16,7 +16,7 @@ import { type Database, openDatabase } from './db/client';
 import { isDatabaseEmpty, seedDemo } from './db/seed/demo';
 import { createCountCache } from './domain/countCache';
 import { createPrincipalCache } from './domain/principalCache';
-import { missAbandonedCalls } from './domain/videocalls';
+import { closeAbandonedCalls } from './domain/videocalls';
 import { installAccessControl, PUBLIC } from './http/access';
 import { installErrorHandling } from './http/errors';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
@@ -136,8 +136,8 @@ export async function buildApp(
       onError: (error) => app.log.error({ err: error }, 'call desk failed'),
     }),
   };
-  // Customers of calls left waiting by an earlier run are gone with its sockets.
-  await missAbandonedCalls(database.db);
+  // Calls left open by an earlier run (customers and sessions gone with its sockets).
+  await closeAbandonedCalls(database.db);
 
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'body.password'] },

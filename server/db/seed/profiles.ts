@@ -473,16 +473,22 @@ async function seedBatch(
     if (i % 3 === 0) {
       const count = 1 + (i % 2);
       for (let n = 0; n < count; n++) {
-        const status = (i + n) % 10;
+        // Past calls: MISSED (2) or ended with an agent's status (3..9); none is still waiting or talking.
+        // The random draws stay those of the first demo data, so everything seeded after is unchanged.
+        const drawsAgent = ![0, 2].includes((i + n) % 10);
+        const agent = drawsAgent ? staff() : null;
+        const seconds = (i + n) % 10 > 2 ? rng.int(120, 900) : 300;
+        const status = 2 + ((i + n) % 8);
         const start = created + (n + 1) * 7_200_000;
+        const missed = status === 2;
         callRows.push({
           companyId: ctx.companyId,
           profileId,
-          agentId: status === 0 || status === 2 ? null : staff(),
+          agentId: missed ? null : (agent ?? ctx.staffIds[0] ?? null),
           roomId: `room-${profileId}-${n + 1}`,
           status,
-          callStartTime: status === 0 || status === 2 ? null : new Date(start),
-          callEndTime: status <= 2 ? null : new Date(start + rng.int(120, 900) * 1000),
+          callStartTime: missed ? null : new Date(start),
+          callEndTime: new Date(start + (missed ? 60 : seconds) * 1000),
           createdAt: new Date(start - 30_000),
         });
       }

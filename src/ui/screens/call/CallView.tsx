@@ -10,6 +10,7 @@ import { CallEnd } from './CallEnd';
 import { CallSidebar } from './CallSidebar';
 import { StreamVideo } from './StreamVideo';
 import { useCallStreams } from './useCall';
+import './call.css';
 
 type CallRef = ActorRefFrom<typeof callMachine>;
 

@@ -10,6 +10,7 @@ import { InstantStatsPanel } from './InstantStatsPanel';
 import { PendingUploads } from './PendingUploads';
 import { useInstantStats } from './useInstantStats';
 import { WaitingQueue } from './WaitingQueue';
+import './calls.css';
 
 /** calls (§2): live (queue, instant stats, agents, recordings to upload) and the detailed statistics. */
 export function CallsScreen() {

@@ -20,6 +20,7 @@ import { deleteRecording } from '../../../services/api/videocalls';
 import { usePageTitle } from '../../app/usePageTitle';
 import { showError, showSuccess } from '../../toaster';
 import { useDateFormat } from './useDateFormat';
+import '../call/call.css';
 
 /**
  * Browser recordings carry no duration (browser-tests note, pitfall 4): seeking far past the end makes the

@@ -1,0 +1,756 @@
+/**
+ * `npm run bench:calls` (issue 5): live calls on loopback, against a server of its own.
+ *
+ * 1. Builds the studio when dist/ is stale (as bench/profiles.ts; `--no-build` skips it) and serves a copy;
+ *    seeds the demo data (Acme Bank gets enough profiles for every call) into a fresh PGlite in a temporary
+ *    DATA_DIR and adds BENCH_LOAD_AGENTS agents `bench-agent-<n>@acme.test` (User@2026) in SQL, as
+ *    bench/stats.ts does; starts `server/main.ts` on a free port.
+ * 2. Browser calls (headless Debian Chromium with fake media, the flags of playwright.config.ts): one agent
+ *    context signed in as agent@acme.test, Online on /calls; per call a fresh customer context opens a join
+ *    link (POST /profile/url as admin). Timestamps are taken INSIDE the pages with Date.now() (one machine,
+ *    one clock), so Playwright's round trips never count:
+ *      ring   the customer page sends its socket.io CONNECT (it joins the queue; the call is created just
+ *             before) → the agent page's incoming-call [role=alertdialog] is in the DOM (and, for
+ *             information, painted; also from the page receiving the acknowledgement, which a busy page
+ *             can see after the agent already rings);
+ *      video  the agent page's click on Answer → the remote video plays on BOTH pages ("Customer's video"
+ *             on the agent's, "The agent's video" on the customer's): the first frame presented
+ *             (requestVideoFrameCallback) with videoWidth > 0 and the element not paused.
+ *    Then hang up, status Complete, Save status, "Call closed", back to /calls.
+ * 3. Load, sockets only (socket.io-client, no browser): BENCH_LOAD_AGENTS agents Online with sockets;
+ *    BENCH_LOAD_CUSTOMERS customers join the queue (10 at a time) while the agents only listen; once all
+ *    wait, every free agent answers the oldest call it has heard of (`call.answer`); a winner talks 20–200 ms, hangs up, sets status 3 (PUT) and
+ *    answers again; until every call is answered. Prints answered calls, calls answered twice (must be 0),
+ *    refusals and the total time, and checks the calls' rows through GET /api/v2/videocall.
+ *
+ * Env: BENCH_CALL_RUNS (12), BENCH_CALL_WARMUP (2), BENCH_LOAD_AGENTS (50), BENCH_LOAD_CUSTOMERS (200),
+ * CHROMIUM_PATH (/usr/bin/chromium). `--no-build`, `--no-browser` (only the load part), `--no-load`.
+ * Targets (issue 5): ring < 300 ms, video < 800 ms. Nothing is asserted.
+ *
+ * Also exports the socket helpers that `instantStats` in bench/stats.ts uses.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import { sql } from 'drizzle-orm';
+import { io, type Socket } from 'socket.io-client';
+import { buildStudioIfStale } from '../scripts/studioBuild';
+import { openDatabase } from '../server/db/client';
+import type { ClientToServerEvents, ServerToClientEvents } from '../src/contract/socket';
+import { finished, freePort, percentile, run, waitForServer } from './support';
+
+const RUNS = Number(process.env.BENCH_CALL_RUNS ?? 12);
+const WARMUP = Number(process.env.BENCH_CALL_WARMUP ?? 2);
+const LOAD_AGENTS = Number(process.env.BENCH_LOAD_AGENTS ?? 50);
+const LOAD_CUSTOMERS = Number(process.env.BENCH_LOAD_CUSTOMERS ?? 200);
+const TARGET_RING_MS = 300;
+const TARGET_VIDEO_MS = 800;
+const ADMIN = { email: 'admin@acme.test', password: 'Admin@2026' };
+const AGENT = { email: 'agent@acme.test', password: 'User@2026' };
+export const BENCH_AGENT_PASSWORD = 'User@2026';
+
+// ---------------------------------------------------------------------------------------------------
+// HTTP and socket helpers (also used by instantStats in bench/stats.ts)
+
+export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** A JSON request; throws with the status and the start of the body when it is not 2xx. */
+export async function api<T>(
+  base: string,
+  token: string | null,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text.slice(0, 200)}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+/** The access token of a login (POST /api/v1/login/). A login sets the user's availability to Offline. */
+export async function login(base: string, email: string, password: string): Promise<string> {
+  const { access } = await api<{ access?: string }>(base, null, 'POST', '/api/v1/login/', {
+    username: email,
+    password,
+  });
+  if (!access) throw new Error(`login of ${email} gave no access token`);
+  return access;
+}
+
+/** The user id in an access token's claims (not verified: the server made it). */
+export function userIdOf(token: string): number {
+  const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+  return payload.user_id as number;
+}
+
+/** A socket that is not connected yet: `listen` runs first, so nothing sent on connect is missed. */
+export function socketOf(
+  base: string,
+  auth: Record<string, unknown>,
+  listen?: (socket: ClientSocket) => void,
+): ClientSocket {
+  const socket: ClientSocket = io(base, {
+    path: '/socket.io',
+    auth,
+    transports: ['websocket'],
+    reconnection: false,
+    autoConnect: false,
+  });
+  listen?.(socket);
+  return socket;
+}
+
+export function connected(socket: ClientSocket): Promise<ClientSocket> {
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+    socket.connect();
+  });
+}
+
+export interface OnlineAgent {
+  id: number;
+  email: string;
+  token: string;
+  socket: ClientSocket;
+}
+
+/** Signs in, sets Online (POST /videocall/agent_status) and connects a staff socket. */
+export async function onlineAgent(
+  base: string,
+  email: string,
+  password: string,
+  listen?: (socket: ClientSocket) => void,
+): Promise<OnlineAgent> {
+  const token = await login(base, email, password);
+  await api(base, token, 'POST', '/api/v2/videocall/agent_status', { status: 'Online' });
+  const { token: socketToken } = await api<{ token: string }>(
+    base,
+    token,
+    'POST',
+    '/api/v2/user/socket_token',
+    { studio: true },
+  );
+  const socket = await connected(socketOf(base, { token: socketToken }, listen));
+  return { id: userIdOf(token), email, token, socket };
+}
+
+/** Runs `work` over `items` with at most `limit` at a time. */
+export async function pool<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>) {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** `count` profile ids of the caller's company (GET /api/v2/profile, newest first). */
+export async function profileIds(base: string, token: string, count: number): Promise<number[]> {
+  const ids: number[] = [];
+  while (ids.length < count) {
+    const page = await api<{ results: { id: number }[] }>(
+      base,
+      token,
+      'GET',
+      `/api/v2/profile?limit=200&offset=${ids.length}`,
+    );
+    if (page.results.length === 0) break;
+    ids.push(...page.results.map((p) => p.id));
+  }
+  if (ids.length < count) throw new Error(`only ${ids.length} profiles, ${count} needed`);
+  return ids.slice(0, count);
+}
+
+/** A customer's call: a join link (staff token) and POST /videocall with the link's token; not connected. */
+export async function customerCall(
+  base: string,
+  staffToken: string,
+  profile: number,
+): Promise<{ callId: number; token: string; url: string }> {
+  const link = await api<{ url: string; token: string }>(base, staffToken, 'POST', '/api/v2/profile/url', {
+    profile,
+  });
+  const call = await api<{ id: number }>(base, link.token, 'POST', '/api/v2/videocall', {
+    profile,
+    status: 0,
+  });
+  return { callId: call.id, token: link.token, url: link.url };
+}
+
+export interface Spread {
+  n: number;
+  median: number;
+  p95: number;
+  min: number;
+  max: number;
+}
+
+export function spread(values: number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return {
+    n: sorted.length,
+    median: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    min: round(sorted[0] ?? Number.NaN),
+    max: round(sorted[sorted.length - 1] ?? Number.NaN),
+  };
+}
+
+export const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+// ---------------------------------------------------------------------------------------------------
+// In-page instrumentation (strings, so the bundler's helpers never end up in the pages)
+
+/**
+ * Shared by both pages: window.__bench gets Date.now() marks.
+ *   joinSentAt   the page sends the socket.io CONNECT packet ("40{auth}") on a /socket.io/ WebSocket;
+ *   connectedAt  the page receives its acknowledgement ("40{sid}");
+ *   inRoomAt     the first `agent.status` event (a staff socket is in its company room by then);
+ *   ringAt / ringPaintedAt   [role=alertdialog] in the DOM / after the next paint;
+ *   queueTextAt  [data-testid=queue-position] in the DOM (the customer's "You are in the queue");
+ *   answerAt     a click on the alertdialog's Answer button;
+ *   videoAt      the video labelled VIDEO_LABEL presents a frame with videoWidth > 0 while not paused;
+ *   playingAt    that video's 'playing' event (for information).
+ */
+const instrument = (videoLabel: string) => `(() => {
+  const b = { joinSentAt: null, connectedAt: null, inRoomAt: null, ringAt: null, ringPaintedAt: null, queueTextAt: null,
+    answerAt: null, videoAt: null, playingAt: null };
+  window.__bench = b;
+  const Native = window.WebSocket;
+  class Watched extends Native {
+    constructor(url, protocols) {
+      super(url, protocols);
+      if (!String(url).includes('/socket.io/')) return;
+      this.benchSocketIo = true;
+      this.addEventListener('message', (event) => {
+        if (typeof event.data !== 'string') return;
+        if (b.connectedAt === null && event.data.startsWith('40')) b.connectedAt = Date.now();
+        if (b.inRoomAt === null && event.data.startsWith('42["agent.status"')) b.inRoomAt = Date.now();
+      });
+    }
+    send(data) {
+      if (this.benchSocketIo && b.joinSentAt === null && typeof data === 'string' && data.startsWith('40')) {
+        b.joinSentAt = Date.now();
+      }
+      return super.send(data);
+    }
+  }
+  window.WebSocket = Watched;
+  const seen = new WeakSet();
+  const watch = (video) => {
+    if (seen.has(video)) return;
+    seen.add(video);
+    video.addEventListener('playing', () => { if (b.playingAt === null) b.playingAt = Date.now(); });
+    const frame = () => {
+      if (b.videoAt !== null) return;
+      if (video.videoWidth > 0 && !video.paused) b.videoAt = Date.now();
+      else video.requestVideoFrameCallback(frame);
+    };
+    video.requestVideoFrameCallback(frame);
+  };
+  const check = () => {
+    if (b.ringAt === null && document.querySelector('[role="alertdialog"]')) {
+      b.ringAt = Date.now();
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => { b.ringPaintedAt = Date.now(); };
+        channel.port2.postMessage(null);
+      });
+    }
+    if (b.queueTextAt === null && document.querySelector('[data-testid="queue-position"]')) b.queueTextAt = Date.now();
+    for (const video of document.querySelectorAll('video')) {
+      if (video.getAttribute('aria-label') === ${JSON.stringify(videoLabel)}) watch(video);
+    }
+  };
+  new MutationObserver(check).observe(document, { childList: true, subtree: true });
+  document.addEventListener('click', (event) => {
+    const button = event.target instanceof Element ? event.target.closest('button') : null;
+    if (button && button.closest('[role="alertdialog"]') && button.textContent.trim() === 'Answer') {
+      b.answerAt = Date.now();
+    }
+  }, true);
+})();`;
+
+interface Marks {
+  joinSentAt: number | null;
+  connectedAt: number | null;
+  inRoomAt: number | null;
+  ringAt: number | null;
+  ringPaintedAt: number | null;
+  queueTextAt: number | null;
+  answerAt: number | null;
+  videoAt: number | null;
+  playingAt: number | null;
+}
+
+const marksOf = (page: Page) => page.evaluate('window.__bench') as Promise<Marks>;
+const until = (page: Page, mark: keyof Marks, timeout = 30_000) =>
+  page.waitForFunction(`window.__bench && window.__bench.${mark} !== null`, null, { timeout });
+
+// ---------------------------------------------------------------------------------------------------
+// Server
+
+let dataDir: string | undefined;
+let server: ChildProcess | undefined;
+let browser: Browser | undefined;
+const openSockets: ClientSocket[] = [];
+
+async function cleanUp(): Promise<void> {
+  for (const socket of openSockets.splice(0)) socket.disconnect();
+  await browser?.close().catch(() => undefined);
+  browser = undefined;
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await finished(server);
+  }
+  server = undefined;
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  dataDir = undefined;
+}
+
+/** Copies of agent@acme.test (role User, same password) with their own e-mail, as bench/stats.ts seeds. */
+async function addAgents(folder: string, count: number): Promise<void> {
+  const database = await openDatabase({ pgliteDir: join(folder, 'pg') });
+  try {
+    await database.db.execute(sql`
+      INSERT INTO users (company_id, email, first_name, last_name, password_hash, role)
+      SELECT u.company_id, 'bench-agent-' || n || '@acme.test', 'Agent', 'No. ' || n, u.password_hash, 'User'
+        FROM generate_series(1, ${count}) AS n,
+             (SELECT company_id, password_hash FROM users WHERE email = 'agent@acme.test' LIMIT 1) AS u`);
+  } finally {
+    await database.close();
+  }
+}
+
+async function startServer(profiles: number): Promise<string> {
+  dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-calls-'));
+  const studio = join(dataDir, 'studio');
+  cpSync('dist', studio, { recursive: true });
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = {
+    DATA_DIR: dataDir,
+    STUDIO_DIST: studio,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    LOGIN_LIMIT_PER_ACCOUNT: '1000',
+    LOGIN_LIMIT_PER_ADDRESS: '1000',
+  };
+  console.log(`Seeding the demo data with ${profiles} profiles and ${LOAD_AGENTS} bench agents ...`);
+  const code = await finished(run(['server/db/seed.ts', '--profiles', String(profiles)], env));
+  if (code !== 0) throw new Error(`seed failed (${code})`);
+  await addAgents(dataDir, LOAD_AGENTS);
+  server = run(['server/main.ts'], env);
+  await waitForServer(base, server);
+  return base;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Browser calls
+
+interface CallSample {
+  /** Customer's page sends its socket.io CONNECT → alertdialog in the agent's DOM. */
+  ring: number;
+  /** Customer's page receives the CONNECT acknowledgement → alertdialog in the agent's DOM (information). */
+  ringFromAck: number;
+  ringPainted: number;
+  /** "You are in the queue" in the customer's DOM → alertdialog in the agent's DOM (information). */
+  ringFromText: number;
+  /** Answer click → both remote videos playing. */
+  video: number;
+  agentVideo: number;
+  customerVideo: number;
+  /** Answer click → the 'playing' event on both (information). */
+  playingEvent: number;
+}
+
+async function openCalls(agent: Page): Promise<void> {
+  await agent.goto('/calls');
+  await until(agent, 'inRoomAt');
+  const status = agent.getByRole('button', { name: /^Availability:/ });
+  await status.waitFor();
+  if ((await status.getAttribute('aria-label')) !== 'Availability: Online') {
+    await status.click();
+    await agent.getByRole('menuitemradio', { name: 'Online' }).click();
+  }
+  await agent.getByRole('button', { name: 'Availability: Online', exact: true }).waitFor();
+}
+
+async function oneCall(base: string, agent: Page, link: string): Promise<CallSample> {
+  if (!browser) throw new Error('no browser');
+  const context = await browser.newContext({
+    baseURL: base,
+    locale: 'en-US',
+    permissions: ['camera', 'microphone'],
+  });
+  try {
+    await context.addInitScript(instrument("The agent's video"));
+    const customer = await context.newPage();
+    await customer.goto(link);
+    await until(customer, 'connectedAt');
+    await until(agent, 'ringAt');
+    await until(agent, 'ringPaintedAt');
+    await agent.getByRole('alertdialog').getByRole('button', { name: 'Answer', exact: true }).click();
+    await until(agent, 'videoAt');
+    await until(customer, 'videoAt');
+    await until(agent, 'playingAt', 5_000).catch(() => undefined);
+    await until(customer, 'playingAt', 5_000).catch(() => undefined);
+    const a = await marksOf(agent);
+    const c = await marksOf(customer);
+    const n = (value: number | null) => value ?? Number.NaN;
+
+    await agent.getByRole('button', { name: 'Hang up' }).click();
+    await agent.getByRole('heading', { name: 'How did the call end?' }).waitFor({ timeout: 30_000 });
+    await agent.getByRole('radio', { name: 'Complete', exact: true }).check({ force: true });
+    await agent.getByRole('button', { name: 'Save status' }).click();
+    await agent.getByText('Call closed').waitFor({ timeout: 60_000 });
+    return {
+      ring: n(a.ringAt) - n(c.joinSentAt),
+      ringFromAck: n(a.ringAt) - n(c.connectedAt),
+      ringPainted: n(a.ringPaintedAt) - n(c.joinSentAt),
+      ringFromText: n(a.ringAt) - n(c.queueTextAt),
+      video: Math.max(n(a.videoAt), n(c.videoAt)) - n(a.answerAt),
+      agentVideo: n(a.videoAt) - n(a.answerAt),
+      customerVideo: n(c.videoAt) - n(a.answerAt),
+      playingEvent: Math.max(n(a.playingAt), n(c.playingAt)) - n(a.answerAt),
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+async function browserCalls(base: string, adminToken: string, profiles: number[]): Promise<void> {
+  const { chromium } = await import('@playwright/test');
+  const { chromiumArgs } = await import('../playwright.config');
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: chromiumArgs,
+    headless: true,
+  });
+  const context = await browser.newContext({
+    baseURL: base,
+    locale: 'en-US',
+    viewport: { width: 1440, height: 900 },
+    permissions: ['camera', 'microphone'],
+  });
+  await context.addInitScript(instrument("Customer's video"));
+  const agent = await context.newPage();
+  await agent.goto('/login');
+  await agent.getByLabel('E-mail', { exact: true }).fill(AGENT.email);
+  await agent.getByLabel('Password', { exact: true }).fill(AGENT.password);
+  await agent.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await agent.getByRole('navigation', { name: 'Main navigation' }).waitFor();
+  console.log(`Signed in as ${AGENT.email}; ${WARMUP} warm-up + ${RUNS} measured calls ...`);
+
+  const before = loadAverage();
+  const samples: CallSample[] = [];
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    await openCalls(agent);
+    const { url } = await api<{ url: string }>(base, adminToken, 'POST', '/api/v2/profile/url', {
+      profile: profiles[i],
+    });
+    try {
+      const sample = await oneCall(base, agent, url);
+      if (i >= WARMUP) samples.push(sample);
+    } catch (error) {
+      const alerts = await agent
+        .locator('[role="alert"]')
+        .allTextContents()
+        .catch(() => []);
+      throw new Error(
+        `call ${i + 1} failed on ${agent.url()}${alerts.length ? ` showing "${alerts.join(' / ')}"` : ''}: ${String(error)}`,
+      );
+    }
+  }
+  const after = loadAverage();
+  const row = (values: number[], target: string) => ({ ...spread(values), target });
+  console.log(
+    `\nBrowser calls, ms (${samples.length} calls after ${WARMUP} warm-ups; headless Chromium ` +
+      `${browser.version()}, fake media, loopback; Date.now() in both pages, same clock)`,
+  );
+  console.table({
+    'a. customer joins (page sends socket.io CONNECT) → agent rings (alertdialog in DOM)': row(
+      samples.map((s) => s.ring),
+      `< ${TARGET_RING_MS}`,
+    ),
+    '   … → ring painted (next frame)': row(
+      samples.map((s) => s.ringPainted),
+      '',
+    ),
+    '   customer page receives the CONNECT ack → ring in DOM (info)': row(
+      samples.map((s) => s.ringFromAck),
+      '',
+    ),
+    '   "You are in the queue" shown → ring in DOM (info)': row(
+      samples.map((s) => s.ringFromText),
+      '',
+    ),
+    'b. Answer clicked → remote video playing on BOTH sides': row(
+      samples.map((s) => s.video),
+      `< ${TARGET_VIDEO_MS}`,
+    ),
+    "   … agent side (Customer's video)": row(
+      samples.map((s) => s.agentVideo),
+      '',
+    ),
+    "   … customer side (The agent's video)": row(
+      samples.map((s) => s.customerVideo),
+      '',
+    ),
+    "   … 'playing' event on both (info)": row(
+      samples.map((s) => s.playingEvent),
+      '',
+    ),
+  });
+  console.log(
+    `Playing = first frame presented (requestVideoFrameCallback) with videoWidth > 0 and not paused. ` +
+      `Load average before ${before}, after ${after}; ${availableParallelism()} cores shared by the server, ` +
+      'Chromium (two pages, WebRTC, encoding fake video) and this script.',
+  );
+  await browser.close();
+  browser = undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Load: sockets only
+
+interface LoadAgent extends OnlineAgent {
+  /** Calls heard of (call.incoming) and not taken or cancelled since, in the order heard. */
+  heard: Set<number>;
+  busy: boolean;
+  asking: boolean;
+}
+
+async function loadRace(base: string, adminToken: string, profiles: number[]): Promise<void> {
+  const wins = new Map<number, number[]>();
+  const refusals = new Map<string, number>();
+  const answeredByCustomer = new Map<number, number>();
+  const answerAcks: number[] = [];
+  const problems: string[] = [];
+  let answeredAt = 0;
+  let allAnswered: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    allAnswered = resolve;
+  });
+  let talking = 0;
+  let idle: () => void = () => undefined;
+
+  const agents: LoadAgent[] = [];
+  /** Agents hear of calls from the start, but answer only once every customer waits. */
+  let racing = false;
+  const tryAnswer = async (agent: LoadAgent): Promise<void> => {
+    while (racing && !agent.busy && !agent.asking && wins.size < profiles.length) {
+      const [callId] = agent.heard;
+      if (callId === undefined) return;
+      agent.asking = true;
+      const started = performance.now();
+      let reply: Awaited<ReturnType<ClientSocket['emitWithAck']>>;
+      try {
+        reply = await agent.socket.timeout(30_000).emitWithAck('call.answer', { call_id: callId });
+      } catch (error) {
+        problems.push(`answer ${callId} by ${agent.email}: ${String(error)}`);
+        agent.heard.delete(callId);
+        agent.asking = false;
+        continue;
+      }
+      answerAcks.push(performance.now() - started);
+      agent.asking = false;
+      agent.heard.delete(callId);
+      if (!reply.ok) {
+        refusals.set(reply.detail, (refusals.get(reply.detail) ?? 0) + 1);
+        continue;
+      }
+      wins.set(callId, [...(wins.get(callId) ?? []), agent.id]);
+      if (wins.size === profiles.length && !answeredAt) {
+        answeredAt = performance.now();
+        allAnswered();
+      }
+      agent.busy = true;
+      talking++;
+      setTimeout(() => void talk(agent, callId), 20 + Math.random() * 180);
+    }
+  };
+  const talk = async (agent: LoadAgent, callId: number) => {
+    try {
+      const hungUp = await agent.socket.timeout(30_000).emitWithAck('call.hangup', { call_id: callId });
+      if (!hungUp.ok) problems.push(`hangup ${callId}: ${hungUp.detail}`);
+      await api(base, agent.token, 'PUT', `/api/v2/videocall/${callId}`, { status: 3 });
+    } catch (error) {
+      problems.push(`end of ${callId}: ${String(error)}`);
+    }
+    agent.busy = false;
+    talking--;
+    if (talking === 0 && wins.size === profiles.length) idle();
+    void tryAnswer(agent);
+  };
+
+  console.log(`\nLoad: signing in ${LOAD_AGENTS} agents (Online, one socket each) ...`);
+  const emails = Array.from({ length: LOAD_AGENTS }, (_, i) => `bench-agent-${i + 1}@acme.test`);
+  await pool(emails, 4, async (email) => {
+    const agent: LoadAgent = {
+      ...(await onlineAgent(base, email, BENCH_AGENT_PASSWORD, (socket) => {
+        socket.on('call.incoming', (call) => {
+          agent.heard.add(call.call_id);
+          void tryAnswer(agent);
+        });
+        socket.on('call.taken', (event) => agent.heard.delete(event.call_id));
+        socket.on('call.cancelled', (event) => agent.heard.delete(event.call_id));
+      })),
+      heard: new Set(),
+      busy: false,
+      asking: false,
+    };
+    openSockets.push(agent.socket);
+    agents.push(agent);
+  });
+  const before = loadAverage();
+  console.log(
+    `${agents.length} agents Online; ${profiles.length} customers join the queue, then the agents race ...`,
+  );
+
+  const started = performance.now();
+  const callIds = new Set<number>();
+  await pool(profiles, 10, async (profile) => {
+    const call = await customerCall(base, adminToken, profile);
+    callIds.add(call.callId);
+    const socket = socketOf(base, { customer: call.token, call_id: call.callId }, (s) => {
+      s.on('call.answered', (e) =>
+        answeredByCustomer.set(e.call_id, (answeredByCustomer.get(e.call_id) ?? 0) + 1),
+      );
+      s.on('call.ended', () => s.disconnect());
+    });
+    openSockets.push(socket);
+    await connected(socket);
+  });
+  const joinedAt = performance.now();
+  racing = true;
+  for (const agent of agents) void tryAnswer(agent);
+  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 180_000).unref());
+  const outcome = await Promise.race([done.then(() => 'done' as const), timeout]);
+  const ended = new Promise<void>((resolve) => {
+    idle = resolve;
+    if (talking === 0) resolve();
+  });
+  await Promise.race([ended, timeout]);
+  const endedAt = performance.now();
+  const after = loadAverage();
+
+  // The database's view: every call of the run COMPLETE (3) with the agent that won it.
+  const rows = new Map<number, { status: number; agent: { id: number } | null }>();
+  for (let offset = 0; offset < callIds.size + 200; offset += 200) {
+    const page = await api<{ results: { id: number; status: number; agent: { id: number } | null }[] }>(
+      base,
+      adminToken,
+      'GET',
+      `/api/v2/videocall?limit=200&offset=${offset}`,
+    );
+    for (const row of page.results) if (callIds.has(row.id)) rows.set(row.id, row);
+    if (page.results.length < 200) break;
+  }
+  const statusCount = new Map<number, number>();
+  let wrongAgent = 0;
+  for (const [id, row] of rows) {
+    statusCount.set(row.status, (statusCount.get(row.status) ?? 0) + 1);
+    if (row.agent?.id !== wins.get(id)?.[0]) wrongAgent++;
+  }
+  const countOf = async (status: number) =>
+    (await api<{ count: number }>(base, adminToken, 'GET', `/api/v2/videocall?status=${status}&limit=1`))
+      .count;
+
+  const twice = [...wins.values()].filter((w) => w.length > 1).length;
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  console.log(
+    `\nLoad result (${agents.length} agents, ${profiles.length} customers, sockets only; ` +
+      `${outcome === 'timeout' ? 'STOPPED AFTER 180 s' : 'all answered'})`,
+  );
+  console.table({
+    'calls answered (distinct call ids with ok:true)': { value: wins.size },
+    'calls answered twice (more than one ok:true; must be 0)': { value: twice },
+    'customers told call.answered (calls) / more than once': {
+      value: `${answeredByCustomer.size} / ${[...answeredByCustomer.values()].filter((n) => n > 1).length}`,
+    },
+    "refusals 'Call Already Answered'": { value: refusals.get('Call Already Answered') ?? 0 },
+    'other refusals': {
+      value:
+        [...refusals]
+          .filter(([detail]) => detail !== 'Call Already Answered')
+          .map(([detail, n]) => `${detail}: ${n}`)
+          .join('; ') || 0,
+    },
+    'customers waiting (first POST /profile/url → last socket connected)': {
+      value: seconds(joinedAt - started),
+    },
+    'total: race start (all waiting) → last call answered': {
+      value: seconds((answeredAt || endedAt) - joinedAt),
+    },
+    'total: race start → last status set (PUT status 3)': { value: seconds(endedAt - joinedAt) },
+    'call.answer acknowledgement, median / p95': {
+      value: `${spread(answerAcks).median} / ${spread(answerAcks).p95} ms (${answerAcks.length} answers)`,
+    },
+    'DB: rows of the run by status (GET /videocall)': {
+      value: [...statusCount].map(([s, n]) => `${s}: ${n}`).join(', '),
+    },
+    'DB: rows whose agent is not the winner': { value: wrongAgent },
+    'DB: calls WAITING (0) / TALKING (1) now, whole company': {
+      value: `${await countOf(0)} / ${await countOf(1)}`,
+    },
+  });
+  if (problems.length) console.log(`Problems (${problems.length}):\n  ${problems.slice(0, 20).join('\n  ')}`);
+  console.log(
+    `Talk time 20–200 ms per call; once all ${profiles.length} customers waited, every free agent asked for ` +
+      'the oldest call it had heard of (call.incoming, minus call.taken/call.cancelled). ' +
+      `Load average before ${before}, after ${after}.`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+async function main() {
+  const args = new Set(process.argv.slice(2));
+  const browserPart = !args.has('--no-browser');
+  const loadPart = !args.has('--no-load');
+  if (!args.has('--no-build')) buildStudioIfStale();
+  const browserCount = browserPart ? WARMUP + RUNS : 0;
+  const base = await startServer(Math.max(240, browserCount + LOAD_CUSTOMERS + 10));
+  const adminToken = await login(base, ADMIN.email, ADMIN.password);
+  const profiles = await profileIds(base, adminToken, browserCount + (loadPart ? LOAD_CUSTOMERS : 0));
+  console.log(`Server at ${base} (${dataDir}); load average ${loadAverage()}`);
+  if (browserPart) await browserCalls(base, adminToken, profiles.slice(0, browserCount));
+  if (loadPart) await loadRace(base, adminToken, profiles.slice(browserCount));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.on(signal, () => {
+      void cleanUp().finally(() => process.exit(130));
+    });
+  main()
+    .then(cleanUp)
+    .catch(async (error) => {
+      console.error(error);
+      await cleanUp();
+      process.exit(1);
+    });
+}
