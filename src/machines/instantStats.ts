@@ -11,7 +11,8 @@ export function agentsByStatus(agents: readonly BoardAgent[]): Record<AgentStatu
   return counts;
 }
 
-export const agentsInCall = (agents: readonly BoardAgent[]) => agents.filter((a) => a.call_id !== null).length;
+export const agentsInCall = (agents: readonly BoardAgent[]) =>
+  agents.filter((a) => a.call_id !== null).length;
 
 export interface WaitFigures {
   waiting: number;

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardAgent } from '../../../src/contract/socket';
-import { agentsByStatus, agentsInCall, secondsInState, waitFigures } from '../../../src/machines/instantStats';
+import {
+  agentsByStatus,
+  agentsInCall,
+  secondsInState,
+  waitFigures,
+} from '../../../src/machines/instantStats';
 
 const agent = (id: number, status: BoardAgent['status'], call_id: number | null = null): BoardAgent => ({
   id,

@@ -33,22 +33,26 @@ describe('locales', () => {
     }
   });
 
-  it.each([...NAMESPACES, ...PAGE_NAMESPACES])('namespace %s has the same keys in every language, none empty', (namespace) => {
-    const [first, ...others] = LANGUAGES.map((language) => read(language, namespace));
-    const expected = keys(first ?? {}).sort();
-    for (const other of others) expect(keys(other).sort()).toEqual(expected);
-    for (const language of LANGUAGES) {
-      const tree = read(language, namespace);
-      for (const key of keys(tree)) {
-        const value = key
-          .split('.')
-          .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], tree);
-        expect(typeof value === 'string' && value.trim().length > 0, `${language}/${namespace}:${key}`).toBe(
-          true,
-        );
+  it.each([...NAMESPACES, ...PAGE_NAMESPACES])(
+    'namespace %s has the same keys in every language, none empty',
+    (namespace) => {
+      const [first, ...others] = LANGUAGES.map((language) => read(language, namespace));
+      const expected = keys(first ?? {}).sort();
+      for (const other of others) expect(keys(other).sort()).toEqual(expected);
+      for (const language of LANGUAGES) {
+        const tree = read(language, namespace);
+        for (const key of keys(tree)) {
+          const value = key
+            .split('.')
+            .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], tree);
+          expect(
+            typeof value === 'string' && value.trim().length > 0,
+            `${language}/${namespace}:${key}`,
+          ).toBe(true);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('keeps the English texts of SPEC §8 exactly', () => {
     const common = read('en-US', 'common') as {
