@@ -84,6 +84,10 @@ export function createCallDesk(deps: {
   const timers = new Map<number, NodeJS.Timeout>();
   /** agent id → call id */
   const busy = new Map<number, number>();
+  /** Calls this process saw answered: a late answer is refused without asking the database. */
+  const taken = new Set<number>();
+  /** Companies whose waiting customers are told their place at the end of this tick. */
+  const positionsDue = new Set<number>();
   const listeners: ((event: DeskEvent) => void)[] = [];
   const emitDesk = (event: DeskEvent) => {
     for (const listener of listeners) listener(event);
@@ -131,7 +135,15 @@ export function createCallDesk(deps: {
         });
     });
   }
-  const reposition = (companyId: number) => void announcePositions(companyId).catch(deps.onError);
+  /** Coalesced per tick: a burst of joins and answers tells each waiting customer once. */
+  const reposition = (companyId: number) => {
+    if (positionsDue.has(companyId)) return;
+    positionsDue.add(companyId);
+    setImmediate(() => {
+      positionsDue.delete(companyId);
+      announcePositions(companyId).catch(deps.onError);
+    });
+  };
 
   async function customerLeft(companyId: number, callId: number): Promise<void> {
     present.delete(callId);
@@ -152,6 +164,7 @@ export function createCallDesk(deps: {
     callId: number,
   ): Promise<typeof videoCalls.$inferSelect | undefined> {
     let held = false;
+    taken.delete(callId);
     for (const [agent, call] of busy) {
       if (call !== callId) continue;
       busy.delete(agent);
@@ -216,16 +229,19 @@ export function createCallDesk(deps: {
 
     async answer(companyId, agentId, callId) {
       if (busy.has(agentId)) return { ok: false, detail: ALREADY_IN_CALL };
+      if (taken.has(callId) || !present.has(callId)) return { ok: false, detail: CALL_ALREADY_ANSWERED };
       if ((await agentStatusOf(deps.db, agentId)) !== 'Online') return { ok: false, detail: MUST_BE_ONLINE };
       // Claimed before the await below, so one agent's two clicks cannot take two calls.
       busy.set(agentId, callId);
       let call: AnsweredCall | null = null;
       try {
-        call = present.has(callId) ? await answerCall(deps.db, companyId, callId, agentId) : null;
+        // The database decides among answers that race each other.
+        call = await answerCall(deps.db, companyId, callId, agentId);
       } finally {
         if (!call) busy.delete(agentId);
       }
       if (!call) return { ok: false, detail: CALL_ALREADY_ANSWERED };
+      taken.add(callId);
       const [agent] = await deps.db
         .select({ first: users.firstName, last: users.lastName })
         .from(users)
@@ -270,6 +286,7 @@ export function createCallDesk(deps: {
     close() {
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();
+      taken.clear();
     },
   };
 }
