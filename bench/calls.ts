@@ -30,8 +30,7 @@
  * Also exports the socket helpers that `instantStats` in bench/stats.ts uses.
  */
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
@@ -40,7 +39,7 @@ import { io, type Socket } from 'socket.io-client';
 import { buildStudioIfStale } from '../scripts/studioBuild';
 import { openDatabase } from '../server/db/client';
 import type { ClientToServerEvents, ServerToClientEvents } from '../src/contract/socket';
-import { finished, freePort, percentile, run, waitForServer } from './support';
+import { benchServerEnv, finished, freePort, percentile, run, waitForServer } from './support';
 
 const RUNS = Number(process.env.BENCH_CALL_RUNS ?? 12);
 const WARMUP = Number(process.env.BENCH_CALL_WARMUP ?? 2);
@@ -344,20 +343,9 @@ async function addAgents(folder: string, count: number): Promise<void> {
 
 async function startServer(profiles: number): Promise<string> {
   dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-calls-'));
-  const studio = join(dataDir, 'studio');
-  cpSync('dist', studio, { recursive: true });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = {
-    DATA_DIR: dataDir,
-    STUDIO_DIST: studio,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    LOGIN_LIMIT_PER_ACCOUNT: '1000',
-    LOGIN_LIMIT_PER_ADDRESS: '1000',
-  };
+  const env = benchServerEnv(dataDir, port);
   console.log(`Seeding the demo data with ${profiles} profiles and ${LOAD_AGENTS} bench agents ...`);
   const code = await finished(run(['server/db/seed.ts', '--profiles', String(profiles)], env));
   if (code !== 0) throw new Error(`seed failed (${code})`);

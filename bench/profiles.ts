@@ -22,8 +22,7 @@
  * `--no-build` (`npm run bench:profiles -- --no-build`) measures dist/ as it is.
  */
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from '@playwright/test';
@@ -32,7 +31,7 @@ import { chromiumArgs } from '../playwright.config';
 import { buildStudioIfStale } from '../scripts/studioBuild';
 import { openDatabase } from '../server/db/client';
 import { companies, documentPages, documents, profiles } from '../server/db/schema';
-import { finished, freePort, percentile, run, waitForServer } from './support';
+import { benchServerEnv, finished, freePort, percentile, run, waitForServer } from './support';
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -406,21 +405,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
 async function main() {
   if (!process.argv.includes('--no-build')) buildStudioIfStale();
   dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-profiles-'));
-  // The server serves a copy: the working tree's dist/ may be rebuilt (emptied) by someone else mid-run.
-  const studio = join(dataDir, 'studio');
-  cpSync('dist', studio, { recursive: true });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = {
-    DATA_DIR: dataDir,
-    STUDIO_DIST: studio,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    LOGIN_LIMIT_PER_ACCOUNT: '1000',
-    LOGIN_LIMIT_PER_ADDRESS: '1000',
-  };
+  const env = benchServerEnv(dataDir, port);
   try {
     console.log(`Seeding ${PROFILES} profiles into PGlite in ${dataDir} ...`);
     const seedStarted = Date.now();

@@ -72,6 +72,30 @@ async function inCall(agent: Page, customer: Page) {
   await expect(agent.getByText('Recording', { exact: true })).toBeVisible();
 }
 
+/** An Online agent in a call with a customer who joined through the profile's link. */
+async function callInProgress(browser: Browser) {
+  const agent = await onlineAgent(browser, DEMO.agent);
+  const link = await joinLink(agent, PROFILE);
+  const customer = await newPage(browser);
+  await customer.goto(link);
+  await expect(agent.getByRole('alertdialog')).toContainText('Incoming video call');
+  await inCall(agent, customer);
+  return { agent, customer };
+}
+
+/** Fails every recording upload of the page until the returned function is called. */
+async function breakUploads(page: Page, times = Number.POSITIVE_INFINITY) {
+  let left = times;
+  await page.route('**/api/v2/videocall/*', async (route) => {
+    if (route.request().method() === 'PATCH' && left > 0) {
+      left -= 1;
+      return route.abort('connectionreset');
+    }
+    return route.continue();
+  });
+  return () => page.unroute('**/api/v2/videocall/*');
+}
+
 /** Hangs up and closes the call with a status. */
 async function endWithStatus(agent: Page, status: string) {
   await agent.getByRole('button', { name: 'Hang up' }).click();
@@ -125,21 +149,9 @@ test('a customer calls in, one of two Online agents answers, the recording lands
 });
 
 test('a failed upload keeps the recording and Try Again sends it', async ({ browser }) => {
-  const agent = await onlineAgent(browser, DEMO.agent);
-  const link = await joinLink(agent, PROFILE);
-  const customer = await newPage(browser);
-  await customer.goto(link);
-  await expect(agent.getByRole('alertdialog')).toContainText('Incoming video call');
-  await inCall(agent, customer);
+  const { agent } = await callInProgress(browser);
 
-  let broken = true;
-  await agent.route('**/api/v2/videocall/*', async (route) => {
-    if (route.request().method() === 'PATCH' && broken) {
-      broken = false;
-      return route.abort('connectionreset');
-    }
-    return route.continue();
-  });
+  await breakUploads(agent, 1);
   await endWithStatus(agent, 'Incomplete');
   const error = agent.getByRole('alert').filter({ hasText: 'Video Upload Error' });
   await expect(error).toBeVisible({ timeout: 30_000 });
@@ -152,12 +164,7 @@ test('a failed upload keeps the recording and Try Again sends it', async ({ brow
 test('a socket killed mid-call shows Connection lost and recovers without ending the call', async ({
   browser,
 }) => {
-  const agent = await onlineAgent(browser, DEMO.agent);
-  const link = await joinLink(agent, PROFILE);
-  const customer = await newPage(browser);
-  await customer.goto(link);
-  await expect(agent.getByRole('alertdialog')).toContainText('Incoming video call');
-  await inCall(agent, customer);
+  const { agent } = await callInProgress(browser);
 
   const dropped = await agent.request.post(`/api/dev/sockets/drop?email=${DEMO.agent.email}`);
   expect((await dropped.json()).dropped).toBeGreaterThan(0);
@@ -209,4 +216,38 @@ test('a supervisor watches the queue and the agents move live, without a reload 
   await expect(waiting).toHaveText(String(before));
   await expect(supervisor.getByTestId('stat-missed')).toHaveText(String(missed + 1));
   expect(requests).toEqual([]);
+});
+
+test('a recording whose upload failed survives a reload, uploads from the calls page, and can be deleted', async ({
+  browser,
+}) => {
+  const { agent } = await callInProgress(browser);
+  const repair = await breakUploads(agent);
+  await endWithStatus(agent, 'Escalated');
+  await expect(agent.getByRole('alert').filter({ hasText: 'Video Upload Error' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await repair();
+
+  // A reload loses the page, not the recording: the calls page offers it again.
+  await agent.goto('/calls');
+  const pending = agent.locator('.studio-calls-pending');
+  await expect(pending.getByRole('heading', { name: 'Recordings waiting for upload' })).toBeVisible();
+  await pending.getByRole('button', { name: 'Upload' }).first().click();
+  await expect(agent.getByText('Video call status updated successfully')).toBeVisible({ timeout: 30_000 });
+  await expect(pending).toHaveCount(0);
+
+  // The recording plays on the profile; deleting it asks first, then keeps the call.
+  await agent.goto(`/profile/${PROFILE}?tab=videoCalls`);
+  await agent.getByRole('row').filter({ hasText: 'Escalated' }).getByRole('link', { name: 'Watch' }).click();
+  await expect(agent.getByLabel(/^Recording of call \d+$/)).toBeVisible();
+  await agent.getByRole('button', { name: 'Delete video' }).click();
+  const dialog = agent.getByRole('dialog', { name: 'Delete this video?' });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await agent.getByRole('button', { name: 'Delete video' }).click();
+  await dialog.getByRole('button', { name: 'Delete video' }).click();
+  await expect(agent.getByText('Video deleted successfully')).toBeVisible();
+  await expect(agent).toHaveURL(new RegExp(`/profile/${PROFILE}\\?tab=videoCalls$`));
+  await expect(agent.getByRole('row').filter({ hasText: 'Escalated' }).first()).toContainText('None');
 });
