@@ -1,0 +1,87 @@
+/**
+ * The studio's socket layer (src/services/socket.ts) against the real hub: machine events from server events,
+ * and what happens after a dropped connection (re-joined rooms, a re-synced queue, a fresh token).
+ */
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRealtime, type Realtime, type RealtimeEvent } from '../../src/services/socket';
+import { bearer, FAST_CALLS, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
+
+let t: TestApp;
+let base = '';
+const opened: Realtime[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp({ calls: FAST_CALLS });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const realtime of opened) realtime.close();
+  await t.close();
+});
+
+async function studioSocket(email: string, password: string) {
+  const access = await tokenFor(t.app, email, password);
+  let tokens = 0;
+  const events: RealtimeEvent[] = [];
+  const realtime = connectRealtime({
+    server: base,
+    socketToken: async () => {
+      tokens += 1;
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/user/socket_token',
+        headers: bearer(access),
+        payload: { studio: true },
+      });
+      return response.json().token as string;
+    },
+  });
+  opened.push(realtime);
+  realtime.subscribe((event) => events.push(event));
+  return { realtime, events, tokens: () => tokens };
+}
+
+const dropTransport = async (email: string) => {
+  const response = await t.app.inject({ method: 'POST', url: `/api/dev/sockets/drop?email=${email}` });
+  expect(response.json().dropped).toBeGreaterThan(0);
+};
+
+describe('the studio socket layer', () => {
+  it('turns server events into machine events: status, stats and the queue on connect', async () => {
+    const { realtime, events } = await studioSocket('agent@acme.test', PASSWORDS.user);
+    await expect
+      .poll(() => events.map((e) => e.type))
+      .toEqual(expect.arrayContaining(['AGENT.STATUS', 'STATS.UPDATE', 'QUEUE.SYNC']));
+    expect(realtime.latestStats()?.agents.length).toBeGreaterThan(0);
+    await expect(realtime.answer(999_999)).rejects.toMatchObject({ detail: 'Call Already Answered' });
+  });
+
+  it('after a drop: Connection lost, a fresh token, the call room re-joined, the queue re-synced', async () => {
+    const agent = await studioSocket('agent@acme.test', PASSWORDS.user);
+    const admin = await studioSocket('admin@acme.test', PASSWORDS.admin);
+    await expect.poll(() => agent.events.some((e) => e.type === 'QUEUE.SYNC')).toBe(true);
+    await expect.poll(() => admin.events.some((e) => e.type === 'QUEUE.SYNC')).toBe(true);
+    await agent.realtime.join('room-x');
+    await admin.realtime.join('room-x');
+    const heard: unknown[] = [];
+    agent.realtime.onSignal('room-x', (data) => heard.push(data));
+
+    const syncsBefore = agent.events.filter((e) => e.type === 'QUEUE.SYNC').length;
+    const tokensBefore = agent.tokens();
+    await dropTransport('agent@acme.test');
+    await expect.poll(() => agent.events.map((e) => e.type)).toContain('CONNECTION.LOST');
+    await expect
+      .poll(() => agent.events.map((e) => e.type))
+      .toContain('CONNECTION.RESTORED', { timeout: 10_000 });
+    expect(agent.tokens()).toBeGreaterThan(tokensBefore);
+    await expect
+      .poll(() => agent.events.filter((e) => e.type === 'QUEUE.SYNC').length)
+      .toBeGreaterThan(syncsBefore);
+
+    // The room was joined again before anyone was told: signals of a running call reach the agent.
+    await admin.realtime.send('room-x', { type: 'candidate', n: 1 });
+    await expect.poll(() => heard).toEqual([{ type: 'candidate', n: 1 }]);
+  });
+});

@@ -1,0 +1,72 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import type { UploadReport } from '../../../src/machines/recordingUpload.machine';
+import {
+  forgetRecording,
+  keepRecording,
+  keptRecording,
+  pendingRecordings,
+  runRecordingUpload,
+} from '../../../src/services/recordings';
+
+const webm = (text: string) => new Blob([text], { type: 'video/webm' });
+
+/** Runs an upload to its end and returns what it reported. */
+function upload(callId: number, send: (blob: Blob, onProgress: (f: number) => void) => Promise<unknown>) {
+  return new Promise<UploadReport[]>((resolve) => {
+    const reports: UploadReport[] = [];
+    runRecordingUpload({
+      callId,
+      upload: (blob, { onProgress }) => send(blob, onProgress),
+      report: (event) => {
+        reports.push(event);
+        if (event.type !== 'UPLOAD.PROGRESS') resolve(reports);
+      },
+    });
+  });
+}
+
+describe('recordings kept in the browser', () => {
+  it('keeps recordings per account until they are forgotten', async () => {
+    await keepRecording({ callId: 1, profileId: 10, account: 'a', blob: webm('one') });
+    await keepRecording({ callId: 2, profileId: 20, account: 'b', blob: webm('two') });
+    expect((await pendingRecordings('a')).map((r) => [r.callId, r.size])).toEqual([[1, 3]]);
+    expect(await (await keptRecording(2))?.blob.text()).toBe('two');
+    await forgetRecording(1);
+    expect(await pendingRecordings('a')).toEqual([]);
+  });
+
+  it('forgets a recording only once the server has it; a failure keeps it for another try', async () => {
+    await keepRecording({ callId: 3, profileId: 30, account: 'a', blob: webm('three') });
+    const failed = await upload(3, async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    expect(failed).toEqual([{ type: 'UPLOAD.FAILED', detail: 'Video Upload Error' }]);
+    expect(await keptRecording(3)).toBeDefined();
+
+    const tooLarge = await upload(3, async () => {
+      throw Object.assign(new Error('413'), { status: 413, detail: 'Size must be less than 300MB' });
+    });
+    expect(tooLarge).toEqual([{ type: 'UPLOAD.FAILED', detail: 'Size must be less than 300MB' }]);
+
+    const sent: string[] = [];
+    const done = await upload(3, async (blob, onProgress) => {
+      sent.push(await blob.text());
+      onProgress(0.5);
+      onProgress(1);
+    });
+    expect(sent).toEqual(['three']);
+    expect(done).toEqual([
+      { type: 'UPLOAD.PROGRESS', fraction: 0.5 },
+      { type: 'UPLOAD.PROGRESS', fraction: 1 },
+      { type: 'UPLOAD.DONE' },
+    ]);
+    expect(await keptRecording(3)).toBeUndefined();
+  });
+
+  it('says Video Upload Error when nothing is kept for the call', async () => {
+    expect(await upload(404, async () => undefined)).toEqual([
+      { type: 'UPLOAD.FAILED', detail: 'Video Upload Error' },
+    ]);
+  });
+});
