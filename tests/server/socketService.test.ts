@@ -73,8 +73,8 @@ describe('the studio socket layer', () => {
     await dropTransport('agent@acme.test');
     await expect.poll(() => agent.events.map((e) => e.type)).toContain('CONNECTION.LOST');
     await expect
-      .poll(() => agent.events.map((e) => e.type))
-      .toContain('CONNECTION.RESTORED', { timeout: 10_000 });
+      .poll(() => agent.events.map((e) => e.type), { timeout: 10_000 })
+      .toContain('CONNECTION.RESTORED');
     expect(agent.tokens()).toBeGreaterThan(tokensBefore);
     await expect
       .poll(() => agent.events.filter((e) => e.type === 'QUEUE.SYNC').length)
