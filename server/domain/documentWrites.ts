@@ -5,14 +5,13 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
-import { CONTENT_FIELDS } from '../../src/contract/constants';
+import { CONTENT_FIELDS, reasonIsLongEnough } from '../../src/contract/constants';
 import {
   DOCUMENT_DETAILS,
   FIELD_MAX_LENGTH,
   FIELD_PROBLEM_TEXT,
   fieldProblems,
   type PageContentType,
-  reasonIsLongEnough,
 } from '../../src/contract/documentRules';
 import type {
   deviceDataInputSchema,

@@ -98,6 +98,9 @@ export const STATUSES_NEEDING_REASON = [
   'Blacklisted',
 ] as const satisfies readonly ProfileStatus[];
 export const REJECT_REASON_MIN = 10;
+/** A reason (reject, blacklist, alert override) has at least REJECT_REASON_MIN characters after trimming. */
+export const reasonIsLongEnough = (reason: string | null | undefined) =>
+  (reason ?? '').trim().length >= REJECT_REASON_MIN;
 
 /** A quick add's id card number: `qa_` and 10 to 20 letters and digits (SPEC §7, §9). */
 export const QUICK_ADD_ID_PATTERN = /^qa_[A-Za-z0-9]{10,20}$/;

@@ -2,7 +2,7 @@
  * Rules of the document write paths shared by the server and the studio, without zod (the studio's bundles
  * stay zod-free): upload limits, accepted file kinds, reason lengths and the date rules of field overrides.
  */
-import { CONTENT_FIELDS, REJECT_REASON_MIN } from './constants';
+import { CONTENT_FIELDS } from './constants';
 
 type ContentField = (typeof CONTENT_FIELDS)[number];
 
@@ -28,9 +28,6 @@ export function sniffContentType(head: Uint8Array): PageContentType | null {
 }
 
 /** A reject reason and an alert override reason: at least 10 characters after trimming (SPEC §5). */
-export const REASON_MIN = REJECT_REASON_MIN;
-export const reasonIsLongEnough = (reason: string | null | undefined) =>
-  (reason ?? '').trim().length >= REASON_MIN;
 
 /** Fields of a document that hold dates (YYYY-MM-DD). */
 export const DATE_FIELDS = [

@@ -3,15 +3,9 @@
  * checks of an upload and of field overrides. Pure: no fetch, no DOM.
  */
 import { type CONTENT_FIELDS, DOCUMENT_CLASSES } from '../contract/constants';
-import {
-  fieldProblems,
-  MAX_PAGE_BYTES,
-  MAX_PAGES,
-  PAGE_CONTENT_TYPES,
-  reasonIsLongEnough,
-} from '../contract/documentRules';
+import { fieldProblems, MAX_PAGE_BYTES, MAX_PAGES, PAGE_CONTENT_TYPES } from '../contract/documentRules';
 
-export { fieldProblems, MAX_PAGE_BYTES, MAX_PAGES, reasonIsLongEnough };
+export { fieldProblems, MAX_PAGE_BYTES, MAX_PAGES };
 export type DocumentClass = (typeof DOCUMENT_CLASSES)[number];
 export type ContentField = (typeof CONTENT_FIELDS)[number];
 

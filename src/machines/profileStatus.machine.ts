@@ -4,11 +4,10 @@
  * the one the server answers. Pure: the request and the notices come in through `provide`.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { type ProfileStatus, REJECT_REASON_MIN, STATUSES_NEEDING_REASON } from '../contract/constants';
+import { type ProfileStatus, reasonIsLongEnough, STATUSES_NEEDING_REASON } from '../contract/constants';
 
 /** Statuses that need a confirmation and a reason. */
 const CONFIRMED_STATUSES: readonly ProfileStatus[] = STATUSES_NEEDING_REASON;
-export const MIN_REASON_LENGTH = REJECT_REASON_MIN;
 
 export interface StatusAnswer {
   result: boolean;
@@ -27,8 +26,6 @@ export type ProfileStatusEvent =
   | { type: 'change.confirmed'; reason: string }
   | { type: 'change.cancelled' }
   | { type: 'status.loaded'; status: ProfileStatus };
-
-export const reasonIsLongEnough = (reason: string) => reason.trim().length >= MIN_REASON_LENGTH;
 
 export const profileStatusMachine = setup({
   types: {

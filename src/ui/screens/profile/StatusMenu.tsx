@@ -1,30 +1,15 @@
-import {
-  Button,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  Intent,
-  Menu,
-  MenuItem,
-  PopoverNext,
-  TextArea,
-} from '@blueprintjs/core';
+import { Button, Intent, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { PROFILE_STATUSES, type ProfileStatus } from '../../../contract/constants';
-import {
-  MIN_REASON_LENGTH,
-  profileStatusMachine,
-  reasonIsLongEnough,
-} from '../../../machines/profileStatus.machine';
+import { profileStatusMachine } from '../../../machines/profileStatus.machine';
 import { profileDetailKeys } from '../../../services/api/profileDetail';
 import { changeStatus } from '../../../services/api/profileWrites';
 import { StatusTag, useProfileLabels } from '../../components/profileLabels';
-import { useFormCheck } from '../../components/useFormCheck';
+import { ReasonDialog } from '../../components/ReasonDialog';
 import { showError, showSuccess } from '../../toaster';
 
 /** The profile's status with the menu that changes it (§4; the profileStatus machine decides). */
@@ -84,80 +69,20 @@ export function StatusMenu({ profileId, status }: { profileId: number; status: P
           <StatusTag status={current} />
         </Button>
       </PopoverNext>
-      <ConfirmDialog
+      <ReasonDialog
         isOpen={state.matches('confirming')}
-        status={target ? labels.status(target) : ''}
-        onConfirm={(reason) => send({ type: 'change.confirmed', reason })}
-        onCancel={() => send({ type: 'change.cancelled' })}
+        title={t('status.confirmTitle', { status: target ? labels.status(target) : '' })}
+        body={t('status.confirmBody')}
+        label={t('status.reason')}
+        help={t('status.reasonHelp')}
+        confirm={t('status.confirm')}
+        cancel={t('status.cancel')}
+        onConfirm={(reason) => {
+          send({ type: 'change.confirmed', reason });
+          return true;
+        }}
+        onClose={() => send({ type: 'change.cancelled' })}
       />
     </>
-  );
-}
-
-function ConfirmDialog({
-  isOpen,
-  status,
-  onConfirm,
-  onCancel,
-}: {
-  isOpen: boolean;
-  status: string;
-  onConfirm: (reason: string) => void;
-  onCancel: () => void;
-}) {
-  const { t } = useTranslation('profile');
-  const { t: tc } = useTranslation();
-  const [reason, setReason] = useState('');
-  const { failures, passes, reset } = useFormCheck(() => ({
-    reason: reasonIsLongEnough(reason) ? null : 'tooShort',
-  }));
-  const tooShort = !!failures.reason;
-  const close = () => {
-    setReason('');
-    reset();
-    onCancel();
-  };
-  return (
-    <Dialog isOpen={isOpen} title={t('status.confirmTitle', { status })} icon="warning-sign" onClose={close}>
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (!passes()) return;
-          onConfirm(reason);
-          setReason('');
-          reset();
-        }}
-      >
-        <DialogBody>
-          <p>{t('status.confirmBody')}</p>
-          <FormGroup
-            label={t('status.reason')}
-            labelFor="status-reason"
-            helperText={
-              tooShort ? tc('validation.tooShort', { min: MIN_REASON_LENGTH }) : t('status.reasonHelp')
-            }
-            intent={tooShort ? Intent.DANGER : Intent.NONE}
-          >
-            <TextArea
-              id="status-reason"
-              fill
-              autoFocus
-              value={reason}
-              onChange={(event) => setReason(event.currentTarget.value)}
-              intent={tooShort ? Intent.DANGER : Intent.NONE}
-            />
-          </FormGroup>
-        </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text={t('status.cancel')} onClick={close} />
-              <Button type="submit" intent={Intent.DANGER} text={t('status.confirm')} />
-            </>
-          }
-        />
-      </form>
-    </Dialog>
   );
 }

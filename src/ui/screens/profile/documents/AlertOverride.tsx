@@ -2,7 +2,7 @@ import { Button, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { overrideAlert } from '../../../../services/api/documents';
-import { ReasonDialog } from './ReasonDialog';
+import { ReasonDialog } from '../../../components/ReasonDialog';
 import { useDocumentAction } from './useDocumentAction';
 
 /** Overrides one alert with a reason (PUT /profile/{id}/rule/{ruleId}). */
@@ -37,6 +37,9 @@ export function AlertOverrideButton({
         onConfirm={(reason) =>
           run('alert', () => overrideAlert(profileId, alertId, reason), tc('messages.success'))
         }
+        label={t('reason.label')}
+        help={t('reason.help')}
+        cancel={t('cancel')}
         onClose={() => setOpen(false)}
       />
     </>

@@ -10,8 +10,8 @@ import {
   overrideFields,
   reviewDocument,
 } from '../../../../services/api/documents';
+import { ReasonDialog } from '../../../components/ReasonDialog';
 import { FieldOverrideDialog } from './FieldOverrideDialog';
-import { ReasonDialog } from './ReasonDialog';
 import { TypeDialog } from './TypeDialog';
 import { useDocumentAction } from './useDocumentAction';
 
@@ -88,6 +88,9 @@ export function DocumentActions({
         onConfirm={(reason) =>
           run('reject', () => reviewDocument(id, false, reason), tc('success.documentRejected'))
         }
+        label={t('reason.label')}
+        help={t('reason.help')}
+        cancel={t('cancel')}
         onClose={close}
       />
       <Alert

@@ -1,17 +1,22 @@
 import { Button, Dialog, DialogBody, DialogFooter, FormGroup, Intent, TextArea } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { REASON_MIN } from '../../../../contract/documentRules';
-import { reasonIsLongEnough } from '../../../../machines/documents';
-import { useFormCheck } from '../../../components/useFormCheck';
+import { REJECT_REASON_MIN, reasonIsLongEnough } from '../../contract/constants';
+import { useFormCheck } from './useFormCheck';
 
-/** A confirmation that needs a reason of at least 10 characters (§5): document rejection, alert override. */
+/**
+ * A confirmation that needs a reason of at least 10 characters (§5): a rejected or blacklisted customer, a
+ * rejected document, an overridden alert. The texts are the caller's.
+ */
 export function ReasonDialog({
   isOpen,
   title,
   body,
+  label,
+  help,
   confirm,
-  busy,
+  cancel,
+  busy = false,
   intent = Intent.DANGER,
   onConfirm,
   onClose,
@@ -19,14 +24,16 @@ export function ReasonDialog({
   isOpen: boolean;
   title: string;
   body: string;
+  label: string;
+  help: string;
   confirm: string;
-  busy: boolean;
+  cancel: string;
+  busy?: boolean;
   intent?: Intent;
   /** Answers whether it worked; the dialog closes (and forgets the reason) only then. */
-  onConfirm: (reason: string) => Promise<boolean>;
+  onConfirm: (reason: string) => boolean | Promise<boolean>;
   onClose: () => void;
 }) {
-  const { t } = useTranslation('documents');
   const { t: tc } = useTranslation();
   const [reason, setReason] = useState('');
   const { failures, passes, reset } = useFormCheck(() => ({
@@ -51,13 +58,13 @@ export function ReasonDialog({
         <DialogBody>
           <p>{body}</p>
           <FormGroup
-            label={t('reason.label')}
-            labelFor="document-reason"
-            helperText={tooShort ? tc('validation.tooShort', { min: REASON_MIN }) : t('reason.help')}
+            label={label}
+            labelFor="confirm-reason"
+            helperText={tooShort ? tc('validation.tooShort', { min: REJECT_REASON_MIN }) : help}
             intent={tooShort ? Intent.DANGER : Intent.NONE}
           >
             <TextArea
-              id="document-reason"
+              id="confirm-reason"
               fill
               autoFocus
               value={reason}
@@ -70,7 +77,7 @@ export function ReasonDialog({
         <DialogFooter
           actions={
             <>
-              <Button text={t('cancel')} onClick={close} />
+              <Button text={cancel} onClick={close} />
               <Button type="submit" intent={intent} text={confirm} loading={busy} />
             </>
           }
