@@ -128,6 +128,19 @@ test('a customer calls in, one of two Online agents answers, the recording lands
   await expect(other.getByRole('alertdialog')).toHaveCount(0);
   await expect(other.getByTestId('waiting-count')).toHaveText('0');
 
+  // Beside the video: a question answered, a note, and a snapshot of the ID saved as a document page.
+  const question = agent.getByRole('textbox', { name: 'Please state your full name.' });
+  await question.fill('Deniz Şahin');
+  await question.press('Enter');
+  await expect(agent.getByText('Saved', { exact: true })).toBeVisible();
+  await agent
+    .getByLabel('A note about the call', { exact: true })
+    .fill('The customer showed the ID card clearly.');
+  await agent.getByRole('button', { name: 'Add note' }).click();
+  await expect(agent.getByText('The customer showed the ID card clearly.')).toBeVisible();
+  await agent.getByRole('button', { name: 'Save a snapshot of the ID' }).click();
+  await expect(agent.getByText('Snapshot saved as a document page')).toBeVisible();
+
   await endWithStatus(agent, 'Complete');
   await expect(customer.getByRole('heading', { name: 'The call has ended' })).toBeVisible();
   await expect(agent.getByText('Video call status updated successfully')).toBeVisible({ timeout: 30_000 });
@@ -146,6 +159,13 @@ test('a customer calls in, one of two Online agents answers, the recording lands
 
   await agent.goto(`/profile/${PROFILE}?tab=videoCalls`);
   await expect(agent.getByRole('cell', { name: 'Complete', exact: true }).first()).toBeVisible();
+  const token = await agent.evaluate(() => JSON.parse(localStorage.getItem('accounts') ?? '[]')[0].access);
+  const documents = await agent.request.get(`/api/v2/profile/${PROFILE}/documents`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect((await documents.json()) as { upload_source: string; stream: boolean }[]).toContainEqual(
+    expect.objectContaining({ upload_source: 'video_call', stream: true }),
+  );
 });
 
 test('a failed upload keeps the recording and Try Again sends it', async ({ browser }) => {
