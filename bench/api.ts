@@ -21,7 +21,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { finished, freePort, percentile, run, waitForServer } from './support';
+import { finished, freePort, percentile, run, stop, waitForServer } from './support';
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -231,10 +231,7 @@ async function main() {
       );
     }
   } finally {
-    if (server && server.exitCode === null) {
-      server.kill('SIGTERM');
-      await finished(server);
-    }
+    await stop(server);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

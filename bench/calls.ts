@@ -39,7 +39,7 @@ import { io, type Socket } from 'socket.io-client';
 import { buildStudioIfStale } from '../scripts/studioBuild';
 import { openDatabase } from '../server/db/client';
 import type { ClientToServerEvents, ServerToClientEvents } from '../src/contract/socket';
-import { benchServerEnv, finished, freePort, percentile, run, waitForServer } from './support';
+import { benchServerEnv, finished, freePort, percentile, run, stop, waitForServer } from './support';
 
 const RUNS = Number(process.env.BENCH_CALL_RUNS ?? 12);
 const WARMUP = Number(process.env.BENCH_CALL_WARMUP ?? 2);
@@ -318,10 +318,7 @@ async function cleanUp(): Promise<void> {
   for (const socket of openSockets.splice(0)) socket.disconnect();
   await browser?.close().catch(() => undefined);
   browser = undefined;
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await finished(server);
-  }
+  await stop(server);
   server = undefined;
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   dataDir = undefined;

@@ -31,7 +31,7 @@ import { chromiumArgs } from '../playwright.config';
 import { buildStudioIfStale } from '../scripts/studioBuild';
 import { openDatabase } from '../server/db/client';
 import { companies, documentPages, documents, profiles } from '../server/db/schema';
-import { benchServerEnv, finished, freePort, percentile, run, waitForServer } from './support';
+import { benchServerEnv, finished, freePort, percentile, run, stop, waitForServer } from './support';
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -388,10 +388,7 @@ let browser: Browser | undefined;
 async function cleanUp(): Promise<void> {
   await browser?.close().catch(() => undefined);
   browser = undefined;
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await finished(server);
-  }
+  await stop(server);
   server = undefined;
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   dataDir = undefined;

@@ -37,7 +37,7 @@ import {
   socketOf,
   spread,
 } from './calls';
-import { finished, freePort, percentile, run, waitForServer } from './support';
+import { finished, freePort, percentile, run, stop, waitForServer } from './support';
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 50_000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 100_000);
@@ -140,12 +140,7 @@ export async function startStatsServer(env: NodeJS.ProcessEnv): Promise<StatsSer
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = run(['server/main.ts'], { ...env, PORT: String(port), LOGIN_LIMIT_PER_ADDRESS: '1000' });
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await finished(child);
-    }
-  };
+  const stopServer = () => stop(child);
   try {
     await waitForServer(base, child);
     const login = await fetch(`${base}/api/v1/login/`, {
@@ -154,9 +149,9 @@ export async function startStatsServer(env: NodeJS.ProcessEnv): Promise<StatsSer
       body: JSON.stringify({ username: 'admin@acme.test', password: 'Admin@2026' }),
     });
     const { access } = (await login.json()) as { access: string };
-    return { base, token: access, child, stop };
+    return { base, token: access, child, stop: stopServer };
   } catch (error) {
-    await stop();
+    await stopServer();
     throw error;
   }
 }

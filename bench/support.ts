@@ -30,6 +30,13 @@ export function finished(child: ChildProcess): Promise<number> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
 }
 
+/** Stops a child process (SIGTERM) and waits for it to exit; nothing when there is none or it has ended. */
+export async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await finished(child);
+}
+
 export async function waitForServer(base: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
