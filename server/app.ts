@@ -16,7 +16,6 @@ import { type Database, openDatabase } from './db/client';
 import { isDatabaseEmpty, seedDemo } from './db/seed/demo';
 import { createCountCache } from './domain/countCache';
 import { createPrincipalCache } from './domain/principalCache';
-import { closeAbandonedCalls } from './domain/videocalls';
 import { installAccessControl, PUBLIC } from './http/access';
 import { installErrorHandling } from './http/errors';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
@@ -132,12 +131,13 @@ export async function buildApp(
     calls: createCallDesk({
       db: database.db,
       customerGraceMs: config.calls.customerGraceMs,
+      agentGraceMs: config.calls.agentGraceMs,
       unattachedCallMs: config.calls.unattachedCallMs,
       onError: (error) => app.log.error({ err: error }, 'call desk failed'),
     }),
   };
-  // Calls left open by an earlier run (customers and sessions gone with its sockets).
-  await closeAbandonedCalls(database.db);
+  // Calls and agents an earlier run left open wait for their sockets to come back (their grace periods).
+  await ctx.calls.restore();
 
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'body.password'] },
@@ -182,7 +182,6 @@ export async function buildApp(
     db: ctx.db,
     tokens: ctx.tokens,
     calls: ctx.calls,
-    agentGraceMs: config.calls.agentGraceMs,
     corsOrigins: isAllowedOrigin,
     onError: (error) => app.log.error({ err: error }, 'socket handler failed'),
   });

@@ -9,6 +9,7 @@ import { companies, users } from '../db/schema';
 import { badRequest, DETAILS } from '../errors';
 import type { FaceMatcher } from '../integrations/faceMatch';
 import { parsePhoto } from '../integrations/images';
+import type { CallDesk } from '../realtime/callDesk';
 import type { Storage } from '../storage/storage';
 
 interface Candidate {
@@ -101,6 +102,7 @@ async function checkFacePhoto(
 
 export interface LoginDeps {
   db: DbOrTx;
+  calls: Pick<CallDesk, 'sessionStarted'>;
   tokens: TokenService;
   secrets: SecretBox;
   regions: Region[];
@@ -148,11 +150,10 @@ export async function login(deps: LoginDeps, body: LoginBody): Promise<LoginResp
   }
   if (user.photoKey) await checkFacePhoto(deps, user.photoKey, body.photo);
 
-  // A new session starts Offline (§4 agent availability).
-  await deps.db
-    .update(users)
-    .set({ lastLogin: new Date(), agentStatus: 'Offline', agentStatusSince: new Date() })
-    .where(eq(users.id, user.id));
+  await deps.db.update(users).set({ lastLogin: new Date() }).where(eq(users.id, user.id));
+  // Availability changes through the call desk only (persisted and broadcast): an agent live elsewhere keeps
+  // it, any other new session starts Offline (§4).
+  await deps.calls.sessionStarted(user.companyId, user.id);
   const access = await deps.tokens.signAccess({
     user_id: user.id,
     company_id: user.companyId,

@@ -163,22 +163,6 @@ export async function missCall(db: DbOrTx, callId: number): Promise<boolean> {
   return rows.length > 0;
 }
 
-/**
- * Calls left open by an earlier run: WAITING ones are MISSED (their customers left with the sockets); TALKING
- * ones get an end time (no live session survives), and their agent may still set the final status.
- */
-export async function closeAbandonedCalls(db: DbOrTx): Promise<void> {
-  const now = new Date();
-  await db
-    .update(videoCalls)
-    .set({ status: CALL_STATUS_MISSED, callEndTime: now })
-    .where(eq(videoCalls.status, CALL_STATUS_WAITING));
-  await db
-    .update(videoCalls)
-    .set({ callEndTime: now })
-    .where(and(eq(videoCalls.status, CALL_STATUS_TALKING), isNull(videoCalls.callEndTime)));
-}
-
 /** The end of a talking call (either side hung up); the agent still sets the status. */
 export async function hangUpCall(db: DbOrTx, callId: number): Promise<boolean> {
   const rows = await db

@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Server } from 'socket.io';
 import type { AgentStatus } from '../../src/contract/common';
 import { CALL_STATUS_TALKING, CALL_STATUS_WAITING } from '../../src/contract/constants';
 import type {
+  AgentState,
   AnsweredCall,
   ClientToServerEvents,
   QueuedCall,
@@ -36,24 +37,35 @@ export type DeskEvent =
   | { kind: 'answered'; companyId: number; callId: number; agentId: number }
   | { kind: 'missed'; companyId: number; callId: number }
   | { kind: 'ended'; companyId: number; callId: number; agentId: number | null; seconds: number | null }
-  | { kind: 'agent'; companyId: number; userId: number; status: AgentStatus };
+  | { kind: 'agent'; companyId: number; userId: number; status: AgentStatus; since: string };
 
 /**
  * The live call queue of every company: which customers are connected to their waiting call, which agent is
- * in which call, and the timers that turn a customer who left into a MISSED call. The database holds the
- * calls; this holds presence, which only a running process can know.
+ * in which call, and the timers that turn a customer who left into a MISSED call and an agent who left into
+ * Offline. The database holds the calls and the availability; this holds presence, which only a running
+ * process can know.
+ *
+ * It is the one path for every change of an agent's availability and of a call's state (the status menu, an
+ * admin on the board, a sign-in, a socket lost past its grace period, an answer, a hang-up, a restart): each
+ * persists the change and broadcasts it (`agent.status`, `call.*`, and the instant stats), so no screen keeps
+ * an old value (docs/events.md).
  */
 export interface CallDesk {
   bind(io: HubServer): void;
   /**
+   * After a (re)start: calls an earlier process left waiting or talking wait for their customer to come back
+   * (their place kept), and agents it left available wait for a socket, each for its grace period.
+   */
+  restore(): Promise<void>;
+  /**
    * A customer's socket connected for its call: `join` puts it in the call's rooms before agents hear of the
-   * call. Null when the call is over or not the profile's.
+   * call, and says whether the socket is still connected. Null when the call is over or not the profile's.
    */
   customerConnected(
     companyId: number,
     profileId: number,
     callId: number,
-    join: (roomId: string) => Promise<void>,
+    join: (roomId: string) => Promise<boolean>,
   ): Promise<QueuedCall | null>;
   customerDisconnected(companyId: number, callId: number): void;
   /** A call was created by POST /videocall; it is MISSED if its customer never connects. */
@@ -63,6 +75,17 @@ export interface CallDesk {
   answer(companyId: number, agentId: number, callId: number): Promise<Result<{ call: AnsweredCall }>>;
   hangUp(companyId: number, by: { agentId: number } | { callId: number }, callId: number): Promise<Result>;
   setAgentStatus(companyId: number, userId: number, status: AgentStatus): Promise<void>;
+  /** An agent's availability and call as the server holds them. */
+  agentState(userId: number): Promise<AgentState>;
+  /** A staff socket connected: the agent is reachable again (a pending Offline is called off). */
+  agentConnected(userId: number): void;
+  /** A staff socket went away: with no socket back within the grace period, the agent goes Offline. */
+  agentDisconnected(companyId: number, userId: number): void;
+  /**
+   * A new sign-in of the user (studio or API client). An agent live elsewhere (a socket connected) keeps
+   * their availability; otherwise the new session starts Offline (§4).
+   */
+  sessionStarted(companyId: number, userId: number): Promise<void>;
   /** The agent set the call's final status (PUT /videocall/{id}): the call is over even if nobody hung up. */
   finished(companyId: number, callId: number): Promise<void>;
   /** The call an agent is in, if any. */
@@ -74,6 +97,8 @@ export interface CallDesk {
 export function createCallDesk(deps: {
   db: DbOrTx;
   customerGraceMs: number;
+  /** An agent with no socket this long goes Offline. */
+  agentGraceMs: number;
   unattachedCallMs: number;
   onError: (error: unknown) => void;
 }): CallDesk {
@@ -84,6 +109,8 @@ export function createCallDesk(deps: {
   const timers = new Map<number, NodeJS.Timeout>();
   /** agent id → call id */
   const busy = new Map<number, number>();
+  /** Agents with no socket, waiting for their grace period to end. */
+  const offlineTimers = new Map<number, NodeJS.Timeout>();
   /** Calls this process saw answered: a late answer is refused without asking the database. */
   const taken = new Set<number>();
   /** Companies whose waiting customers are told their place at the end of this tick. */
@@ -97,7 +124,11 @@ export function createCallDesk(deps: {
     return io;
   };
 
+  /** Closed with its process: what happens afterwards (sockets closing) is for the next process to judge. */
+  let closed = false;
+
   function later(callId: number, ms: number, run: () => Promise<void>) {
+    if (closed) return;
     clearTimeout(timers.get(callId));
     timers.set(
       callId,
@@ -105,6 +136,56 @@ export function createCallDesk(deps: {
         timers.delete(callId);
         run().catch(deps.onError);
       }, ms),
+    );
+  }
+
+  async function agentState(userId: number): Promise<AgentState> {
+    return {
+      user_id: userId,
+      status: await agentStatusOf(deps.db, userId),
+      call_id: busy.get(userId) ?? null,
+    };
+  }
+
+  /** Tells the company an agent's availability and call as they are now. */
+  async function publishAgent(companyId: number, userId: number): Promise<void> {
+    hub()
+      .to(companyRoom(companyId))
+      .emit('agent.status', await agentState(userId));
+  }
+
+  async function hasSocket(userId: number): Promise<boolean> {
+    return (await hub().in(userRoom(userId)).fetchSockets()).length > 0;
+  }
+
+  /** The one write of an agent's availability: persisted, then told to every screen and to the stats. */
+  async function changeAgentStatus(companyId: number, userId: number, status: AgentStatus): Promise<void> {
+    const since = await setAgentStatus(deps.db, userId, status);
+    // Made available with no socket (an admin on the board, say): unreachable agents go Offline after the grace.
+    if (status !== 'Offline' && !offlineTimers.has(userId) && !(await hasSocket(userId)))
+      offlineLater(companyId, userId);
+    await publishAgent(companyId, userId);
+    emitDesk({ kind: 'agent', companyId, userId, status, since: since.toISOString() });
+    reposition(companyId);
+  }
+
+  /** After the grace period, an agent with no socket left goes Offline. */
+  function offlineLater(companyId: number, userId: number) {
+    if (closed) return;
+    clearTimeout(offlineTimers.get(userId));
+    offlineTimers.set(
+      userId,
+      setTimeout(() => {
+        offlineTimers.delete(userId);
+        (async () => {
+          if (await hasSocket(userId)) return;
+          // An agent gone for good cannot go on talking: the customer hears the call is over.
+          const callId = busy.get(userId);
+          if (callId !== undefined) await endCall(companyId, callId, 'agent');
+          if ((await agentStatusOf(deps.db, userId)) === 'Offline') return;
+          await changeAgentStatus(companyId, userId, 'Offline');
+        })().catch(deps.onError);
+      }, deps.agentGraceMs),
     );
   }
 
@@ -146,6 +227,8 @@ export function createCallDesk(deps: {
   };
 
   async function customerLeft(companyId: number, callId: number): Promise<void> {
+    // A socket of the customer's that came back meanwhile (a reconnect seen before the old one's end) stays.
+    if ((await hub().in(customerRoom(callId)).fetchSockets()).length > 0) return;
     present.delete(callId);
     if (await missCall(deps.db, callId)) {
       hub().to(companyRoom(companyId)).emit('call.cancelled', { call_id: callId, reason: 'customer_left' });
@@ -163,15 +246,16 @@ export function createCallDesk(deps: {
     companyId: number,
     callId: number,
   ): Promise<typeof videoCalls.$inferSelect | undefined> {
-    let held = false;
+    const freed: number[] = [];
     taken.delete(callId);
     for (const [agent, call] of busy) {
       if (call !== callId) continue;
       busy.delete(agent);
-      held = true;
+      freed.push(agent);
     }
+    for (const agent of freed) await publishAgent(companyId, agent);
     const [call] = await deps.db.select().from(videoCalls).where(eq(videoCalls.id, callId));
-    if (held && call) {
+    if (freed.length > 0 && call) {
       const seconds =
         call.callStartTime && call.callEndTime
           ? (call.callEndTime.getTime() - call.callStartTime.getTime()) / 1000
@@ -195,6 +279,27 @@ export function createCallDesk(deps: {
       io = server;
     },
 
+    async restore() {
+      const open = await deps.db
+        .select({ id: videoCalls.id, companyId: videoCalls.companyId, agentId: videoCalls.agentId })
+        .from(videoCalls)
+        .where(
+          and(
+            inArray(videoCalls.status, [CALL_STATUS_WAITING, CALL_STATUS_TALKING]),
+            isNull(videoCalls.callEndTime),
+          ),
+        );
+      for (const call of open) {
+        if (call.agentId !== null) busy.set(call.agentId, call.id);
+        later(call.id, deps.unattachedCallMs, () => customerLeft(call.companyId, call.id));
+      }
+      const available = await deps.db
+        .select({ id: users.id, companyId: users.companyId })
+        .from(users)
+        .where(ne(users.agentStatus, 'Offline'));
+      for (const agent of available) offlineLater(agent.companyId, agent.id);
+    },
+
     async customerConnected(companyId, profileId, callId, join) {
       const [row] = await deps.db
         .select({ call: videoCalls, name: profiles.name })
@@ -202,13 +307,18 @@ export function createCallDesk(deps: {
         .innerJoin(profiles, eq(profiles.id, videoCalls.profileId))
         .where(eq(videoCalls.id, callId));
       if (!row || row.call.companyId !== companyId || row.call.profileId !== profileId) return null;
-      if (row.call.status !== CALL_STATUS_WAITING && row.call.status !== CALL_STATUS_TALKING) return null;
-      await join(row.call.roomId);
+      // Over: answered and hung up (the customer came back too late), or ended with a status.
+      const open =
+        row.call.status === CALL_STATUS_WAITING ||
+        (row.call.status === CALL_STATUS_TALKING && row.call.callEndTime === null);
+      if (!open) return null;
+      const queued = toQueuedCall(row.call, row.name);
+      // Gone while we looked the call up: its disconnect has set the timer that decides whether it left.
+      if (!(await join(row.call.roomId))) return queued;
       clearTimeout(timers.get(callId));
       timers.delete(callId);
       const returning = present.has(callId);
       present.set(callId, companyId);
-      const queued = toQueuedCall(row.call, row.name);
       if (row.call.status === CALL_STATUS_WAITING && !returning) {
         hub().to(companyRoom(companyId)).emit('call.incoming', queued);
         emitDesk({ kind: 'queued', companyId, callId, since: queued.created_at });
@@ -228,9 +338,16 @@ export function createCallDesk(deps: {
     queue,
 
     async answer(companyId, agentId, callId) {
-      if (busy.has(agentId)) return { ok: false, detail: ALREADY_IN_CALL };
+      /** A refusal the agent's screen should not have offered: it is told the truth again. */
+      const refuse = async (detail: string) => {
+        hub()
+          .to(userRoom(agentId))
+          .emit('agent.status', await agentState(agentId));
+        return { ok: false as const, detail };
+      };
+      if (busy.has(agentId)) return refuse(ALREADY_IN_CALL);
       if (taken.has(callId) || !present.has(callId)) return { ok: false, detail: CALL_ALREADY_ANSWERED };
-      if ((await agentStatusOf(deps.db, agentId)) !== 'Online') return { ok: false, detail: MUST_BE_ONLINE };
+      if ((await agentStatusOf(deps.db, agentId)) !== 'Online') return refuse(MUST_BE_ONLINE);
       // Claimed before the await below, so one agent's two clicks cannot take two calls.
       busy.set(agentId, callId);
       let call: AnsweredCall | null = null;
@@ -254,6 +371,7 @@ export function createCallDesk(deps: {
           agent_name: fullName(agent?.first ?? '', agent?.last ?? ''),
         });
       hub().to(companyRoom(companyId)).emit('call.taken', { call_id: callId, agent_id: agentId });
+      await publishAgent(companyId, agentId);
       emitDesk({ kind: 'answered', companyId, callId, agentId });
       reposition(companyId);
       return { ok: true, call };
@@ -266,11 +384,25 @@ export function createCallDesk(deps: {
       return { ok: true };
     },
 
-    async setAgentStatus(companyId, userId, status) {
-      await setAgentStatus(deps.db, userId, status);
-      hub().to(companyRoom(companyId)).emit('agent.status', { user_id: userId, status });
-      emitDesk({ kind: 'agent', companyId, userId, status });
-      reposition(companyId);
+    setAgentStatus: changeAgentStatus,
+
+    agentState,
+
+    agentConnected(userId) {
+      clearTimeout(offlineTimers.get(userId));
+      offlineTimers.delete(userId);
+    },
+
+    agentDisconnected(companyId, userId) {
+      offlineLater(companyId, userId);
+    },
+
+    async sessionStarted(companyId, userId) {
+      if (await hasSocket(userId)) return;
+      clearTimeout(offlineTimers.get(userId));
+      offlineTimers.delete(userId);
+      if ((await agentStatusOf(deps.db, userId)) !== 'Offline')
+        await changeAgentStatus(companyId, userId, 'Offline');
     },
 
     async finished(companyId, callId) {
@@ -284,8 +416,10 @@ export function createCallDesk(deps: {
     },
 
     close() {
-      for (const timer of timers.values()) clearTimeout(timer);
+      closed = true;
+      for (const timer of [...timers.values(), ...offlineTimers.values()]) clearTimeout(timer);
       timers.clear();
+      offlineTimers.clear();
       taken.clear();
     },
   };

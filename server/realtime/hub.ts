@@ -12,7 +12,7 @@ import type { DbOrTx } from '../db/client';
 import { loadPrincipal } from '../domain/principal';
 import type { CallDesk } from './callDesk';
 import { createInstantStats } from './instantStats';
-import { agentStatusOf, callRoom, companyRoom, customerRoom, userRoom } from './rooms';
+import { callRoom, companyRoom, customerRoom, userRoom } from './rooms';
 
 type HubServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -72,8 +72,6 @@ export function createHub(
     db: DbOrTx;
     tokens: TokenService;
     calls: CallDesk;
-    /** An agent with no socket this long goes Offline. */
-    agentGraceMs: number;
     corsOrigins: (origin: string | undefined) => boolean;
     onError: (error: unknown) => void;
   },
@@ -91,7 +89,6 @@ export function createHub(
     onError: deps.onError,
   });
   deps.calls.onEvent((event) => stats.record(event));
-  const offlineTimers = new Map<number, NodeJS.Timeout>();
 
   io.use(async (socket, next) => {
     const auth = (socket.handshake.auth ?? {}) as { token?: unknown; customer?: unknown; call_id?: unknown };
@@ -116,6 +113,7 @@ export function createHub(
     void (async () => {
       const call = await deps.calls.customerConnected(companyId, data.profileId, callId, async (roomId) => {
         await socket.join([customerRoom(callId), callRoom(companyId, roomId)]);
+        return socket.connected;
       });
       if (!call) {
         socket.emit('call.ended', { call_id: callId, by: 'agent' });
@@ -131,8 +129,7 @@ export function createHub(
 
   function onStaff(socket: HubSocket, data: Extract<SocketData, { kind: 'staff' }>) {
     const { userId, companyId } = data;
-    clearTimeout(offlineTimers.get(userId));
-    offlineTimers.delete(userId);
+    deps.calls.agentConnected(userId);
 
     socket.on('queue.sync', async (ack) => {
       try {
@@ -161,28 +158,13 @@ export function createHub(
       }
     });
 
-    socket.on('disconnect', () => {
-      // An agent who cannot be reached cannot answer: with no socket left for a while, they go Offline.
-      // A short drop (a reconnect) keeps the status.
-      clearTimeout(offlineTimers.get(userId));
-      offlineTimers.set(
-        userId,
-        setTimeout(async () => {
-          offlineTimers.delete(userId);
-          try {
-            const left = await io.in(userRoom(userId)).fetchSockets();
-            if (left.length > 0 || (await agentStatusOf(deps.db, userId)) === 'Offline') return;
-            await deps.calls.setAgentStatus(companyId, userId, 'Offline');
-          } catch (error) {
-            deps.onError(error);
-          }
-        }, deps.agentGraceMs),
-      );
-    });
+    // An agent who cannot be reached cannot answer: with no socket left for a while, they go Offline.
+    // A short drop (a reconnect) keeps the status.
+    socket.on('disconnect', () => deps.calls.agentDisconnected(companyId, userId));
 
     void (async () => {
       await socket.join([companyRoom(companyId), userRoom(userId)]);
-      socket.emit('agent.status', { user_id: userId, status: await agentStatusOf(deps.db, userId) });
+      socket.emit('agent.status', await deps.calls.agentState(userId));
       socket.emit('stats.update', await stats.current(companyId, userId));
     })().catch(deps.onError);
   }
@@ -200,9 +182,9 @@ export function createHub(
     toUser: (userId) => io.to(userRoom(userId)),
     close: () =>
       new Promise<void>((resolve) => {
-        for (const timer of offlineTimers.values()) clearTimeout(timer);
         deps.calls.close();
-        io.disconnectSockets(true);
+        // The transports close without a "server disconnect": clients reconnect by themselves (to this server
+        // once it is back, or to another process), as they would after a crash.
         io.engine.close();
         resolve();
       }),

@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
-import { type AgentStatus, agentStatusSchema } from '../../src/contract/common';
+import { agentStatusSchema } from '../../src/contract/common';
 import { CALL_STATUS_MISSED, CALL_STATUS_TALKING } from '../../src/contract/constants';
 import type { BoardAgent, InstantStats } from '../../src/contract/socket';
 import type { DbOrTx } from '../db/client';
@@ -203,8 +203,8 @@ export function createInstantStats(deps: {
       case 'agent': {
         const agent = f.agents.get(event.userId);
         if (agent) {
-          agent.status = event.status as AgentStatus;
-          agent.since = new Date().toISOString();
+          agent.status = event.status;
+          agent.since = event.since;
         }
         break;
       }

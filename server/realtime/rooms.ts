@@ -10,11 +10,11 @@ export const customerRoom = (callId: number) => `customer:${callId}`;
 /** Call rooms are scoped by company, so a room name never reaches another company's sockets. */
 export const callRoom = (companyId: number, room: string) => `call:${companyId}:${room}`;
 
-export async function setAgentStatus(db: DbOrTx, userId: number, status: AgentStatus): Promise<void> {
-  await db
-    .update(users)
-    .set({ agentStatus: status, agentStatusSince: new Date() })
-    .where(eq(users.id, userId));
+/** Persists an agent's availability; returns when it took effect. Only the call desk calls it (one path). */
+export async function setAgentStatus(db: DbOrTx, userId: number, status: AgentStatus): Promise<Date> {
+  const since = new Date();
+  await db.update(users).set({ agentStatus: status, agentStatusSince: since }).where(eq(users.id, userId));
+  return since;
 }
 
 export async function agentStatusOf(db: DbOrTx, userId: number): Promise<AgentStatus> {

@@ -20,7 +20,16 @@ export type QueuedCall = z.infer<typeof queuedCallSchema>;
 
 export const callTakenSchema = z.object({ call_id: z.number().int(), agent_id: z.number().int() });
 export const callCancelledSchema = z.object({ call_id: z.number().int(), reason: z.string() });
-export const agentStatusEventSchema = z.object({ user_id: z.number().int(), status: agentStatusSchema });
+/**
+ * An agent's availability and the call they are in, as the server holds them. Only an agent the server holds
+ * Online and free (`call_id` null), with a connected socket, is offered calls.
+ */
+export const agentStatusEventSchema = z.object({
+  user_id: z.number().int(),
+  status: agentStatusSchema,
+  call_id: z.number().int().nullable(),
+});
+export type AgentState = z.infer<typeof agentStatusEventSchema>;
 
 /** One agent on the status board. */
 export const boardAgentSchema = z.object({
@@ -84,7 +93,10 @@ export interface ServerToClientEvents {
   'call.taken': (event: z.infer<typeof callTakenSchema>) => void;
   /** The customer left or the call ended before it was answered (company room). */
   'call.cancelled': (event: z.infer<typeof callCancelledSchema>) => void;
-  /** An agent's availability changed (company room; also sent to a socket right after it connects). */
+  /**
+   * An agent's availability or call changed (company room; also sent to a socket right after it connects, and
+   * to the agent alone when an answer is refused, so a stale screen corrects itself).
+   */
   'agent.status': (event: z.infer<typeof agentStatusEventSchema>) => void;
   /** The customer's call was answered: create the answering (non-initiator) peer now (customer socket). */
   'call.answered': (event: { call_id: number; room_id: string; agent_name: string }) => void;

@@ -1,7 +1,9 @@
 /**
  * The agent's availability (§4): Online, Offline, Break, Meeting, Education. The server is the source of
- * truth: the status shown is the last one the server told (on connect and on every change), a change is asked
- * for with POST /videocall/agent_status, and only an Online agent with a live connection may answer.
+ * truth: the status shown is the last one the server told (on connect and on every change, whoever made it:
+ * this screen, another tab, an admin, a sign-in elsewhere, a lost connection), a change is asked for with
+ * POST /videocall/agent_status, and only an agent the server holds Online and free, with a live connection,
+ * may answer.
  * Pure: the request and the failure notice come in through `provide`.
  */
 import { assign, fromPromise, setup } from 'xstate';
@@ -10,12 +12,14 @@ import type { AgentStatusName } from '../contract/constants';
 export interface AvailabilityContext {
   /** The server's status; null until it told. */
   status: AgentStatusName | null;
+  /** The call the server holds the agent in (from any tab or device); null when free. */
+  callId: number | null;
   requested: AgentStatusName | null;
   connected: boolean;
 }
 
 export type AvailabilityEvent =
-  | { type: 'AGENT.STATUS'; status: AgentStatusName }
+  | { type: 'AGENT.STATUS'; status: AgentStatusName; call_id: number | null }
   | { type: 'STATUS.SET'; status: AgentStatusName }
   | { type: 'CONNECTION.LOST' }
   | { type: 'CONNECTION.RESTORED' };
@@ -33,16 +37,19 @@ export const agentAvailabilityMachine = setup({
   },
   actions: {
     notifyFailed: (_, _error: unknown) => {},
+    takeServerState: assign(({ event }) =>
+      event.type === 'AGENT.STATUS' ? { status: event.status, callId: event.call_id } : {},
+    ),
   },
   guards: {
     isNew: ({ context }, status: AgentStatusName) => status !== context.status,
   },
 }).createMachine({
   id: 'agentAvailability',
-  context: { status: null, requested: null, connected: true },
+  context: { status: null, callId: null, requested: null, connected: true },
   initial: 'unknown',
   on: {
-    'AGENT.STATUS': { target: '.known', actions: assign(({ event }) => ({ status: event.status })) },
+    'AGENT.STATUS': { target: '.known', actions: 'takeServerState' },
     'CONNECTION.LOST': { actions: assign({ connected: false }) },
     'CONNECTION.RESTORED': { actions: assign({ connected: true }) },
   },
@@ -61,7 +68,7 @@ export const agentAvailabilityMachine = setup({
       tags: ['busy'],
       on: {
         // The server's broadcast may come before the answer; it is the truth either way.
-        'AGENT.STATUS': { actions: assign(({ event }) => ({ status: event.status })) },
+        'AGENT.STATUS': { actions: 'takeServerState' },
       },
       invoke: {
         src: 'setStatus',
@@ -83,6 +90,6 @@ export const agentAvailabilityMachine = setup({
   },
 });
 
-/** Only an Online agent with a live connection is offered calls and may answer (§4). */
+/** Only an agent the server holds Online and free, with a live connection, is offered calls (§4). */
 export const canAnswer = (context: AvailabilityContext): boolean =>
-  context.status === 'Online' && context.connected;
+  context.status === 'Online' && context.callId === null && context.connected;

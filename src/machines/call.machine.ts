@@ -126,10 +126,11 @@ export const callMachine = setup({
       on: {
         ANSWER: { target: 'answering' },
         DISMISS: { target: 'dismissed' },
-        'CALL.TAKEN': {
-          guard: { type: 'takenByOther', params: ({ event }) => event },
-          target: 'takenByOther',
-        },
+        'CALL.TAKEN': [
+          { guard: { type: 'takenByOther', params: ({ event }) => event }, target: 'takenByOther' },
+          // This agent answered it in another tab or on another device: it stops ringing here.
+          { guard: { type: 'isThisCall', params: ({ event }) => event.call_id }, target: 'dismissed' },
+        ],
         'CALL.CANCELLED': {
           guard: { type: 'isThisCall', params: ({ event }) => event.call_id },
           target: 'cancelled',

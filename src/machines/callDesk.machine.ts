@@ -66,7 +66,7 @@ export const callDeskMachine = setup({
     }),
     /** Passes the socket's call events and connection state on to the call. */
     forward: enqueueActions(({ context, event, enqueue }) => {
-      if (context.call) enqueue.sendTo(context.call, event as CallEvent);
+      if (context.call?.getSnapshot().status === 'active') enqueue.sendTo(context.call, event as CallEvent);
     }),
   },
 }).createMachine({

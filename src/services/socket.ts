@@ -20,7 +20,7 @@ export type RealtimeEvent =
   | { type: 'CALL.CANCELLED'; call_id: number }
   | { type: 'CALL.ENDED'; call_id: number; by: 'agent' | 'customer' }
   | { type: 'QUEUE.SYNC'; calls: QueuedCall[] }
-  | { type: 'AGENT.STATUS'; user_id: number; status: AgentStatusName }
+  | { type: 'AGENT.STATUS'; user_id: number; status: AgentStatusName; call_id: number | null }
   | { type: 'STATS.UPDATE'; stats: InstantStats }
   | { type: 'CONNECTION.LOST' }
   | { type: 'CONNECTION.RESTORED' };
@@ -56,6 +56,7 @@ export class RealtimeError extends Error {
 }
 
 const ACK_TIMEOUT_MS = 10_000;
+const RETRY_MAX_MS = 10_000;
 type Reply<T extends object> = ({ ok: true } & T) | { ok: false; detail: string };
 
 function unwrap<T extends object>(reply: Reply<T>): T {
@@ -70,14 +71,16 @@ export function connectRealtime(options: {
   socketToken: () => Promise<string>;
   /** Tests pass their own socket factory. */
   connect?: typeof io;
+  /** The first delay before connecting again after the server closed or refused the connection. */
+  retryBaseMs?: number;
 }): Realtime {
+  const retryBaseMs = options.retryBaseMs ?? 1_000;
   const listeners = new Set<(event: RealtimeEvent) => void>();
   const signalListeners = new Map<string, Set<(data: SignalData) => void>>();
   const rooms = new Set<string>();
   const emit = (event: RealtimeEvent) => {
     for (const listener of listeners) listener(event);
   };
-  let everConnected = false;
   let lost = false;
   let stats: InstantStats | null = null;
 
@@ -96,18 +99,41 @@ export function connectRealtime(options: {
   });
   const request = socket.timeout(ACK_TIMEOUT_MS);
 
+  /**
+   * Calls that came or went while a queue sync was on its way: the server's list may be older than them (it is
+   * read before they happened but answered after), so they are applied on top of it.
+   */
+  let moved: { came: Map<number, QueuedCall>; went: Set<number> } | null = null;
+
   async function syncQueue() {
+    const during = { came: new Map<number, QueuedCall>(), went: new Set<number>() };
+    moved = during;
     try {
-      const { calls } = unwrap(await socket.timeout(ACK_TIMEOUT_MS).emitWithAck('queue.sync'));
-      emit({ type: 'QUEUE.SYNC', calls });
+      const { calls }: { calls: QueuedCall[] } = unwrap(
+        await socket.timeout(ACK_TIMEOUT_MS).emitWithAck('queue.sync'),
+      );
+      const listed = new Set(calls.map((call) => call.call_id));
+      const later = [...during.came.values()].filter((call) => !listed.has(call.call_id));
+      emit({
+        type: 'QUEUE.SYNC',
+        calls: [...calls, ...later].filter((call) => !during.went.has(call.call_id)),
+      });
     } catch {
       // The next reconnect syncs again.
+    } finally {
+      if (moved === during) moved = null;
     }
   }
+  const came = (call: QueuedCall) => {
+    moved?.came.set(call.call_id, call);
+    moved?.went.delete(call.call_id);
+  };
+  const went = (callId: number) => {
+    moved?.went.add(callId);
+    moved?.came.delete(callId);
+  };
 
   socket.on('connect', () => {
-    const restored = everConnected;
-    everConnected = true;
     void (async () => {
       // Re-join call rooms first, so signals of a running call flow again before anyone is told.
       for (const room of rooms)
@@ -115,27 +141,55 @@ export function connectRealtime(options: {
           .timeout(ACK_TIMEOUT_MS)
           .emitWithAck('signal.join', { room })
           .catch(() => null);
-      if (restored && lost) emit({ type: 'CONNECTION.RESTORED' });
+      // Also when the very first attempt failed (the server was away when the studio opened).
+      if (lost) emit({ type: 'CONNECTION.RESTORED' });
       lost = false;
       await syncQueue();
     })();
   });
+  // socket.io does not retry by itself after the server closed the connection (a restart) or refused it (a
+  // token that could not be fetched while the server was away): we do, with back-off, until connected.
+  let retries = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  const retryLater = () => {
+    clearTimeout(retryTimer);
+    const delay = Math.min(RETRY_MAX_MS, retryBaseMs * 2 ** retries) * (0.5 + Math.random());
+    retries += 1;
+    retryTimer = setTimeout(() => {
+      if (!closed && !socket.connected && !socket.active) socket.connect();
+    }, delay);
+  };
+  let closed = false;
+  socket.on('connect', () => {
+    retries = 0;
+  });
   socket.on('disconnect', (reason) => {
     if (!lost) emit({ type: 'CONNECTION.LOST' });
     lost = true;
-    // A disconnect the server made is not retried by socket.io itself.
-    if (reason === 'io server disconnect') setTimeout(() => socket.connect(), 1_000);
+    if (reason === 'io server disconnect') retryLater();
   });
   socket.on('connect_error', () => {
     if (!lost) emit({ type: 'CONNECTION.LOST' });
     lost = true;
+    if (!socket.active) retryLater();
   });
 
-  socket.on('call.incoming', (call) => emit({ type: 'CALL.INCOMING', call }));
-  socket.on('call.taken', (e) => emit({ type: 'CALL.TAKEN', call_id: e.call_id, agent_id: e.agent_id }));
-  socket.on('call.cancelled', (e) => emit({ type: 'CALL.CANCELLED', call_id: e.call_id }));
+  socket.on('call.incoming', (call) => {
+    came(call);
+    emit({ type: 'CALL.INCOMING', call });
+  });
+  socket.on('call.taken', (e) => {
+    went(e.call_id);
+    emit({ type: 'CALL.TAKEN', call_id: e.call_id, agent_id: e.agent_id });
+  });
+  socket.on('call.cancelled', (e) => {
+    went(e.call_id);
+    emit({ type: 'CALL.CANCELLED', call_id: e.call_id });
+  });
   socket.on('call.ended', (e) => emit({ type: 'CALL.ENDED', call_id: e.call_id, by: e.by }));
-  socket.on('agent.status', (e) => emit({ type: 'AGENT.STATUS', user_id: e.user_id, status: e.status }));
+  socket.on('agent.status', (e) =>
+    emit({ type: 'AGENT.STATUS', user_id: e.user_id, status: e.status, call_id: e.call_id }),
+  );
   socket.on('stats.update', (next) => {
     stats = next;
     emit({ type: 'STATS.UPDATE', stats: next });
@@ -174,6 +228,8 @@ export function connectRealtime(options: {
       return () => set.delete(listener);
     },
     close() {
+      closed = true;
+      clearTimeout(retryTimer);
       listeners.clear();
       signalListeners.clear();
       socket.disconnect();

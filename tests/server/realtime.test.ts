@@ -31,8 +31,8 @@ async function socketToken(email: string, password: string): Promise<string> {
   return response.json().token;
 }
 
-function connect(token: unknown): Promise<ClientSocket> {
-  const socket: ClientSocket = io(url, {
+function connect(token: unknown, server = url): Promise<ClientSocket> {
+  const socket: ClientSocket = io(server, {
     path: '/socket.io',
     auth: { token },
     transports: ['websocket'],
@@ -80,7 +80,7 @@ describe('socket.io hub', () => {
     });
     sockets.push(agent);
     const initial = await next(agent, 'agent.status');
-    expect(initial).toEqual({ user_id: 2, status: 'Offline' });
+    expect(initial).toEqual({ user_id: 2, status: 'Offline', call_id: null });
 
     const colleague = await connect(await socketToken('admin@acme.test', PASSWORDS.admin));
     const stranger = await connect(await socketToken('admin@globex.test', PASSWORDS.admin));
@@ -98,16 +98,59 @@ describe('socket.io hub', () => {
     const ok = await set('Online');
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ status: 'Online' });
-    expect(await seenByColleague).toEqual({ user_id: 2, status: 'Online' });
+    expect(await seenByColleague).toEqual({ user_id: 2, status: 'Online', call_id: null });
     expect(await seenByStranger).toBeUndefined();
 
     const bad = await set('Sleeping');
     expect(bad.statusCode).toBe(400);
 
+    // A second sign-in while the agent is live (a socket connected) keeps the status: nobody hears a change.
+    const unchanged = nothingWithin(colleague, 'agent.status');
+    await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
+    expect(await unchanged).toBeUndefined();
+
     // Once the agent's last socket is gone for the grace period, they are Offline for everyone.
     const offline = next(colleague, 'agent.status');
     agent.disconnect();
-    expect(await offline).toEqual({ user_id: 2, status: 'Offline' });
+    expect(await offline).toEqual({ user_id: 2, status: 'Offline', call_id: null });
+  });
+
+  it('a sign-in with no socket of the agent connected starts Offline, and every screen hears it', async () => {
+    // A grace period far longer than the test: the Offline below can only come from the sign-in.
+    const slow = await startTestApp({ calls: { ...FAST_CALLS, agentGraceMs: 600_000 } });
+    try {
+      await slow.app.listen({ port: 0, host: '127.0.0.1' });
+      const slowUrl = `http://127.0.0.1:${(slow.app.server.address() as AddressInfo).port}`;
+      const socketFor = async (email: string, password: string) => {
+        const access = await tokenFor(slow.app, email, password);
+        const reply = await slow.app.inject({
+          method: 'POST',
+          url: '/api/v2/user/socket_token',
+          headers: bearer(access),
+          payload: { studio: true },
+        });
+        return { access, token: reply.json().token as string };
+      };
+      const admin = await connect((await socketFor('admin@acme.test', PASSWORDS.admin)).token, slowUrl);
+      const agent = await socketFor('agent@acme.test', PASSWORDS.user);
+      const agentSocket = await connect(agent.token, slowUrl);
+      const online = next(admin, 'agent.status');
+      await slow.app.inject({
+        method: 'POST',
+        url: '/api/v2/videocall/agent_status',
+        headers: bearer(agent.access),
+        payload: { status: 'Online' },
+      });
+      expect(await online).toEqual({ user_id: 2, status: 'Online', call_id: null });
+      // The agent's studio is gone (still within its grace period); a new sign-in starts Offline, told at once.
+      agentSocket.disconnect();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const offline = next(admin, 'agent.status');
+      await tokenFor(slow.app, 'agent@acme.test', PASSWORDS.user);
+      expect(await offline).toEqual({ user_id: 2, status: 'Offline', call_id: null });
+    } finally {
+      await slow.close();
+    }
   });
 
   it('relays WebRTC signals within a call room after the join is acknowledged', async () => {

@@ -4,8 +4,9 @@ import { agentAvailabilityMachine, canAnswer } from '../../../src/machines/agent
 import { done, Effects, failed, modelCases, replay } from './modelPaths';
 
 const events = [
-  { type: 'AGENT.STATUS', status: 'Offline' },
-  { type: 'AGENT.STATUS', status: 'Online' },
+  { type: 'AGENT.STATUS', status: 'Offline', call_id: null },
+  { type: 'AGENT.STATUS', status: 'Online', call_id: null },
+  { type: 'AGENT.STATUS', status: 'Online', call_id: 7 },
   { type: 'STATUS.SET', status: 'Online' },
   { type: 'STATUS.SET', status: 'Break' },
   { type: 'CONNECTION.LOST' },
@@ -45,7 +46,7 @@ describe('agent availability machine', () => {
     actor.start();
     actor.send({ type: 'STATUS.SET', status: 'Online' });
     expect(actor.getSnapshot().value).toBe('unknown');
-    actor.send({ type: 'AGENT.STATUS', status: 'Offline' });
+    actor.send({ type: 'AGENT.STATUS', status: 'Offline', call_id: null });
     actor.send({ type: 'STATUS.SET', status: 'Online' });
     expect(effects.inputs.get('setStatus')).toEqual([{ status: 'Online' }]);
     await effects.settle('setStatus', { error: { detail: 'Remote Server Error' } });
@@ -57,7 +58,13 @@ describe('agent availability machine', () => {
     actor.send({ type: 'CONNECTION.LOST' });
     expect(canAnswer(actor.getSnapshot().context)).toBe(false);
     actor.send({ type: 'CONNECTION.RESTORED' });
-    actor.send({ type: 'AGENT.STATUS', status: 'Break' });
+    expect(canAnswer(actor.getSnapshot().context)).toBe(true);
+    // In a call (this tab or another): not offered another one until the server frees the agent.
+    actor.send({ type: 'AGENT.STATUS', status: 'Online', call_id: 12 });
+    expect(canAnswer(actor.getSnapshot().context)).toBe(false);
+    actor.send({ type: 'AGENT.STATUS', status: 'Online', call_id: null });
+    expect(canAnswer(actor.getSnapshot().context)).toBe(true);
+    actor.send({ type: 'AGENT.STATUS', status: 'Break', call_id: null });
     expect(canAnswer(actor.getSnapshot().context)).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, 
 import { useTranslation } from 'react-i18next';
 import { type ActorRefFrom, createActor, fromCallback, fromPromise } from 'xstate';
 import type { QueuedCall } from '../../../contract/socket';
-import { agentAvailabilityMachine, canAnswer } from '../../../machines/agentAvailability.machine';
+import { agentAvailabilityMachine } from '../../../machines/agentAvailability.machine';
 import { callMachine, type SessionCommand, type SessionReport } from '../../../machines/call.machine';
 import { callDeskMachine } from '../../../machines/callDesk.machine';
 import { type RecordingUploadEvent, recordingUploadMachine } from '../../../machines/recordingUpload.machine';
@@ -22,8 +22,9 @@ import {
   uploadRecording,
 } from '../../../services/api/videocalls';
 import { downloadRecording, keptRecording, runRecordingUpload } from '../../../services/recordings';
-import { connectRealtime, type Realtime, type RealtimeEvent } from '../../../services/socket';
+import { connectRealtime, type Realtime } from '../../../services/socket';
 import { showError, showSuccess } from '../../toaster';
+import { wireDesk } from './wireDesk';
 
 export interface RealtimeDesk {
   realtime: Realtime;
@@ -122,39 +123,6 @@ function createDesk(account: Account, t: TFunction): Omit<RealtimeDesk, 'connect
   return { realtime, availability, desk, uploadMachine, subscribe: realtime.subscribe };
 }
 
-/** Wires the socket's events into the machines; returns the teardown. */
-function start(
-  parts: Omit<RealtimeDesk, 'connected'>,
-  account: Account,
-  setConnected: (up: boolean) => void,
-) {
-  const { realtime, availability, desk } = parts;
-  availability.start();
-  desk.start();
-  const own = availability.subscribe((snapshot) =>
-    desk.send({ type: 'AVAILABILITY', canAnswer: canAnswer(snapshot.context) }),
-  );
-  const stop = realtime.subscribe((event: RealtimeEvent) => {
-    if (event.type === 'AGENT.STATUS') {
-      if (event.user_id === account.id) availability.send({ type: 'AGENT.STATUS', status: event.status });
-      return;
-    }
-    if (event.type === 'STATS.UPDATE') return;
-    if (event.type === 'CONNECTION.LOST' || event.type === 'CONNECTION.RESTORED') {
-      setConnected(event.type === 'CONNECTION.RESTORED');
-      availability.send(event);
-    }
-    desk.send(event);
-  });
-  return () => {
-    stop();
-    own.unsubscribe();
-    desk.stop();
-    availability.stop();
-    realtime.close();
-  };
-}
-
 function useDesk(account: Account): RealtimeDesk | null {
   const { t } = useTranslation();
   const [connected, setConnected] = useState(true);
@@ -165,7 +133,7 @@ function useDesk(account: Account): RealtimeDesk | null {
   // closed socket behind. One connection per account (the provider is keyed by it).
   useEffect(() => {
     const next = createDesk(current.current, t);
-    const stop = start(next, current.current, setConnected);
+    const stop = wireDesk(next, current.current.id, setConnected);
     setParts(next);
     return () => {
       stop();

@@ -1,0 +1,371 @@
+/**
+ * The realtime truth test (issue 12): random sequences of what agents, an admin and customers do — sign-ins in
+ * a studio tab or from an API client, status changes by the agent and by the admin, customers joining,
+ * dropping and leaving, answer races, hang-ups with the wrap-up, socket drops and reconnects, server restarts —
+ * against the real server, through the studio's own socket layer and machines. After every step, every
+ * connected tab must show what the server holds (availability, the call it is in, the queue, the ringing call,
+ * the instant stats and the agent board) within 1 s, no call may be answered twice, and no customer who is
+ * still there may be lost. fast-check shrinks a failing sequence and prints it.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { waitFor } from 'xstate';
+import { AGENT_STATUSES } from '../../src/contract/constants';
+import { type Agent, eventually, type Tab, World } from './truth/world';
+
+/** Sequences per CI run (TRUTH_RUNS raises it for a longer local search). */
+const RUNS = Number(process.env.TRUTH_RUNS ?? 300);
+const AGENTS = 3;
+const CONVERGE_MS = 1_000;
+const ALLOWED_REFUSALS = new Set(['Call Already Answered', 'You are already in a call']);
+
+type Model = { world: World };
+type Command = fc.AsyncCommand<Model, World>;
+
+const pick = <T>(items: T[], index: number): T | undefined =>
+  items.length === 0 ? undefined : items[index % items.length];
+
+function callOf(tab: Tab) {
+  const snapshot = tab.desk.getSnapshot().context.call?.getSnapshot();
+  return snapshot?.status === 'active' ? snapshot : undefined;
+}
+const isRinging = (tab: Tab) => callOf(tab)?.hasTag('ringing') === true;
+const inOwnCall = (tab: Tab) => {
+  const call = callOf(tab);
+  return call !== undefined && !call.hasTag('ringing');
+};
+
+/** What every step is checked against. */
+async function truthHolds(world: World) {
+  await eventually(
+    async () => [...(await world.mismatches()), ...(await world.lostOrDoubled())],
+    CONVERGE_MS,
+    'every screen showing what the server holds',
+  );
+}
+
+/** How many steps of each kind ran (printed at the end, so a reader sees what the sequences exercised). */
+const tally = new Map<string, number>();
+
+abstract class Step implements Command {
+  check(_: Readonly<Model>) {
+    return true;
+  }
+  abstract act(world: World): Promise<void>;
+  async run(_: Model, world: World) {
+    tally.set(this.constructor.name, (tally.get(this.constructor.name) ?? 0) + 1);
+    await this.act(world);
+    await truthHolds(world);
+  }
+  abstract toString(): string;
+}
+
+class OpenTab extends Step {
+  constructor(
+    readonly agent: number,
+    readonly goOnline: boolean,
+  ) {
+    super();
+  }
+  override check({ world }: Readonly<Model>) {
+    return world.openTabs().filter((t) => t.agent === world.agents[this.agent]).length < 2;
+  }
+  async act(world: World) {
+    const tab = await world.openTab(world.agents[this.agent] as Agent);
+    // What the agent sees before acting: the studio connected and showing the server's status.
+    await eventually(
+      async () =>
+        World.isConnected(tab) && tab.availability.getSnapshot().matches('known') ? [] : ['opening'],
+      2_000,
+      'the studio opening',
+    );
+    if (!this.goOnline) return;
+    tab.availability.send({ type: 'STATUS.SET', status: 'Online' });
+    await waitFor(tab.availability, (s) => !s.hasTag('busy'), { timeout: 5_000 });
+  }
+  toString() {
+    return `agent ${this.agent} signs in and opens the studio${this.goOnline ? ', then goes Online' : ''}`;
+  }
+}
+
+class ApiSignIn extends Step {
+  constructor(readonly agent: number) {
+    super();
+  }
+  async act(world: World) {
+    await world.signIn(world.agents[this.agent] as Agent);
+  }
+  toString() {
+    return `agent ${this.agent} signs in again from an API client`;
+  }
+}
+
+class CloseTab extends Step {
+  constructor(readonly tab: number) {
+    super();
+  }
+  override check({ world }: Readonly<Model>) {
+    return world.openTabs().length > 0;
+  }
+  async act(world: World) {
+    pick(world.openTabs(), this.tab)?.close();
+  }
+  toString() {
+    return `open tab #${this.tab} is closed`;
+  }
+}
+
+class SetOwnStatus extends Step {
+  constructor(
+    readonly tab: number,
+    readonly status: (typeof AGENT_STATUSES)[number],
+  ) {
+    super();
+  }
+  override check({ world }: Readonly<Model>) {
+    return world.openTabs().some(World.isConnected);
+  }
+  async act(world: World) {
+    const tab = pick(world.openTabs().filter(World.isConnected), this.tab);
+    if (!tab) return;
+    await waitFor(tab.availability, (s) => s.matches('known'), { timeout: 5_000 });
+    tab.availability.send({ type: 'STATUS.SET', status: this.status });
+    await waitFor(tab.availability, (s) => !s.hasTag('busy'), { timeout: 5_000 });
+  }
+  toString() {
+    return `connected tab #${this.tab} sets its status to ${this.status}`;
+  }
+}
+
+class AdminSets extends Step {
+  constructor(
+    readonly agent: number,
+    readonly status: (typeof AGENT_STATUSES)[number],
+  ) {
+    super();
+  }
+  async act(world: World) {
+    await world.adminSets(world.agents[this.agent] as Agent, this.status);
+  }
+  toString() {
+    return `the admin sets agent ${this.agent} to ${this.status} on the board`;
+  }
+}
+
+class CustomerJoins extends Step {
+  constructor(readonly profile: number) {
+    super();
+  }
+  override check({ world }: Readonly<Model>) {
+    return world.customers.filter((c) => !c.left).length < 6;
+  }
+  async act(world: World) {
+    await world.customerJoins(pick(world.profileIds, this.profile) as number);
+  }
+  toString() {
+    return `a customer of profile #${this.profile} joins the queue`;
+  }
+}
+
+class CustomerLeaves extends Step {
+  constructor(readonly customer: number) {
+    super();
+  }
+  override check({ world }: Readonly<Model>) {
+    return world.customers.some((c) => !c.left);
+  }
+  async act(world: World) {
+    const customer = pick(
+      world.customers.filter((c) => !c.left),
+      this.customer,
+    );
+    if (customer) world.customerLeaves(customer);
+  }
+  toString() {
+    return `customer #${this.customer} hangs up and leaves`;
+  }
+}
+
+class CustomerDrops extends Step {
+  constructor(readonly customer: number) {
+    super();
+  }
+  override check({ world }: Readonly<Model>) {
+    return world.customers.some((c) => !c.left && c.socket.connected);
+  }
+  async act(world: World) {
+    const customer = pick(
+      world.customers.filter((c) => !c.left && c.socket.connected),
+      this.customer,
+    );
+    customer?.socket.io.engine.close();
+  }
+  toString() {
+    return `customer #${this.customer}'s connection drops (it reconnects)`;
+  }
+}
+
+class AnswerRace extends Step {
+  constructor(readonly who: number) {
+    super();
+  }
+  override check({ world }: Readonly<Model>) {
+    return world.openTabs().some(isRinging);
+  }
+  async act(world: World) {
+    const ringing = world.openTabs().filter(isRinging);
+    // A non-empty subset of the ringing tabs answers at the same moment.
+    const racing = ringing.filter((_, i) => (this.who >> i) & 1);
+    const answering = racing.length > 0 ? racing : ringing.slice(0, 1);
+    const before = new Map(answering.map((tab) => [tab, tab.notices.length]));
+    for (const tab of answering) tab.desk.getSnapshot().context.call?.send({ type: 'ANSWER' });
+    for (const tab of answering) {
+      const call = tab.desk.getSnapshot().context.call;
+      if (call)
+        await waitFor(call, (s) => s.status !== 'active' || !s.matches('answering'), { timeout: 5_000 });
+      const live = callOf(tab);
+      if (live?.hasTag('live')) {
+        const callId = live.context.call.call_id;
+        world.answers.set(callId, [...(world.answers.get(callId) ?? []), tab.id]);
+      }
+      for (const notice of tab.notices.slice(before.get(tab)))
+        if (!ALLOWED_REFUSALS.has(notice)) throw new Error(`tab ${tab.id} was refused: "${notice}"`);
+    }
+  }
+  toString() {
+    return `ringing tabs (mask ${this.who}) answer at once`;
+  }
+}
+
+class FinishCall extends Step {
+  constructor(readonly tab: number) {
+    super();
+  }
+  override check({ world }: Readonly<Model>) {
+    return world.openTabs().some(inOwnCall);
+  }
+  async act(world: World) {
+    const tab = pick(world.openTabs().filter(inOwnCall), this.tab);
+    const call = tab?.desk.getSnapshot().context.call;
+    if (!call) return;
+    if (call.getSnapshot().hasTag('live')) call.send({ type: 'HANG_UP' });
+    await waitFor(call, (s) => s.status !== 'active' || s.matches('ending'), { timeout: 5_000 });
+    call.send({ type: 'STATUS.PICK', status: 3 });
+    call.send({ type: 'STATUS.SAVE' });
+    await waitFor(call, (s) => s.status !== 'active', { timeout: 5_000 });
+  }
+  toString() {
+    return `in-call tab #${this.tab} hangs up and saves COMPLETE`;
+  }
+}
+
+class DropSocket extends Step {
+  constructor(readonly tab: number) {
+    super();
+  }
+  override check({ world }: Readonly<Model>) {
+    return world.openTabs().some(World.isConnected);
+  }
+  async act(world: World) {
+    pick(world.openTabs().filter(World.isConnected), this.tab)?.socket()?.io.engine.close();
+  }
+  toString() {
+    return `connected tab #${this.tab}'s connection drops (it reconnects)`;
+  }
+}
+
+class Restart extends Step {
+  async act(world: World) {
+    await world.restart();
+    // The tabs and customers reconnect by themselves; the check starts once they are back.
+    await eventually(
+      async () => [
+        ...world
+          .openTabs()
+          .filter((tab) => !World.isConnected(tab))
+          .map(
+            (tab) =>
+              `tab ${tab.id} not back (socket connected ${tab.socket()?.connected}, active ${tab.socket()?.active}, ` +
+              `machine connected ${tab.availability.getSnapshot().context.connected})`,
+          ),
+        ...world.customers
+          .filter((c) => !c.left && !c.ended && !c.socket.connected)
+          .map((c) => `customer of call ${c.callId} not back (active ${c.socket.active})`),
+      ],
+      5_000,
+      'reconnecting after the restart',
+    );
+  }
+  toString() {
+    return 'the server restarts';
+  }
+}
+
+const agent = fc.nat({ max: AGENTS });
+const index = fc.nat({ max: 7 });
+const status = fc.constantFrom(...AGENT_STATUSES);
+/** Online is what makes calls ring: chosen more often than the others. */
+const statusMostlyOnline = fc.oneof(fc.constant('Online' as const), status);
+
+/** fc.commands draws each entry alike: the likelier steps are listed more than once. */
+const twice = <T>(arbitrary: fc.Arbitrary<T>) => [arbitrary, arbitrary];
+const commands = [
+  ...twice(fc.tuple(agent, fc.boolean()).map(([a, online]) => new OpenTab(a, online))),
+  agent.map((a) => new ApiSignIn(a)),
+  index.map((i) => new CloseTab(i)),
+  ...twice(fc.tuple(index, statusMostlyOnline).map(([i, s]) => new SetOwnStatus(i, s))),
+  fc.tuple(agent, status).map(([a, s]) => new AdminSets(a, s)),
+  ...twice(index.map((i) => new CustomerJoins(i))),
+  index.map((i) => new CustomerLeaves(i)),
+  index.map((i) => new CustomerDrops(i)),
+  ...twice(fc.nat({ max: 15 }).map((m) => new AnswerRace(m))),
+  fc.nat({ max: 15 }).map((m) => new AnswerRace(m)),
+  ...twice(index.map((i) => new FinishCall(i))),
+  index.map((i) => new DropSocket(i)),
+  fc.constant(new Restart()),
+];
+
+let world: World;
+
+beforeAll(async () => {
+  world = await World.create(
+    {
+      joinLinkTtlSeconds: 3600,
+      customerGraceMs: 100,
+      agentGraceMs: 300,
+      unattachedCallMs: 1_500,
+      maxRecordingBytes: 1024,
+    },
+    AGENTS,
+  );
+});
+afterAll(async () => {
+  console.info(`truth test steps run: ${JSON.stringify(Object.fromEntries(tally))}`);
+  await world?.close();
+});
+
+describe('realtime truth', () => {
+  it(`every screen shows what the server holds, over ${RUNS} random sequences`, {
+    timeout: 900_000,
+  }, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        // Some agents are at their desks, Online, when the sequence starts (so calls ring from the first step).
+        fc.subarray([0, 1, 2, AGENTS]),
+        fc.commands(commands, { maxCommands: 14, size: 'max' }),
+        async (atDesks, steps) => {
+          try {
+            await fc.asyncModelRun(async () => {
+              for (const a of atDesks) await new OpenTab(a, true).run({ world }, world);
+              return { model: { world }, real: world };
+            }, steps);
+          } finally {
+            // Everyone leaves: the server must settle (no call left waiting, every agent Offline and free).
+            await world.clear();
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});
