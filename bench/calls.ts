@@ -23,8 +23,14 @@
  *    answers again; until every call is answered. Prints answered calls, calls answered twice (must be 0),
  *    refusals and the total time, and checks the calls' rows through GET /api/v2/videocall.
  *
+ * 4. Status spread (issue 12), sockets only: agent@acme.test's availability is changed by the agent, by an
+ *    admin on the board, and by a second sign-in while no studio of the agent is open (Offline); the time
+ *    from sending the request to the last of BENCH_SPREAD_SCREENS (20) other staff sockets and the agent's
+ *    own showing it as `agent.status` and on the agent board (`stats.update`). Target under 1 s.
+ *
  * Env: BENCH_CALL_RUNS (12), BENCH_CALL_WARMUP (2), BENCH_LOAD_AGENTS (50), BENCH_LOAD_CUSTOMERS (200),
- * CHROMIUM_PATH (/usr/bin/chromium). `--no-build`, `--no-browser` (only the load part), `--no-load`.
+ * BENCH_SPREAD_SCREENS (20), BENCH_SPREAD_RUNS (20), CHROMIUM_PATH (/usr/bin/chromium). `--no-build`,
+ * `--no-browser` (only the sockets parts), `--no-load`, `--no-spread`.
  * Targets (issue 5): ring < 300 ms, video < 800 ms. Nothing is asserted.
  *
  * Also exports the socket helpers that `instantStats` in bench/stats.ts uses.
@@ -77,7 +83,7 @@ export async function api<T>(
   return (text ? JSON.parse(text) : null) as T;
 }
 
-/** The access token of a login (POST /api/v1/login/). A login sets the user's availability to Offline. */
+/** The access token of a login (POST /api/v1/login/). With no socket of the user connected, Offline. */
 export async function login(base: string, email: string, password: string): Promise<string> {
   const { access } = await api<{ access?: string }>(base, null, 'POST', '/api/v1/login/', {
     username: email,
@@ -711,6 +717,114 @@ async function loadRace(base: string, adminToken: string, profiles: number[]): P
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Status spread (issue 12): a change of an agent's availability → every screen's socket shows it
+
+const SPREAD_SCREENS = Number(process.env.BENCH_SPREAD_SCREENS ?? 20);
+const SPREAD_RUNS = Number(process.env.BENCH_SPREAD_RUNS ?? 20);
+const TARGET_SPREAD_MS = 1_000;
+
+/** What one screen last showed of the watched agent: its `agent.status` and its row on the agent board. */
+interface Screen {
+  socket: ClientSocket;
+  status?: { value: string; at: number };
+  board?: { value: string; at: number };
+}
+
+async function watchingScreen(base: string, token: string, agentId: number): Promise<Screen> {
+  const { token: socketToken } = await api<{ token: string }>(
+    base,
+    token,
+    'POST',
+    '/api/v2/user/socket_token',
+    {
+      studio: true,
+    },
+  );
+  const screen: Screen = { socket: socketOf(base, { token: socketToken }) };
+  screen.socket.on('agent.status', (event) => {
+    if (event.user_id === agentId) screen.status = { value: event.status, at: performance.now() };
+  });
+  screen.socket.on('stats.update', (stats) => {
+    const row = stats.agents.find((a) => a.id === agentId);
+    if (row && row.status !== screen.board?.value)
+      screen.board = { value: row.status, at: performance.now() };
+  });
+  await connected(screen.socket);
+  openSockets.push(screen.socket);
+  return screen;
+}
+
+/** Milliseconds from `since` until every screen shows `status` both ways (rejects after 10 s). */
+async function everyScreenShows(screens: Screen[], status: string, since: number): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const times = screens.map((s) =>
+      s.status?.value === status && s.board?.value === status && s.status.at >= since && s.board.at >= since
+        ? Math.max(s.status.at, s.board.at)
+        : null,
+    );
+    if (times.every((t) => t !== null)) return Math.max(...(times as number[])) - since;
+    if (Date.now() > deadline) throw new Error(`not every screen showed ${status} within 10 s`);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+}
+
+async function statusSpread(base: string, adminToken: string): Promise<void> {
+  console.log(
+    `\nStatus spread: ${AGENT.email}'s availability changes; ${SPREAD_SCREENS} other staff screens and the ` +
+      `agent's own studio (sockets) must show it, as agent.status and on the agent board (${SPREAD_RUNS} runs each) ...`,
+  );
+  const agentToken = await login(base, AGENT.email, AGENT.password);
+  const agentId = userIdOf(agentToken);
+  const emails = Array.from({ length: SPREAD_SCREENS }, (_, i) => `bench-agent-${i + 1}@acme.test`);
+  const others = await pool(emails, 4, async (email) =>
+    watchingScreen(base, await login(base, email, BENCH_AGENT_PASSWORD), agentId),
+  );
+  let own = await watchingScreen(base, agentToken, agentId);
+  const set = (token: string, status: string, user?: number) =>
+    api(base, token, 'POST', '/api/v2/videocall/agent_status', user ? { status, user } : { status });
+  const measure = async (change: () => Promise<unknown>, status: string, screens: Screen[]) => {
+    const since = performance.now();
+    await change();
+    return everyScreenShows(screens, status, since);
+  };
+  const byAgent: number[] = [];
+  const byAdmin: number[] = [];
+  const bySignIn: number[] = [];
+  for (let i = 0; i < SPREAD_RUNS; i++) {
+    // Always a real change: the agent leaves Online for a break, the admin puts them back Online.
+    const away = i % 2 === 0 ? 'Break' : 'Education';
+    byAgent.push(await measure(() => set(agentToken, away), away, [own, ...others]));
+    byAdmin.push(await measure(() => set(adminToken, 'Online', agentId), 'Online', [own, ...others]));
+  }
+  for (let i = 0; i < SPREAD_RUNS; i++) {
+    // Online, then the agent's studio is gone (within its grace period): a new sign-in starts Offline.
+    await set(agentToken, 'Online');
+    await everyScreenShows([own, ...others], 'Online', 0);
+    own.socket.disconnect();
+    await new Promise((r) => setTimeout(r, 50));
+    bySignIn.push(await measure(() => login(base, AGENT.email, AGENT.password), 'Offline', others));
+    own = await watchingScreen(base, agentToken, agentId);
+  }
+  const line = (label: string, values: number[]) => {
+    const s = spread(values);
+    return {
+      [label]: { 'median ms': s.median, 'p95 ms': s.p95, 'max ms': s.max, target: `< ${TARGET_SPREAD_MS}` },
+    };
+  };
+  console.table({
+    ...line('status change by the agent → every screen', byAgent),
+    ...line('status change by an admin → every screen', byAdmin),
+    ...line('second sign-in (Offline) → every screen', bySignIn),
+  });
+  console.log(
+    'Times run from sending the request (for the sign-in, POST /api/v1/login/ with its password hashing) to ' +
+      'the last screen having both the agent.status event and the agent board row.',
+  );
+  for (const screen of [own, ...others]) screen.socket.disconnect();
+}
+
+// ---------------------------------------------------------------------------------------------------
 
 async function main() {
   const args = new Set(process.argv.slice(2));
@@ -723,6 +837,7 @@ async function main() {
   const profiles = await profileIds(base, adminToken, browserCount + (loadPart ? LOAD_CUSTOMERS : 0));
   console.log(`Server at ${base} (${dataDir}); load average ${loadAverage()}`);
   if (browserPart) await browserCalls(base, adminToken, profiles.slice(0, browserCount));
+  if (!args.has('--no-spread')) await statusSpread(base, adminToken);
   if (loadPart) await loadRace(base, adminToken, profiles.slice(browserCount));
 }
 

@@ -407,6 +407,9 @@ export function createCallDesk(deps: {
 
     async finished(companyId, callId) {
       await release(companyId, callId);
+      // The status can arrive before the hang-up (sent over a socket that was reconnecting): the customer
+      // hears the call is over either way.
+      hub().to(customerRoom(callId)).emit('call.ended', { call_id: callId, by: 'agent' });
     },
 
     callOf: (agentId) => busy.get(agentId),

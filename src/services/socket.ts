@@ -94,7 +94,7 @@ export function connectRealtime(options: {
       );
     },
     reconnectionDelay: 500,
-    reconnectionDelayMax: 10_000,
+    reconnectionDelayMax: 5_000,
     randomizationFactor: 0.5,
   });
   const request = socket.timeout(ACK_TIMEOUT_MS);

@@ -1,5 +1,5 @@
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { baseURL } from '../../playwright.config';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { answerAndTalk, Contexts, endWithStatus, goOnline, joinLink, playing } from './callSupport';
 import { DEMO, signIn } from './support';
 
 /**
@@ -10,67 +10,15 @@ import { DEMO, signIn } from './support';
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 const PROFILE = 3;
-const contexts: BrowserContext[] = [];
-
-async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL,
-    permissions: ['camera', 'microphone'],
-    locale: 'en-US',
-  });
-  contexts.push(context);
-  return context.newPage();
-}
+const contexts = new Contexts();
+const newPage = (browser: Browser) => contexts.page(browser);
+const onlineAgent = async (browser: Browser, who: { email: string; password: string }) =>
+  goOnline(await newPage(browser), who);
+const inCall = (agent: Page, customer: Page) => answerAndTalk(agent, customer, PROFILE);
 
 test.afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close();
+  await contexts.closeAll();
 });
-
-/** Signs in and goes Online from the shell. */
-async function onlineAgent(browser: Browser, who: { email: string; password: string }): Promise<Page> {
-  const page = await newPage(browser);
-  await signIn(page, who);
-  await page.goto('/calls');
-  const status = page.getByRole('button', { name: /^Availability:/ });
-  await expect(status).toHaveAccessibleName(/Offline|Online|Break|Meeting|Education/);
-  if (!(await status.getAttribute('aria-label'))?.endsWith('Online')) {
-    await status.click();
-    await page.getByRole('menuitemradio', { name: 'Online' }).click();
-  }
-  await expect(status).toHaveAccessibleName('Availability: Online');
-  return page;
-}
-
-/** The join link of a profile, made from its Video Calls tab. */
-async function joinLink(page: Page, profile: number): Promise<string> {
-  await page.goto(`/profile/${profile}?tab=videoCalls`);
-  await page.getByRole('button', { name: 'Create a join link' }).click();
-  const link = page.getByLabel('Customer join link');
-  await expect(link).toHaveValue(/customer\.html\?token=/);
-  const value = await link.inputValue();
-  await page.goto('/calls');
-  return value;
-}
-
-/** True once the video element shows frames that move. */
-async function playing(page: Page, label: string): Promise<void> {
-  const video = page.getByLabel(label, { exact: true });
-  await expect(video).toBeVisible();
-  await expect
-    .poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth > 0 && v.currentTime > 0), {
-      timeout: 20_000,
-    })
-    .toBe(true);
-}
-
-/** Agent answers; both sides see each other. */
-async function inCall(agent: Page, customer: Page) {
-  await agent.getByRole('button', { name: 'Answer', exact: true }).click();
-  await expect(agent).toHaveURL(new RegExp(`/call/${PROFILE}/[^/]+/\\d+$`));
-  await playing(agent, "Customer's video");
-  await playing(customer, "The agent's video");
-  await expect(agent.getByText('Recording', { exact: true })).toBeVisible();
-}
 
 /** An Online agent in a call with a customer who joined through the profile's link. */
 async function callInProgress(browser: Browser) {
@@ -94,17 +42,6 @@ async function breakUploads(page: Page, times = Number.POSITIVE_INFINITY) {
     return route.continue();
   });
   return () => page.unroute('**/api/v2/videocall/*');
-}
-
-/** Hangs up and closes the call with a status. */
-async function endWithStatus(agent: Page, status: string) {
-  await agent.getByRole('button', { name: 'Hang up' }).click();
-  await expect(agent.getByRole('heading', { name: 'How did the call end?' })).toBeVisible({
-    timeout: 20_000,
-  });
-  await expect(agent.getByRole('button', { name: 'Save status' })).toBeDisabled();
-  await agent.getByRole('radio', { name: status, exact: true }).check({ force: true });
-  await agent.getByRole('button', { name: 'Save status' }).click();
 }
 
 test('a customer calls in, one of two Online agents answers, the recording lands on the profile', async ({

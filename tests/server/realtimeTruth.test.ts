@@ -308,19 +308,33 @@ const status = fc.constantFrom(...AGENT_STATUSES);
 const statusMostlyOnline = fc.oneof(fc.constant('Online' as const), status);
 
 /** fc.commands draws each entry alike: the likelier steps are listed more than once. */
-const twice = <T>(arbitrary: fc.Arbitrary<T>) => [arbitrary, arbitrary];
+const times = <T>(n: number, arbitrary: fc.Arbitrary<T>) => Array.from({ length: n }, () => arbitrary);
 const commands = [
-  ...twice(fc.tuple(agent, fc.boolean()).map(([a, online]) => new OpenTab(a, online))),
+  ...times(
+    2,
+    fc.tuple(agent, fc.boolean()).map(([a, online]) => new OpenTab(a, online)),
+  ),
   agent.map((a) => new ApiSignIn(a)),
   index.map((i) => new CloseTab(i)),
-  ...twice(fc.tuple(index, statusMostlyOnline).map(([i, s]) => new SetOwnStatus(i, s))),
+  ...times(
+    2,
+    fc.tuple(index, statusMostlyOnline).map(([i, s]) => new SetOwnStatus(i, s)),
+  ),
   fc.tuple(agent, status).map(([a, s]) => new AdminSets(a, s)),
-  ...twice(index.map((i) => new CustomerJoins(i))),
+  ...times(
+    3,
+    index.map((i) => new CustomerJoins(i)),
+  ),
   index.map((i) => new CustomerLeaves(i)),
   index.map((i) => new CustomerDrops(i)),
-  ...twice(fc.nat({ max: 15 }).map((m) => new AnswerRace(m))),
-  fc.nat({ max: 15 }).map((m) => new AnswerRace(m)),
-  ...twice(index.map((i) => new FinishCall(i))),
+  ...times(
+    4,
+    fc.nat({ max: 15 }).map((m) => new AnswerRace(m)),
+  ),
+  ...times(
+    3,
+    index.map((i) => new FinishCall(i)),
+  ),
   index.map((i) => new DropSocket(i)),
   fc.constant(new Restart()),
 ];
@@ -332,7 +346,7 @@ beforeAll(async () => {
     {
       joinLinkTtlSeconds: 3600,
       customerGraceMs: 100,
-      agentGraceMs: 300,
+      agentGraceMs: 200,
       unattachedCallMs: 1_500,
       maxRecordingBytes: 1024,
     },

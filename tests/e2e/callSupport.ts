@@ -1,0 +1,81 @@
+import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test';
+import { baseURL } from '../../playwright.config';
+import { signIn } from './support';
+
+/** Browser contexts of one test, each with Chromium's fake camera; closed by `closeAll`. */
+export class Contexts {
+  private readonly open: BrowserContext[] = [];
+  constructor(private readonly origin = baseURL) {}
+
+  async page(browser: Browser): Promise<Page> {
+    const context = await browser.newContext({
+      baseURL: this.origin,
+      permissions: ['camera', 'microphone'],
+      locale: 'en-US',
+    });
+    this.open.push(context);
+    return context.newPage();
+  }
+
+  async closeAll() {
+    for (const context of this.open.splice(0)) await context.close();
+  }
+}
+
+export const availability = (page: Page) => page.getByRole('button', { name: /^Availability:/ });
+
+/** Signs in on the page and goes Online from the shell. */
+export async function goOnline(page: Page, who: { email: string; password: string }): Promise<Page> {
+  await signIn(page, who);
+  await page.goto('/calls');
+  const status = availability(page);
+  await expect(status).toHaveAccessibleName(/Offline|Online|Break|Meeting|Education/);
+  if (!(await status.getAttribute('aria-label'))?.endsWith('Online')) {
+    await status.click();
+    await page.getByRole('menuitemradio', { name: 'Online' }).click();
+  }
+  await expect(status).toHaveAccessibleName('Availability: Online');
+  return page;
+}
+
+/** The join link of a profile, made from its Video Calls tab (the page returns to /calls). */
+export async function joinLink(page: Page, profile: number): Promise<string> {
+  await page.goto(`/profile/${profile}?tab=videoCalls`);
+  await page.getByRole('button', { name: 'Create a join link' }).click();
+  const link = page.getByLabel('Customer join link');
+  await expect(link).toHaveValue(/customer\.html\?token=/);
+  const value = await link.inputValue();
+  await page.goto('/calls');
+  return value;
+}
+
+/** True once the video element shows frames that move. */
+export async function playing(page: Page, label: string): Promise<void> {
+  const video = page.getByLabel(label, { exact: true });
+  await expect(video).toBeVisible();
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth > 0 && v.currentTime > 0), {
+      timeout: 20_000,
+    })
+    .toBe(true);
+}
+
+/** The agent answers; both sides see each other. */
+export async function answerAndTalk(agent: Page, customer: Page, profile: number) {
+  await agent.getByRole('button', { name: 'Answer', exact: true }).click();
+  await expect(agent).toHaveURL(new RegExp(`/call/${profile}/[^/]+/\\d+$`));
+  await playing(agent, "Customer's video");
+  await playing(customer, "The agent's video");
+  await expect(agent.getByText('Recording', { exact: true })).toBeVisible();
+}
+
+/** Hangs up and closes the call with a status. */
+export async function endWithStatus(agent: Page, status: string) {
+  await agent.getByRole('button', { name: 'Hang up' }).click();
+  await expect(agent.getByRole('heading', { name: 'How did the call end?' })).toBeVisible({
+    timeout: 20_000,
+  });
+  await expect(agent.getByRole('button', { name: 'Save status' })).toBeDisabled();
+  await agent.getByRole('radio', { name: status, exact: true }).check({ force: true });
+  await agent.getByRole('button', { name: 'Save status' }).click();
+}

@@ -1,0 +1,144 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { answerAndTalk, availability, Contexts, endWithStatus, goOnline, joinLink } from './callSupport';
+import { DEMO, signIn } from './support';
+
+/**
+ * What every screen shows is what the server holds (issue 12), in real browsers: an agent who signs in a second
+ * time, and a server that restarts under a live queue.
+ */
+test.describe.configure({ mode: "serial", timeout: 300_000 });
+
+const PROFILE = 5;
+const contexts = new Contexts();
+
+test.afterEach(async () => {
+  await contexts.closeAll();
+});
+
+test('an agent who signs in again elsewhere keeps ringing and answers; every screen agrees, and Offline once no studio is open', async ({
+  browser,
+  request,
+}) => {
+  const supervisor = await contexts.page(browser);
+  await signIn(supervisor, DEMO.admin);
+  await supervisor.goto('/calls');
+  const row = supervisor.getByRole('row').filter({ hasText: 'Umut Agent' });
+
+  const first = await goOnline(await contexts.page(browser), DEMO.agent);
+  await expect(row).toContainText('Online');
+
+  // The same account signs in again: in a second browser (another device) and from an API client.
+  const second = await contexts.page(browser);
+  await signIn(second, DEMO.agent);
+  const api = await request.post('/api/v1/login/', {
+    data: { username: DEMO.agent.email, password: DEMO.agent.password },
+  });
+  expect(api.status()).toBe(200);
+  // The agent is live in the first browser: the status holds, on every screen.
+  await expect(availability(second)).toHaveAccessibleName('Availability: Online');
+  await expect(availability(first)).toHaveAccessibleName('Availability: Online');
+  await expect(row).toContainText('Online');
+
+  // A customer calls: both of the agent's browsers ring; the first answers and the call runs.
+  const link = await joinLink(first, PROFILE);
+  const customer = await contexts.page(browser);
+  await customer.goto(link);
+  await expect(first.getByRole('alertdialog')).toContainText('Incoming video call');
+  await expect(second.getByRole('alertdialog')).toContainText('Incoming video call');
+  await answerAndTalk(first, customer, PROFILE);
+  await expect(second.getByRole('alertdialog')).toHaveCount(0);
+  await expect(first.getByText('Set your status to Online to answer')).toHaveCount(0);
+  await expect(row).toContainText(/Call \d+/);
+  await endWithStatus(first, 'Complete');
+  await expect(first.getByText('Video call status updated successfully')).toBeVisible({ timeout: 30_000 });
+  await expect(row).toContainText('Online');
+
+  // Both browsers closed (within the grace period a dropped studio has), then a new sign-in from an API
+  // client: nobody is live, so the new session starts Offline, and the board shows it at once.
+  await first.context().close();
+  await second.context().close();
+  const again = await request.post('/api/v1/login/', {
+    data: { username: DEMO.agent.email, password: DEMO.agent.password },
+  });
+  expect(again.status()).toBe(200);
+  await expect(row).toContainText('Offline', { timeout: 5_000 });
+});
+
+/** A server of this test's own, so it can be killed and started again on the same data and port. */
+class OwnServer {
+  readonly port = Number(process.env.E2E_PORT ?? 4310) + 7;
+  readonly url = `http://127.0.0.1:${this.port}`;
+  private readonly dataDir = mkdtempSync(join(tmpdir(), 'idv-restart-'));
+  private child: ChildProcess | null = null;
+
+  async start() {
+    this.child = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
+      detached: true,
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        PORT: String(this.port),
+        HOST: '127.0.0.1',
+        DATA_DIR: this.dataDir,
+        LOG_LEVEL: 'warn',
+        LOGIN_LIMIT_PER_ACCOUNT: '1000',
+        LOGIN_LIMIT_PER_ADDRESS: '1000',
+      },
+    });
+    await expect
+      .poll(
+        () =>
+          fetch(`${this.url}/runtime-config.js`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 120_000 },
+      )
+      .toBe(200);
+  }
+
+  /** A crash: the whole process group at once, no goodbye to anyone. */
+  kill() {
+    if (this.child?.pid) process.kill(-this.child.pid, 'SIGKILL');
+    this.child = null;
+  }
+
+  remove() {
+    this.kill();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+test('after the server crashes and starts again, the studio reconnects, the agent is still Online and answers the waiting customer', async ({
+  browser,
+}) => {
+  const server = new OwnServer();
+  const own = new Contexts(server.url);
+  try {
+    await server.start();
+    const agent = await goOnline(await own.page(browser), DEMO.agent);
+    const link = await joinLink(agent, PROFILE);
+    const customer = await own.page(browser);
+    await customer.goto(link);
+    await expect(customer.getByTestId('queue-position')).toHaveText(/You are number 1 in the queue/);
+    await expect(agent.getByRole('alertdialog')).toContainText('Incoming video call');
+
+    server.kill();
+    await expect(agent.getByText('Connection lost').first()).toBeVisible();
+    await server.start();
+
+    // Back: the banner goes, the status is still the server's Online, and the customer kept their place.
+    await expect(agent.getByText('Connection lost')).toHaveCount(0, { timeout: 30_000 });
+    await expect(availability(agent)).toHaveAccessibleName('Availability: Online');
+    await expect(customer.getByTestId('queue-position')).toHaveText(/You are number 1 in the queue/);
+    await expect(agent.getByTestId('waiting-count')).toHaveText('1');
+    await answerAndTalk(agent, customer, PROFILE);
+  } finally {
+    await own.closeAll();
+    server.remove();
+  }
+});
