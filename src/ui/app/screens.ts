@@ -26,7 +26,10 @@ export const Screens = {
   ),
   Return: lazyScreen(() => import('../screens/payment/ReturnScreen'), 'ReturnScreen'),
   Admin: lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen'),
-  Entities: lazyScreen(() => import('../screens/entities/EntitiesScreen'), 'EntitiesScreen'),
+  Entities: lazyScreen(() => import('../screens/entities/EntitiesScreen'), 'EntitiesScreen', [
+    'entities',
+    'profile',
+  ]),
   PdfBasic: lazyScreen(() => import('../screens/pdf/PdfBasicScreen'), 'PdfBasicScreen', [
     'report',
     'profile',
@@ -39,8 +42,11 @@ export const Screens = {
   Call: lazyScreen(() => import('../screens/call/CallScreen'), 'CallScreen', ['calls', 'profile']),
   Landing: lazyScreen(() => import('../screens/landing/LandingScreen'), 'LandingScreen', ['stats']),
   Dashboard: lazyScreen(() => import('../screens/dashboard/DashboardScreen'), 'DashboardScreen', ['stats']),
-  SmartModules: lazyScreen(() => import('../screens/smartModules/SmartModulesScreen'), 'SmartModulesScreen'),
-  Swagger: lazyScreen(() => import('../screens/swagger/SwaggerScreen'), 'SwaggerScreen'),
+  SmartModules: lazyScreen(() => import('../screens/smartModules/SmartModulesScreen'), 'SmartModulesScreen', [
+    'modules',
+    'profile',
+  ]),
+  Swagger: lazyScreen(() => import('../screens/swagger/SwaggerScreen'), 'SwaggerScreen', ['modules']),
   Profile: lazyScreen(() => import('../screens/profile/ProfileScreen'), 'ProfileScreen', [
     'profile',
     'report',
@@ -62,9 +68,14 @@ export const Screens = {
     'AmlRecordDetailScreen',
     ['aml', 'profile'],
   ),
-  Entity: lazyScreen(() => import('../screens/entity/EntityScreen'), 'EntityScreen'),
+  Entity: lazyScreen(() => import('../screens/entity/EntityScreen'), 'EntityScreen', [
+    'entities',
+    'profile',
+    'documents',
+  ]),
   EntityDocuments: lazyScreen(
     () => import('../screens/entity/EntityDocumentsScreen'),
     'EntityDocumentsScreen',
+    ['entities', 'profile', 'documents'],
   ),
 };
