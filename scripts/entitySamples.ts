@@ -62,7 +62,11 @@ function lines(entity: BusinessEntity, document: EntityDocument): string[] {
 function svg(entity: BusinessEntity, document: EntityDocument): string {
   const body = lines(entity, document)
     .slice(0, 8)
-    .map((line, i) => `<text x="48" y="${250 + i * 34}" font-size="17">${escapeXml(line)}</text>`)
+    // Long lines get a smaller font so they stay inside the 504-pixel text area (about 0.56 em a letter).
+    .map((line, i) => {
+      const size = Math.min(17, Math.floor(504 / (0.56 * line.length)));
+      return `<text x="48" y="${250 + i * 34}" font-size="${size}">${escapeXml(line)}</text>`;
+    })
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="800" viewBox="0 0 600 800" font-family="DejaVu Sans, Arial, sans-serif">
 <rect width="600" height="800" fill="#fbf8ef"/><rect x="20" y="20" width="560" height="760" fill="none" stroke="#8a6d3b" stroke-width="3"/>

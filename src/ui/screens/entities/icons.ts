@@ -4,11 +4,11 @@ import { registerIcons } from '../../icons';
 
 registerIcons(
   import.meta.glob<IconPaths>(
-    '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{applications,changes,clipboard,code,diagram-tree,endorsed,form,issue,minus,predictive-analysis,properties,reset,small-tick,time}.js',
+    '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{changes,clipboard,diagram-tree,endorsed,form,issue,minus,predictive-analysis,properties,reset,small-tick,time}.js',
     { import: 'default' },
   ),
   import.meta.glob<IconPaths>(
-    '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{applications,changes,clipboard,code,diagram-tree,endorsed,form,issue,minus,predictive-analysis,properties,reset,small-tick,time}.js',
+    '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{changes,clipboard,diagram-tree,endorsed,form,issue,minus,predictive-analysis,properties,reset,small-tick,time}.js',
     { import: 'default' },
   ),
 );

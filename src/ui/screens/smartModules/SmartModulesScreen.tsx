@@ -120,7 +120,7 @@ function ModuleCard({ module }: { module: SmartModule }) {
             <Unlocks tabs={module.tabs} sidebar={module.sidebar} />
           </>
         ) : (
-          <p className="studio-module-label">{t('unlocks.nothing')}</p>
+          <p className="studio-muted">{t('unlocks.nothing')}</p>
         )}
       </Card>
     </li>
