@@ -26,10 +26,7 @@ export const Screens = {
   ),
   Return: lazyScreen(() => import('../screens/payment/ReturnScreen'), 'ReturnScreen'),
   Admin: lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen'),
-  Entities: lazyScreen(() => import('../screens/entities/EntitiesScreen'), 'EntitiesScreen', [
-    'entities',
-    'profile',
-  ]),
+  Entities: lazyScreen(() => import('../screens/entity/kyb'), 'EntitiesScreen', ['entities', 'profile']),
   PdfBasic: lazyScreen(() => import('../screens/pdf/PdfBasicScreen'), 'PdfBasicScreen', [
     'report',
     'profile',
@@ -68,14 +65,14 @@ export const Screens = {
     'AmlRecordDetailScreen',
     ['aml', 'profile'],
   ),
-  Entity: lazyScreen(() => import('../screens/entity/EntityScreen'), 'EntityScreen', [
+  Entity: lazyScreen(() => import('../screens/entity/kyb'), 'EntityScreen', [
     'entities',
     'profile',
     'documents',
   ]),
-  EntityDocuments: lazyScreen(
-    () => import('../screens/entity/EntityDocumentsScreen'),
-    'EntityDocumentsScreen',
-    ['entities', 'profile', 'documents'],
-  ),
+  EntityDocuments: lazyScreen(() => import('../screens/entity/kyb'), 'EntityDocumentsScreen', [
+    'entities',
+    'profile',
+    'documents',
+  ]),
 };

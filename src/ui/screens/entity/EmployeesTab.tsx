@@ -1,4 +1,4 @@
-import { Callout, FormGroup, H4, HTMLTable, Icon, InputGroup, Intent, Tag } from '@blueprintjs/core';
+import { Callout, H4, HTMLTable, Icon, InputGroup, Intent, Tag } from '@blueprintjs/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'wouter';
@@ -6,6 +6,7 @@ import { type BusinessEntity, ENTITY_PARTY } from '../../../contract/entities';
 import { entityOwnership } from '../../../machines/entityReview';
 import { DEFAULT_UBO_THRESHOLD, type Ownership, type OwnershipNode } from '../../../machines/ownership';
 import { useCountryName, useEntityDate, usePercent } from '../entities/entityLabels';
+import { LabeledField } from './LabeledField';
 import { CheckResultTag } from './StatusTab';
 
 /** A threshold percentage from 0.01 to 100 with at most two decimals, or null. */
@@ -43,7 +44,7 @@ export function EmployeesTab({ entity }: { entity: BusinessEntity }) {
 
   return (
     <div className="studio-entity-tab">
-      <FormGroup
+      <LabeledField
         label={t('employees.threshold')}
         labelFor="ubo-threshold"
         helperText={invalid ? t('employees.thresholdInvalid') : t('employees.thresholdHelp')}
@@ -62,7 +63,7 @@ export function EmployeesTab({ entity }: { entity: BusinessEntity }) {
           intent={invalid ? Intent.DANGER : Intent.NONE}
           className="studio-entity-threshold"
         />
-      </FormGroup>
+      </LabeledField>
       {outcome.ok ? (
         <>
           <Individuals entity={entity} ownership={outcome.ownership} />

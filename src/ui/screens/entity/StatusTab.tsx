@@ -1,4 +1,4 @@
-import { Button, Callout, FormGroup, H4, HTMLSelect, HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import { Button, Callout, H4, HTMLSelect, HTMLTable, Intent, Tag } from '@blueprintjs/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RISK_LEVELS, type RiskLevel } from '../../../contract/constants';
@@ -14,6 +14,7 @@ import { findEntity } from '../../../services/entities/sampleEntities';
 import { useProfileLabels } from '../../components/profileLabels';
 import { showSuccess } from '../../toaster';
 import { useEntityDate } from '../entities/entityLabels';
+import { LabeledField } from './LabeledField';
 
 const RESULT_INTENTS: Record<EntityCheckResult, Intent> = {
   passed: Intent.SUCCESS,
@@ -57,22 +58,22 @@ export function StatusTab({ entity }: { entity: BusinessEntity }) {
           {t('statusTab.localNotice')}
         </Callout>
         <div className="studio-entity-review">
-          <FormGroup label={t('statusTab.status')} labelFor="entity-status">
+          <LabeledField label={t('statusTab.status')} labelFor="entity-status">
             <HTMLSelect
               id="entity-status"
               value={entity.status}
               onChange={(event) => setStatus(event.currentTarget.value as EntityStatus)}
               options={ENTITY_STATUSES.map((status) => ({ value: status, label: t(`status.${status}`) }))}
             />
-          </FormGroup>
-          <FormGroup label={t('statusTab.risk')} labelFor="entity-risk">
+          </LabeledField>
+          <LabeledField label={t('statusTab.risk')} labelFor="entity-risk">
             <HTMLSelect
               id="entity-risk"
               value={entity.risk}
               onChange={(event) => setRisk(event.currentTarget.value as RiskLevel)}
               options={RISK_LEVELS.map((risk) => ({ value: risk, label: labels.risk(risk) }))}
             />
-          </FormGroup>
+          </LabeledField>
           {changed && (
             <Button
               icon="reset"

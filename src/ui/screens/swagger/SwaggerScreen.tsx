@@ -1,13 +1,19 @@
-import 'swagger-ui-react/swagger-ui.css';
-import './swagger.css';
 import { Button, Callout, H2, Intent, Spinner } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import SwaggerUI from 'swagger-ui-react';
-import { apiDocsKeys, getOpenApiDocument, signTryRequest } from '../../../services/api/apiDocs';
+import { apiDocsKeys, getOpenApiDocument } from '../../../services/api/apiDocs';
 import { isApiError } from '../../../services/api/http';
+import { loadChunk } from '../../../services/chunks';
 import { useActiveAccount } from '../../app/useAccounts';
 import { usePageTitle } from '../../app/usePageTitle';
+
+/** The screen's chunk holds the viewer's styles; swagger-ui itself is a plain script loaded here. */
+const Viewer = lazy(async () => {
+  const module = await loadChunk(() => import('./SwaggerViewer'));
+  await loadChunk(() => module.loadSwaggerBundle());
+  return { default: module.SwaggerViewer };
+});
 
 /**
  * swagger-documentation (SPEC §2): the server's OpenAPI document in swagger-ui, loaded with this screen's
@@ -44,16 +50,9 @@ export function SwaggerScreen() {
       ) : !document.data ? (
         <Spinner size={24} aria-label={t('api.loading')} />
       ) : (
-        <div className="studio-swagger">
-          <SwaggerUI
-            spec={document.data}
-            docExpansion="list"
-            defaultModelsExpandDepth={0}
-            deepLinking={false}
-            filter
-            requestInterceptor={signTryRequest}
-          />
-        </div>
+        <Suspense fallback={<Spinner size={24} aria-label={t('api.loading')} />}>
+          <Viewer spec={document.data} />
+        </Suspense>
       )}
     </section>
   );
