@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'wouter';
 import { type BusinessEntity, ENTITY_PARTY } from '../../../contract/entities';
-import { entityOwnership } from '../../../machines/entityReview';
+import { entityOwnership, entityParties } from '../../../machines/entityReview';
 import { DEFAULT_UBO_THRESHOLD, type Ownership, type OwnershipNode } from '../../../machines/ownership';
 import { useCountryName, useEntityDate, usePercent } from '../entities/entityLabels';
 import { LabeledField } from './LabeledField';
@@ -25,6 +25,7 @@ export function EmployeesTab({ entity }: { entity: BusinessEntity }) {
   const [typed, setTyped] = useState(String(threshold));
   const outcome = useMemo(() => entityOwnership(entity, threshold), [entity, threshold]);
   const invalid = parseThreshold(typed) === null;
+  const partyName = new Map(entityParties(entity).map((party) => [party.id, party.name]));
 
   // A valid threshold goes to the URL (the default is left out); an invalid one keeps the last valid.
   const onThreshold = (value: string) => {
@@ -80,7 +81,9 @@ export function EmployeesTab({ entity }: { entity: BusinessEntity }) {
         </>
       ) : (
         <Callout intent={Intent.DANGER} icon="error" role="alert" title={t('chart.errorTitle')}>
-          {t(`chart.error.${outcome.error.problem}`, { parties: outcome.error.parties.join(' → ') })}
+          {t(`chart.error.${outcome.error.problem}`, {
+            parties: outcome.error.parties.map((id) => partyName.get(id) ?? id).join(' → '),
+          })}
         </Callout>
       )}
     </div>
