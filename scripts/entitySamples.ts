@@ -69,6 +69,7 @@ function svg(entity: BusinessEntity, document: EntityDocument): string {
     })
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="800" viewBox="0 0 600 800" font-family="DejaVu Sans, Arial, sans-serif">
+<title>${TITLES[document.kind]}: ${escapeXml(entity.name)} (sample)</title>
 <rect width="600" height="800" fill="#fbf8ef"/><rect x="20" y="20" width="560" height="760" fill="none" stroke="#8a6d3b" stroke-width="3"/>
 <text x="300" y="100" font-size="28" text-anchor="middle" fill="#3d2f14">${TITLES[document.kind]}</text>
 <text x="300" y="140" font-size="16" text-anchor="middle" fill="#5c4a26">${escapeXml(entity.registry.name)}</text>
