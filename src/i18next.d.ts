@@ -6,6 +6,8 @@ import type common from '../locales/en-US/common.json';
 import type customer from '../locales/en-US/customer.json';
 import type customers from '../locales/en-US/customers.json';
 import type documents from '../locales/en-US/documents.json';
+import type entities from '../locales/en-US/entities.json';
+import type modules from '../locales/en-US/modules.json';
 import type profile from '../locales/en-US/profile.json';
 import type report from '../locales/en-US/report.json';
 import type screens from '../locales/en-US/screens.json';
@@ -26,6 +28,8 @@ declare module 'i18next' {
       aml: typeof aml;
       calls: typeof calls;
       customer: typeof customer;
+      entities: typeof entities;
+      modules: typeof modules;
     };
     returnNull: false;
   }

@@ -64,6 +64,7 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: PUBLIC },
         schema: {
+          summary: 'Send a password reset code',
           tags: ['auth'],
           description:
             'Mails a 6-digit code (valid 10 minutes, single use, 5 wrong tries) when an active user has this ' +
@@ -85,6 +86,7 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: PUBLIC },
         schema: {
+          summary: 'Set a new password with the code',
           tags: ['auth'],
           description:
             'Checks the code, applies the §5 password rule, sets the new password and clears a forced ' +
@@ -106,6 +108,7 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: PUBLIC },
         schema: {
+          summary: 'Send an e-mail verification code',
           tags: ['auth'],
           description: 'Mails an e-mail verification code (create-account flow). Always 200.',
           security: [],
@@ -125,6 +128,7 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: PUBLIC },
         schema: {
+          summary: 'Check an e-mail verification code',
           tags: ['auth'],
           description: 'Checks the e-mail verification code: `{ verified: true }`, or 400 `Invalid code`.',
           security: [],

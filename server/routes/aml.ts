@@ -52,6 +52,7 @@ export function amlRoutes(ctx: AppContext, options: { screener?: Screener } = {}
       {
         config: { access },
         schema: {
+          summary: "A profile's AML result and history",
           tags: ['aml'],
           description,
           params: idParams,
@@ -70,6 +71,7 @@ export function amlRoutes(ctx: AppContext, options: { screener?: Screener } = {}
         config: { access },
         onRequest: mayUpdateAml,
         schema: {
+          summary: 'Run a new AML screening',
           tags: ['aml'],
           description:
             'Runs a new screening of the profile (name and aliases, birth date, nationality) against the ' +
@@ -92,6 +94,7 @@ export function amlRoutes(ctx: AppContext, options: { screener?: Screener } = {}
         config: { access },
         onRequest: mayUpdateAml,
         schema: {
+          summary: 'Approve the AML result',
           tags: ['aml'],
           description:
             'Approves the AML result: records who approved it and when. A profile never checked: 400; an ' +
@@ -114,6 +117,7 @@ export function amlRoutes(ctx: AppContext, options: { screener?: Screener } = {}
       {
         config: { access },
         schema: {
+          summary: 'One AML check with its records',
           tags: ['aml'],
           description: `One AML history entry with its records (the amlRecordDetail screen). ${description}`,
           params: z.strictObject({

@@ -18,6 +18,7 @@ export function bitoolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: need('view_dashboard_page') },
         schema: {
+          summary: 'Dashboard figures',
           tags: ['company'],
           description:
             'Dashboard figures of the company from `start_date` to `end_date` (UTC days, both included; ' +

@@ -13,6 +13,7 @@ export function callReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: need('view_calls_page') },
         schema: {
+          summary: 'Detailed call statistics',
           tags: ['videocalls'],
           description:
             'The company’s calls created from `start_date` to `end_date` (UTC days, both included, at most ' +

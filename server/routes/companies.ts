@@ -23,6 +23,7 @@ export function companyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: SIGNED_IN },
         schema: {
+          summary: "The caller's companies",
           tags: ['company'],
           description: "The caller's companies: a user belongs to exactly one.",
           response: { 200: z.array(companySchema), ...authErrors },
@@ -41,7 +42,12 @@ export function companyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/company/:id',
       {
         config: { access: SIGNED_IN },
-        schema: { tags: ['company'], params: idParams, response: { 200: companySchema, ...authErrors } },
+        schema: {
+          summary: 'One company',
+          tags: ['company'],
+          params: idParams,
+          response: { 200: companySchema, ...authErrors },
+        },
       },
       async (request) => toCompany(await ownCompany(request.params.id, principalOf(request).companyId)),
     );
@@ -51,6 +57,7 @@ export function companyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: SIGNED_IN },
         schema: {
+          summary: "A company's configuration (AML provider, services)",
           tags: ['company'],
           params: idParams,
           response: { 200: companyConfigSchema, ...authErrors },
@@ -64,7 +71,11 @@ export function companyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/group',
       {
         config: { access: need('view_admin_page') },
-        schema: { tags: ['company'], response: { 200: z.array(groupSchema), ...authErrors } },
+        schema: {
+          summary: 'User groups and their permissions',
+          tags: ['company'],
+          response: { 200: z.array(groupSchema), ...authErrors },
+        },
       },
       async (request) => listGroups(ctx.db, principalOf(request).companyId),
     );

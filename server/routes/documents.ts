@@ -107,6 +107,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access },
         onRequest: notRestricted,
         schema: {
+          summary: 'Upload a document',
           tags,
           consumes: ['multipart/form-data'],
           description:
@@ -149,6 +150,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access },
         onRequest: notRestricted,
         schema: {
+          summary: 'Approve or reject a document',
           tags,
           description: `\`approved: false\` rejects and needs \`reason\` of at least 10 characters after trimming. ${restricted}`,
           params: idParams,
@@ -170,6 +172,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access },
         onRequest: notRestricted,
         schema: {
+          summary: 'Archive or restore a document',
           tags,
           description: `Archives (\`archived: true\`) or restores a document; \`id\` must be the address's id. ${restricted}`,
           params: idParams,
@@ -191,6 +194,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access },
         onRequest: notRestricted,
         schema: {
+          summary: 'Delete a document',
           tags,
           description: `Deletes a document (kept for the record, never listed again). ${restricted}`,
           params: idParams,
@@ -209,6 +213,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access },
         onRequest: notRestricted,
         schema: {
+          summary: "Override a document's fields",
           tags,
           description:
             'Overrides extracted fields (null or blank clears one). Dates are real YYYY-MM-DD dates; birth and issue ' +
@@ -232,6 +237,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access },
         onRequest: notRestricted,
         schema: {
+          summary: "Override a document's type",
           tags,
           description: `Overrides the document type (GET /documenttype); the class follows the type. ${restricted}`,
           params: idParams,
@@ -253,6 +259,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access },
         onRequest: notRestricted,
         schema: {
+          summary: 'Override a document alert',
           tags,
           description:
             "Overrides an alert (rule) of one of the profile's documents with a reason of at least 10 characters; " +

@@ -14,7 +14,11 @@ export function ipWhitelistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/ip-whitelist',
       {
         config: { access: need('view_company_page') },
-        schema: { tags: ['company'], response: { 200: z.array(ipWhitelistEntrySchema), ...authErrors } },
+        schema: {
+          summary: 'The IP allow-list',
+          tags: ['company'],
+          response: { 200: z.array(ipWhitelistEntrySchema), ...authErrors },
+        },
       },
       async (request) => {
         const rows = await ctx.db

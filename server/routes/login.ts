@@ -23,6 +23,7 @@ export function loginRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         // A face photo of 5 MB is about 6.7 MB of base64.
         bodyLimit: 8 * 1024 * 1024,
         schema: {
+          summary: 'Sign in',
           tags: ['auth'],
           description:
             'With accounts in several regions and no `server`, answers `{ regions }` only; log in again with `server`. ' +
@@ -51,7 +52,11 @@ export function loginRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/regions',
       {
         config: { access: PUBLIC },
-        schema: { tags: ['auth'], response: { 200: regionsResponseSchema } },
+        schema: {
+          summary: 'Regions and their servers',
+          tags: ['auth'],
+          response: { 200: regionsResponseSchema },
+        },
       },
       async () => ctx.regions,
     );

@@ -22,7 +22,12 @@ export function noteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/profile/:id/note',
       {
         config: { access },
-        schema: { tags: ['notes'], params: idParams, response: { 200: z.array(noteSchema), ...authErrors } },
+        schema: {
+          summary: "A profile's notes",
+          tags: ['notes'],
+          params: idParams,
+          response: { 200: z.array(noteSchema), ...authErrors },
+        },
       },
       async (request) => {
         await assertProfile(ctx.db, principalOf(request).companyId, request.params.id);
@@ -35,6 +40,7 @@ export function noteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access },
         schema: {
+          summary: "A profile's activity log",
           tags: ['notes'],
           description: 'Newest first, `limit` default 20; `after_id` continues below that entry.',
           params: idParams,
@@ -53,6 +59,7 @@ export function noteRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access },
         schema: {
+          summary: "A profile's check lists with answers",
           tags: ['notes'],
           params: idParams,
           response: { 200: z.array(checklistGroupSchema), ...authErrors },

@@ -17,6 +17,7 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: need('view_company_page') },
         schema: {
+          summary: 'Payment history',
           tags: ['payment'],
           description: 'Newest first.',
           querystring: z.strictObject(pagingQuery),

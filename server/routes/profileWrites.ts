@@ -58,6 +58,7 @@ export function profileWriteRoutes(
         config: { access },
         onRequest: notRestricted,
         schema: {
+          summary: "Change a profile's status",
           tags: ['profiles'],
           description:
             'Allowed transitions only (docs/server.md); a refused one answers 200 `{ result: false, status: <current>, ' +
@@ -83,6 +84,7 @@ export function profileWriteRoutes(
         config: { access },
         onRequest: notRestricted,
         schema: {
+          summary: 'Create a profile',
           tags: ['profiles'],
           description:
             'New profiles are Created, risk Unknown, source studio. Duplicate id card number: 400.',
@@ -104,6 +106,7 @@ export function profileWriteRoutes(
         config: { access },
         onRequest: notRestricted,
         schema: {
+          summary: 'Edit a profile',
           tags: ['profiles'],
           description: "A changed address needs province, city and street ('Please enter address details').",
           params: idParams,
@@ -117,12 +120,13 @@ export function profileWriteRoutes(
       },
     );
 
-    const noteRoute = (path: string, kind: Note['kind']) =>
+    const noteRoute = (path: string, kind: Note['kind'], summary: string) =>
       app.post(
         path,
         {
           config: { access },
           schema: {
+            summary,
             tags: ['notes'],
             params: idParams,
             body: noteCreateBodySchema,
@@ -137,8 +141,8 @@ export function profileWriteRoutes(
           return reply.code(201).send(note);
         },
       );
-    noteRoute('/profile/:id/note', 'note');
-    noteRoute('/profile/:id/agent_note', 'agent');
+    noteRoute('/profile/:id/note', 'note', 'Add a note to a profile');
+    noteRoute('/profile/:id/agent_note', 'agent', 'Add an agent note to a profile');
 
     app.post(
       '/profile/:id/answer',
@@ -146,6 +150,7 @@ export function profileWriteRoutes(
         config: { access },
         onRequest: notRestricted,
         schema: {
+          summary: 'Answer a check-list question',
           tags: ['notes'],
           description: 'One answer per question and profile: a new answer replaces the previous one.',
           params: idParams,
@@ -164,6 +169,7 @@ export function profileWriteRoutes(
       {
         config: { access },
         schema: {
+          summary: 'Ask the summariser about a profile',
           tags: ['profiles'],
           description: `Answers the question from the profile's data through the summariser (${summariser.name}).`,
           params: idParams,

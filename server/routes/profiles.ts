@@ -26,6 +26,7 @@ export function profileRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access },
         schema: {
+          summary: 'List profiles',
           tags: ['profiles'],
           description: 'Search matches name, e-mail, id card number or the numeric id.',
           querystring: profileListQuerySchema,
@@ -43,7 +44,12 @@ export function profileRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/profile/:id',
       {
         config: { access },
-        schema: { tags: ['profiles'], params: idParams, response: { 200: profileSchema, ...authErrors } },
+        schema: {
+          summary: 'One profile',
+          tags: ['profiles'],
+          params: idParams,
+          response: { 200: profileSchema, ...authErrors },
+        },
       },
       async (request) =>
         toProfile(await requireProfile(ctx.db, principalOf(request).companyId, request.params.id)),
@@ -53,7 +59,12 @@ export function profileRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/profile/:id/nvi',
       {
         config: { access },
-        schema: { tags: ['profiles'], params: idParams, response: { 200: profileNviSchema, ...authErrors } },
+        schema: {
+          summary: "A profile's government-check data",
+          tags: ['profiles'],
+          params: idParams,
+          response: { 200: profileNviSchema, ...authErrors },
+        },
       },
       async (request) => {
         const row = await requireProfile(ctx.db, principalOf(request).companyId, request.params.id);
@@ -66,6 +77,7 @@ export function profileRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access },
         schema: {
+          summary: "A profile's documents",
           tags: ['documents'],
           params: idParams,
           querystring: documentListQuerySchema,
@@ -86,6 +98,7 @@ export function profileRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access },
         schema: {
+          summary: "A profile's device data",
           tags: ['profiles'],
           description: 'Device data of the profile sidebar, newest first.',
           params: idParams,

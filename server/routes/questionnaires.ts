@@ -22,6 +22,7 @@ export function questionnaireRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access },
         schema: {
+          summary: 'Questionnaire questions',
           tags: ['questionnaires'],
           response: { 200: z.array(questionnaireQuestionSchema), ...authErrors },
         },
@@ -48,6 +49,7 @@ export function questionnaireRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access },
         schema: {
+          summary: "A profile's questionnaire answers",
           tags: ['questionnaires'],
           querystring: questionnaireAnswerQuerySchema,
           response: { 200: z.array(questionnaireAnswerSchema), ...authErrors },

@@ -17,7 +17,11 @@ export function referenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/country',
       {
         config: { access: SIGNED_IN },
-        schema: { tags: ['reference'], response: { 200: z.array(countrySchema), ...authErrors } },
+        schema: {
+          summary: 'Countries',
+          tags: ['reference'],
+          response: { 200: z.array(countrySchema), ...authErrors },
+        },
       },
       async () => {
         const rows = await ctx.db.select().from(countries).orderBy(asc(countries.name));
@@ -30,6 +34,7 @@ export function referenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: SIGNED_IN },
         schema: {
+          summary: 'Document types',
           tags: ['reference'],
           description: 'Sorted by document class (§3 order), then sort order.',
           response: { 200: z.array(documentTypeSchema), ...authErrors },
@@ -57,7 +62,11 @@ export function referenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/stp/packages',
       {
         config: { access: PUBLIC },
-        schema: { tags: ['payment'], response: { 200: z.array(packageSchema) } },
+        schema: {
+          summary: 'Plans (packages) on offer',
+          tags: ['payment'],
+          response: { 200: z.array(packageSchema) },
+        },
       },
       async () => {
         const rows = await ctx.db.select().from(packages).orderBy(asc(packages.sortOrder), asc(packages.id));

@@ -22,6 +22,7 @@ export function supportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: PUBLIC },
         schema: {
+          summary: 'Write to the help desk',
           tags: ['support'],
           description:
             'No token needed; with one, the user is recorded. Without a token: 5 messages a minute per address.',

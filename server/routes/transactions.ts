@@ -16,6 +16,7 @@ export function transactionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: need('view_profiles_page') },
         schema: {
+          summary: "A profile's transactions",
           tags: ['profiles'],
           description: 'Newest first, at most 200. 403 when the company has no `transactions` service.',
           params: idParams,

@@ -49,6 +49,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: need('view_profiles_page') },
         schema: {
+          summary: 'List video calls',
           tags: ['videocalls'],
           description:
             'Newest first; `profile` limits the list to one profile (404 if it is not the company’s).',
@@ -70,6 +71,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: SIGNED_IN },
         schema: {
+          summary: 'Call status codes',
           tags: ['videocalls'],
           description: 'Call status codes 0..9 with en-US and tr labels.',
           response: { 200: z.array(callStatusEntrySchema), ...authErrors },
@@ -83,6 +85,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: need('view_calls_page') },
         schema: {
+          summary: 'Questions of a call',
           tags: ['videocalls'],
           params: idParams,
           querystring: callQuestionsQuerySchema,
@@ -98,6 +101,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: calls },
         schema: {
+          summary: "Create a customer's call join link",
           tags: ['videocalls'],
           description:
             'A join link for the profile’s customer (the customer page, `customer.html?token=…`); the token ' +
@@ -127,6 +131,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: CUSTOMER },
         schema: {
+          summary: 'Start a call (customer)',
           tags: ['videocalls'],
           description:
             'Called by the customer page with the join-link token as bearer: a new call with status 0 (WAITING). ' +
@@ -149,6 +154,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: calls },
         schema: {
+          summary: "Set a call's status",
           tags: ['videocalls'],
           description:
             'The status the call ended with (3 COMPLETE … 9 SUSPICIOUS). A talking call only by its agent; ' +
@@ -171,6 +177,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: calls },
         schema: {
+          summary: "Upload a call's recording",
           tags: ['videocalls'],
           consumes: ['multipart/form-data'],
           description:
@@ -211,6 +218,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: calls },
         onRequest: notRestricted,
         schema: {
+          summary: "Delete a call's recording",
           tags: ['videocalls'],
           description:
             'Deletes the call’s recording (the video). The call itself, its status and answers stay for ' +
@@ -231,6 +239,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: calls },
         schema: {
+          summary: 'Answer a call question',
           tags: ['videocalls'],
           description: 'The customer’s answer to one of the company’s call questions.',
           params: idParams,
@@ -250,6 +259,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: calls },
         schema: {
+          summary: 'Add a call note',
           tags: ['videocalls'],
           description: 'A note of 10 to 200 characters about the call, or about one question (`question`).',
           params: idParams,
@@ -272,6 +282,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: calls },
         schema: {
+          summary: "Set an agent's availability",
           tags: ['videocalls'],
           description:
             'The caller’s availability (Online, Offline, Break, Meeting, Education); broadcast as `agent.status` ' +

@@ -44,12 +44,14 @@ type ResourceLoader = (language: string, namespace: string) => Promise<Resources
 
 /** Each JSON file of locales/ becomes its own chunk. */
 // The customer's join page (customer.html) bundles its own texts (customer.json): they are not the studio's.
-const files = import.meta.glob<Resources>(['../../locales/*/*.json', '!../../locales/*/customer.json'], {
+// Keys relative to locales/ (`en-US/common.json`): the map sits in the first load, so short keys count.
+const files = import.meta.glob<Resources>(['./*/*.json', '!./*/customer.json'], {
   import: 'default',
+  base: '../../locales',
 });
 
 export const loadResources: ResourceLoader = (language, namespace) => {
-  const load = files[`../../locales/${language}/${namespace}.json`];
+  const load = files[`./${language}/${namespace}.json`];
   if (!load) return Promise.reject(new Error(`No resources for ${language}/${namespace}`));
   return loadChunk(load);
 };

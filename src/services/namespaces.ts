@@ -10,6 +10,8 @@ export const NAMESPACES = [
   'stats',
   'aml',
   'calls',
+  'entities',
+  'modules',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

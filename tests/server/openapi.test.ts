@@ -197,4 +197,27 @@ describe('GET /api/v2/openapi.json', () => {
     const one = paths['/api/v2/profile/{id}']?.get as { parameters: { name: string; in: string }[] };
     expect(one.parameters).toContainEqual(expect.objectContaining({ name: 'id', in: 'path' }));
   });
+
+  it('gives every operation a summary and a tag (the API documentation screen lists them by both)', async () => {
+    const document = (
+      await get<{ paths: Record<string, Record<string, { summary?: string; tags?: string[] }>> }>(
+        t.app,
+        '/api/v2/openapi.json',
+      )
+    ).body;
+    // Issue 17: server/routes/users.ts and webhooks.ts were being changed by other issues at the same time,
+    // so their operations are left out here; the lead removes this exception when merging them.
+    const pendingFiles = (path: string) =>
+      (/^\/api\/v2\/(user|webhook|webhook_endpoint)(\/|$)/.test(path) &&
+        !/^\/api\/v2\/user\/(reset_password|email_otp)\//.test(path)) ||
+      path === '/api/v2/events';
+    const missing = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, operation]) => !operation.summary?.trim() || !operation.tags?.length)
+        .map(([method]) => `${method} ${path}`)
+        .filter(() => !pendingFiles(path)),
+    );
+    expect(missing).toEqual([]);
+    expect(Object.keys(document.paths).length).toBeGreaterThan(60);
+  });
 });

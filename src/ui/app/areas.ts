@@ -23,6 +23,8 @@ export const NAV_AREAS: readonly Area[] = [
 export const ACCOUNT_AREAS: readonly Area[] = [
   { path: '/settings', label: 'nav.settings', icon: 'cog' },
   { path: '/company-settings', label: 'nav.companySettings', icon: 'briefcase' },
+  { path: '/smart-modules', label: 'nav.smartModules', icon: 'applications' },
+  { path: '/swagger-documentation', label: 'nav.apiDocs', icon: 'code' },
 ];
 
 export const isAreaActive = (area: Area, location: string) =>

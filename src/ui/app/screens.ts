@@ -26,7 +26,7 @@ export const Screens = {
   ),
   Return: lazyScreen(() => import('../screens/payment/ReturnScreen'), 'ReturnScreen'),
   Admin: lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen'),
-  Entities: lazyScreen(() => import('../screens/entities/EntitiesScreen'), 'EntitiesScreen'),
+  Entities: lazyScreen(() => import('../screens/entity/kyb'), 'EntitiesScreen', ['entities', 'profile']),
   PdfBasic: lazyScreen(() => import('../screens/pdf/PdfBasicScreen'), 'PdfBasicScreen', [
     'report',
     'profile',
@@ -39,8 +39,11 @@ export const Screens = {
   Call: lazyScreen(() => import('../screens/call/CallScreen'), 'CallScreen', ['calls', 'profile']),
   Landing: lazyScreen(() => import('../screens/landing/LandingScreen'), 'LandingScreen', ['stats']),
   Dashboard: lazyScreen(() => import('../screens/dashboard/DashboardScreen'), 'DashboardScreen', ['stats']),
-  SmartModules: lazyScreen(() => import('../screens/smartModules/SmartModulesScreen'), 'SmartModulesScreen'),
-  Swagger: lazyScreen(() => import('../screens/swagger/SwaggerScreen'), 'SwaggerScreen'),
+  SmartModules: lazyScreen(() => import('../screens/smartModules/SmartModulesScreen'), 'SmartModulesScreen', [
+    'modules',
+    'profile',
+  ]),
+  Swagger: lazyScreen(() => import('../screens/swagger/SwaggerScreen'), 'SwaggerScreen', ['modules']),
   Profile: lazyScreen(() => import('../screens/profile/ProfileScreen'), 'ProfileScreen', [
     'profile',
     'report',
@@ -62,9 +65,14 @@ export const Screens = {
     'AmlRecordDetailScreen',
     ['aml', 'profile'],
   ),
-  Entity: lazyScreen(() => import('../screens/entity/EntityScreen'), 'EntityScreen'),
-  EntityDocuments: lazyScreen(
-    () => import('../screens/entity/EntityDocumentsScreen'),
-    'EntityDocumentsScreen',
-  ),
+  Entity: lazyScreen(() => import('../screens/entity/kyb'), 'EntityScreen', [
+    'entities',
+    'profile',
+    'documents',
+  ]),
+  EntityDocuments: lazyScreen(() => import('../screens/entity/kyb'), 'EntityDocumentsScreen', [
+    'entities',
+    'profile',
+    'documents',
+  ]),
 };

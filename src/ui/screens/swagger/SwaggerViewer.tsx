@@ -1,0 +1,69 @@
+import 'swagger-ui-dist/swagger-ui.css';
+import './swagger.css';
+import { useEffect, useRef } from 'react';
+import bundleUrl from 'swagger-ui-dist/swagger-ui-bundle.js?url';
+import { type OpenApiDocument, signTryRequest, type TryRequest } from '../../../services/api/apiDocs';
+
+/** The part of swagger-ui's standalone bundle the studio uses. */
+type SwaggerUIBundle = (options: {
+  domNode: HTMLElement;
+  spec: object;
+  docExpansion: 'list' | 'full' | 'none';
+  defaultModelsExpandDepth: number;
+  deepLinking: boolean;
+  filter: boolean;
+  requestInterceptor: (request: TryRequest) => TryRequest;
+}) => unknown;
+
+declare global {
+  interface Window {
+    SwaggerUIBundle?: SwaggerUIBundle;
+  }
+}
+
+let loading: Promise<void> | null = null;
+
+/**
+ * Loads swagger-ui's standalone bundle (its own copy of React inside) as a plain script, once. Kept out of
+ * the module graph on purpose: shared with the studio's chunks, its modules would split them and add bytes
+ * to the sign-in route.
+ */
+export function loadSwaggerBundle(): Promise<void> {
+  if (window.SwaggerUIBundle) return Promise.resolve();
+  loading ??= new Promise<void>((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = bundleUrl;
+    script.async = true;
+    script.onload = () =>
+      window.SwaggerUIBundle ? resolve() : reject(new Error('swagger-ui did not start'));
+    script.onerror = () => {
+      loading = null;
+      script.remove();
+      reject(new Error(`Failed to load ${bundleUrl}`));
+    };
+    document.head.append(script);
+  });
+  return loading;
+}
+
+/** swagger-ui over the document; "try it" requests are signed with the active account's token. */
+export function SwaggerViewer({ spec }: { spec: OpenApiDocument }) {
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const node = root.current;
+    if (!node || !window.SwaggerUIBundle) return;
+    window.SwaggerUIBundle({
+      domNode: node,
+      spec,
+      docExpansion: 'list',
+      defaultModelsExpandDepth: 0,
+      deepLinking: false,
+      filter: true,
+      requestInterceptor: signTryRequest,
+    });
+    return () => {
+      node.replaceChildren();
+    };
+  }, [spec]);
+  return <div ref={root} className="studio-swagger" />;
+}

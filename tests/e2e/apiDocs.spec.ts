@@ -1,0 +1,43 @@
+import { expect, test } from '@playwright/test';
+import { signIn } from './support';
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+test('the API documentation lists every operation of the OpenAPI document, and "try it" succeeds', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await signIn(page);
+  const document = (await (await page.request.get('/api/v2/openapi.json')).json()) as {
+    paths: Record<string, Record<string, { summary?: string }>>;
+  };
+  const operations = Object.entries(document.paths).flatMap(([route, methods]) =>
+    Object.keys(methods)
+      .filter((method) => METHODS.includes(method))
+      .map((method) => `${method.toUpperCase()} ${route}`),
+  );
+  expect(operations.length).toBeGreaterThan(60);
+
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'API documentation' }).click();
+  await expect(page.getByRole('heading', { name: 'API documentation' })).toBeVisible();
+  const blocks = page.locator('.opblock .opblock-summary');
+  await expect(blocks).toHaveCount(operations.length);
+  const listed = await blocks.evaluateAll((items) =>
+    items.map(
+      (item) =>
+        `${item.querySelector('.opblock-summary-method')?.textContent?.trim()} ${item
+          .querySelector('.opblock-summary-path')
+          ?.getAttribute('data-path')}`,
+    ),
+  );
+  expect([...listed].sort()).toEqual([...operations].sort());
+
+  // GET /country needs a signed-in caller: a 200 shows the account's token went along.
+  const country = page.locator('.opblock', { has: page.locator('[data-path="/api/v2/country"]') });
+  await country.locator('.opblock-summary-control').click();
+  await country.getByRole('button', { name: 'Try it out' }).click();
+  await country.getByRole('button', { name: 'Execute' }).click();
+  await expect(country.locator('.live-responses-table tbody .response-col_status').first()).toHaveText('200');
+  await expect(country.locator('.live-responses-table')).toContainText('TR');
+});
