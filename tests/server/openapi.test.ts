@@ -148,9 +148,23 @@ const PENDING = new Set(
     ]; // issue 7: documents
     const builtAml: string[] = ['patch /api/v2/profile/{id}/aml/approve']; // issue 7: AML
     const builtStats: string[] = ['get /api/v2/videocall/report', 'get /api/v2/bitool']; // issue 8
-    const builtLater = [...builtCalls, ...builtDocuments, ...builtAml, ...builtStats].includes(
-      `${method} ${path}`,
-    );
+    const builtWebhooks: string[] = [
+      'put /api/v2/webhook',
+      'patch /api/v2/webhook/token',
+      'post /api/v2/webhook_endpoint',
+      'patch /api/v2/webhook_endpoint/{id}',
+      'delete /api/v2/webhook_endpoint/{id}',
+      'post /api/v2/webhook_endpoint/{id}/test',
+      'patch /api/v2/webhook_endpoint/{id}/secret',
+      'post /api/v2/webhook_endpoint/retry',
+    ]; // issue 14: webhooks
+    const builtLater = [
+      ...builtCalls,
+      ...builtDocuments,
+      ...builtAml,
+      ...builtStats,
+      ...builtWebhooks,
+    ].includes(`${method} ${path}`);
     return !((read && builtReads) || builtWrites || builtProfileWrites || builtLater);
   }).map(([method, path]) => `${method} ${path}`),
 );
