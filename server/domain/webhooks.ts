@@ -39,7 +39,7 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
 // ---------------------------------------------------------------- enqueue (the outbox)
 
 /**
- * Records an event for delivery: one INSERT, so it commits or rolls back with the change it reports when
+ * Records an event for delivery (unless the company switched the event off): one INSERT, so it commits or rolls back with the change it reports when
  * given that change's transaction. The worker fans it out to the subscribed endpoints.
  */
 export async function enqueueWebhookEvent(
@@ -49,7 +49,14 @@ export async function enqueueWebhookEvent(
   data: Record<string, unknown>,
 ): Promise<void> {
   const body = JSON.stringify({ type, timestamp: new Date().toISOString(), data });
-  await db.insert(webhookMessages).values({ msgId: newMessageId(), companyId, eventType: type, body });
+  // One statement, and the company's toggle is read at the moment of the event (switched off: nothing).
+  await db.execute(sql`
+    insert into ${webhookMessages} (msg_id, company_id, event_type, body)
+    select ${newMessageId()}, ${companyId}, ${type}, ${body}
+    where not exists (
+      select 1 from ${webhookEventToggles}
+      where company_id = ${companyId} and event = ${type} and enabled = false
+    )`);
 }
 
 // ---------------------------------------------------------------- reads

@@ -147,11 +147,9 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         await webhookSettingsOf(ctx.db, ctx.secrets, companyId, newToken);
         const [row] = await ctx.db.transaction(async (tx) => {
           if (request.body.events) await setEventToggles(tx, companyId, request.body.events);
-          return tx
-            .update(webhookSettings)
-            .set(url === undefined ? {} : { url })
-            .where(eq(webhookSettings.companyId, companyId))
-            .returning();
+          const where = eq(webhookSettings.companyId, companyId);
+          if (url === undefined) return tx.select().from(webhookSettings).where(where);
+          return tx.update(webhookSettings).set({ url }).where(where).returning();
         });
         return { url: row?.url ?? null, signature_enabled: row?.signatureEnabled ?? true };
       },

@@ -120,19 +120,14 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
         .for('update', { skipLocked: true });
       if (messages.length === 0) return;
       const companies = [...new Set(messages.map((m) => m.companyId))];
-      const [endpoints, toggles] = await Promise.all([
-        tx
-          .select()
-          .from(webhookEndpoints)
-          .where(and(inArray(webhookEndpoints.companyId, companies), eq(webhookEndpoints.isActive, true))),
-        tx.select().from(webhookEventToggles).where(inArray(webhookEventToggles.companyId, companies)),
-      ]);
+      const endpoints = await tx
+        .select()
+        .from(webhookEndpoints)
+        .where(and(inArray(webhookEndpoints.companyId, companies), eq(webhookEndpoints.isActive, true)));
       const deliveries: (typeof webhookDeliveries.$inferInsert)[] = [];
       const triggered = new Map<string, { companyId: number; event: string; at: Date }>();
       for (const m of messages) {
         if (m.endpointId !== null) continue; // a test message: its delivery exists already
-        const off = toggles.some((t) => t.companyId === m.companyId && t.event === m.eventType && !t.enabled);
-        if (off) continue;
         triggered.set(`${m.companyId} ${m.eventType}`, {
           companyId: m.companyId,
           event: m.eventType,
