@@ -10,6 +10,7 @@ import type profile from '../locales/en-US/profile.json';
 import type report from '../locales/en-US/report.json';
 import type screens from '../locales/en-US/screens.json';
 import type stats from '../locales/en-US/stats.json';
+import type webhooks from '../locales/en-US/webhooks.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -26,6 +27,7 @@ declare module 'i18next' {
       aml: typeof aml;
       calls: typeof calls;
       customer: typeof customer;
+      webhooks: typeof webhooks;
     };
     returnNull: false;
   }
