@@ -108,6 +108,7 @@ export function toWebhookLog(row: LogRow, body?: string | null): WebhookLog {
     message_id: row.msgId,
     url: row.url,
     payload: parseBody(body, row.payload),
+    request_body: body ?? null,
     request_headers: row.requestHeaders,
     response_status: row.responseStatus,
     response_body: row.responseBody,

@@ -141,8 +141,10 @@ export const webhookLogSchema = z.object({
   /** The message's `webhook-id`: the same on every attempt and replay of one message. */
   message_id: z.string().nullable(),
   url: z.string(),
-  /** The body sent. */
+  /** The body sent, parsed. */
   payload: z.record(z.string(), z.unknown()),
+  /** The body sent, byte for byte as signed. */
+  request_body: z.string().nullable(),
   /** The headers sent (signatures included: they are useless without the secret). */
   request_headers: z.record(z.string(), z.string()),
   response_status: z.number().int().nullable(),

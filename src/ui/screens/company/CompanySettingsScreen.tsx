@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/usePageTitle';
 import { WebhooksTab } from './WebhooksTab';
 import './company.css';
+import './icons';
 
 /**
  * /company-settings (§2, view_company_page): the company's configuration in tabs. Webhooks today; the
