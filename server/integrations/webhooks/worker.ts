@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte, notInArray, sql } from 'drizzle-orm';
 import type { SecretBox } from '../../auth/secrets';
 import type { WebhookConfig } from '../../config';
-import type { Db, DbOrTx } from '../../db/client';
+import type { Db, DbOrTx, Tx } from '../../db/client';
 import {
   users,
   webhookDeliveries,
@@ -48,7 +48,9 @@ interface Deps {
   onError: (error: unknown) => void;
 }
 
-const BATCH = 16;
+/** Attempts in flight in one process, and at most this many to one endpoint (a slow one cannot starve others). */
+const MAX_IN_FLIGHT = 32;
+const PER_ENDPOINT = 8;
 const FAN_OUT_BATCH = 200;
 
 export function createWebhookWorker(deps: Deps): WebhookWorker {
@@ -59,6 +61,9 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<void> | undefined;
   let again = false;
+  /** Attempts in flight: delivery id → endpoint id, and their promises (stop waits for them). */
+  const inFlight = new Map<number, number>();
+  const attempts = new Set<Promise<unknown>>();
 
   function schedule(delayMs: number) {
     if (!running) return;
@@ -74,14 +79,17 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
       return;
     }
     pass = (async () => {
-      let made = 0;
+      let full = false;
       try {
-        made = await runOnce();
+        full = await pump();
       } catch (error) {
         if (running) deps.onError(error);
       }
       pass = undefined;
-      if (again || made >= BATCH) {
+      if (full) {
+        // Every slot is taken: the next pass runs as attempts finish (each one wakes the loop).
+        again = false;
+      } else if (again) {
         again = false;
         schedule(0);
       } else {
@@ -89,6 +97,12 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
         schedule(wait);
       }
     })();
+  }
+
+  function loopSoon() {
+    if (!running) return;
+    if (pass) again = true;
+    else schedule(0);
   }
 
   async function nextDueInMs(): Promise<number> {
@@ -101,11 +115,36 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
     return Math.max(0, Math.min(config.pollMs, wait));
   }
 
-  async function runOnce(): Promise<number> {
+  /** Fans out new messages, then fills the free slots with due deliveries; true when no slot is left. */
+  async function pump(): Promise<boolean> {
     await fanOut();
-    const claimed = await claim();
-    await Promise.all(claimed.map((id) => attempt(id, false).catch(deps.onError)));
-    return claimed.length;
+    const free = MAX_IN_FLIGHT - inFlight.size;
+    if (free <= 0) return true;
+    const perEndpoint = new Map<number, number>();
+    for (const endpointId of inFlight.values())
+      perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
+    const saturated = [...perEndpoint].filter(([, n]) => n >= PER_ENDPOINT).map(([id]) => id);
+    const claimed = await claim(free, saturated);
+    for (const { id, endpointId } of claimed) {
+      inFlight.set(id, endpointId);
+      const attemptDone: Promise<unknown> = attempt(id, false)
+        .catch(deps.onError)
+        .finally(() => {
+          inFlight.delete(id);
+          attempts.delete(attemptDone);
+          loopSoon();
+        });
+      attempts.add(attemptDone);
+    }
+    return claimed.length >= free;
+  }
+
+  async function runOnce(): Promise<number> {
+    const before = attempts.size;
+    await pump();
+    const started = attempts.size - before;
+    await Promise.all([...attempts]);
+    return started;
   }
 
   /** New messages become deliveries, one per active endpoint subscribed to the type (empty: every type). */
@@ -168,15 +207,24 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
     });
   }
 
-  /** Takes up to BATCH due deliveries: their next attempt moves a lease ahead, so no other worker takes them. */
-  async function claim(): Promise<number[]> {
+  /** Takes up to `limit` due deliveries: their next attempt moves a lease ahead, so no other worker takes them. */
+  async function claim(
+    limit: number,
+    skipEndpoints: number[],
+  ): Promise<{ id: number; endpointId: number }[]> {
     return db.transaction(async (tx) => {
       const due = await tx
-        .select({ id: webhookDeliveries.id })
+        .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId })
         .from(webhookDeliveries)
-        .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, new Date())))
+        .where(
+          and(
+            eq(webhookDeliveries.status, 'pending'),
+            lte(webhookDeliveries.nextAttemptAt, new Date()),
+            skipEndpoints.length > 0 ? notInArray(webhookDeliveries.endpointId, skipEndpoints) : undefined,
+          ),
+        )
         .orderBy(asc(webhookDeliveries.nextAttemptAt))
-        .limit(BATCH)
+        .limit(limit)
         .for('update', { skipLocked: true });
       if (due.length === 0) return [];
       const ids = due.map((d) => d.id);
@@ -184,7 +232,7 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
         .update(webhookDeliveries)
         .set({ nextAttemptAt: new Date(Date.now() + leaseMs) })
         .where(inArray(webhookDeliveries.id, ids));
-      return ids;
+      return due;
     });
   }
 
@@ -224,8 +272,7 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
         : nextRetryDelayMs(config.retrySchedule, attemptNo, retryAfter);
     const nextAt = delay === null ? null : new Date(Date.now() + delay);
     const status = success ? 'succeeded' : nextAt ? 'pending' : 'failed';
-    let disabledNow = false;
-    await db.transaction(async (tx) => {
+    const disabledNow = await record(async (tx) => {
       await tx.insert(webhookLogs).values({
         companyId: delivery.companyId,
         endpointId: endpoint.id,
@@ -247,11 +294,45 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
         .update(webhookDeliveries)
         .set({ status, attempts: attemptNo, nextAttemptAt: nextAt ?? new Date(), updatedAt: new Date() })
         .where(eq(webhookDeliveries.id, delivery.id));
-      if (!endpoint.isActive) return;
-      disabledNow = await recordHealth(tx, endpoint.id, success);
+      if (!endpoint.isActive) return false;
+      return recordHealth(tx, endpoint.id, success);
     });
     if (disabledNow) await tellAdmins(delivery.companyId, endpoint.url).catch(deps.onError);
     return { result, msgId: message.msgId };
+  }
+
+  /**
+   * Group commit: outcomes that finish while a write is running are written together in the next
+   * transaction (one commit for many attempts). An outcome not yet written when the process dies leaves its
+   * delivery pending, so it is attempted again after the lease: at least once, never lost.
+   */
+  type Write = { run: (tx: Tx) => Promise<boolean>; done: (v: boolean) => void; fail: (e: unknown) => void };
+  let writes: Write[] = [];
+  let writing: Promise<void> | undefined;
+  function record(run: Write['run']): Promise<boolean> {
+    return new Promise<boolean>((done, fail) => {
+      writes.push({ run, done, fail });
+      if (!writing) writing = flush();
+    });
+  }
+  async function flush(): Promise<void> {
+    while (writes.length > 0) {
+      const batch = writes;
+      writes = [];
+      try {
+        const results = await db.transaction(async (tx) => {
+          const out: boolean[] = [];
+          for (const w of batch) out.push(await w.run(tx));
+          return out;
+        });
+        batch.forEach((w, i) => {
+          w.done(results[i] ?? false);
+        });
+      } catch (error) {
+        for (const w of batch) w.fail(error);
+      }
+    }
+    writing = undefined;
   }
 
   /** A success clears the failing streak; a failure starts it, and disables the endpoint once it is too long. */
@@ -260,7 +341,7 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
       await tx
         .update(webhookEndpoints)
         .set({ failingSince: null })
-        .where(eq(webhookEndpoints.id, endpointId));
+        .where(and(eq(webhookEndpoints.id, endpointId), isNotNull(webhookEndpoints.failingSince)));
       return false;
     }
     const [row] = await tx
@@ -306,12 +387,9 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
       running = false;
       clearTimeout(timer);
       await pass;
+      await Promise.all([...attempts]);
     },
-    kick() {
-      if (!running) return;
-      if (pass) again = true;
-      else schedule(0);
-    },
+    kick: loopSoon,
     runOnce,
     attemptNow: (deliveryId) => attempt(deliveryId, true),
   };
