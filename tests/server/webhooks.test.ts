@@ -3,13 +3,14 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq, gt, isNull, max } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig, type ServerConfig } from '../../server/config';
-import { webhookEndpoints } from '../../server/db/schema';
+import { documents, users, webhookEndpoints, webhookMessages } from '../../server/db/schema';
+import { answerCall, createCall, setCallStatus } from '../../server/domain/videocalls';
 import { FORBIDDEN_TARGET } from '../../server/integrations/webhooks/ssrf';
 import type { WebhookEndpoint, WebhookLog } from '../../src/contract/webhooks';
 import { bearer, get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
@@ -559,5 +560,86 @@ describe('webhook durability', () => {
       await receiver.close();
       await t.close();
     }
+  });
+});
+
+// ---------------------------------------------------------------- events from real actions
+
+describe('events from real actions (enqueued in the transaction of the change)', () => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await startTestApp(withWebhooks({ worker: false }));
+    admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
+  });
+  afterAll(() => t.close());
+
+  /** Messages enqueued by this test (the seed holds older ones). */
+  let since = 0;
+  const queued = async (type: string) =>
+    (
+      await t.app.ctx.db
+        .select()
+        .from(webhookMessages)
+        .where(and(eq(webhookMessages.eventType, type), gt(webhookMessages.id, since)))
+    ).map((m) => JSON.parse(m.body) as { type: string; data: Record<string, unknown> });
+
+  it('profiles, documents, AML and video calls each enqueue their event; a refused write enqueues nothing', async () => {
+    since = (await t.app.ctx.db.select({ id: max(webhookMessages.id) }).from(webhookMessages))[0]?.id ?? 0;
+    const id = await newProfile(t.app, admin, 'WH-EVENTS-1');
+    expect(await queued('profile.created')).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ profile_id: id }) }),
+    ]);
+    const duplicate = await call(t.app, 'POST', '/profile', admin, {
+      id_card_number: 'WH-EVENTS-1',
+      name: 'x',
+      gender: 'F',
+    });
+    expect(duplicate.status).toBe(400);
+    expect(await queued('profile.created')).toHaveLength(1);
+
+    // The demo company has profile.updated switched off: nothing is enqueued until it is on.
+    await call(t.app, 'PATCH', `/profile/${id}`, admin, { phone: '+905551112233' });
+    expect(await queued('profile.updated')).toEqual([]);
+    await call(t.app, 'PUT', '/webhook', admin, { events: { 'profile.updated': true } });
+    await call(t.app, 'PATCH', `/profile/${id}`, admin, { email: 'tester@example.com' });
+    expect((await queued('profile.updated'))[0]?.data).toMatchObject({ profile_id: id, fields: ['email'] });
+    await call(t.app, 'PATCH', `/profile/${id}/status`, admin, { status: 'Pending Review' });
+    expect((await queued('profile.status_changed'))[0]?.data).toMatchObject({
+      profile_id: id,
+      to: 'Pending Review',
+    });
+
+    const [doc] = await t.app.ctx.db
+      .select({ id: documents.id })
+      .from(documents)
+      .where(and(eq(documents.companyId, 1), isNull(documents.deletedAt)))
+      .limit(1);
+    await call(t.app, 'PUT', `/document/${doc?.id}/approve`, admin, { approved: true });
+    await call(t.app, 'PUT', `/document/${doc?.id}/approve`, admin, {
+      approved: false,
+      reason: 'The photo is blurred.',
+    });
+    expect((await queued('document.approved'))[0]?.data).toMatchObject({ document_id: doc?.id });
+    expect((await queued('document.rejected'))[0]?.data).toMatchObject({ document_id: doc?.id });
+
+    expect((await call(t.app, 'GET', `/profile/${id}/aml/check`, admin)).status).toBe(200);
+    expect((await call(t.app, 'PATCH', `/profile/${id}/aml/approve`, admin, {})).status).toBe(200);
+    expect((await queued('aml.checked'))[0]?.data).toMatchObject({ profile_id: id });
+    expect((await queued('aml.approved'))[0]?.data).toMatchObject({ profile_id: id });
+
+    const [agent] = await t.app.ctx.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, 'admin@acme.test'));
+    const agentId = agent?.id as number;
+    const created = await t.app.ctx.db.transaction((tx) => createCall(tx, 1, id));
+    await answerCall(t.app.ctx.db, 1, created.id, agentId);
+    await t.app.ctx.db.transaction((tx) => setCallStatus(tx, 1, created.id, agentId, 3));
+    expect((await queued('videocall.created'))[0]?.data).toMatchObject({
+      call_id: created.id,
+      profile_id: id,
+    });
+    expect((await queued('videocall.completed'))[0]?.data).toMatchObject({ call_id: created.id, status: 3 });
   });
 });
