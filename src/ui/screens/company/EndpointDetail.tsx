@@ -440,11 +440,7 @@ function LogDrawer({
       size="560px"
     >
       {log && (
-        <div
-          className="studio-webhooks-drawer"
-          role="region"
-          aria-label={t('drawer.title', { attempt: log.attempt })}
-        >
+        <section className="studio-webhooks-drawer" aria-label={t('drawer.title', { attempt: log.attempt })}>
           <p>
             {t('drawer.message')}: <code>{log.message_id ?? ''}</code>
           </p>
@@ -457,7 +453,9 @@ function LogDrawer({
               .join('\n')}
           </pre>
           <H5>{t('drawer.body')}</H5>
-          <pre className="studio-webhooks-pre">{log.request_body ?? JSON.stringify(log.payload, null, 2)}</pre>
+          <pre className="studio-webhooks-pre">
+            {log.request_body ?? JSON.stringify(log.payload, null, 2)}
+          </pre>
           <H5>{t('drawer.response')}</H5>
           <p>
             {t('drawer.status')}: <Tag minimal>{log.response_status ?? t('logs.noAnswer')}</Tag>
@@ -480,7 +478,7 @@ function LogDrawer({
               <p className="studio-muted">{t('drawer.replayHelp')}</p>
             </div>
           )}
-        </div>
+        </section>
       )}
     </Drawer>
   );
