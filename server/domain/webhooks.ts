@@ -52,7 +52,7 @@ export async function enqueueWebhookEvent(
   // One statement, and the company's toggle is read at the moment of the event (switched off: nothing).
   await db.execute(sql`
     insert into ${webhookMessages} (msg_id, company_id, event_type, body)
-    select ${newMessageId()}, ${companyId}, ${type}, ${body}
+    select ${newMessageId()}::text, ${companyId}::integer, ${type}::text, ${body}::text
     where not exists (
       select 1 from ${webhookEventToggles}
       where company_id = ${companyId} and event = ${type} and enabled = false

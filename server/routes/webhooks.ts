@@ -337,17 +337,14 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Delete a webhook endpoint',
-          description: 'Its waiting deliveries are dropped; its logs stay (without the endpoint).',
+          description: 'Its waiting deliveries and its delivery logs are deleted with it.',
           params: idParams,
           response: { 204: z.null(), ...authErrors },
         },
       },
       async (request, reply) => {
         const row = await requireEndpoint(ctx.db, principalOf(request).companyId, request.params.id);
-        await ctx.db.transaction(async (tx) => {
-          await tx.update(webhookLogs).set({ deliveryId: null }).where(eq(webhookLogs.endpointId, row.id));
-          await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id));
-        });
+        await ctx.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id));
         reply.code(204);
         return null;
       },

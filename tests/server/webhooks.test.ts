@@ -527,7 +527,7 @@ describe('webhook durability', () => {
       await receiver.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
   it('disables an endpoint that failed every attempt for the configured time, and tells the admins', async () => {
     const t = await startTestApp(
@@ -560,7 +560,7 @@ describe('webhook durability', () => {
       await receiver.close();
       await t.close();
     }
-  });
+  }, 120_000);
 });
 
 // ---------------------------------------------------------------- events from real actions
