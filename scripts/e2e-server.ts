@@ -25,6 +25,9 @@ const child = spawn('npx', ['tsx', 'server/main.ts'], {
     // The suite signs in many times a minute from one address; the limits themselves are tested in tests/server.
     LOGIN_LIMIT_PER_ACCOUNT: '1000',
     LOGIN_LIMIT_PER_ADDRESS: '1000',
+    // The webhook console test delivers to a receiver on loopback; the SSRF guard is tested in tests/server.
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    WEBHOOK_RETRY_SCHEDULE: '1,1',
   },
 });
 const stop = (signal: NodeJS.Signals) => child.kill(signal);

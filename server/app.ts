@@ -21,6 +21,7 @@ import { installErrorHandling } from './http/errors';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
 import { createDbOutbox } from './integrations/mail';
 import { createHttpSummariser } from './integrations/summariser';
+import { createWebhookWorker } from './integrations/webhooks/worker';
 import { createCallDesk } from './realtime/callDesk';
 import { createHub, type RealtimeHub } from './realtime/hub';
 import { accountCodeRoutes } from './routes/accountCodes';
@@ -100,6 +101,12 @@ export async function buildApp(
   if (config.seedOnEmpty && (await isDatabaseEmpty(database.db))) {
     await seedDemo(database.db, { storage, secrets, argon2: config.argon2 });
   }
+  const mail = createDbOutbox(database.db, {
+    print: config.mailConsole ? (line) => console.log(line) : undefined,
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    onError: (error) => app.log.error({ err: error }, 'SMTP delivery failed'),
+  });
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -111,12 +118,7 @@ export async function buildApp(
       socketTtlSeconds: config.socketTokenTtlSeconds,
       mfaSetupTtlSeconds: config.mfaSetupTokenTtlSeconds,
     }),
-    mail: createDbOutbox(database.db, {
-      print: config.mailConsole ? (line) => console.log(line) : undefined,
-      smtpUrl: config.smtpUrl,
-      from: config.mailFrom,
-      onError: (error) => app.log.error({ err: error }, 'SMTP delivery failed'),
-    }),
+    mail,
     faceMatcher:
       options.faceMatcher ??
       (config.faceMatch.engine === 'off'
@@ -135,6 +137,13 @@ export async function buildApp(
       unattachedCallMs: config.calls.unattachedCallMs,
       onError: (error) => app.log.error({ err: error }, 'call desk failed'),
     }),
+    webhooks: createWebhookWorker({
+      db: database.db,
+      secrets,
+      config: config.webhooks,
+      mail,
+      onError: (error) => app.log.error({ err: error }, 'webhook delivery failed'),
+    }),
   };
   // Calls and agents an earlier run left open wait for their sockets to come back (their grace periods).
   await ctx.calls.restore();
@@ -152,7 +161,7 @@ export async function buildApp(
   const isAllowedOrigin = corsOriginCheck(config);
   await app.register(fastifyCors, {
     origin: (origin, done) => done(null, isAllowedOrigin(origin)),
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Accept-Language'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Accept-Language', 'X-Password'],
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     maxAge: 600,
   });
@@ -187,6 +196,12 @@ export async function buildApp(
   });
   app.decorate('hub', hub);
   app.addHook('preClose', async () => hub.close());
+  // Webhooks: a write may have enqueued events (committed by now): look for them at once.
+  app.addHook('onResponse', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') ctx.webhooks.kick();
+  });
+  app.addHook('preClose', async () => ctx.webhooks.stop());
+  if (config.webhooks.worker) ctx.webhooks.start();
   app.addHook('onClose', async () => {
     if (!options.database) await database.close();
   });

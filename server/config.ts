@@ -64,6 +64,35 @@ export interface ServerConfig {
     listFormat: 'opensanctions' | 'ofac-sdn' | undefined;
     threshold: number;
   };
+  /** Webhook delivery (docs/webhooks.md). */
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Delays (seconds) before each retry; env WEBHOOK_RETRY_SCHEDULE (comma-separated). */
+  retrySchedule: number[];
+  /** Deliver to loopback/private/link-local addresses too (local development, tests): WEBHOOK_ALLOW_PRIVATE=1. */
+  allowPrivate: boolean;
+  /** An endpoint failing every attempt this long is disabled (WEBHOOK_DISABLE_AFTER_SECONDS, default 5 days). */
+  disableAfterSeconds: number;
+  /** Per-attempt time-out (15 s). */
+  timeoutMs: number;
+  /** How often the worker looks for due work when nothing wakes it sooner. */
+  pollMs: number;
+  /** Run the delivery worker in this process (WEBHOOK_WORKER=0 turns it off). */
+  worker: boolean;
+}
+
+/** Svix's schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the first attempt (±20 % jitter). */
+export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000];
+
+export function readRetrySchedule(value: string | undefined): number[] {
+  if (value === undefined || value.trim() === '') return DEFAULT_RETRY_SCHEDULE;
+  const delays = value.split(',').map((part) => Number(part.trim()));
+  if (delays.length > 50 || delays.some((d) => !Number.isFinite(d) || d < 0 || d > 7 * 86_400)) {
+    throw new Error(`WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds (0..604800), got ${value}`);
+  }
+  return delays;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -191,6 +220,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       listPath: env.AML_LIST_PATH ? resolve(env.AML_LIST_PATH) : undefined,
       listFormat: readAmlFormat(env.AML_LIST_FORMAT),
       threshold: readAmlThreshold(env.AML_MATCH_THRESHOLD),
+    },
+    webhooks: {
+      retrySchedule: readRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
+      allowPrivate: readFlag(env.WEBHOOK_ALLOW_PRIVATE, false, 'WEBHOOK_ALLOW_PRIVATE'),
+      disableAfterSeconds: readCount(
+        env.WEBHOOK_DISABLE_AFTER_SECONDS,
+        5 * 86_400,
+        'WEBHOOK_DISABLE_AFTER_SECONDS',
+      ),
+      timeoutMs: 15_000,
+      pollMs: readCount(env.WEBHOOK_POLL_MS, 1_000, 'WEBHOOK_POLL_MS'),
+      worker: readFlag(env.WEBHOOK_WORKER, true, 'WEBHOOK_WORKER'),
     },
   };
 }

@@ -7,6 +7,7 @@ import type { CountCache } from './domain/countCache';
 import type { PrincipalCache } from './domain/principalCache';
 import type { FaceMatcher } from './integrations/faceMatch';
 import type { MailOutbox } from './integrations/mail';
+import type { WebhookWorker } from './integrations/webhooks/worker';
 import type { CallDesk } from './realtime/callDesk';
 import type { Storage } from './storage/storage';
 
@@ -26,6 +27,8 @@ export interface AppContext {
   profileCounts: CountCache;
   /** The live call queue (presence, answering, hang-ups); bound to the socket server by the hub. */
   calls: CallDesk;
+  /** The webhook delivery engine (server/integrations/webhooks). */
+  webhooks: WebhookWorker;
 }
 
 /** The demo regions, both served by this process (docs/server.md). */

@@ -12,6 +12,7 @@ import type profile from '../locales/en-US/profile.json';
 import type report from '../locales/en-US/report.json';
 import type screens from '../locales/en-US/screens.json';
 import type stats from '../locales/en-US/stats.json';
+import type webhooks from '../locales/en-US/webhooks.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -30,6 +31,7 @@ declare module 'i18next' {
       customer: typeof customer;
       entities: typeof entities;
       modules: typeof modules;
+      webhooks: typeof webhooks;
     };
     returnNull: false;
   }

@@ -10,6 +10,7 @@ import { amlHistory, amlResults, profileLogs, profiles } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import type { Screener } from '../integrations/aml';
 import { iso } from './format';
+import { enqueueWebhookEvent } from './webhooks';
 
 /** Who does a write: the caller's user and company. */
 export interface AmlActor {
@@ -112,6 +113,11 @@ export async function runAmlCheck(
     data: { check_id: entry.id, status, matches: matches.length, score, database: screener.database },
     createdAt: now,
   });
+  await enqueueWebhookEvent(tx, actor.companyId, 'aml.checked', {
+    profile_id: profileId,
+    check_id: entry.id,
+    status,
+  });
   return {
     profile: profileId,
     provider,
@@ -154,4 +160,5 @@ export async function approveAml(tx: Tx, actor: AmlActor, profileId: number): Pr
     data: { matches: result.matches.length },
     createdAt: now,
   });
+  await enqueueWebhookEvent(tx, actor.companyId, 'aml.approved', { profile_id: profileId });
 }

@@ -22,6 +22,7 @@ import type { Tx } from '../db/client';
 import { deviceData, documentAlerts, documentPages, documents, documentTypes } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { type Actor, lockProfile, writeLog } from './profileWrites';
+import { enqueueWebhookEvent } from './webhooks';
 
 type DocumentRow = typeof documents.$inferSelect;
 type ApproveBody = z.output<typeof documentApproveBodySchema>;
@@ -59,6 +60,10 @@ export async function reviewDocument(tx: Tx, actor: Actor, documentId: number, b
     `Document ${label(row)} ${status}${reason ? `: ${reason}` : ''}`,
     { document_id: row.id, ...(reason ? { reason } : {}) },
   );
+  await enqueueWebhookEvent(tx, actor.companyId, `document.${status}`, {
+    document_id: row.id,
+    profile_id: row.profileId,
+  });
 }
 
 /** PUT /document/{id}/archive: archive or restore (the body's id must be the address's). */
@@ -286,5 +291,9 @@ export async function recordUpload(tx: Tx, actor: Actor, upload: UploadRecord): 
     `Document ${type.documentClass} #${row.id} uploaded (${upload.pages.length} ${upload.pages.length === 1 ? 'page' : 'pages'})`,
     { document_id: row.id, pages: upload.pages.length, upload_source: upload.upload_source },
   );
+  await enqueueWebhookEvent(tx, actor.companyId, 'document.uploaded', {
+    document_id: row.id,
+    profile_id: upload.profile,
+  });
   return row.id;
 }

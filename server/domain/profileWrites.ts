@@ -40,6 +40,7 @@ import type { ProfileFacts } from '../integrations/summariser';
 import { fullName, iso } from './format';
 import { toProfile } from './profiles';
 import { riskScores } from './riskScores';
+import { enqueueWebhookEvent } from './webhooks';
 
 type ProfileRow = typeof profiles.$inferSelect;
 type CreateBody = z.output<typeof profileCreateBodySchema>;
@@ -161,6 +162,11 @@ export async function changeStatus(
       ...(reason ? { reject_reason: reason } : {}),
     },
   );
+  await enqueueWebhookEvent(tx, actor.companyId, 'profile.status_changed', {
+    profile_id: profileId,
+    from,
+    to: body.status,
+  });
   return { result: true, status: body.status };
 }
 
@@ -196,6 +202,10 @@ export async function createProfile(tx: Tx, actor: Actor, body: CreateBody): Pro
   if (!row) throw new Error('profile insert returned nothing');
   await writeLog(tx, row.id, actor.userId, 'profile_created', 'Profile created', {
     id_card_number: row.idCardNumber,
+  });
+  await enqueueWebhookEvent(tx, actor.companyId, 'profile.created', {
+    profile_id: row.id,
+    status: row.status,
   });
   return toProfile(row);
 }
@@ -260,6 +270,10 @@ export async function editProfile(tx: Tx, actor: Actor, profileId: number, body:
     .returning();
   if (!updated) throw notFound();
   await writeLog(tx, profileId, actor.userId, 'profile_updated', `Profile updated: ${changed.join(', ')}`, {
+    fields: changed,
+  });
+  await enqueueWebhookEvent(tx, actor.companyId, 'profile.updated', {
+    profile_id: profileId,
     fields: changed,
   });
   return toProfile(updated);

@@ -16,6 +16,7 @@ import { badRequest, conflict, forbidden, notFound } from '../errors';
 import type { Storage } from '../storage/storage';
 import { fullName, iso } from './format';
 import { writeLog } from './profileWrites';
+import { enqueueWebhookEvent } from './webhooks';
 
 /** Turkish labels of the call status codes (en-US labels are the §4 names in title case). */
 const TR_LABELS: Record<CallStatusName, string> = {
@@ -126,6 +127,7 @@ export async function createCall(db: DbOrTx, companyId: number, profileId: numbe
     .values({ companyId, profileId, roomId: randomUUID(), status: CALL_STATUS_WAITING })
     .returning({ id: videoCalls.id, room_id: videoCalls.roomId, status: videoCalls.status });
   if (!row) throw new Error('insert returned no row');
+  await enqueueWebhookEvent(db, companyId, 'videocall.created', { call_id: row.id, profile_id: profileId });
   return row;
 }
 
@@ -222,6 +224,11 @@ export async function setCallStatus(
       status,
     },
   );
+  await enqueueWebhookEvent(db, companyId, 'videocall.completed', {
+    call_id: callId,
+    profile_id: call.profileId,
+    status,
+  });
 }
 
 /** The calls waiting now in a company, oldest first, with the customer's name. */

@@ -1,54 +1,187 @@
-import { and, desc, eq, ilike, lt, or, type SQL } from 'drizzle-orm';
-import { WEBHOOK_EVENTS, type WebhookEndpoint, type WebhookLog } from '../../src/contract/webhooks';
+import { and, count, desc, eq, gte, ilike, inArray, lt, max, or, type SQL, sql } from 'drizzle-orm';
+import {
+  isWebhookUrl,
+  WEBHOOK_EVENTS,
+  WEBHOOK_URL_MESSAGE,
+  type WebhookEndpoint,
+  type WebhookEventType,
+  type WebhookLog,
+} from '../../src/contract/webhooks';
 import type { SecretBox } from '../auth/secrets';
 import type { DbOrTx } from '../db/client';
-import { webhookEndpoints, webhookEventToggles, webhookLogs, webhookSettings } from '../db/schema';
-import { notFound } from '../errors';
+import {
+  webhookDeliveries,
+  webhookEndpoints,
+  webhookEventToggles,
+  webhookLogs,
+  webhookMessages,
+  webhookSettings,
+} from '../db/schema';
+import { badRequest, notFound } from '../errors';
+import { newMessageId } from '../integrations/webhooks/signer';
+import { checkTarget } from '../integrations/webhooks/ssrf';
 import { iso, likePattern } from './format';
 
-type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
-
-export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventName, string> = {
+export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'profile.created': 'A customer profile was created',
   'profile.updated': 'A customer profile was edited',
   'profile.status_changed': 'A customer profile changed status',
   'document.uploaded': 'A document was uploaded',
   'document.approved': 'A document was approved',
   'document.rejected': 'A document was rejected',
-  'aml.completed': 'An AML screening finished',
+  'aml.checked': 'An AML screening finished',
+  'aml.approved': 'An AML result was approved',
+  'videocall.created': 'A customer started a video call',
   'videocall.completed': 'A video call ended with a status',
+  'user.created': 'A studio user was created',
 };
 
+// ---------------------------------------------------------------- enqueue (the outbox)
+
+/**
+ * Records an event for delivery (unless the company switched the event off): one INSERT, so it commits or rolls back with the change it reports when
+ * given that change's transaction. The worker fans it out to the subscribed endpoints.
+ */
+export async function enqueueWebhookEvent(
+  db: DbOrTx,
+  companyId: number,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+): Promise<void> {
+  const body = JSON.stringify({ type, timestamp: new Date().toISOString(), data });
+  // One statement, and the company's toggle is read at the moment of the event (switched off: nothing).
+  await db.execute(sql`
+    insert into ${webhookMessages} (msg_id, company_id, event_type, body)
+    select ${newMessageId()}::text, ${companyId}::integer, ${type}::text, ${body}::text
+    where not exists (
+      select 1 from ${webhookEventToggles}
+      where company_id = ${companyId} and event = ${type} and enabled = false
+    )`);
+}
+
+// ---------------------------------------------------------------- reads
+
 const knownEvents = (events: string[]) =>
-  events.filter((e): e is WebhookEventName => (WEBHOOK_EVENTS as readonly string[]).includes(e));
+  events.filter((e): e is WebhookEventType => (WEBHOOK_EVENTS as readonly string[]).includes(e));
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 type LogRow = typeof webhookLogs.$inferSelect;
+type Health = WebhookEndpoint['health'];
 
-export function toEndpoint(row: EndpointRow): WebhookEndpoint {
+const EMPTY_HEALTH: Health = {
+  last_delivery_at: null,
+  last_status: null,
+  success_rate_24h: null,
+  attempts_24h: 0,
+  pending: 0,
+};
+
+export function toEndpoint(row: EndpointRow, health: Health = EMPTY_HEALTH): WebhookEndpoint {
+  const graceOn = row.previousSecretExpiresAt && row.previousSecretExpiresAt.getTime() > Date.now();
   return {
     id: row.id,
     url: row.url,
+    description: row.description,
     enabled_events: knownEvents(row.enabledEvents),
     is_active: row.isActive,
+    disabled_reason: row.disabledReason,
+    previous_secret_expires_at: graceOn ? iso(row.previousSecretExpiresAt) : null,
     created_at: iso(row.createdAt),
+    health,
   };
 }
 
-export function toWebhookLog(row: LogRow): WebhookLog {
+function parseBody(text: string | null | undefined, fallback: Record<string, unknown>) {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return fallback;
+  }
+}
+
+export function toWebhookLog(row: LogRow, body?: string | null): WebhookLog {
   return {
     id: row.id,
     endpoint: row.endpointId,
     event: row.event,
+    message_id: row.msgId,
     url: row.url,
-    payload: row.payload,
+    payload: parseBody(body, row.payload),
+    request_body: body ?? null,
+    request_headers: row.requestHeaders,
     response_status: row.responseStatus,
     response_body: row.responseBody,
+    error: row.error,
     success: row.success,
     attempt: row.attempt,
     duration_ms: row.durationMs,
+    next_retry_at: iso(row.nextRetryAt),
     created_at: iso(row.createdAt),
   };
+}
+
+/** Health of the company's endpoints: last attempt, the last 24 h's success rate, deliveries waiting. */
+export async function endpointHealth(db: DbOrTx, companyId: number): Promise<Map<number, Health>> {
+  const since = new Date(Date.now() - 86_400_000);
+  const [recent, last, pending] = await Promise.all([
+    db
+      .select({
+        endpointId: webhookLogs.endpointId,
+        total: count(),
+        ok: sql<number>`count(*) filter (where ${webhookLogs.success})`.mapWith(Number),
+      })
+      .from(webhookLogs)
+      .where(and(eq(webhookLogs.companyId, companyId), gte(webhookLogs.createdAt, since)))
+      .groupBy(webhookLogs.endpointId),
+    db
+      .select({ endpointId: webhookLogs.endpointId, lastId: max(webhookLogs.id) })
+      .from(webhookLogs)
+      .where(eq(webhookLogs.companyId, companyId))
+      .groupBy(webhookLogs.endpointId),
+    db
+      .select({ endpointId: webhookDeliveries.endpointId, total: count() })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.companyId, companyId), eq(webhookDeliveries.status, 'pending')))
+      .groupBy(webhookDeliveries.endpointId),
+  ]);
+  const lastIds = last.map((l) => l.lastId).filter((v): v is number => v !== null);
+  const lastRows = lastIds.length
+    ? await db
+        .select({
+          endpointId: webhookLogs.endpointId,
+          at: webhookLogs.createdAt,
+          status: webhookLogs.responseStatus,
+        })
+        .from(webhookLogs)
+        .where(inArray(webhookLogs.id, lastIds))
+    : [];
+  const health = new Map<number, Health>();
+  const of = (id: number | null) => {
+    if (id === null) return null;
+    const existing = health.get(id) ?? { ...EMPTY_HEALTH };
+    health.set(id, existing);
+    return existing;
+  };
+  for (const r of recent) {
+    const h = of(r.endpointId);
+    if (h) {
+      h.attempts_24h = r.total;
+      h.success_rate_24h = r.total > 0 ? r.ok / r.total : null;
+    }
+  }
+  for (const r of lastRows) {
+    const h = of(r.endpointId);
+    if (h) {
+      h.last_delivery_at = iso(r.at);
+      h.last_status = r.status;
+    }
+  }
+  for (const r of pending) {
+    const h = of(r.endpointId);
+    if (h) h.pending = r.total;
+  }
+  return health;
 }
 
 /** The company's settings row; created (with a fresh token) the first time it is asked for. */
@@ -83,6 +216,24 @@ export async function eventToggles(db: DbOrTx, companyId: number) {
   });
 }
 
+/** Switches events on or off for the whole company. */
+export async function setEventToggles(
+  db: DbOrTx,
+  companyId: number,
+  events: Partial<Record<WebhookEventType, boolean>>,
+): Promise<void> {
+  for (const [event, enabled] of Object.entries(events)) {
+    if (enabled === undefined) continue;
+    await db
+      .insert(webhookEventToggles)
+      .values({ companyId, event, enabled })
+      .onConflictDoUpdate({
+        target: [webhookEventToggles.companyId, webhookEventToggles.event],
+        set: { enabled },
+      });
+  }
+}
+
 export async function requireEndpoint(db: DbOrTx, companyId: number, id: number): Promise<EndpointRow> {
   const [row] = await db
     .select()
@@ -92,24 +243,85 @@ export async function requireEndpoint(db: DbOrTx, companyId: number, id: number)
   return row;
 }
 
-/** An endpoint's delivery logs, newest first; `after_id` continues below that entry. */
-export async function endpointLogs(
-  db: DbOrTx,
-  endpointId: number,
-  query: { limit: number; after_id?: number | undefined; search?: string | undefined },
-) {
-  const where: SQL[] = [eq(webhookLogs.endpointId, endpointId)];
+/**
+ * The URL rule (SPEC §5 "Please type a valid url") and the SSRF guard (unless private targets are
+ * allowed): the host's addresses must not be loopback, private, link-local or metadata ones.
+ */
+export async function checkWebhookUrl(url: string, allowPrivate: boolean): Promise<string> {
+  const trimmed = url.trim();
+  if (!isWebhookUrl(trimmed)) throw badRequest(WEBHOOK_URL_MESSAGE);
+  if (!allowPrivate) {
+    const reason = await checkTarget(trimmed);
+    if (reason) throw badRequest(reason);
+  }
+  return trimmed;
+}
+
+interface LogQuery {
+  limit: number;
+  after_id?: number | undefined;
+  offset?: number | undefined;
+  search?: string | undefined;
+  status?: 'succeeded' | 'failed' | undefined;
+  event?: string | undefined;
+}
+
+/** The filters of both log lists: status, event, and a search over event, URL and message id. */
+export function logFilters(base: SQL, query: LogQuery): SQL[] {
+  const where: SQL[] = [base];
   if (query.after_id !== undefined) where.push(lt(webhookLogs.id, query.after_id));
+  if (query.status) where.push(eq(webhookLogs.success, query.status === 'succeeded'));
+  if (query.event) where.push(eq(webhookLogs.event, query.event));
   if (query.search) {
     const pattern = likePattern(query.search);
-    const match = or(ilike(webhookLogs.event, pattern), ilike(webhookLogs.url, pattern));
+    const match = or(
+      ilike(webhookLogs.event, pattern),
+      ilike(webhookLogs.url, pattern),
+      ilike(webhookLogs.msgId, pattern),
+    );
     if (match) where.push(match);
   }
+  return where;
+}
+
+/** Log rows with the exact body of their message. */
+export async function logsWithBodies(db: DbOrTx, where: SQL[], limit: number, offset = 0) {
   const rows = await db
-    .select()
+    .select({ log: webhookLogs, body: webhookMessages.body })
     .from(webhookLogs)
+    .leftJoin(webhookMessages, eq(webhookMessages.msgId, webhookLogs.msgId))
     .where(and(...where))
     .orderBy(desc(webhookLogs.id))
-    .limit(query.limit + 1);
-  return { results: rows.slice(0, query.limit).map(toWebhookLog), has_more: rows.length > query.limit };
+    .limit(limit)
+    .offset(offset);
+  return rows.map((r) => toWebhookLog(r.log, r.body));
+}
+
+/** An endpoint's delivery logs, newest first; `after_id` continues below that entry. */
+export async function endpointLogs(db: DbOrTx, endpointId: number, query: LogQuery) {
+  const where = logFilters(eq(webhookLogs.endpointId, endpointId), query);
+  const rows = await logsWithBodies(db, where, query.limit + 1);
+  return { results: rows.slice(0, query.limit), has_more: rows.length > query.limit };
+}
+
+/**
+ * Retry (a failed or waiting delivery) or replay (a delivered one) the deliveries of these log entries of
+ * the company: each is due now again, with the same message and so the same `webhook-id`.
+ */
+export async function requeueDeliveries(db: DbOrTx, companyId: number, logIds: number[]): Promise<number> {
+  const rows = await db
+    .select({ id: webhookLogs.id, deliveryId: webhookLogs.deliveryId, active: webhookEndpoints.isActive })
+    .from(webhookLogs)
+    .leftJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookLogs.endpointId))
+    .where(and(eq(webhookLogs.companyId, companyId), inArray(webhookLogs.id, logIds)));
+  if (rows.length !== new Set(logIds).size) throw notFound();
+  if (rows.some((r) => r.deliveryId === null)) throw badRequest('This delivery can not be retried');
+  if (rows.some((r) => r.active !== true)) throw badRequest('Enable the endpoint before retrying');
+  const ids = [...new Set(rows.map((r) => r.deliveryId as number))];
+  const updated = await db
+    .update(webhookDeliveries)
+    .set({ status: 'pending', nextAttemptAt: new Date(), updatedAt: new Date() })
+    .where(and(inArray(webhookDeliveries.id, ids), eq(webhookDeliveries.companyId, companyId)))
+    .returning({ id: webhookDeliveries.id });
+  return updated.length;
 }

@@ -143,7 +143,9 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const customer = customerOf(request);
         if (request.body.profile !== customer.profile_id) throw forbidden();
-        const call = await createCall(ctx.db, customer.company_id, customer.profile_id);
+        const call = await ctx.db.transaction((tx) =>
+          createCall(tx, customer.company_id, customer.profile_id),
+        );
         ctx.calls.created(customer.company_id, call.id);
         return reply.code(201).send(call);
       },
@@ -166,7 +168,9 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { companyId, id: actorId } = principalOf(request);
-        await setCallStatus(ctx.db, companyId, request.params.id, actorId, request.body.status);
+        await ctx.db.transaction((tx) =>
+          setCallStatus(tx, companyId, request.params.id, actorId, request.body.status),
+        );
         await ctx.calls.finished(companyId, request.params.id);
         return oneVideoCall(ctx.db, ctx.storage, companyId, request.params.id);
       },

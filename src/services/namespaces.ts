@@ -12,6 +12,7 @@ export const NAMESPACES = [
   'calls',
   'entities',
   'modules',
+  'webhooks',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

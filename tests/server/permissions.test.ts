@@ -50,7 +50,6 @@ describe('roles and page permissions (§6)', () => {
     '/api/v2/webhook/token',
     '/api/v2/webhook_endpoint',
     '/api/v2/webhook_endpoint/1',
-    '/api/v2/webhook_endpoint/1/secret',
     '/api/v2/webhook_endpoint/1/logs',
     '/api/v2/ip-whitelist',
     '/api/v2/payment/history',

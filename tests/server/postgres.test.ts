@@ -6,8 +6,10 @@ import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
+import { webhookDeliveries, webhookMessages } from '../../server/db/schema';
+import { get, PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
 
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const available = existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'pg_ctl'));
@@ -69,5 +71,35 @@ describe.skipIf(!available)('on a real PostgreSQL', () => {
       token,
     );
     expect(search.body.count).toBeGreaterThan(0);
+  });
+
+  it('enqueues a webhook event in the write transaction and the worker fans it out', async () => {
+    const token = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
+    const created = await post<{ id: number }>(
+      t.app,
+      '/api/v2/profile',
+      { id_card_number: 'PG-WEBHOOK-1', name: 'Pg Hook', gender: 'F' },
+      token,
+    );
+    expect(created.status).toBe(201);
+    const [message] = await t.app.ctx.db
+      .select()
+      .from(webhookMessages)
+      .where(eq(webhookMessages.eventType, 'profile.created'))
+      .orderBy(desc(webhookMessages.id))
+      .limit(1);
+    expect(JSON.parse(message?.body ?? '{}')).toMatchObject({
+      type: 'profile.created',
+      data: { profile_id: created.body.id },
+    });
+    // Demo endpoint 1 takes every event (its host is unreachable here: only the fan-out is checked).
+    const deliveries = async () =>
+      t.app.ctx.db
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.messageId, message?.id ?? 0));
+    for (let i = 0; i < 100 && (await deliveries()).length === 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect((await deliveries()).length).toBeGreaterThan(0);
   });
 });

@@ -21,9 +21,11 @@ import {
   userGroups,
   users,
   videoCallQuestions,
+  webhookDeliveries,
   webhookEndpoints,
   webhookEventToggles,
   webhookLogs,
+  webhookMessages,
   webhookSettings,
 } from '../schema';
 import { ensureSampleImages, SAMPLE_VARIANTS, sampleKey } from './images';
@@ -397,29 +399,70 @@ async function seedCompanyAdmin(
         companyId,
         url: `https://hooks.example.com/idv/${companyId}/${i + 1}`,
         enabledEvents: i === 0 ? [...WEBHOOK_EVENTS] : ['profile.status_changed', 'document.approved'],
-        secret: secrets.seal(`whsec_${randomBytes(18).toString('base64url')}`),
+        secret: secrets.seal(`whsec_${randomBytes(32).toString('base64')}`),
       })),
     )
     .returning();
-  const logs = endpoints.flatMap((endpoint, e) =>
+  // Past deliveries with their messages, so the console can show, retry and replay them.
+  const history = endpoints.flatMap((endpoint, e) =>
     Array.from({ length: 25 }, (_, n) => {
-      const success = n % 7 !== 3;
-      return {
-        companyId,
-        endpointId: endpoint.id,
-        event: WEBHOOK_EVENTS[(n + e) % WEBHOOK_EVENTS.length] as string,
-        url: endpoint.url,
-        payload: { event: WEBHOOK_EVENTS[(n + e) % WEBHOOK_EVENTS.length], profile_id: n + 1 },
-        responseStatus: success ? 200 : 502,
-        responseBody: success ? '{"ok":true}' : 'Bad Gateway',
-        success,
-        attempt: success ? 1 : 2,
-        durationMs: 40 + ((n * 37) % 300),
-        createdAt: new Date(DEMO_NOW - (25 - n) * 1_800_000),
-      };
+      const event = WEBHOOK_EVENTS[(n + e) % WEBHOOK_EVENTS.length] as string;
+      const at = new Date(DEMO_NOW - (25 - n) * 1_800_000);
+      const msgId = `msg_seed_${companyId}_${e + 1}_${n + 1}`;
+      const body = JSON.stringify({ type: event, timestamp: at.toISOString(), data: { profile_id: n + 1 } });
+      return { endpoint, event, at, msgId, body, n, success: n % 7 !== 3 };
     }),
   );
-  if (logs.length > 0) await db.insert(webhookLogs).values(logs);
+  if (history.length > 0) {
+    const messages = await db
+      .insert(webhookMessages)
+      .values(
+        history.map((h) => ({
+          msgId: h.msgId,
+          companyId,
+          eventType: h.event,
+          body: h.body,
+          fannedOut: true,
+          createdAt: h.at,
+        })),
+      )
+      .returning({ id: webhookMessages.id });
+    const deliveries = await db
+      .insert(webhookDeliveries)
+      .values(
+        history.map((h, i) => ({
+          messageId: messages[i]?.id as number,
+          endpointId: h.endpoint.id,
+          companyId,
+          status: h.success ? 'succeeded' : 'failed',
+          attempts: h.success ? 1 : 2,
+          nextAttemptAt: h.at,
+          createdAt: h.at,
+        })),
+      )
+      .returning({ id: webhookDeliveries.id });
+    await db.insert(webhookLogs).values(
+      history.map((h, i) => ({
+        companyId,
+        endpointId: h.endpoint.id,
+        deliveryId: deliveries[i]?.id ?? null,
+        msgId: h.msgId,
+        event: h.event,
+        url: h.endpoint.url,
+        requestHeaders: {
+          'content-type': 'application/json',
+          'webhook-id': h.msgId,
+          'webhook-timestamp': String(Math.floor(h.at.getTime() / 1000)),
+        },
+        responseStatus: h.success ? 200 : 502,
+        responseBody: h.success ? '{"ok":true}' : 'Bad Gateway',
+        success: h.success,
+        attempt: h.success ? 1 : 2,
+        durationMs: 40 + ((h.n * 37) % 300),
+        createdAt: h.at,
+      })),
+    );
+  }
   await db.insert(ipAllowlist).values(
     (endpointCount > 1 ? ['10.0.0.0/8', '192.168.1.10', '2001:db8::/32'] : ['203.0.113.0/24']).map(
       (address) => ({

@@ -1,0 +1,162 @@
+/**
+ * `npm run bench:webhooks` (issue 14 point 6): the webhook delivery engine against a receiver on loopback.
+ *
+ *   throughput  1,000 events queued in the database while no worker runs (server stopped), then the server
+ *               starts: deliveries per second from the first arrival to the last (all 1,000 must arrive,
+ *               each once; this is also the restart case: nothing queued is lost).
+ *   delay       BENCH_WEBHOOK_ACTIONS (200) real actions (POST /profile, a few at a time): the time from
+ *               sending the request to the receiver getting its `profile.created` delivery; median and p95.
+ *
+ * The server is a child process on PGlite in a temporary folder, with WEBHOOK_ALLOW_PRIVATE=1 (the
+ * receiver is on loopback). The receiver answers 200 at once. Nothing is asserted: figures only.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../server/db/client';
+import { enqueueWebhookEvent } from '../server/domain/webhooks';
+import { freePort, percentile, run, stop, waitForServer } from './support';
+
+const QUEUED = Number(process.env.BENCH_WEBHOOK_QUEUED ?? 1_000);
+const ACTIONS = Number(process.env.BENCH_WEBHOOK_ACTIONS ?? 200);
+const CONCURRENCY = 4;
+
+const arrivals = new Map<string, number>();
+const byProfile = new Map<number, number>();
+let duplicates = 0;
+const receiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const at = performance.now();
+    const id = String(req.headers['webhook-id']);
+    if (arrivals.has(id)) duplicates++;
+    else arrivals.set(id, at);
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      type: string;
+      data: { profile_id?: number };
+    };
+    if (body.type === 'profile.created' && body.data.profile_id) byProfile.set(body.data.profile_id, at);
+    res.writeHead(200).end('ok');
+  });
+});
+
+async function main() {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-webhooks-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = {
+    DATA_DIR: dataDir,
+    STUDIO_DIST: join(dataDir, 'no-studio'),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    LOGIN_LIMIT_PER_ACCOUNT: '1000',
+    LOGIN_LIMIT_PER_ADDRESS: '1000',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+  };
+  let server: ChildProcess | undefined;
+  try {
+    // 1. A seeded server without a worker: sign in, add the endpoint (every event).
+    server = run(['server/main.ts'], { ...env, WEBHOOK_WORKER: '0' });
+    await waitForServer(base, server);
+    const login = (await (
+      await fetch(`${base}/api/v1/login/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin@acme.test', password: 'Admin@2026' }),
+      })
+    ).json()) as { access: string; company_id: number };
+    const auth = { authorization: `Bearer ${login.access}`, 'content-type': 'application/json' };
+    const created = await fetch(`${base}/api/v2/webhook_endpoint`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ url: receiverUrl, enabled_events: [] }),
+    });
+    if (created.status !== 201) throw new Error(`endpoint: ${created.status} ${await created.text()}`);
+    const ours = ((await created.json()) as { id: number }).id;
+    // The demo endpoints point at hooks.example.com (unreachable here): off, so only ours is measured.
+    const all = (await (await fetch(`${base}/api/v2/webhook_endpoint`, { headers: auth })).json()) as {
+      id: number;
+    }[];
+    for (const { id } of all.filter((e) => e.id !== ours)) {
+      await fetch(`${base}/api/v2/webhook_endpoint/${id}`, {
+        method: 'PATCH',
+        headers: auth,
+        body: JSON.stringify({ is_active: false }),
+      });
+    }
+    await stop(server);
+
+    // 2. 1,000 events queued while no server runs (as the domain's write paths do).
+    const database = await openDatabase({ pgliteDir: join(dataDir, 'pg') });
+    await database.db.transaction(async (tx) => {
+      for (let i = 0; i < QUEUED; i++) {
+        await enqueueWebhookEvent(tx, login.company_id, 'profile.status_changed', { profile_id: 1, n: i });
+      }
+    });
+    await database.close();
+
+    // 3. The server with its worker: time until every queued event has arrived.
+    const started = performance.now();
+    server = run(['server/main.ts'], env);
+    await waitForServer(base, server);
+    const deadline = Date.now() + 300_000;
+    while (arrivals.size < QUEUED && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const times = [...arrivals.values()].sort((a, b) => a - b);
+    const first = times[0] ?? started;
+    const last = times.at(-1) ?? started;
+    console.log(`queued events delivered: ${arrivals.size} of ${QUEUED} (duplicates ${duplicates})`);
+    console.log(
+      `throughput: ${((arrivals.size - 1) / ((last - first) / 1000)).toFixed(0)} deliveries/s ` +
+        `(first to last arrival ${(last - first).toFixed(0)} ms; from server start ${(last - started).toFixed(0)} ms)`,
+    );
+
+    // 4. Delay from a real action to the receiver.
+    const sentAt = new Map<number, number>();
+    let next = 0;
+    const worker = async () => {
+      while (next < ACTIONS) {
+        const n = next++;
+        const t0 = performance.now();
+        const response = await fetch(`${base}/api/v2/profile`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ id_card_number: `BENCH-WH-${n}`, name: 'Bench Webhook', gender: 'F' }),
+        });
+        const profile = (await response.json()) as { id: number };
+        sentAt.set(profile.id, t0);
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    const waitUntil = Date.now() + 60_000;
+    while ([...sentAt.keys()].some((id) => !byProfile.has(id)) && Date.now() < waitUntil) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const delays = [...sentAt.entries()]
+      .filter(([id]) => byProfile.has(id))
+      .map(([id, t0]) => (byProfile.get(id) as number) - t0)
+      .sort((a, b) => a - b);
+    console.log(
+      `action to receiver (${delays.length} of ${ACTIONS} profile.created, ${CONCURRENCY} at a time): ` +
+        `median ${percentile(delays, 50).toFixed(0)} ms, p95 ${percentile(delays, 95).toFixed(0)} ms, ` +
+        `max ${(delays.at(-1) ?? Number.NaN).toFixed(0)} ms`,
+    );
+  } finally {
+    await stop(server);
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
