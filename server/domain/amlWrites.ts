@@ -9,6 +9,7 @@ import type { Tx } from '../db/client';
 import { amlHistory, amlResults, profileLogs, profiles } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import type { Screener } from '../integrations/aml';
+import { recordAudit } from './audit';
 import { iso } from './format';
 
 /** Who does a write: the caller's user and company. */
@@ -112,6 +113,14 @@ export async function runAmlCheck(
     data: { check_id: entry.id, status, matches: matches.length, score, database: screener.database },
     createdAt: now,
   });
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'aml',
+    objectId: profileId,
+    action: 'aml_checked',
+    after: { check_id: entry.id, status, matches: matches.length, score },
+  });
   return {
     profile: profileId,
     provider,
@@ -153,5 +162,14 @@ export async function approveAml(tx: Tx, actor: AmlActor, profileId: number): Pr
         : 'AML result approved',
     data: { matches: result.matches.length },
     createdAt: now,
+  });
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'aml',
+    objectId: profileId,
+    action: 'aml_approved',
+    before: { approved: result.approved },
+    after: { approved: true },
   });
 }

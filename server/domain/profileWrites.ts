@@ -37,6 +37,7 @@ import {
 } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import type { ProfileFacts } from '../integrations/summariser';
+import { changedFields, recordAudit } from './audit';
 import { fullName, iso } from './format';
 import { toProfile } from './profiles';
 import { riskScores } from './riskScores';
@@ -161,6 +162,15 @@ export async function changeStatus(
       ...(reason ? { reject_reason: reason } : {}),
     },
   );
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'profile',
+    objectId: profileId,
+    action: 'status_changed',
+    before: { status: from, reject_reason: row.rejectReason },
+    after: { status: body.status, reject_reason: reason },
+  });
   return { result: true, status: body.status };
 }
 
@@ -196,6 +206,14 @@ export async function createProfile(tx: Tx, actor: Actor, body: CreateBody): Pro
   if (!row) throw new Error('profile insert returned nothing');
   await writeLog(tx, row.id, actor.userId, 'profile_created', 'Profile created', {
     id_card_number: row.idCardNumber,
+  });
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'profile',
+    objectId: row.id,
+    action: 'profile_created',
+    after: { id_card_number: row.idCardNumber, name: row.name, gender: row.gender },
   });
   return toProfile(row);
 }
@@ -261,6 +279,14 @@ export async function editProfile(tx: Tx, actor: Actor, profileId: number, body:
   if (!updated) throw notFound();
   await writeLog(tx, profileId, actor.userId, 'profile_updated', `Profile updated: ${changed.join(', ')}`, {
     fields: changed,
+  });
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'profile',
+    objectId: profileId,
+    action: 'profile_updated',
+    ...changedFields(row, changes),
   });
   return toProfile(updated);
 }

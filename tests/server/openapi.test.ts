@@ -148,7 +148,12 @@ const PENDING = new Set(
     ]; // issue 7: documents
     const builtAml: string[] = ['patch /api/v2/profile/{id}/aml/approve']; // issue 7: AML
     const builtStats: string[] = ['get /api/v2/videocall/report', 'get /api/v2/bitool']; // issue 8
-    const builtLater = [...builtCalls, ...builtDocuments, ...builtAml, ...builtStats].includes(
+    const builtAdmin: string[] = [
+      'post /api/v2/user',
+      'patch /api/v2/user/{id}',
+      'post /api/v2/user/{id}/reset_password',
+    ]; // issue 13
+    const builtLater = [...builtCalls, ...builtDocuments, ...builtAml, ...builtStats, ...builtAdmin].includes(
       `${method} ${path}`,
     );
     return !((read && builtReads) || builtWrites || builtProfileWrites || builtLater);
