@@ -1,4 +1,5 @@
 import 'i18next';
+import type admin from '../locales/en-US/admin.json';
 import type aml from '../locales/en-US/aml.json';
 import type auth from '../locales/en-US/auth.json';
 import type calls from '../locales/en-US/calls.json';
@@ -26,6 +27,7 @@ declare module 'i18next' {
       aml: typeof aml;
       calls: typeof calls;
       customer: typeof customer;
+      admin: typeof admin;
     };
     returnNull: false;
   }

@@ -25,7 +25,7 @@ export const Screens = {
     'CompanySettingsScreen',
   ),
   Return: lazyScreen(() => import('../screens/payment/ReturnScreen'), 'ReturnScreen'),
-  Admin: lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen'),
+  Admin: lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen', ['admin']),
   Entities: lazyScreen(() => import('../screens/entities/EntitiesScreen'), 'EntitiesScreen'),
   PdfBasic: lazyScreen(() => import('../screens/pdf/PdfBasicScreen'), 'PdfBasicScreen', [
     'report',
