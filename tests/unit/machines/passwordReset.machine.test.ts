@@ -106,6 +106,7 @@ describe('password reset machine: a code from a link (invitation)', () => {
           }),
         },
       }),
+      { input: {} },
     ).start();
     actor.send({ type: 'code.received', email: ' invited@acme.test ' });
     expect(actor.getSnapshot().matches({ enteringCode: 'resendable' })).toBe(true);
