@@ -94,6 +94,17 @@ export class AccountStore {
     return active?.email ?? null;
   }
 
+  /** Forgets a stored account other than the active one (the settings page's Remove); the active one logs out. */
+  forget(key: string): boolean {
+    const marker = this.read(STORAGE_KEYS.active);
+    if (key === marker || !this.list().some((a) => accountKey(a) === key)) return false;
+    this.write(
+      this.list().filter((a) => accountKey(a) !== key),
+      marker,
+    );
+    return true;
+  }
+
   /** Logout All: forget every stored account and tell other tabs. */
   logoutAll(): void {
     this.write([], null);

@@ -11,6 +11,7 @@ export const NAMESPACES = [
   'aml',
   'calls',
   'admin',
+  'settings',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */
