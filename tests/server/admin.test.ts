@@ -509,6 +509,49 @@ describe('audit log', () => {
     expect(other.body.results).toEqual([]);
   });
 
+  it('records document and AML decisions through the same function', async () => {
+    const docs = await get<{ id: number; status: string }[]>(
+      t.app,
+      '/api/v2/profile/4/documents',
+      tokens.admin,
+    );
+    const doc = docs.body[0];
+    expect(doc).toBeDefined();
+    const review = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v2/document/${doc?.id}/approve`,
+      headers: bearer(tokens.user),
+      payload: { approved: false, reason: 'The photo is blurred' },
+    });
+    expect(review.statusCode).toBe(200);
+    const documentEntries = await get<{ results: Record<string, unknown>[] }>(
+      t.app,
+      `/api/v2/audit?object_type=document&object_id=${doc?.id}`,
+      tokens.admin,
+    );
+    expect(documentEntries.body.results[0]).toMatchObject({
+      action: 'document_rejected',
+      actor: ids.user,
+      actor_email: 'agent@acme.test',
+      before: { status: doc?.status },
+      after: { status: 'rejected', review_reason: 'The photo is blurred' },
+    });
+
+    expect((await get(t.app, '/api/v2/profile/1/aml/check', tokens.admin)).status).toBe(200);
+    const approve = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v2/profile/1/aml/approve',
+      headers: bearer(tokens.admin),
+    });
+    expect(approve.statusCode).toBe(200);
+    const aml = await get<{ results: { action: string }[] }>(
+      t.app,
+      '/api/v2/audit?object_type=aml&object_id=1',
+      tokens.admin,
+    );
+    expect(aml.body.results.map((e) => e.action)).toEqual(['aml_approved', 'aml_checked']);
+  });
+
   it('filters by date range and refuses bad filters with 400', async () => {
     const today = new Date().toISOString().slice(0, 10);
     const inRange = await get<{ count: number }>(
