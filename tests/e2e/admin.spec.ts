@@ -101,6 +101,7 @@ test.describe('in Turkish', () => {
     await page.getByLabel('E-posta', { exact: true }).fill(DEMO.admin.email);
     await page.getByLabel('Şifre', { exact: true }).fill(DEMO.admin.password);
     await page.getByRole('button', { name: 'Giriş yap', exact: true }).click();
+    await expect(page.getByRole('navigation', { name: 'Ana gezinme' })).toBeVisible();
     await page.goto(`/admin?search=${encodeURIComponent(email)}`);
     const row = page.getByRole('row').filter({ hasText: email });
     await row.getByRole('button', { name: /için işlemler/ }).click();
@@ -173,4 +174,26 @@ test('disabling a signed-in user sends their studio back to /login; the audit lo
   expect(csv).toMatch(
     /admin@acme.test,127\.0\.0\.1,user,\d+,user_disabled,"{""is_active"":true}","{""is_active"":false}"/,
   );
+});
+
+test('settings: own details and a password change with the current one', async ({ page, request }) => {
+  const email = `settings-${unique()}@acme.test`;
+  await invitedUser(request, email, 'Restricted User', 'Settings2026');
+  await signIn(page, { email, password: 'Settings2026' });
+  await page.goto('/settings');
+  await page.getByLabel('First name').fill('Selin');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('User successfully updated')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Account menu' })).toContainText('Selin');
+
+  await page.getByLabel('Current password').fill('wrong');
+  await page.getByLabel('New password', { exact: true }).fill('Changed2026');
+  await page.getByLabel('Confirm the new password').fill('Changed2026');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Wrong password' })).toBeVisible();
+  await page.getByLabel('Current password').fill('Settings2026');
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('Password successfully changed')).toBeVisible();
+  const login = await request.post('/api/v1/login/', { data: { username: email, password: 'Changed2026' } });
+  expect(login.status()).toBe(200);
 });

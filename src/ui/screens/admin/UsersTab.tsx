@@ -150,10 +150,7 @@ export function UsersTab() {
   );
   const [state, send] = useMachine(machine);
   const { action, error } = state.context;
-  const request_ = useCallback(
-    (next: AdminAction) => send({ type: 'action.requested', action: next }),
-    [send],
-  );
+  const ask = useCallback((next: AdminAction) => send({ type: 'action.requested', action: next }), [send]);
 
   return (
     <div>
@@ -200,7 +197,7 @@ export function UsersTab() {
             update={update}
             busy={list.isFetching}
             onEdit={(user) => setDialog({ user })}
-            onAction={request_}
+            onAction={ask}
           />
           <Pager
             count={list.data.count}
@@ -222,7 +219,7 @@ export function UsersTab() {
             send({ type: 'error.dismissed' });
           }}
           onSubmit={(values: UserFormValues) =>
-            request_(
+            ask(
               dialog.user
                 ? {
                     kind: 'update',
