@@ -44,6 +44,10 @@ async function newPage(browser: Browser, locale = 'en-US'): Promise<Page> {
   return context.newPage();
 }
 
+// Each test drives two browser contexts (admin and user) through sign-ins and e-mails: on a loaded 2-core
+// machine that can take longer than the default 30 s.
+test.describe.configure({ timeout: 60_000 });
+
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
 
 test('an admin adds a Restricted User; the invitation sets a password; they may not open /admin', async ({
