@@ -10,7 +10,6 @@ import type documents from '../locales/en-US/documents.json';
 import type profile from '../locales/en-US/profile.json';
 import type report from '../locales/en-US/report.json';
 import type screens from '../locales/en-US/screens.json';
-import type settings from '../locales/en-US/settings.json';
 import type stats from '../locales/en-US/stats.json';
 
 declare module 'i18next' {
@@ -29,7 +28,6 @@ declare module 'i18next' {
       calls: typeof calls;
       customer: typeof customer;
       admin: typeof admin;
-      settings: typeof settings;
     };
     returnNull: false;
   }

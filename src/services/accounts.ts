@@ -94,15 +94,12 @@ export class AccountStore {
     return active?.email ?? null;
   }
 
-  /** Forgets a stored account other than the active one (the settings page's Remove); the active one logs out. */
-  forget(key: string): boolean {
-    const marker = this.read(STORAGE_KEYS.active);
-    if (key === marker || !this.list().some((a) => accountKey(a) === key)) return false;
+  /** Forgets a stored account (settings' Remove, offered for the accounts that are not active). */
+  forget(key: string): void {
     this.write(
       this.list().filter((a) => accountKey(a) !== key),
-      marker,
+      this.read(STORAGE_KEYS.active),
     );
-    return true;
   }
 
   /** Logout All: forget every stored account and tell other tabs. */

@@ -11,7 +11,6 @@ export const NAMESPACES = [
   'aml',
   'calls',
   'admin',
-  'settings',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

@@ -19,7 +19,7 @@ export const Screens = {
     'customers',
     'profile',
   ]),
-  Settings: lazyScreen(() => import('../screens/settings/SettingsScreen'), 'SettingsScreen', ['settings']),
+  Settings: lazyScreen(() => import('../screens/settings/SettingsScreen'), 'SettingsScreen', ['admin']),
   CompanySettings: lazyScreen(
     () => import('../screens/company/CompanySettingsScreen'),
     'CompanySettingsScreen',

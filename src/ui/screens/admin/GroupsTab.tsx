@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Callout,
   Checkbox,
@@ -155,18 +154,30 @@ export function GroupsTab() {
           onSubmit={(name, permissions) => save.mutate({ id: editing.group?.id ?? null, name, permissions })}
         />
       )}
-      <Alert
+      <Dialog
         isOpen={deleting !== null}
-        intent={Intent.DANGER}
+        title={t('groups.delete', { name: deleting?.name ?? '' })}
         icon="trash"
-        cancelButtonText={t('form.cancel')}
-        confirmButtonText={t('groups.confirmDelete')}
-        loading={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => deleting && remove.mutate(deleting.id)}
+        onClose={() => setDeleting(null)}
       >
-        <p>{t('groups.deleteBody', { name: deleting?.name ?? '' })}</p>
-      </Alert>
+        <DialogBody>
+          <p>{t('groups.deleteBody', { name: deleting?.name ?? '' })}</p>
+        </DialogBody>
+        <DialogFooter
+          actions={
+            <>
+              <Button text={t('form.cancel')} onClick={() => setDeleting(null)} />
+              <Button
+                intent={Intent.DANGER}
+                text={t('groups.confirmDelete')}
+                autoFocus
+                loading={remove.isPending}
+                onClick={() => deleting && remove.mutate(deleting.id)}
+              />
+            </>
+          }
+        />
+      </Dialog>
     </div>
   );
 }
@@ -204,7 +215,7 @@ function GroupDialog({
       >
         <DialogBody>
           {error && (
-            <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-form-callout">
+            <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-auth-callout">
               {error}
             </Callout>
           )}

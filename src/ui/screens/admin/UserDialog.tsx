@@ -92,7 +92,7 @@ export function UserDialog({
       >
         <DialogBody>
           {error && (
-            <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-form-callout">
+            <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-auth-callout">
               {error}
             </Callout>
           )}

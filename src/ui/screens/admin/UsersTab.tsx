@@ -24,15 +24,14 @@ import {
   type AdminActionKind,
   adminActionMachine,
 } from '../../../machines/adminAction.machine';
+import { adminKeys, listGroups } from '../../../services/api/admin';
 import {
-  adminKeys,
   createUser,
   forcePasswordReset,
-  listGroups,
   listUsers,
   type UserListParams,
   updateUser,
-} from '../../../services/api/admin';
+} from '../../../services/api/users';
 import { useActiveAccount } from '../../app/useAccounts';
 import { showSuccess } from '../../toaster';
 import { PasswordPrompt } from '../settings/PasswordPrompt';

@@ -1,4 +1,14 @@
-import { Alert, Button, Card, H4, HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import {
+  Button,
+  Card,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  H4,
+  HTMLTable,
+  Intent,
+  Tag,
+} from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
@@ -8,7 +18,7 @@ import { showSuccess } from '../../toaster';
 
 /** The accounts stored in this browser (§1 multiple accounts): switch to one, or remove one. */
 export function AccountsCard() {
-  const { t } = useTranslation('settings');
+  const { t } = useTranslation('admin', { keyPrefix: 'settings' });
   const { t: tc } = useTranslation();
   const [, navigate] = useLocation();
   const active = useActiveAccount();
@@ -23,9 +33,7 @@ export function AccountsCard() {
           <tr>
             <th scope="col">{t('accounts.email')}</th>
             <th scope="col">{t('accounts.server')}</th>
-            <th scope="col">
-              <span className="studio-sr-only">{t('accounts.actions')}</span>
-            </th>
+            <th scope="col">{t('accounts.actions')}</th>
           </tr>
         </thead>
         <tbody>
@@ -72,20 +80,32 @@ export function AccountsCard() {
           })}
         </tbody>
       </HTMLTable>
-      <Alert
+      <Dialog
         isOpen={removing !== null}
-        intent={Intent.DANGER}
+        title={t('accounts.remove')}
         icon="trash"
-        cancelButtonText={t('accounts.cancel')}
-        confirmButtonText={t('accounts.remove')}
-        onCancel={() => setRemoving(null)}
-        onConfirm={() => {
-          if (removing) accounts.forget(accountKey(removing));
-          setRemoving(null);
-        }}
+        onClose={() => setRemoving(null)}
       >
-        <p>{t('accounts.removeBody', { email: removing?.email ?? '' })}</p>
-      </Alert>
+        <DialogBody>
+          <p>{t('accounts.removeBody', { email: removing?.email ?? '' })}</p>
+        </DialogBody>
+        <DialogFooter
+          actions={
+            <>
+              <Button text={t('accounts.cancel')} onClick={() => setRemoving(null)} />
+              <Button
+                intent={Intent.DANGER}
+                text={t('accounts.remove')}
+                autoFocus
+                onClick={() => {
+                  if (removing) accounts.forget(accountKey(removing));
+                  setRemoving(null);
+                }}
+              />
+            </>
+          }
+        />
+      </Dialog>
     </Card>
   );
 }

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureOf } from '../../../machines/failure';
 import { checkConfirmation, checkPassword, checkRequired } from '../../../machines/validation';
-import { changePassword } from '../../../services/api/admin';
+import { changePassword } from '../../../services/api/users';
 import { useValidationText } from '../../components/FieldMessage';
 import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
@@ -12,7 +12,7 @@ import { showSuccess } from '../../toaster';
 
 /** A new password with the current one (§5 rule); "Password successfully changed". */
 export function PasswordCard({ userId }: { userId: number }) {
-  const { t } = useTranslation('settings');
+  const { t } = useTranslation('admin', { keyPrefix: 'settings' });
   const { t: tc } = useTranslation();
   const text = useValidationText();
   const [current, setCurrent] = useState('');
@@ -45,7 +45,7 @@ export function PasswordCard({ userId }: { userId: number }) {
         }}
       >
         {detail && (
-          <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-form-callout">
+          <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-auth-callout">
             {detail === 'Wrong password' ? tc('messages.wrongPassword') : detail}
           </Callout>
         )}

@@ -6,7 +6,7 @@ import type { User } from '../../../contract/users';
 import { failureOf } from '../../../machines/failure';
 import { checkRequired } from '../../../machines/validation';
 import { accounts } from '../../../services/accounts';
-import { updateUser } from '../../../services/api/admin';
+import { updateUser } from '../../../services/api/users';
 import { useValidationText } from '../../components/FieldMessage';
 import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
@@ -16,7 +16,7 @@ const PHONE = /^\+?[0-9 ().-]{3,32}$/;
 
 /** The user's own first and last name and phone (PATCH /user/{id}, no password needed). */
 export function ProfileCard({ user, onSaved }: { user: User; onSaved: () => void }) {
-  const { t } = useTranslation('settings');
+  const { t } = useTranslation('admin', { keyPrefix: 'settings' });
   const { t: tc } = useTranslation();
   const text = useValidationText();
   const [first, setFirst] = useState(user.first_name);
@@ -51,7 +51,7 @@ export function ProfileCard({ user, onSaved }: { user: User; onSaved: () => void
         }}
       >
         {save.isError && (
-          <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-form-callout">
+          <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-auth-callout">
             {failureOf(save.error).detail}
           </Callout>
         )}
