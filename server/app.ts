@@ -14,6 +14,7 @@ import type { ServerConfig } from './config';
 import { type AppContext, regionsOf } from './context';
 import { type Database, openDatabase } from './db/client';
 import { isDatabaseEmpty, seedDemo } from './db/seed/demo';
+import { installAuditContext } from './domain/audit';
 import { createCountCache } from './domain/countCache';
 import { createPrincipalCache } from './domain/principalCache';
 import { installAccessControl, PUBLIC } from './http/access';
@@ -26,11 +27,13 @@ import { createCallDesk } from './realtime/callDesk';
 import { createHub, type RealtimeHub } from './realtime/hub';
 import { accountCodeRoutes } from './routes/accountCodes';
 import { amlRoutes } from './routes/aml';
+import { auditRoutes } from './routes/audit';
 import { bitoolRoutes } from './routes/bitool';
 import { callReportRoutes } from './routes/callReport';
 import { companyRoutes } from './routes/companies';
 import { devRoutes } from './routes/dev';
 import { documentRoutes } from './routes/documents';
+import { groupRoutes } from './routes/groups';
 import { ipWhitelistRoutes } from './routes/ipWhitelist';
 import { loginRoutes } from './routes/login';
 import { noteRoutes } from './routes/notes';
@@ -69,6 +72,8 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   accountCodeRoutes(ctx),
   userRoutes(ctx),
   companyRoutes(ctx),
+  groupRoutes(ctx),
+  auditRoutes(ctx),
   profileRoutes(ctx),
   profileWriteRoutes(ctx, {
     summariser: ctx.config.summariser ? createHttpSummariser(ctx.config.summariser) : undefined,
@@ -157,6 +162,7 @@ export async function buildApp(
   app.decorate('ctx', ctx);
   installErrorHandling(app);
   installAccessControl(app, ctx, ['/api/']);
+  installAuditContext(app);
 
   const isAllowedOrigin = corsOriginCheck(config);
   await app.register(fastifyCors, {

@@ -1,4 +1,5 @@
 import 'i18next';
+import type admin from '../locales/en-US/admin.json';
 import type aml from '../locales/en-US/aml.json';
 import type auth from '../locales/en-US/auth.json';
 import type calls from '../locales/en-US/calls.json';
@@ -32,6 +33,7 @@ declare module 'i18next' {
       entities: typeof entities;
       modules: typeof modules;
       webhooks: typeof webhooks;
+      admin: typeof admin;
     };
     returnNull: false;
   }

@@ -9,6 +9,7 @@ import type { Tx } from '../db/client';
 import { amlHistory, amlResults, profileLogs, profiles } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import type { Screener } from '../integrations/aml';
+import { recordAudit } from './audit';
 import { iso } from './format';
 import { enqueueWebhookEvent } from './webhooks';
 
@@ -118,6 +119,14 @@ export async function runAmlCheck(
     check_id: entry.id,
     status,
   });
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'aml',
+    objectId: profileId,
+    action: 'aml_checked',
+    after: { check_id: entry.id, status, matches: matches.length, score },
+  });
   return {
     profile: profileId,
     provider,
@@ -161,4 +170,13 @@ export async function approveAml(tx: Tx, actor: AmlActor, profileId: number): Pr
     createdAt: now,
   });
   await enqueueWebhookEvent(tx, actor.companyId, 'aml.approved', { profile_id: profileId });
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'aml',
+    objectId: profileId,
+    action: 'aml_approved',
+    before: { approved: result.approved },
+    after: { approved: true },
+  });
 }

@@ -21,6 +21,7 @@ import type {
 import type { Tx } from '../db/client';
 import { deviceData, documentAlerts, documentPages, documents, documentTypes } from '../db/schema';
 import { badRequest, notFound } from '../errors';
+import { changedFields, recordAudit } from './audit';
 import { type Actor, lockProfile, writeLog } from './profileWrites';
 import { enqueueWebhookEvent } from './webhooks';
 
@@ -64,6 +65,15 @@ export async function reviewDocument(tx: Tx, actor: Actor, documentId: number, b
     document_id: row.id,
     profile_id: row.profileId,
   });
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'document',
+    objectId: row.id,
+    action: `document_${status}`,
+    before: { status: row.status, review_reason: row.reviewReason },
+    after: { status, review_reason: reason },
+  });
 }
 
 /** PUT /document/{id}/archive: archive or restore (the body's id must be the address's). */
@@ -85,6 +95,15 @@ export async function archiveDocument(
     `Document ${label(row)} ${body.archived ? 'archived' : 'restored'}`,
     { document_id: row.id },
   );
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'document',
+    objectId: row.id,
+    action: body.archived ? 'document_archived' : 'document_restored',
+    before: { archived: row.archived },
+    after: { archived: body.archived },
+  });
 }
 
 /** DELETE /document/{id}: a soft delete (the row and its files stay for the record; lists skip it). */
@@ -93,6 +112,15 @@ export async function deleteDocument(tx: Tx, actor: Actor, documentId: number) {
   await tx.update(documents).set({ deletedAt: new Date() }).where(eq(documents.id, row.id));
   await writeLog(tx, row.profileId, actor.userId, 'document_deleted', `Document ${label(row)} deleted`, {
     document_id: row.id,
+  });
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'document',
+    objectId: row.id,
+    action: 'document_deleted',
+    before: { deleted: false },
+    after: { deleted: true },
   });
 }
 
@@ -141,6 +169,14 @@ export async function overrideFields(tx: Tx, actor: Actor, documentId: number, b
     `Document ${label(row)} fields overridden: ${fields.join(', ')}`,
     { document_id: row.id, fields },
   );
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'document',
+    objectId: row.id,
+    action: 'document_fields_overridden',
+    ...changedFields(row.contentOverrides, changes),
+  });
 }
 
 /** PATCH /document/{id}: another document type (the class follows the type). */
@@ -161,6 +197,15 @@ export async function changeDocumentType(tx: Tx, actor: Actor, documentId: numbe
     `Document ${label(row)} type changed to ${type.name}`,
     { document_id: row.id, from: row.documentTypeId, to: type.id },
   );
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'document',
+    objectId: row.id,
+    action: 'document_type_changed',
+    before: { document_type: row.documentTypeId, document_class: row.documentClass },
+    after: { document_type: type.id, document_class: type.documentClass },
+  });
 }
 
 /** PUT /profile/{id}/rule/{ruleId}: overrides one alert of the profile's documents with a reason. */
@@ -203,6 +248,15 @@ export async function overrideAlert(
     `Alert ${updated.name} overridden: ${trimmed}`,
     { alert_id: updated.id, document_id: updated.documentId, reason: trimmed },
   );
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'document',
+    objectId: updated.documentId,
+    action: 'alert_overridden',
+    before: { alert: updated.code, overridden: false },
+    after: { alert: updated.code, overridden: true, override_reason: trimmed },
+  });
   return {
     id: updated.id,
     code: updated.code,
@@ -294,6 +348,19 @@ export async function recordUpload(tx: Tx, actor: Actor, upload: UploadRecord): 
   await enqueueWebhookEvent(tx, actor.companyId, 'document.uploaded', {
     document_id: row.id,
     profile_id: upload.profile,
+  });
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'document',
+    objectId: row.id,
+    action: 'document_uploaded',
+    after: {
+      profile: upload.profile,
+      document_type: type.id,
+      pages: upload.pages.length,
+      upload_source: upload.upload_source,
+    },
   });
   return row.id;
 }

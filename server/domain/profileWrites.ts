@@ -37,6 +37,7 @@ import {
 } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import type { ProfileFacts } from '../integrations/summariser';
+import { changedFields, recordAudit } from './audit';
 import { fullName, iso } from './format';
 import { toProfile } from './profiles';
 import { riskScores } from './riskScores';
@@ -167,6 +168,15 @@ export async function changeStatus(
     from,
     to: body.status,
   });
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'profile',
+    objectId: profileId,
+    action: 'status_changed',
+    before: { status: from, reject_reason: row.rejectReason },
+    after: { status: body.status, reject_reason: reason },
+  });
   return { result: true, status: body.status };
 }
 
@@ -206,6 +216,14 @@ export async function createProfile(tx: Tx, actor: Actor, body: CreateBody): Pro
   await enqueueWebhookEvent(tx, actor.companyId, 'profile.created', {
     profile_id: row.id,
     status: row.status,
+  });
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'profile',
+    objectId: row.id,
+    action: 'profile_created',
+    after: { id_card_number: row.idCardNumber, name: row.name, gender: row.gender },
   });
   return toProfile(row);
 }
@@ -275,6 +293,14 @@ export async function editProfile(tx: Tx, actor: Actor, profileId: number, body:
   await enqueueWebhookEvent(tx, actor.companyId, 'profile.updated', {
     profile_id: profileId,
     fields: changed,
+  });
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.userId,
+    object: 'profile',
+    objectId: profileId,
+    action: 'profile_updated',
+    ...changedFields(row, changes),
   });
   return toProfile(updated);
 }

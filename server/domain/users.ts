@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Role } from '../../src/contract/common';
 import type { User, UserListQuery } from '../../src/contract/users';
 import type { DbOrTx } from '../db/client';
@@ -46,6 +46,9 @@ function toUser(
     ),
     role,
     is_active: row.isActive,
+    last_login: row.lastLogin?.toISOString() ?? null,
+    force_password_reset: row.forcePasswordReset,
+    force_mfa_reset: row.forceMfaReset,
   };
 }
 
@@ -65,6 +68,29 @@ export async function getUser(
   return toUser(row, byUser.get(row.id) ?? [], storage);
 }
 
+/** ORDER BY of a user list (`name`: last then first name; ties by id). */
+function userOrder(ordering: UserListQuery['ordering']): SQL[] {
+  const descending = ordering?.startsWith('-') ?? false;
+  const dir = (column: SQL | typeof users.id) => (descending ? desc(column) : asc(column));
+  switch (ordering?.replace(/^-/, '')) {
+    case 'name':
+      return [dir(sql`lower(${users.lastName})`), dir(sql`lower(${users.firstName})`), asc(users.id)];
+    case 'username':
+      return [dir(sql`lower(${users.email})`), asc(users.id)];
+    case 'role':
+      return [dir(sql`${users.role}`), asc(users.id)];
+    case 'last_login':
+      return [
+        descending ? sql`${users.lastLogin} desc nulls last` : sql`${users.lastLogin} asc nulls first`,
+        asc(users.id),
+      ];
+    case 'id':
+      return [dir(users.id)];
+    default:
+      return [asc(users.id)];
+  }
+}
+
 export async function listUsers(
   db: DbOrTx,
   storage: Storage,
@@ -73,6 +99,7 @@ export async function listUsers(
 ): Promise<{ count: number; results: User[] }> {
   const filters: SQL[] = [eq(users.companyId, companyId)];
   if (query.role) filters.push(eq(users.role, query.role));
+  if (query.is_active) filters.push(eq(users.isActive, query.is_active === 'true'));
   if (query.search) {
     const pattern = likePattern(query.search);
     const match = or(
@@ -88,7 +115,7 @@ export async function listUsers(
     .select()
     .from(users)
     .where(where)
-    .orderBy(asc(users.id))
+    .orderBy(...userOrder(query.ordering))
     .limit(query.limit)
     .offset(query.offset);
   const byUser = await groupsByUser(

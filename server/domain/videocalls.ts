@@ -14,6 +14,7 @@ import type { DbOrTx } from '../db/client';
 import { profiles, users, videoCallAnswers, videoCallQuestions, videoCalls } from '../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import type { Storage } from '../storage/storage';
+import { recordAudit } from './audit';
 import { fullName, iso } from './format';
 import { writeLog } from './profileWrites';
 import { enqueueWebhookEvent } from './webhooks';
@@ -229,6 +230,15 @@ export async function setCallStatus(
     profile_id: call.profileId,
     status,
   });
+  await recordAudit(db, {
+    companyId,
+    actorId,
+    object: 'videocall',
+    objectId: callId,
+    action: 'call_status_set',
+    before: { status: call.status },
+    after: { status },
+  });
 }
 
 /** The calls waiting now in a company, oldest first, with the customer's name. */
@@ -334,6 +344,15 @@ export async function deleteRecording(
     .where(eq(videoCalls.id, callId));
   await storage.remove(call.recordingKey);
   await writeLog(db, call.profileId, actorId, 'videocall.video_deleted', 'Video deleted', { call: callId });
+  await recordAudit(db, {
+    companyId,
+    actorId,
+    object: 'videocall',
+    objectId: callId,
+    action: 'video_deleted',
+    before: { recording: call.recordingKey },
+    after: { recording: null },
+  });
 }
 
 /** An answer or a note given during a call (video_call_answers). */

@@ -1,22 +1,35 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { socketTokenBodySchema, socketTokenResponseSchema } from '../../src/contract/auth';
 import { errorSchema, idParams } from '../../src/contract/common';
 import {
+  changePasswordBodySchema,
   otpResetBodySchema,
   otpResetResponseSchema,
   otpVerifyBodySchema,
+  userCreateBodySchema,
   userListQuerySchema,
   userPageSchema,
   userPhotoBodySchema,
+  userResetPasswordBodySchema,
   userSchema,
+  userUpdateBodySchema,
 } from '../../src/contract/users';
 import type { AppContext } from '../context';
 import { otpReset, otpVerify, setAuthPhoto } from '../domain/account';
 import type { Principal } from '../domain/principal';
+import {
+  changeOwnPassword,
+  createUser,
+  forcePasswordReset,
+  isOwnProfileEdit,
+  updateUser,
+} from '../domain/userAdmin';
 import { getUser, listUsers } from '../domain/users';
 import { forbidden, notFound } from '../errors';
-import { need, principalOf, SIGNED_IN, SIGNED_IN_OR_MFA_SETUP } from '../http/access';
+import { checkAccess, need, principalOf, SIGNED_IN, SIGNED_IN_OR_MFA_SETUP } from '../http/access';
 import { toPage } from '../http/paging';
+import { userRoom } from '../realtime/rooms';
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 
@@ -31,13 +44,19 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     throw other ? forbidden() : notFound();
   }
 
+  const ADMIN = need('view_admin_page', { admin: true });
+
   return async (app) => {
     app.get(
       '/user',
       {
-        config: { access: need('view_admin_page', { admin: true }) },
+        config: { access: ADMIN },
         schema: {
           tags: ['users'],
+          summary: 'List the users of the company',
+          description:
+            'Admins only. `search` matches name or e-mail; filters `role`, `is_active`; `ordering` id, name, ' +
+            'username, role or last_login (`-` for descending).',
           querystring: userListQuerySchema,
           response: { 200: userPageSchema, ...errors },
         },
@@ -55,6 +74,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: SIGNED_IN },
         schema: {
           tags: ['users'],
+          summary: 'Read a user',
           description: 'Any signed-in user may read themself; reading another user needs the Admin role.',
           params: idParams,
           response: { 200: userSchema, ...errors },
@@ -75,11 +95,97 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     app.post(
+      '/user',
+      {
+        config: { access: ADMIN },
+        schema: {
+          tags: ['users'],
+          summary: 'Invite a user',
+          description:
+            'Admins only; `password` is the admin’s own (400 `Wrong password`). The user gets an invitation ' +
+            'e-mail with a link to set their own password (valid 7 days). E-mail unique per company (§5 pattern).',
+          body: userCreateBodySchema,
+          response: { 201: userSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const user = await createUser(ctx, principalOf(request), request.body);
+        return reply.code(201).send(user);
+      },
+    );
+
+    app.patch(
+      '/user/:id',
+      {
+        config: { access: SIGNED_IN },
+        schema: {
+          tags: ['users'],
+          summary: 'Edit, enable / disable a user, or force / reset their two-factor',
+          description:
+            'Admins: any field of a user of their company, with their own `password`. Anyone: their own ' +
+            '`first_name`, `last_name`, `phone` without it. Nobody disables themself; the last enabled Admin ' +
+            'is never disabled or demoted. A disabled user’s tokens stop working at once and their sockets close.',
+          params: idParams,
+          body: userUpdateBodySchema,
+          response: { 200: userSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const me = principalOf(request);
+        const { id } = request.params;
+        if (!isOwnProfileEdit(me, id, request.body))
+          checkAccess(me, { permission: 'view_admin_page', admin: true });
+        const user = await updateUser(ctx, me, id, request.body);
+        if (request.body.is_active === false) request.server.hub?.io.in(userRoom(id)).disconnectSockets(true);
+        return user;
+      },
+    );
+
+    app.post(
+      '/user/:id/reset_password',
+      {
+        config: { access: ADMIN },
+        schema: {
+          tags: ['users'],
+          summary: 'Force a password reset',
+          description:
+            'Admins only, with their own `password`; `email`, when sent, must be the user’s. The user’s next ' +
+            'sign-in answers 400 `Password Reset Required`.',
+          params: idParams,
+          body: userResetPasswordBodySchema,
+          response: { 200: userSchema, ...errors },
+        },
+      },
+      async (request) => forcePasswordReset(ctx, principalOf(request), request.params.id, request.body),
+    );
+
+    app.post(
+      '/user/:id/change_password',
+      {
+        config: { access: SIGNED_IN },
+        schema: {
+          tags: ['users'],
+          summary: 'Change one’s own password',
+          description:
+            'Own user only; `password` is the current one (400 `Wrong password`), `new_password` follows §5.',
+          params: idParams,
+          body: changePasswordBodySchema,
+          response: { 200: z.object({ detail: z.string() }), ...errors },
+        },
+      },
+      async (request) => {
+        await changeOwnPassword(ctx, principalOf(request), request.params.id, request.body);
+        return { detail: 'Password successfully changed' };
+      },
+    );
+
+    app.post(
       '/user/socket_token',
       {
         config: { access: SIGNED_IN },
         schema: {
           tags: ['users'],
+          summary: 'Get a socket token',
           description: 'A short-lived token for the socket.io connection (`auth: { token }`).',
           body: socketTokenBodySchema,
           response: { 200: socketTokenResponseSchema, ...errors },
@@ -97,6 +203,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: SIGNED_IN_OR_MFA_SETUP },
         schema: {
           tags: ['users'],
+          summary: 'Start or turn off two-factor authentication',
           description:
             'Own user only, password confirmed. `disable: false`: a new TOTP secret, pending until `otp_verify`; ' +
             '`disable: true`: two-factor off. Also accepts the restricted token of a forced two-factor setup.',
@@ -118,6 +225,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: SIGNED_IN_OR_MFA_SETUP },
         schema: {
           tags: ['users'],
+          summary: 'Verify two-factor authentication',
           description:
             'Own user only, password confirmed. The secret must be the pending one and the code valid now: ' +
             'two-factor on, forced two-factor reset cleared. 400 `Invalid code` otherwise.',
@@ -140,6 +248,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         bodyLimit: PHOTO_BODY_LIMIT,
         schema: {
           tags: ['users'],
+          summary: 'Set the sign-in photo',
           description:
             'Own user only, password confirmed. `photo`: a data URL of a JPEG or PNG (checked by its bytes), ' +
             'at most 5 MB. Later logins of this user need a face photo that matches it.',

@@ -22,13 +22,24 @@ export const userSchema = z.object({
   permissions: z.array(permissionSchema),
   role: roleSchema,
   is_active: z.boolean(),
+  /** Last successful sign-in (ISO date-time) or null. */
+  last_login: z.string().nullable(),
+  /** The next sign-in answers `Password Reset Required`. */
+  force_password_reset: z.boolean(),
+  /** The next sign-in answers `Two Factor Reset Required`. */
+  force_mfa_reset: z.boolean(),
 });
 export type User = z.infer<typeof userSchema>;
+
+export const USER_ORDERINGS = ['id', 'name', 'username', 'role', 'last_login'] as const;
 
 export const userListQuerySchema = z.strictObject({
   ...pagingQuery,
   search: searchText.optional(),
   role: roleSchema.optional(),
+  is_active: z.enum(['true', 'false']).optional(),
+  /** One of USER_ORDERINGS, `-` first for descending; default `id`. */
+  ordering: z.enum([...USER_ORDERINGS, ...USER_ORDERINGS.map((o) => `-${o}` as const)]).optional(),
 });
 export type UserListQuery = z.infer<typeof userListQuerySchema>;
 export const userPageSchema = pageSchema(userSchema);
@@ -57,3 +68,66 @@ export const userPhotoBodySchema = z.strictObject({
   photo: z.string().min(1).max(7_000_000),
 });
 export type UserPhotoBody = z.infer<typeof userPhotoBodySchema>;
+
+// ---------------------------------------------------------------- administration (issue 13)
+
+/** The caller's own password, confirmed by every administrative change (SPEC §5 prompt). */
+const ownPassword = z.string().min(1).max(256);
+const name = z.string().trim().min(1).max(150);
+/** Checked on the server against §5's pattern with §5's message (`This is not a valid e-mail address.`). */
+const email = z.string().trim().max(254);
+const phone = z
+  .string()
+  .trim()
+  .max(32)
+  .nullable()
+  .transform((v) => (v === '' ? null : v));
+const groupIds = z.array(z.number().int().positive().max(2_147_483_647)).max(50);
+
+/** POST /api/v2/user: invites a user (an e-mail with a link to set their own password). */
+export const userCreateBodySchema = z.strictObject({
+  password: ownPassword,
+  first_name: name,
+  last_name: name,
+  username: email,
+  phone: phone.optional(),
+  role: roleSchema,
+  groups: groupIds.default([]),
+});
+export type UserCreateBody = z.input<typeof userCreateBodySchema>;
+
+/**
+ * PATCH /api/v2/user/{id}: edited fields, `is_active`, or a forced two-factor setup (`force_mfa_setup`) or
+ * reset (`reset_mfa`, also clears the secret). `password` (the caller's own) is needed for everything but
+ * a user's own name and phone.
+ */
+export const userUpdateBodySchema = z.strictObject({
+  password: ownPassword.optional(),
+  first_name: name.optional(),
+  last_name: name.optional(),
+  username: email.optional(),
+  phone: phone.optional(),
+  role: roleSchema.optional(),
+  groups: groupIds.optional(),
+  is_active: z.boolean().optional(),
+  force_mfa_setup: z.literal(true).optional(),
+  reset_mfa: z.literal(true).optional(),
+});
+export type UserUpdateBody = z.input<typeof userUpdateBodySchema>;
+
+/**
+ * POST /api/v2/user/{id}/reset_password: the user's next sign-in answers `Password Reset Required`.
+ * `password` is the admin's own; `email`, when sent, must be the user's (SPEC §7 "id and data").
+ */
+export const userResetPasswordBodySchema = z.strictObject({
+  password: ownPassword,
+  email: z.string().trim().max(254).optional(),
+});
+export type UserResetPasswordBody = z.infer<typeof userResetPasswordBodySchema>;
+
+/** POST /api/v2/user/{id}/change_password: the user's own password, with the current one. */
+export const changePasswordBodySchema = z.strictObject({
+  password: ownPassword,
+  new_password: z.string().min(1).max(256),
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;

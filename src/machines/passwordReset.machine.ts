@@ -22,7 +22,9 @@ export type PasswordResetEvent =
   | { type: 'code.resend' }
   | { type: 'reset.submitted'; code: string; password: string }
   | { type: 'email.change' }
-  | { type: 'tick' };
+  | { type: 'tick' }
+  /** The code came with a link (an invitation or a reset e-mail): go straight to the new password. */
+  | { type: 'code.received'; email: string };
 
 export const passwordResetMachine = setup({
   types: {
@@ -59,6 +61,10 @@ export const passwordResetMachine = setup({
   states: {
     enteringEmail: {
       on: {
+        'code.received': {
+          target: 'enteringCode',
+          actions: assign(({ event }) => ({ email: event.email.trim(), error: null, countdown: 0 })),
+        },
         'email.submitted': {
           target: 'sending',
           actions: assign(({ event }) => ({ email: event.email.trim(), error: null })),

@@ -94,6 +94,14 @@ export class AccountStore {
     return active?.email ?? null;
   }
 
+  /** Forgets a stored account (settings' Remove, offered for the accounts that are not active). */
+  forget(key: string): void {
+    this.write(
+      this.list().filter((a) => accountKey(a) !== key),
+      this.read(STORAGE_KEYS.active),
+    );
+  }
+
   /** Logout All: forget every stored account and tell other tabs. */
   logoutAll(): void {
     this.write([], null);

@@ -13,6 +13,7 @@ export const NAMESPACES = [
   'entities',
   'modules',
   'webhooks',
+  'admin',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

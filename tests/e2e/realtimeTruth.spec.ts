@@ -10,7 +10,7 @@ import { DEMO, signIn } from './support';
  * What every screen shows is what the server holds (issue 12), in real browsers: an agent who signs in a second
  * time, and a server that restarts under a live queue.
  */
-test.describe.configure({ mode: "serial", timeout: 300_000 });
+test.describe.configure({ mode: 'serial', timeout: 300_000 });
 
 const PROFILE = 5;
 const contexts = new Contexts();

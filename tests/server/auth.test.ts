@@ -191,6 +191,9 @@ describe('access tokens', () => {
       permissions: ['view_profiles_page', 'view_settings_page'],
       role: 'Restricted User',
       is_active: true,
+      last_login: expect.any(String),
+      force_password_reset: false,
+      force_mfa_reset: false,
     });
   });
 });

@@ -642,4 +642,23 @@ describe('events from real actions (enqueued in the transaction of the change)',
     });
     expect((await queued('videocall.completed'))[0]?.data).toMatchObject({ call_id: created.id, status: 3 });
   });
+
+  it('an invited user enqueues user.created; a refused invitation nothing', async () => {
+    since = (await t.app.ctx.db.select({ id: max(webhookMessages.id) }).from(webhookMessages))[0]?.id ?? 0;
+    const invite = (password: string) =>
+      call(t.app, 'POST', '/user', admin, {
+        password,
+        first_name: 'Hook',
+        last_name: 'Invitee',
+        username: 'hook.invitee@acme.test',
+        role: 'User',
+      });
+    expect((await invite('not-my-password')).status).toBe(400);
+    expect(await queued('user.created')).toEqual([]);
+    const made = await invite(PASSWORDS.admin);
+    expect(made.status).toBe(201);
+    expect(await queued('user.created')).toEqual([
+      expect.objectContaining({ data: { user_id: (made.body as { id: number }).id, role: 'User' } }),
+    ]);
+  });
 });

@@ -1,5 +1,13 @@
 /** Users (§7 /user): the signed-in user and their two-factor authentication. */
-import type { User } from '../../contract/users';
+import type { Page } from '../../contract/common';
+import type {
+  ChangePasswordBody,
+  User,
+  UserCreateBody,
+  UserListQuery,
+  UserResetPasswordBody,
+  UserUpdateBody,
+} from '../../contract/users';
 import { api, publicApi } from './http';
 
 type Options = { signal?: AbortSignal };
@@ -56,4 +64,42 @@ export function uploadAuthPhoto(
   { signal }: Options = {},
 ): Promise<User> {
   return api.post(`user/${id}/photo`, { json: { id, ...body }, signal, timeout: 60_000 }).json<User>();
+}
+
+// ---------------------------------------------------------------- administration (issue 13)
+
+export type UserListParams = Partial<UserListQuery>;
+
+/** A list query without empty values. */
+export const searchParamsOf = (params: object) =>
+  Object.fromEntries(
+    Object.entries(params).filter(([, value]) => value !== undefined && value !== ''),
+  ) as Record<string, string | number>;
+
+export function listUsers(params: UserListParams, { signal }: Options = {}): Promise<Page<User>> {
+  return api.get('user', { searchParams: searchParamsOf(params), signal }).json<Page<User>>();
+}
+
+/** POST /user: invites the user (an e-mail with a link to set their password). */
+export function createUser(body: UserCreateBody, { signal }: Options = {}): Promise<User> {
+  return api.post('user', { json: body, signal }).json<User>();
+}
+
+/** PATCH /user/{id}: edit, enable / disable, force or reset two-factor, or one's own name and phone. */
+export function updateUser(id: number, body: UserUpdateBody, { signal }: Options = {}): Promise<User> {
+  return api.patch(`user/${id}`, { json: body, signal }).json<User>();
+}
+
+/** POST /user/{id}/reset_password: the user's next sign-in asks for a new password. */
+export function forcePasswordReset(
+  id: number,
+  body: UserResetPasswordBody,
+  { signal }: Options = {},
+): Promise<User> {
+  return api.post(`user/${id}/reset_password`, { json: body, signal }).json<User>();
+}
+
+/** POST /user/{id}/change_password: one's own password, with the current one. */
+export async function changePassword(id: number, body: ChangePasswordBody, { signal }: Options = {}) {
+  await api.post(`user/${id}/change_password`, { json: body, signal });
 }

@@ -19,14 +19,14 @@ export const Screens = {
     'customers',
     'profile',
   ]),
-  Settings: lazyScreen(() => import('../screens/settings/SettingsScreen'), 'SettingsScreen'),
+  Settings: lazyScreen(() => import('../screens/settings/SettingsScreen'), 'SettingsScreen', ['admin']),
   CompanySettings: lazyScreen(
     () => import('../screens/company/CompanySettingsScreen'),
     'CompanySettingsScreen',
     ['webhooks'],
   ),
   Return: lazyScreen(() => import('../screens/payment/ReturnScreen'), 'ReturnScreen'),
-  Admin: lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen'),
+  Admin: lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen', ['admin']),
   Entities: lazyScreen(() => import('../screens/entity/kyb'), 'EntitiesScreen', ['entities', 'profile']),
   PdfBasic: lazyScreen(() => import('../screens/pdf/PdfBasicScreen'), 'PdfBasicScreen', [
     'report',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback } from 'xstate';
+import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
 import { passwordResetMachine, RESEND_AFTER_SECONDS } from '../../../src/machines/passwordReset.machine';
 import { done, Effects, failed, modelCases, replay } from './modelPaths';
 
@@ -88,5 +88,31 @@ describe('password reset machine: resend countdown', () => {
       { email: 'agent@acme.test', otp: '123456', new_password: 'NewSecret1' },
     ]);
     expect(actor.getSnapshot().status).toBe('done');
+  });
+});
+
+describe('password reset machine: a code from a link (invitation)', () => {
+  it('goes straight to the new password without sending a code, and submits with the link’s e-mail', async () => {
+    const sent: string[] = [];
+    const submitted: unknown[] = [];
+    const actor = createActor(
+      passwordResetMachine.provide({
+        actors: {
+          sendCode: fromPromise(async ({ input }) => {
+            sent.push(input.email);
+          }),
+          submitReset: fromPromise(async ({ input }) => {
+            submitted.push(input);
+          }),
+        },
+      }),
+      { input: {} },
+    ).start();
+    actor.send({ type: 'code.received', email: ' invited@acme.test ' });
+    expect(actor.getSnapshot().matches({ enteringCode: 'resendable' })).toBe(true);
+    actor.send({ type: 'reset.submitted', code: '123456', password: 'Invited@2026' });
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(sent).toEqual([]);
+    expect(submitted).toEqual([{ email: 'invited@acme.test', otp: '123456', new_password: 'Invited@2026' }]);
   });
 });

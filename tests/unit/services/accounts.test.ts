@@ -49,6 +49,14 @@ describe('AccountStore', () => {
     expect(Number(storage.getItem(STORAGE_KEYS.logoutEvent))).toBeGreaterThan(0);
   });
 
+  it('forgets another stored account and keeps the active one, without a logout signal', () => {
+    const { store, storage } = storeWith(acme, globex);
+    store.forget(accountKey(acme));
+    expect(store.list().map((a) => a.email)).toEqual([globex.email]);
+    expect(store.active()?.email).toBe(globex.email);
+    expect(storage.getItem(STORAGE_KEYS.logoutEvent)).toBeNull();
+  });
+
   it('logout all forgets every account', () => {
     const { store, storage } = storeWith(acme, globex);
     store.logoutAll();

@@ -1,5 +1,37 @@
-import { Placeholder } from '../../components/Placeholder';
+import './admin.css';
+import { H2, Tab, Tabs } from '@blueprintjs/core';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'wouter';
+import { usePageTitle } from '../../app/usePageTitle';
+import { AuditTab } from './AuditTab';
+import { GroupsTab } from './GroupsTab';
+import { UsersTab } from './UsersTab';
 
+const TABS = ['users', 'groups', 'audit'] as const;
+type TabId = (typeof TABS)[number];
+
+/** /admin (Admin role and view_admin_page): users, groups and the audit log, the tab kept in the URL. */
 export function AdminScreen() {
-  return <Placeholder screen="admin" />;
+  const { t } = useTranslation('admin');
+  const { t: ts } = useTranslation('screens');
+  const title = ts('admin.title');
+  usePageTitle(title);
+  const [query, setQuery] = useSearchParams();
+  const tab: TabId = TABS.includes(query.get('tab') as TabId) ? (query.get('tab') as TabId) : 'users';
+  return (
+    <section className="studio-page studio-page-wide" aria-labelledby="page-title">
+      <H2 id="page-title">{title}</H2>
+      <Tabs
+        id="admin-tabs"
+        selectedTabId={tab}
+        onChange={(next) => setQuery(next === 'users' ? {} : { tab: String(next) }, { replace: true })}
+        renderActiveTabPanelOnly
+        large
+      >
+        <Tab id="users" title={t('tabs.users')} panel={<UsersTab />} />
+        <Tab id="groups" title={t('tabs.groups')} panel={<GroupsTab />} />
+        <Tab id="audit" title={t('tabs.audit')} panel={<AuditTab />} />
+      </Tabs>
+    </section>
+  );
 }

@@ -13,9 +13,12 @@ import { useFormCheck } from '../../components/useFormCheck';
 /** E-mail → code → new password (§5 rules); used on /reset-password and in the forced reset dialog. */
 export function PasswordResetForm({
   email: initialEmail,
+  code: initialCode = '',
   onDone,
 }: {
   email: string;
+  /** A code from a link (an invitation): the form starts at the new password with it filled in. */
+  code?: string;
   onDone: (email: string) => void;
 }) {
   const { t } = useTranslation('auth');
@@ -32,6 +35,10 @@ export function PasswordResetForm({
   const [state, send] = useMachine(machine, { input: { email: initialEmail } });
   const { context } = state;
   const busy = state.hasTag('busy');
+
+  useEffect(() => {
+    if (initialCode && initialEmail) send({ type: 'code.received', email: initialEmail });
+  }, [initialCode, initialEmail, send]);
 
   useEffect(() => {
     if (state.status === 'done') onDone(context.email);
@@ -54,6 +61,7 @@ export function PasswordResetForm({
         <>
           <p>{t('reset.codeSent', { email: context.email })}</p>
           <NewPasswordStep
+            initialCode={initialCode}
             busy={busy}
             onSubmit={(code, password) => send({ type: 'reset.submitted', code, password })}
           />
@@ -121,15 +129,17 @@ function EmailStep({
 }
 
 function NewPasswordStep({
+  initialCode,
   busy,
   onSubmit,
 }: {
+  initialCode: string;
   busy: boolean;
   onSubmit: (code: string, password: string) => void;
 }) {
   const { t } = useTranslation('auth');
   const text = useValidationText();
-  const [code, setCode] = useState('');
+  const [code, setCode] = useState(initialCode);
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const { failures, passes } = useFormCheck(() => ({

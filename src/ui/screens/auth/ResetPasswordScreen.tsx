@@ -11,7 +11,10 @@ export function ResetPasswordScreen() {
   const { t: ts } = useTranslation('screens');
   const { t: tc } = useTranslation();
   const [, navigate] = useLocation();
-  const email = new URLSearchParams(useSearch()).get('email') ?? '';
+  const query = new URLSearchParams(useSearch());
+  const email = query.get('email') ?? '';
+  // An invitation link carries its code: the form then asks only for the new password.
+  const code = /^\d{6}$/.test(query.get('code') ?? '') ? (query.get('code') as string) : '';
   const done = useCallback(
     (address: string) => {
       void showSuccess(tc('success.passwordChanged'));
@@ -21,7 +24,7 @@ export function ResetPasswordScreen() {
   );
   return (
     <AuthLayout title={ts('resetPassword.title')}>
-      <PasswordResetForm email={email} onDone={done} />
+      <PasswordResetForm email={email} code={code} onDone={done} />
       <div className="studio-auth-links">
         <Link href="~/login">{t('reset.backToLogin')}</Link>
       </div>

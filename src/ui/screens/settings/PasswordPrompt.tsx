@@ -6,19 +6,26 @@ import { useValidationText } from '../../components/FieldMessage';
 import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
 
-/** Asks for the account password before a two-factor action (§5); can be cancelled. */
+/**
+ * Asks for the account password before a two-factor action (§5); can be cancelled. The admin screen reuses
+ * it for every administrative change, with its own `title` and `body`.
+ */
 export function PasswordPrompt({
   isOpen,
   busy,
   error,
   onConfirm,
   onCancel,
+  title,
+  body,
 }: {
   isOpen: boolean;
   busy: boolean;
   error: string | null;
   onConfirm: (password: string) => void;
   onCancel: () => void;
+  title?: string;
+  body?: string;
 }) {
   const { t } = useTranslation('auth');
   const text = useValidationText();
@@ -31,7 +38,7 @@ export function PasswordPrompt({
     onCancel();
   };
   return (
-    <Dialog isOpen={isOpen} title={t('twoFactor.passwordTitle')} icon="lock" onClose={close}>
+    <Dialog isOpen={isOpen} title={title ?? t('twoFactor.passwordTitle')} icon="lock" onClose={close}>
       <form
         noValidate
         onSubmit={(event) => {
@@ -43,7 +50,7 @@ export function PasswordPrompt({
         }}
       >
         <DialogBody>
-          <p>{t('twoFactor.passwordBody')}</p>
+          <p>{body ?? t('twoFactor.passwordBody')}</p>
           <TextField
             id="two-factor-password"
             label={t('twoFactor.password')}

@@ -5,10 +5,17 @@ import { useTranslation } from 'react-i18next';
 import { getUser, userKeys } from '../../../services/api/users';
 import { useActiveAccount } from '../../app/useAccounts';
 import { usePageTitle } from '../../app/usePageTitle';
+import { AccountsCard } from './AccountsCard';
 import { AuthPhotoCard } from './AuthPhotoCard';
+import { PasswordCard } from './PasswordCard';
+import { PreferencesCard } from './PreferencesCard';
+import { ProfileCard } from './ProfileCard';
 import { TwoFactorPanel } from './TwoFactorPanel';
 
-/** /settings: the signed-in user's own account, with two-factor authentication (§2). */
+/**
+ * /settings: the signed-in user's own account (§2): name and phone, password, two-factor, sign-in photo,
+ * language and theme, and the accounts stored in this browser.
+ */
 export function SettingsScreen() {
   const { t } = useTranslation('auth');
   const { t: ts } = useTranslation('screens');
@@ -34,6 +41,8 @@ export function SettingsScreen() {
         <H4>{t('settings.account')}</H4>
         <p>{t('settings.signedInAs', { email: account?.email ?? '' })}</p>
       </Card>
+      {user.data && <ProfileCard key={user.data.id} user={user.data} onSaved={refresh} />}
+      {user.data && <PasswordCard userId={user.data.id} />}
       <Card className="studio-settings-card">
         <H4>{t('twoFactor.title')}</H4>
         {user.isPending && <Spinner size={24} />}
@@ -53,6 +62,8 @@ export function SettingsScreen() {
         )}
       </Card>
       {user.data && <AuthPhotoCard user={user.data} onSaved={refresh} />}
+      <PreferencesCard />
+      <AccountsCard />
     </section>
   );
 }

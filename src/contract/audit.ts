@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { isoDate, isoDateTime, MAX_ID, pageSchema, pagingQuery } from './common';
+
+/** One entry of the audit log (GET /api/v2/audit). */
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  created_at: isoDateTime,
+  /** The user who made the change (null: the system, or a user since deleted). */
+  actor: z.number().int().nullable(),
+  actor_email: z.string().nullable(),
+  /** The client address of the request. */
+  ip: z.string().nullable(),
+  object_type: z.string(),
+  object_id: z.string(),
+  action: z.string(),
+  /** The changed fields before and after the write (secrets and passwords never). */
+  before: z.record(z.string(), z.unknown()),
+  after: z.record(z.string(), z.unknown()),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+const day = isoDate.regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date YYYY-MM-DD');
+const word = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9_.]+$/, 'Expected lower-case letters, digits, _ or .');
+
+export const auditListQuerySchema = z.strictObject({
+  ...pagingQuery,
+  user: z.coerce.number().int().positive().max(MAX_ID).optional(),
+  object_type: word.optional(),
+  object_id: z.string().trim().min(1).max(64).optional(),
+  action: word.optional(),
+  /** UTC days, both included. */
+  start_date: day.optional(),
+  end_date: day.optional(),
+});
+export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
+export const auditPageSchema = pageSchema(auditEntrySchema);
+
+/** The object types and actions the studio offers as filters (the log may hold more). */
+export const AUDIT_OBJECT_TYPES = ['user', 'group', 'profile', 'document', 'aml', 'videocall'] as const;

@@ -1,0 +1,230 @@
+import {
+  Button,
+  Callout,
+  HTMLSelect,
+  HTMLTable,
+  InputGroup,
+  Intent,
+  NonIdealState,
+  Spinner,
+} from '@blueprintjs/core';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AUDIT_OBJECT_TYPES } from '../../../contract/audit';
+import { auditChanges, auditCsv } from '../../../machines/auditCsv';
+import { type AuditListParams, adminKeys, allAudit, listAudit } from '../../../services/api/admin';
+import { listUsers } from '../../../services/api/users';
+import { saveTextFile } from '../../../services/download';
+import { showError } from '../../toaster';
+import { Pager } from './Pager';
+import { pageOf, useUrlView } from './useUrlView';
+
+interface AuditView {
+  user: string;
+  object_type: string;
+  action: string;
+  start_date: string;
+  end_date: string;
+  page: number;
+  size: number;
+}
+
+const DEFAULTS: AuditView = {
+  user: '',
+  object_type: '',
+  action: '',
+  start_date: '',
+  end_date: '',
+  page: 1,
+  size: 20,
+};
+const isDate = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : '');
+
+function readAuditView(query: URLSearchParams): AuditView {
+  const user = query.get('user') ?? '';
+  const objectType = query.get('object_type') ?? '';
+  const action = query.get('action') ?? '';
+  return {
+    user: /^\d{1,10}$/.test(user) ? user : '',
+    object_type: /^[a-z_]{1,64}$/.test(objectType) ? objectType : '',
+    action: /^[a-z0-9_.]{1,64}$/.test(action) ? action : '',
+    start_date: isDate(query.get('start_date')),
+    end_date: isDate(query.get('end_date')),
+    ...pageOf(query),
+  };
+}
+
+const filtersOf = (view: AuditView): Omit<AuditListParams, 'limit' | 'offset'> => ({
+  user: view.user ? Number(view.user) : undefined,
+  object_type: view.object_type || undefined,
+  action: view.action || undefined,
+  start_date: view.start_date || undefined,
+  end_date: view.end_date || undefined,
+});
+
+/** The audit log: who changed what, when and from where; filters in the URL; CSV export. */
+export function AuditTab() {
+  const { t, i18n } = useTranslation('admin');
+  const { t: tc } = useTranslation();
+  const [view, update] = useUrlView(readAuditView, DEFAULTS);
+  const request: AuditListParams = {
+    ...filtersOf(view),
+    limit: view.size,
+    offset: (view.page - 1) * view.size,
+  };
+  const list = useQuery({
+    queryKey: adminKeys.auditList(request),
+    queryFn: ({ signal }) => listAudit(request, { signal }),
+    placeholderData: keepPreviousData,
+  });
+  const users = useQuery({
+    queryKey: adminKeys.userList({ limit: 200, ordering: 'name' }),
+    queryFn: ({ signal }) => listUsers({ limit: 200, ordering: 'name' }, { signal }),
+  });
+  const [action, setAction] = useState(view.action);
+  useEffect(() => setAction(view.action), [view.action]);
+  const exportCsv = useMutation({
+    mutationFn: async () => {
+      const entries = await allAudit(filtersOf(view));
+      const csv = auditCsv(entries, {
+        time: t('audit.columns.time'),
+        user: t('audit.columns.user'),
+        address: t('audit.columns.address'),
+        objectType: t('audit.columns.objectType'),
+        objectId: t('audit.columns.objectId'),
+        action: t('audit.columns.action'),
+        before: t('audit.columns.before'),
+        after: t('audit.columns.after'),
+      });
+      const today = new Date().toISOString().slice(0, 10);
+      saveTextFile(`audit-log_${view.start_date || 'start'}_${view.end_date || today}.csv`, csv);
+    },
+    onError: () => void showError(tc('messages.error')),
+  });
+  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' });
+  const filtered = view.user || view.object_type || view.action || view.start_date || view.end_date;
+
+  return (
+    <div>
+      <div className="studio-filters">
+        <HTMLSelect
+          aria-label={t('audit.user')}
+          value={view.user}
+          onChange={(event) => update({ user: event.currentTarget.value })}
+          options={[
+            { value: '', label: t('audit.allUsers') },
+            ...(users.data?.results ?? []).map((u) => ({ value: String(u.id), label: u.username })),
+          ]}
+        />
+        <HTMLSelect
+          aria-label={t('audit.objectType')}
+          value={view.object_type}
+          onChange={(event) => update({ object_type: event.currentTarget.value })}
+          options={[
+            { value: '', label: t('audit.allObjects') },
+            ...AUDIT_OBJECT_TYPES.map((o) => ({ value: o, label: t(`audit.objects.${o}`) })),
+          ]}
+        />
+        <InputGroup
+          aria-label={t('audit.action')}
+          placeholder={t('audit.action')}
+          value={action}
+          onValueChange={setAction}
+          onBlur={() => update({ action: action.trim().toLowerCase() })}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') update({ action: action.trim().toLowerCase() });
+          }}
+        />
+        <InputGroup
+          type="date"
+          aria-label={t('audit.from')}
+          title={t('audit.from')}
+          value={view.start_date}
+          max={view.end_date || undefined}
+          onValueChange={(value) => update({ start_date: value })}
+        />
+        <InputGroup
+          type="date"
+          aria-label={t('audit.to')}
+          title={t('audit.to')}
+          value={view.end_date}
+          min={view.start_date || undefined}
+          onValueChange={(value) => update({ end_date: value })}
+        />
+        {filtered && (
+          <Button
+            variant="minimal"
+            icon="cross"
+            text={t('clear')}
+            onClick={() => update({ user: '', object_type: '', action: '', start_date: '', end_date: '' })}
+          />
+        )}
+        <Button
+          icon="download"
+          text={t('audit.export')}
+          loading={exportCsv.isPending}
+          disabled={!list.data || list.data.count === 0}
+          onClick={() => exportCsv.mutate()}
+        />
+      </div>
+      {list.isError && (
+        <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-list-message">
+          {t('audit.loadFailed')}{' '}
+          <Button variant="minimal" icon="refresh" text={t('retry')} onClick={() => list.refetch()} />
+        </Callout>
+      )}
+      {list.isPending && <Spinner className="studio-list-message" />}
+      {list.data && list.data.count === 0 && (
+        <NonIdealState icon="search" title={t('audit.empty.title')} description={t('audit.empty.body')} />
+      )}
+      {list.data && list.data.count > 0 && (
+        <>
+          <HTMLTable
+            striped
+            compact
+            className="studio-table"
+            aria-label={t('audit.table')}
+            aria-busy={list.isFetching}
+          >
+            <thead>
+              <tr>
+                <th scope="col">{t('audit.columns.time')}</th>
+                <th scope="col">{t('audit.columns.user')}</th>
+                <th scope="col">{t('audit.columns.address')}</th>
+                <th scope="col">{t('audit.columns.object')}</th>
+                <th scope="col">{t('audit.columns.action')}</th>
+                <th scope="col">{t('audit.columns.changes')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.results.map((entry) => (
+                <tr key={entry.id}>
+                  <td>{date.format(new Date(entry.created_at))}</td>
+                  <td>{entry.actor_email ?? (entry.actor === null ? '—' : `#${entry.actor}`)}</td>
+                  <td>{entry.ip ?? '—'}</td>
+                  <td>{`${entry.object_type} #${entry.object_id}`}</td>
+                  <td>
+                    <code>{entry.action}</code>
+                  </td>
+                  <td className="studio-audit-changes">
+                    {auditChanges(entry).map((line) => (
+                      <div key={line}>{line}</div>
+                    ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+          <Pager
+            count={list.data.count}
+            page={view.page}
+            size={view.size}
+            label={t('audit.table')}
+            onChange={update}
+          />
+        </>
+      )}
+    </div>
+  );
+}

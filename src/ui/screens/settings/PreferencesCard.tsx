@@ -1,0 +1,19 @@
+import { Card, FormGroup, H4 } from '@blueprintjs/core';
+import { useTranslation } from 'react-i18next';
+import { LanguageSelect, ThemeToggle } from '../../components/ShellControls';
+
+/** Interface language and theme: the shell's own controls, also here where users look for them. */
+export function PreferencesCard() {
+  const { t } = useTranslation('admin', { keyPrefix: 'settings' });
+  return (
+    <Card className="studio-settings-card">
+      <H4>{t('preferences.title')}</H4>
+      <FormGroup label={t('preferences.language')} inline>
+        <LanguageSelect />
+      </FormGroup>
+      <FormGroup label={t('preferences.theme')} inline>
+        <ThemeToggle />
+      </FormGroup>
+    </Card>
+  );
+}
