@@ -24,6 +24,7 @@ import { createDbOutbox } from './integrations/mail';
 import { createHttpSummariser } from './integrations/summariser';
 import { createCallDesk } from './realtime/callDesk';
 import { createHub, type RealtimeHub } from './realtime/hub';
+import { createProfileWatch } from './realtime/profileWatch';
 import { accountCodeRoutes } from './routes/accountCodes';
 import { amlRoutes } from './routes/aml';
 import { bitoolRoutes } from './routes/bitool';
@@ -135,6 +136,10 @@ export async function buildApp(
       unattachedCallMs: config.calls.unattachedCallMs,
       onError: (error) => app.log.error({ err: error }, 'call desk failed'),
     }),
+    profileWatch: createProfileWatch({
+      db: database.db,
+      onError: (error) => app.log.error({ err: error }, 'profile watch failed'),
+    }),
   };
   // Calls left open by an earlier run (customers and sessions gone with its sockets).
   await closeAbandonedCalls(database.db);
@@ -152,7 +157,8 @@ export async function buildApp(
   const isAllowedOrigin = corsOriginCheck(config);
   await app.register(fastifyCors, {
     origin: (origin, done) => done(null, isAllowedOrigin(origin)),
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Accept-Language'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Accept-Language', 'If-Match'],
+    exposedHeaders: ['ETag'],
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     maxAge: 600,
   });
@@ -187,6 +193,7 @@ export async function buildApp(
     onError: (error) => app.log.error({ err: error }, 'socket handler failed'),
   });
   app.decorate('hub', hub);
+  ctx.profileWatch.bind(hub.io);
   app.addHook('preClose', async () => hub.close());
   app.addHook('onClose', async () => {
     if (!options.database) await database.close();

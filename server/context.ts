@@ -8,6 +8,7 @@ import type { PrincipalCache } from './domain/principalCache';
 import type { FaceMatcher } from './integrations/faceMatch';
 import type { MailOutbox } from './integrations/mail';
 import type { CallDesk } from './realtime/callDesk';
+import type { ProfileWatch } from './realtime/profileWatch';
 import type { Storage } from './storage/storage';
 
 /** Everything a route or the realtime hub needs, built once by buildApp. */
@@ -26,6 +27,8 @@ export interface AppContext {
   profileCounts: CountCache;
   /** The live call queue (presence, answering, hang-ups); bound to the socket server by the hub. */
   calls: CallDesk;
+  /** Who has a profile open, and `profile.changed` after each profile or document write (issue 12). */
+  profileWatch: ProfileWatch;
 }
 
 /** The demo regions, both served by this process (docs/server.md). */
