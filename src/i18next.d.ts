@@ -6,6 +6,7 @@ import type common from '../locales/en-US/common.json';
 import type customer from '../locales/en-US/customer.json';
 import type customers from '../locales/en-US/customers.json';
 import type documents from '../locales/en-US/documents.json';
+import type presence from '../locales/en-US/presence.json';
 import type profile from '../locales/en-US/profile.json';
 import type report from '../locales/en-US/report.json';
 import type screens from '../locales/en-US/screens.json';
@@ -26,6 +27,7 @@ declare module 'i18next' {
       aml: typeof aml;
       calls: typeof calls;
       customer: typeof customer;
+      presence: typeof presence;
     };
     returnNull: false;
   }

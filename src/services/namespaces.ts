@@ -10,6 +10,7 @@ export const NAMESPACES = [
   'stats',
   'aml',
   'calls',
+  'presence',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

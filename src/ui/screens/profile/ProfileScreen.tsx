@@ -73,7 +73,7 @@ export function ProfileScreen() {
       <section className="studio-profile-main" aria-labelledby="page-title">
         <header className="studio-profile-header">
           <H2 id="page-title">{data.name ?? t('unnamed')}</H2>
-          <StatusMenu profileId={data.id} status={data.status} />
+          <StatusMenu profile={data} />
           <RiskTag risk={data.risk_level} />
           <ReportLinks profileId={data.id} />
         </header>
