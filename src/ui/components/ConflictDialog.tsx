@@ -43,7 +43,10 @@ export function ConflictDialog({
       className="studio-conflict-dialog"
     >
       <DialogBody>
-        <p>{t('conflict.body', { name: subject })}</p>
+        <p>
+          <strong>{subject}</strong>
+        </p>
+        <p>{t('conflict.body')}</p>
         {changes.length === 0 ? (
           <p className={Classes.TEXT_MUTED}>{t('conflict.none')}</p>
         ) : (
