@@ -18,6 +18,8 @@ export interface StatusAnswer {
   result: boolean;
   status: ProfileStatus;
   detail?: string | null;
+  /** The profile's version after the answer, when the server says; else an accepted change is v + 1. */
+  version?: number;
 }
 
 export interface ProfileStatusContext {
@@ -131,14 +133,23 @@ export const profileStatusMachine = setup({
             guard: { type: 'accepted', params: ({ event }) => event.output },
             target: 'idle',
             actions: [
-              assign(({ event }) => ({ current: event.output.status, target: null })),
+              // A change accepted at version v leaves the profile at v + 1 (the server's conditional UPDATE).
+              assign(({ event, context }) => ({
+                current: event.output.status,
+                version: event.output.version ?? context.version + 1,
+                target: null,
+              })),
               { type: 'notifyChanged', params: ({ event }) => event.output.status },
             ],
           },
           {
             target: 'idle',
             actions: [
-              assign(({ event }) => ({ current: event.output.status, target: null })),
+              assign(({ event, context }) => ({
+                current: event.output.status,
+                version: event.output.version ?? context.version,
+                target: null,
+              })),
               { type: 'notifyFailed', params: ({ event }) => event.output.detail ?? null },
             ],
           },

@@ -15,7 +15,7 @@ interface Pending<T> {
   current: T;
   wanted: Wanted;
   write: VersionedWrite;
-  onApplied: () => void;
+  onApplied: (result: unknown) => void;
 }
 
 /**
@@ -36,13 +36,14 @@ export function useConflict<T extends { version: number }>(
     base: T,
     wanted: Wanted,
     write: VersionedWrite,
-    onApplied: () => void,
+    /** Gets the write's answer: the caller puts the new version in its cache at once. */
+    onApplied: (result: unknown) => void,
     again = false,
   ): Promise<boolean> => {
     try {
-      await write(base.version, again);
+      const result = await write(base.version, again);
       setPending(null);
-      onApplied();
+      onApplied(result);
       return true;
     } catch (error) {
       const current = conflictCurrent<T>(error);

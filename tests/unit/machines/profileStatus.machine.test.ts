@@ -21,8 +21,10 @@ const events = [
   { type: 'change.confirmed', reason: '  Document is forged.  ' },
   { type: 'change.cancelled' },
   { type: 'status.loaded', status: 'Approved' },
-  done('changeStatus', { result: true, status: 'Approved' }),
-  done('changeStatus', { result: true, status: 'Rejected' }),
+  // With the version the server answers, so the model stays finite (without one an accepted change is +1,
+  // tested below).
+  done('changeStatus', { result: true, status: 'Approved', version: 4 }),
+  done('changeStatus', { result: true, status: 'Rejected', version: 4 }),
   done('changeStatus', { result: false, status: 'Pending Review', detail: 'Status change failed' }),
   failed('changeStatus', { status: 403, detail: 'You do not have permission to perform this action' }),
   failed('changeStatus', conflict),
@@ -176,5 +178,18 @@ describe('profile status machine', () => {
       conflict: null,
     });
     expect(notices).toEqual([['reload', null]]);
+  });
+
+  it('the next change carries the version the accepted one left, before any reload', async () => {
+    const { actor, effects } = sut();
+    actor.start();
+    actor.send({ type: 'status.selected', status: 'Pending Approval' });
+    await effects.settle('changeStatus', { output: { result: true, status: 'Pending Approval' } });
+    actor.send({ type: 'status.selected', status: 'Approved' });
+    expect(effects.inputs.get('changeStatus')?.at(-1)).toMatchObject({ status: 'Approved', version: 4 });
+    // A refused change (result false) leaves the version where it was.
+    await effects.settle('changeStatus', { output: { result: false, status: 'Pending Approval' } });
+    actor.send({ type: 'status.selected', status: 'Approved' });
+    expect(effects.inputs.get('changeStatus')?.at(-1)).toMatchObject({ status: 'Approved', version: 4 });
   });
 });

@@ -118,7 +118,9 @@ export function EditProfileDialog({
   });
   const address = { province: form.province.trim(), city: form.city.trim(), street: form.street.trim() };
 
-  const saved = () => {
+  const saved = (answer: unknown) => {
+    // The answered profile (its new version) at once: a next write must not conflict with this one.
+    queryClient.setQueryData(profileDetailKeys.profile(profile.id), answer as Profile);
     void queryClient.invalidateQueries({ queryKey: profileDetailKeys.profile(profile.id) });
     void queryClient.invalidateQueries({ queryKey: profileDetailKeys.logs(profile.id) });
     void showSuccess(tc('success.customerUpdated'));

@@ -90,6 +90,12 @@ function ChecklistQuestion({
             version,
           ),
         () => {
+          // The answer moved the profile's version by one: a next answer must not conflict with this one.
+          queryClient.setQueryData<Profile>(profileDetailKeys.profile(profileId), (cached) =>
+            cached && cached.version === profile.version
+              ? { ...cached, version: profile.version + 1 }
+              : cached,
+          );
           void queryClient.invalidateQueries({ queryKey: sidebarKeys.checklists(profileId) });
           void queryClient.invalidateQueries({ queryKey: profileDetailKeys.profile(profileId) });
         },

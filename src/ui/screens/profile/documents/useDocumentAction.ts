@@ -19,6 +19,9 @@ export function useFailureText() {
         : tc('messages.error');
 }
 
+const isDocument = (value: unknown): value is Document =>
+  typeof value === 'object' && value !== null && 'version' in value && 'pages' in value;
+
 /**
  * Runs one document action with the document's version (issue 12): on success shows its §8 message,
  * refreshes the profile's documents and logs and calls `after`; on failure shows the failure text. When
@@ -58,7 +61,16 @@ export function useDocumentAction(profileId: number) {
         document,
         wanted,
         (version) => action(version),
-        () => {
+        (result) => {
+          // The next action on this document must carry the new version even before the lists reload (a
+          // reviewer's own writes never conflict with each other): the answered document, or for an alert
+          // override (which answers the alert) the version it bumped.
+          const next = isDocument(result) ? result : null;
+          queryClient.setQueriesData<Document[]>({ queryKey: documentKeys.all(profileId) }, (list) =>
+            list?.map((d) =>
+              d.id !== document.id ? d : (next ?? (name === 'alert' ? { ...d, version: d.version + 1 } : d)),
+            ),
+          );
           void showSuccess(success);
           void refresh().then(after);
         },
