@@ -25,6 +25,7 @@ import { createHttpSummariser } from './integrations/summariser';
 import { createWebhookWorker } from './integrations/webhooks/worker';
 import { createCallDesk } from './realtime/callDesk';
 import { createHub, type RealtimeHub } from './realtime/hub';
+import { createProfileWatch } from './realtime/profileWatch';
 import { accountCodeRoutes } from './routes/accountCodes';
 import { amlRoutes } from './routes/aml';
 import { auditRoutes } from './routes/audit';
@@ -149,6 +150,10 @@ export async function buildApp(
       mail,
       onError: (error) => app.log.error({ err: error }, 'webhook delivery failed'),
     }),
+    profileWatch: createProfileWatch({
+      db: database.db,
+      onError: (error) => app.log.error({ err: error }, 'profile watch failed'),
+    }),
   };
   // Calls and agents an earlier run left open wait for their sockets to come back (their grace periods).
   await ctx.calls.restore();
@@ -167,7 +172,8 @@ export async function buildApp(
   const isAllowedOrigin = corsOriginCheck(config);
   await app.register(fastifyCors, {
     origin: (origin, done) => done(null, isAllowedOrigin(origin)),
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Accept-Language', 'X-Password'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Accept-Language', 'X-Password', 'If-Match'],
+    exposedHeaders: ['ETag'],
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     maxAge: 600,
   });
@@ -201,6 +207,7 @@ export async function buildApp(
     onError: (error) => app.log.error({ err: error }, 'socket handler failed'),
   });
   app.decorate('hub', hub);
+  ctx.profileWatch.bind(hub.io);
   app.addHook('preClose', async () => hub.close());
   // Webhooks: a write may have enqueued events (committed by now): look for them at once.
   app.addHook('onResponse', async (request) => {

@@ -9,6 +9,7 @@ import type { FaceMatcher } from './integrations/faceMatch';
 import type { MailOutbox } from './integrations/mail';
 import type { WebhookWorker } from './integrations/webhooks/worker';
 import type { CallDesk } from './realtime/callDesk';
+import type { ProfileWatch } from './realtime/profileWatch';
 import type { Storage } from './storage/storage';
 
 /** Everything a route or the realtime hub needs, built once by buildApp. */
@@ -29,6 +30,8 @@ export interface AppContext {
   calls: CallDesk;
   /** The webhook delivery engine (server/integrations/webhooks). */
   webhooks: WebhookWorker;
+  /** Who has a profile open, and `profile.changed` after each profile or document write (issue 12). */
+  profileWatch: ProfileWatch;
 }
 
 /** The demo regions, both served by this process (docs/server.md). */

@@ -9,6 +9,7 @@ import type customers from '../locales/en-US/customers.json';
 import type documents from '../locales/en-US/documents.json';
 import type entities from '../locales/en-US/entities.json';
 import type modules from '../locales/en-US/modules.json';
+import type presence from '../locales/en-US/presence.json';
 import type profile from '../locales/en-US/profile.json';
 import type report from '../locales/en-US/report.json';
 import type screens from '../locales/en-US/screens.json';
@@ -34,6 +35,7 @@ declare module 'i18next' {
       modules: typeof modules;
       webhooks: typeof webhooks;
       admin: typeof admin;
+      presence: typeof presence;
     };
     returnNull: false;
   }

@@ -146,6 +146,8 @@ export const profiles = pgTable(
     aliases: jsonb().$type<string[]>().notNull().default([]),
     riskScores: jsonb().$type<{ phone: number | null; email: number | null; ip: number | null }>(),
     summary: text(),
+    /** Bumped by every write (issue 12): GET answers it as `version` and `ETag`, writes send it as If-Match. */
+    version: integer().notNull().default(1),
     createdAt: createdAt(),
     updatedAt: createdAt(),
     lastStatusDate: ts(),
@@ -197,6 +199,8 @@ export const documents = pgTable(
       sql`coalesce(checks #>> '{document,result}', '') || '|' || coalesce(checks #>> '{fraud,result}', '') || '|' || coalesce(checks #>> '{biometric,result}', '') || '|' || coalesce(checks #>> '{cross,result}', '')`,
     ),
     deletedAt: ts(),
+    /** Bumped by every write (issue 12), like the profile's. */
+    version: integer().notNull().default(1),
     createdAt: createdAt(),
   },
   (t) => [

@@ -23,6 +23,14 @@ import { deviceData, documentAlerts, documentPages, documents, documentTypes } f
 import { badRequest, notFound } from '../errors';
 import { changedFields, recordAudit } from './audit';
 import { type Actor, lockProfile, writeLog } from './profileWrites';
+import {
+  checkVersion,
+  documentAt,
+  mustHaveUpdated,
+  nextDocumentVersion,
+  type Seen,
+  touchDocument,
+} from './versions';
 import { enqueueWebhookEvent } from './webhooks';
 
 type DocumentRow = typeof documents.$inferSelect;
@@ -30,29 +38,56 @@ type ApproveBody = z.output<typeof documentApproveBodySchema>;
 type OverrideBody = z.output<typeof documentOverrideBodySchema>;
 type DeviceInput = z.output<typeof deviceDataInputSchema>;
 
-/** The company's document (not deleted), locked for the rest of the transaction; 404 otherwise. */
-async function lockDocument(tx: Tx, companyId: number, documentId: number): Promise<DocumentRow> {
+/**
+ * The company's document (not deleted), locked for the rest of the transaction; 404 otherwise. A stale
+ * `seen` version throws StaleVersionError (409).
+ */
+async function lockDocument(
+  tx: Tx,
+  companyId: number,
+  documentId: number,
+  seen?: Seen,
+): Promise<DocumentRow> {
   const [row] = await tx
     .select()
     .from(documents)
     .where(and(eq(documents.id, documentId), eq(documents.companyId, companyId), isNull(documents.deletedAt)))
     .for('update');
   if (!row) throw notFound();
+  checkVersion('document', row, seen);
   return row;
+}
+
+/** A conditional UPDATE of a locked document: its changes and the next version, at the version read. */
+async function updateDocument(tx: Tx, row: DocumentRow, changes: Partial<typeof documents.$inferInsert>) {
+  const updated = await tx
+    .update(documents)
+    .set({ ...changes, version: nextDocumentVersion })
+    .where(documentAt(row))
+    .returning({ id: documents.id });
+  mustHaveUpdated('document', row.id, updated);
 }
 
 const label = (row: DocumentRow) => `${row.documentClass} #${row.id}`;
 
 /** PUT /document/{id}/approve: approve, or reject with a reason of at least 10 characters. */
-export async function reviewDocument(tx: Tx, actor: Actor, documentId: number, body: ApproveBody) {
+export async function reviewDocument(
+  tx: Tx,
+  actor: Actor,
+  documentId: number,
+  body: ApproveBody,
+  seen?: Seen,
+) {
   const reason = body.reason?.trim() || null;
   if (!body.approved && !reasonIsLongEnough(reason)) throw badRequest(DOCUMENT_DETAILS.reasonTooShort);
-  const row = await lockDocument(tx, actor.companyId, documentId);
+  const row = await lockDocument(tx, actor.companyId, documentId, seen);
   const status = body.approved ? 'approved' : 'rejected';
-  await tx
-    .update(documents)
-    .set({ status, reviewReason: reason, reviewedBy: actor.userId, reviewedAt: new Date() })
-    .where(eq(documents.id, row.id));
+  await updateDocument(tx, row, {
+    status,
+    reviewReason: reason,
+    reviewedBy: actor.userId,
+    reviewedAt: new Date(),
+  });
   await writeLog(
     tx,
     row.profileId,
@@ -82,11 +117,12 @@ export async function archiveDocument(
   actor: Actor,
   documentId: number,
   body: { id: number; archived: boolean },
+  seen?: Seen,
 ) {
   if (body.id !== documentId) throw badRequest(DOCUMENT_DETAILS.idMismatch);
-  const row = await lockDocument(tx, actor.companyId, documentId);
+  const row = await lockDocument(tx, actor.companyId, documentId, seen);
   if (row.archived === body.archived) return;
-  await tx.update(documents).set({ archived: body.archived }).where(eq(documents.id, row.id));
+  await updateDocument(tx, row, { archived: body.archived });
   await writeLog(
     tx,
     row.profileId,
@@ -107,9 +143,9 @@ export async function archiveDocument(
 }
 
 /** DELETE /document/{id}: a soft delete (the row and its files stay for the record; lists skip it). */
-export async function deleteDocument(tx: Tx, actor: Actor, documentId: number) {
-  const row = await lockDocument(tx, actor.companyId, documentId);
-  await tx.update(documents).set({ deletedAt: new Date() }).where(eq(documents.id, row.id));
+export async function deleteDocument(tx: Tx, actor: Actor, documentId: number, seen?: Seen): Promise<number> {
+  const row = await lockDocument(tx, actor.companyId, documentId, seen);
+  await updateDocument(tx, row, { deletedAt: new Date() });
   await writeLog(tx, row.profileId, actor.userId, 'document_deleted', `Document ${label(row)} deleted`, {
     document_id: row.id,
   });
@@ -122,6 +158,7 @@ export async function deleteDocument(tx: Tx, actor: Actor, documentId: number) {
     before: { deleted: false },
     after: { deleted: true },
   });
+  return row.profileId;
 }
 
 const todayUtc = () => new Date().toISOString().slice(0, 10);
@@ -130,14 +167,20 @@ const todayUtc = () => new Date().toISOString().slice(0, 10);
  * PUT /document/{id}/documentcontent/override: the sent fields replace the extracted ones (blank or null
  * clears a value). Dates are checked on the result, so an expiry date cannot fall before the issue date.
  */
-export async function overrideFields(tx: Tx, actor: Actor, documentId: number, body: OverrideBody) {
+export async function overrideFields(
+  tx: Tx,
+  actor: Actor,
+  documentId: number,
+  body: OverrideBody,
+  seen?: Seen,
+) {
   const sent = Object.entries(body.fields).filter(([, value]) => value !== undefined) as [
     (typeof CONTENT_FIELDS)[number],
     string | null,
   ][];
   if (sent.length === 0) throw badRequest(DOCUMENT_DETAILS.noFields);
   const changes = Object.fromEntries(sent.map(([field, value]) => [field, value?.trim() || null]));
-  const row = await lockDocument(tx, actor.companyId, documentId);
+  const row = await lockDocument(tx, actor.companyId, documentId, seen);
   const overrides = { ...row.contentOverrides, ...changes };
   const merged = Object.fromEntries(
     CONTENT_FIELDS.map((field) => [
@@ -156,10 +199,10 @@ export async function overrideFields(tx: Tx, actor: Actor, documentId: number, b
       problems.map(([field, problem]) => `${field}: ${FIELD_PROBLEM_TEXT[problem]}`).join('; '),
     );
   const expiry = merged.ExpiryDate ?? null;
-  await tx
-    .update(documents)
-    .set({ contentOverrides: overrides, ...('ExpiryDate' in changes ? { expiryDate: expiry } : {}) })
-    .where(eq(documents.id, row.id));
+  await updateDocument(tx, row, {
+    contentOverrides: overrides,
+    ...('ExpiryDate' in changes ? { expiryDate: expiry } : {}),
+  });
   const fields = Object.keys(changes);
   await writeLog(
     tx,
@@ -180,15 +223,18 @@ export async function overrideFields(tx: Tx, actor: Actor, documentId: number, b
 }
 
 /** PATCH /document/{id}: another document type (the class follows the type). */
-export async function changeDocumentType(tx: Tx, actor: Actor, documentId: number, typeId: number) {
+export async function changeDocumentType(
+  tx: Tx,
+  actor: Actor,
+  documentId: number,
+  typeId: number,
+  seen?: Seen,
+) {
   const [type] = await tx.select().from(documentTypes).where(eq(documentTypes.id, typeId));
   if (!type) throw badRequest(DOCUMENT_DETAILS.unknownType);
-  const row = await lockDocument(tx, actor.companyId, documentId);
+  const row = await lockDocument(tx, actor.companyId, documentId, seen);
   if (row.documentTypeId === type.id) return;
-  await tx
-    .update(documents)
-    .set({ documentTypeId: type.id, documentClass: type.documentClass })
-    .where(eq(documents.id, row.id));
+  await updateDocument(tx, row, { documentTypeId: type.id, documentClass: type.documentClass });
   await writeLog(
     tx,
     row.profileId,
@@ -208,19 +254,23 @@ export async function changeDocumentType(tx: Tx, actor: Actor, documentId: numbe
   });
 }
 
-/** PUT /profile/{id}/rule/{ruleId}: overrides one alert of the profile's documents with a reason. */
+/**
+ * PUT /profile/{id}/rule/{ruleId}: overrides one alert of the profile's documents with a reason. The version
+ * checked and bumped is the alert's document's (the alert is shown, and decided, on its document).
+ */
 export async function overrideAlert(
   tx: Tx,
   actor: Actor,
   profileId: number,
   alertId: number,
   reason: string,
+  seen?: Seen,
 ) {
   const trimmed = reason.trim();
   if (!reasonIsLongEnough(trimmed)) throw badRequest(DOCUMENT_DETAILS.overrideReasonTooShort);
   await lockProfile(tx, actor.companyId, profileId);
   const [alert] = await tx
-    .select({ alert: documentAlerts })
+    .select({ alert: documentAlerts, document: { id: documents.id, version: documents.version } })
     .from(documentAlerts)
     .innerJoin(documents, eq(documents.id, documentAlerts.documentId))
     .where(
@@ -233,6 +283,7 @@ export async function overrideAlert(
     )
     .for('update');
   if (!alert) throw notFound();
+  checkVersion('document', alert.document, seen);
   if (alert.alert.overridden) throw badRequest(DOCUMENT_DETAILS.alreadyOverridden);
   const [updated] = await tx
     .update(documentAlerts)
@@ -240,6 +291,7 @@ export async function overrideAlert(
     .where(eq(documentAlerts.id, alertId))
     .returning();
   if (!updated) throw notFound();
+  await touchDocument(tx, alert.document);
   await writeLog(
     tx,
     profileId,
@@ -258,13 +310,16 @@ export async function overrideAlert(
     after: { alert: updated.code, overridden: true, override_reason: trimmed },
   });
   return {
-    id: updated.id,
-    code: updated.code,
-    name: updated.name,
-    result: updated.result as 'passed' | 'warning' | 'failed',
-    overridden: updated.overridden,
-    override_reason: updated.overrideReason,
-    overridden_at: updated.overriddenAt?.toISOString() ?? null,
+    document_id: updated.documentId,
+    answer: {
+      id: updated.id,
+      code: updated.code,
+      name: updated.name,
+      result: updated.result as 'passed' | 'warning' | 'failed',
+      overridden: updated.overridden,
+      override_reason: updated.overrideReason,
+      overridden_at: updated.overriddenAt?.toISOString() ?? null,
+    },
   };
 }
 

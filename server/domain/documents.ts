@@ -92,6 +92,7 @@ interface DocumentJson {
   pages: PageJson[];
   alerts: AlertJson[];
   device: DeviceJson | null;
+  version: number;
 }
 
 /**
@@ -106,7 +107,7 @@ const documentJson = sql<DocumentJson>`json_build_object('id', ${documents.id},
   'review_reason', ${documents.reviewReason}, 'expiry_date', ${documents.expiryDate},
   'created_at', ${documents.createdAt}, 'checks', ${documents.checks}, 'content', ${documents.content},
   'content_overrides', ${documents.contentOverrides}, 'pages', ${pagesJson}, 'alerts', ${alertsJson},
-  'device', ${deviceJson})`;
+  'device', ${deviceJson}, 'version', ${documents.version})`;
 
 type DocumentFilter = { archived?: boolean | undefined; upload_source?: string | undefined };
 
@@ -181,6 +182,7 @@ function toDocument(doc: DocumentJson, storage: Storage): Document {
     content,
     overridden_fields: overridden,
     device_data: doc.device,
+    version: doc.version,
   };
 }
 

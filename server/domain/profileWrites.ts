@@ -41,6 +41,14 @@ import { changedFields, recordAudit } from './audit';
 import { fullName, iso } from './format';
 import { toProfile } from './profiles';
 import { riskScores } from './riskScores';
+import {
+  checkVersion,
+  mustHaveUpdated,
+  nextProfileVersion,
+  profileAt,
+  type Seen,
+  touchProfile,
+} from './versions';
 import { enqueueWebhookEvent } from './webhooks';
 
 type ProfileRow = typeof profiles.$inferSelect;
@@ -134,23 +142,33 @@ export async function writeLog(
 
 /**
  * Changes a profile's status when the table allows it; otherwise `result: false` and nothing changes.
- * The reason rule is checked first (400).
+ * The reason rule is checked first (400); a stale `seen` version throws StaleVersionError (409).
  */
 export async function changeStatus(
   tx: Tx,
   actor: Actor,
   profileId: number,
   body: StatusChangeBody,
+  seen?: Seen,
 ): Promise<StatusChangeResponse> {
   const reason = checkedReason(body);
   const row = await lockProfile(tx, actor.companyId, profileId);
+  checkVersion('profile', row, seen);
   const from = row.status as ProfileStatus;
   if (!canTransition(from, body.status)) return { result: false, status: from, detail: STATUS_CHANGE_FAILED };
   const now = new Date();
-  await tx
+  const updated = await tx
     .update(profiles)
-    .set({ status: body.status, rejectReason: reason, lastStatusDate: now, updatedAt: now })
-    .where(eq(profiles.id, profileId));
+    .set({
+      status: body.status,
+      rejectReason: reason,
+      lastStatusDate: now,
+      updatedAt: now,
+      version: nextProfileVersion,
+    })
+    .where(profileAt(row))
+    .returning({ id: profiles.id });
+  mustHaveUpdated('profile', profileId, updated);
   await writeLog(
     tx,
     profileId,
@@ -241,8 +259,15 @@ const EDIT_COLUMNS = {
  * Applies the given fields; only real changes count. A changed address needs all three parts
  * ("Please enter address details"). Logs the changed field names (not their values).
  */
-export async function editProfile(tx: Tx, actor: Actor, profileId: number, body: EditBody): Promise<Profile> {
+export async function editProfile(
+  tx: Tx,
+  actor: Actor,
+  profileId: number,
+  body: EditBody,
+  seen?: Seen,
+): Promise<Profile> {
   const row = await lockProfile(tx, actor.companyId, profileId);
+  checkVersion('profile', row, seen);
   const changes: Partial<typeof profiles.$inferInsert> = {};
   const changed: string[] = [];
   for (const [field, column] of Object.entries(EDIT_COLUMNS) as [
@@ -283,9 +308,10 @@ export async function editProfile(tx: Tx, actor: Actor, profileId: number, body:
   };
   const [updated] = await tx
     .update(profiles)
-    .set({ ...changes, riskScores: scores, updatedAt: new Date() })
-    .where(eq(profiles.id, profileId))
+    .set({ ...changes, riskScores: scores, updatedAt: new Date(), version: nextProfileVersion })
+    .where(profileAt(row))
     .returning();
+  mustHaveUpdated('profile', profileId, updated ? [updated] : []);
   if (!updated) throw notFound();
   await writeLog(tx, profileId, actor.userId, 'profile_updated', `Profile updated: ${changed.join(', ')}`, {
     fields: changed,
@@ -346,8 +372,15 @@ export async function addNote(
 }
 
 /** Saves this profile's answer to a checklist question of the caller's company (404 otherwise). */
-export async function answerChecklist(tx: Tx, actor: Actor, profileId: number, body: AnswerBody) {
-  await lockProfile(tx, actor.companyId, profileId);
+export async function answerChecklist(
+  tx: Tx,
+  actor: Actor,
+  profileId: number,
+  body: AnswerBody,
+  seen?: Seen,
+) {
+  const profile = await lockProfile(tx, actor.companyId, profileId);
+  checkVersion('profile', profile, seen);
   const [question] = await tx
     .select({
       id: checklistQuestions.id,
@@ -371,6 +404,7 @@ export async function answerChecklist(tx: Tx, actor: Actor, profileId: number, b
     .onConflictDoUpdate({ target: [checklistAnswers.profileId, checklistAnswers.questionId], set })
     .returning();
   if (!answer) throw new Error('answer upsert returned nothing');
+  await touchProfile(tx, profile);
   await writeLog(
     tx,
     profileId,

@@ -97,6 +97,7 @@ export function toProfile(row: ProfileRow): Profile {
     risk_scores: row.riskScores,
     reject_reason: row.rejectReason,
     summary: row.summary,
+    version: row.version,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema, idParams } from '../../src/contract/common';
@@ -31,13 +31,17 @@ import {
 import { badRequest, HttpError, notFound } from '../errors';
 import { need, principalOf } from '../http/access';
 import { describeValidation } from '../http/errors';
+import { conflictSchema, ifMatchHeaders, seenVersion, versioned, withEtag } from '../http/versioning';
 import { FileTooLargeError } from '../storage/storage';
-import { actorOf, notRestricted } from './profileWrites';
+import { actorOf, notRestricted, watchOf } from './profileWrites';
 import { authErrors } from './shared';
 
 const access = need('view_profiles_page');
 const tags = ['documents'];
 const restricted = 'Restricted Users get 403.';
+const IF_MATCH =
+  ' Send the document\'s version as If-Match (`"<version>"`): a newer version answers 409 with the current document.';
+const documentConflict = { 409: conflictSchema(documentResponseSchema) };
 
 /** The multipart fields of an upload, parsed (a 400 names every problem). */
 function uploadFields(fields: Record<string, string>) {
@@ -99,6 +103,30 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     if (!document) throw notFound();
     return document;
   };
+  /**
+   * Runs a document write that names the version it saw (409 answers the document as it is now), tells
+   * the profile's room, and answers the document with its ETag.
+   */
+  const write = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: number,
+    what: 'document' | 'alert',
+    run: (seen: number | undefined) => Promise<unknown>,
+  ) => {
+    const seen = seenVersion(request);
+    await versioned(
+      () => run(seen),
+      (stale) => answer(request, stale.id),
+    );
+    const document = await answer(request, id);
+    ctx.profileWatch.changed({
+      ...watchOf(actorOf(request), document.profile),
+      what,
+      documentId: document.id,
+    });
+    return withEtag(reply, document);
+  };
 
   return async (app) => {
     app.post(
@@ -136,7 +164,9 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               pages: stored,
             }),
           );
-          return reply.code(201).send(await answer(request, id));
+          const document = await answer(request, id);
+          ctx.profileWatch.changed({ ...watchOf(actor, document.profile), what: 'document', documentId: id });
+          return reply.code(201).send(document);
         } catch (error) {
           await Promise.all(stored.map((page) => ctx.storage.remove(page.key)));
           throw error;
@@ -152,18 +182,19 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary: 'Approve or reject a document',
           tags,
-          description: `\`approved: false\` rejects and needs \`reason\` of at least 10 characters after trimming. ${restricted}`,
+          description: `\`approved: false\` rejects and needs \`reason\` of at least 10 characters after trimming. ${restricted}${IF_MATCH}`,
           params: idParams,
+          headers: ifMatchHeaders,
           body: documentApproveBodySchema,
-          response: { 200: documentResponseSchema, ...authErrors },
+          response: { 200: documentResponseSchema, ...authErrors, ...documentConflict },
         },
       },
-      async (request) => {
-        await ctx.db.transaction((tx) =>
-          reviewDocument(tx, actorOf(request), request.params.id, request.body),
-        );
-        return answer(request, request.params.id);
-      },
+      async (request, reply) =>
+        write(request, reply, request.params.id, 'document', (seen) =>
+          ctx.db.transaction((tx) =>
+            reviewDocument(tx, actorOf(request), request.params.id, request.body, seen),
+          ),
+        ),
     );
 
     app.put(
@@ -174,18 +205,19 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary: 'Archive or restore a document',
           tags,
-          description: `Archives (\`archived: true\`) or restores a document; \`id\` must be the address's id. ${restricted}`,
+          description: `Archives (\`archived: true\`) or restores a document; \`id\` must be the address's id. ${restricted}${IF_MATCH}`,
           params: idParams,
+          headers: ifMatchHeaders,
           body: documentArchiveBodySchema,
-          response: { 200: documentResponseSchema, ...authErrors },
+          response: { 200: documentResponseSchema, ...authErrors, ...documentConflict },
         },
       },
-      async (request) => {
-        await ctx.db.transaction((tx) =>
-          archiveDocument(tx, actorOf(request), request.params.id, request.body),
-        );
-        return answer(request, request.params.id);
-      },
+      async (request, reply) =>
+        write(request, reply, request.params.id, 'document', (seen) =>
+          ctx.db.transaction((tx) =>
+            archiveDocument(tx, actorOf(request), request.params.id, request.body, seen),
+          ),
+        ),
     );
 
     app.delete(
@@ -196,13 +228,24 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary: 'Delete a document',
           tags,
-          description: `Deletes a document (kept for the record, never listed again). ${restricted}`,
+          description: `Deletes a document (kept for the record, never listed again). ${restricted}${IF_MATCH}`,
           params: idParams,
-          response: { 204: z.null().describe('Deleted'), ...authErrors },
+          headers: ifMatchHeaders,
+          response: { 204: z.null().describe('Deleted'), ...authErrors, ...documentConflict },
         },
       },
       async (request, reply) => {
-        await ctx.db.transaction((tx) => deleteDocument(tx, actorOf(request), request.params.id));
+        const actor = actorOf(request);
+        const seen = seenVersion(request);
+        const profileId = await versioned(
+          () => ctx.db.transaction((tx) => deleteDocument(tx, actor, request.params.id, seen)),
+          (stale) => answer(request, stale.id),
+        );
+        ctx.profileWatch.changed({
+          ...watchOf(actor, profileId),
+          what: 'document',
+          documentId: request.params.id,
+        });
         return reply.code(204).send(null);
       },
     );
@@ -217,18 +260,19 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           description:
             'Overrides extracted fields (null or blank clears one). Dates are real YYYY-MM-DD dates; birth and issue ' +
-            `dates not in the future; the expiry date not before the issue date. ${restricted}`,
+            `dates not in the future; the expiry date not before the issue date. ${restricted}${IF_MATCH}`,
           params: idParams,
+          headers: ifMatchHeaders,
           body: documentOverrideBodySchema,
-          response: { 200: documentResponseSchema, ...authErrors },
+          response: { 200: documentResponseSchema, ...authErrors, ...documentConflict },
         },
       },
-      async (request) => {
-        await ctx.db.transaction((tx) =>
-          overrideFields(tx, actorOf(request), request.params.id, request.body),
-        );
-        return answer(request, request.params.id);
-      },
+      async (request, reply) =>
+        write(request, reply, request.params.id, 'document', (seen) =>
+          ctx.db.transaction((tx) =>
+            overrideFields(tx, actorOf(request), request.params.id, request.body, seen),
+          ),
+        ),
     );
 
     app.patch(
@@ -239,18 +283,19 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary: "Override a document's type",
           tags,
-          description: `Overrides the document type (GET /documenttype); the class follows the type. ${restricted}`,
+          description: `Overrides the document type (GET /documenttype); the class follows the type. ${restricted}${IF_MATCH}`,
           params: idParams,
+          headers: ifMatchHeaders,
           body: documentTypeBodySchema,
-          response: { 200: documentResponseSchema, ...authErrors },
+          response: { 200: documentResponseSchema, ...authErrors, ...documentConflict },
         },
       },
-      async (request) => {
-        await ctx.db.transaction((tx) =>
-          changeDocumentType(tx, actorOf(request), request.params.id, request.body.document_type),
-        );
-        return answer(request, request.params.id);
-      },
+      async (request, reply) =>
+        write(request, reply, request.params.id, 'document', (seen) =>
+          ctx.db.transaction((tx) =>
+            changeDocumentType(tx, actorOf(request), request.params.id, request.body.document_type, seen),
+          ),
+        ),
     );
 
     app.put(
@@ -263,16 +308,31 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           description:
             "Overrides an alert (rule) of one of the profile's documents with a reason of at least 10 characters; " +
-            `an alert is overridden once. ${restricted}`,
+            `an alert is overridden once. ${restricted} If-Match is the version of the alert's document; a newer one ` +
+            'answers 409 with the current document.',
           params: ruleOverrideParams,
+          headers: ifMatchHeaders,
           body: ruleOverrideBodySchema,
-          response: { 200: ruleOverrideResponseSchema, ...authErrors },
+          response: { 200: ruleOverrideResponseSchema, ...authErrors, ...documentConflict },
         },
       },
-      async (request) =>
-        ctx.db.transaction((tx) =>
-          overrideAlert(tx, actorOf(request), request.params.id, request.params.ruleId, request.body.reason),
-        ),
+      async (request) => {
+        const actor = actorOf(request);
+        const seen = seenVersion(request);
+        const alert = await versioned(
+          () =>
+            ctx.db.transaction((tx) =>
+              overrideAlert(tx, actor, request.params.id, request.params.ruleId, request.body.reason, seen),
+            ),
+          (stale) => answer(request, stale.id),
+        );
+        ctx.profileWatch.changed({
+          ...watchOf(actor, request.params.id),
+          what: 'alert',
+          documentId: alert.document_id,
+        });
+        return alert.answer;
+      },
     );
   };
 }

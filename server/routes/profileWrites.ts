@@ -1,7 +1,9 @@
+import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema, idParams } from '../../src/contract/common';
 import type { Note } from '../../src/contract/notes';
+import { profileSchema } from '../../src/contract/profiles';
 import {
   checklistAnswerBodySchema,
   checklistAnswerResponseSchema,
@@ -17,6 +19,8 @@ import {
   statusChangeResponseSchema,
 } from '../../src/contract/profileWrites';
 import type { AppContext } from '../context';
+import { profiles } from '../db/schema';
+import { toProfile } from '../domain/profiles';
 import {
   type Actor,
   addNote,
@@ -26,8 +30,9 @@ import {
   editProfile,
   loadProfileFacts,
 } from '../domain/profileWrites';
-import { forbidden, HttpError } from '../errors';
+import { forbidden, HttpError, notFound } from '../errors';
 import { need, principalOf } from '../http/access';
+import { conflictSchema, ifMatchHeaders, seenVersion, versioned, withEtag } from '../http/versioning';
 import { createLocalSummariser, type Summariser } from '../integrations/summariser';
 import { authErrors } from './shared';
 
@@ -43,7 +48,19 @@ export const actorOf = (request: FastifyRequest): Actor => {
   return { userId: principal.id, companyId: principal.companyId };
 };
 
+/** Who wrote which profile, for `profile.changed`. */
+export const watchOf = (actor: Actor, profileId: number) => ({
+  companyId: actor.companyId,
+  userId: actor.userId,
+  profileId,
+});
+
 export const SUMMARY_FAILED = 'The summary could not be generated';
+
+/** The 409 of a stale profile write (If-Match), with the profile as it is now. */
+export const profileConflict = { 409: conflictSchema(profileSchema) };
+const IF_MATCH =
+  " Send the profile's ETag as If-Match: a newer version answers 409 with the current profile.";
 
 /** The write paths of the profile screen (issue 6): status, create, edit, notes, checklist, summary. */
 export function profileWriteRoutes(
@@ -51,6 +68,16 @@ export function profileWriteRoutes(
   options: { summariser?: Summariser } = {},
 ): FastifyPluginAsyncZod {
   const summariser = options.summariser ?? createLocalSummariser();
+  /** Runs a profile write that names the version it saw; 409 answers the profile as it is now. */
+  const versionedProfile = <T>(request: FastifyRequest, run: () => Promise<T>) =>
+    versioned(run, async (stale) => {
+      const [row] = await ctx.db
+        .select()
+        .from(profiles)
+        .where(and(eq(profiles.id, stale.id), eq(profiles.companyId, principalOf(request).companyId)));
+      if (!row) throw notFound();
+      return toProfile(row);
+    });
   return async (app) => {
     app.patch(
       '/profile/:id/status',
@@ -62,18 +89,24 @@ export function profileWriteRoutes(
           tags: ['profiles'],
           description:
             'Allowed transitions only (docs/server.md); a refused one answers 200 `{ result: false, status: <current>, ' +
-            "detail: 'Status change failed' }`. Rejected and Blacklisted need `reject_reason` (≥ 10 characters).",
+            "detail: 'Status change failed' }`. Rejected and Blacklisted need `reject_reason` (≥ 10 characters)." +
+            IF_MATCH,
           params: idParams,
+          headers: ifMatchHeaders,
           body: statusChangeBodySchema,
-          response: { 200: statusChangeResponseSchema, ...authErrors },
+          response: { 200: statusChangeResponseSchema, ...authErrors, ...profileConflict },
         },
       },
       async (request) => {
         const actor = actorOf(request);
-        const answer = await ctx.db.transaction((tx) =>
-          changeStatus(tx, actor, request.params.id, request.body),
+        const seen = seenVersion(request);
+        const answer = await versionedProfile(request, () =>
+          ctx.db.transaction((tx) => changeStatus(tx, actor, request.params.id, request.body, seen)),
         );
-        if (answer.result) ctx.profileCounts.invalidate(actor.companyId);
+        if (answer.result) {
+          ctx.profileCounts.invalidate(actor.companyId);
+          ctx.profileWatch.changed({ ...watchOf(actor, request.params.id), what: 'status' });
+        }
         return answer;
       },
     );
@@ -108,15 +141,21 @@ export function profileWriteRoutes(
         schema: {
           summary: 'Edit a profile',
           tags: ['profiles'],
-          description: "A changed address needs province, city and street ('Please enter address details').",
+          description: `A changed address needs province, city and street ('Please enter address details').${IF_MATCH}`,
           params: idParams,
+          headers: ifMatchHeaders,
           body: profileEditBodySchema,
-          response: { 200: profileEditResponseSchema, ...authErrors },
+          response: { 200: profileEditResponseSchema, ...authErrors, ...profileConflict },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const actor = actorOf(request);
-        return ctx.db.transaction((tx) => editProfile(tx, actor, request.params.id, request.body));
+        const seen = seenVersion(request);
+        const profile = await versionedProfile(request, () =>
+          ctx.db.transaction((tx) => editProfile(tx, actor, request.params.id, request.body, seen)),
+        );
+        ctx.profileWatch.changed({ ...watchOf(actor, request.params.id), what: 'details' });
+        return withEtag(reply, profile);
       },
     );
 
@@ -138,6 +177,7 @@ export function profileWriteRoutes(
           const note = await ctx.db.transaction((tx) =>
             addNote(tx, actor, request.params.id, kind, request.body.note),
           );
+          ctx.profileWatch.changed({ ...watchOf(actor, request.params.id), what: 'note' });
           return reply.code(201).send(note);
         },
       );
@@ -152,15 +192,24 @@ export function profileWriteRoutes(
         schema: {
           summary: 'Answer a check-list question',
           tags: ['notes'],
-          description: 'One answer per question and profile: a new answer replaces the previous one.',
+          description:
+            'One answer per question and profile: a new answer replaces the previous one. It bumps the ' +
+            "profile's version." +
+            IF_MATCH,
           params: idParams,
+          headers: ifMatchHeaders,
           body: checklistAnswerBodySchema,
-          response: { 200: checklistAnswerResponseSchema, ...authErrors },
+          response: { 200: checklistAnswerResponseSchema, ...authErrors, ...profileConflict },
         },
       },
       async (request) => {
         const actor = actorOf(request);
-        return ctx.db.transaction((tx) => answerChecklist(tx, actor, request.params.id, request.body));
+        const seen = seenVersion(request);
+        const answer = await versionedProfile(request, () =>
+          ctx.db.transaction((tx) => answerChecklist(tx, actor, request.params.id, request.body, seen)),
+        );
+        ctx.profileWatch.changed({ ...watchOf(actor, request.params.id), what: 'checklist' });
+        return answer;
       },
     );
 

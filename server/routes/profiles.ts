@@ -15,6 +15,7 @@ import { listDocuments } from '../domain/documents';
 import { assertProfile, listProfiles, requireProfile, toProfile } from '../domain/profiles';
 import { need, principalOf } from '../http/access';
 import { toPage } from '../http/paging';
+import { withEtag } from '../http/versioning';
 import { authErrors } from './shared';
 
 const access = need('view_profiles_page');
@@ -47,12 +48,17 @@ export function profileRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary: 'One profile',
           tags: ['profiles'],
+          description:
+            'The `ETag` header is the profile\'s version (`"<version>"`): send it as If-Match with a write.',
           params: idParams,
           response: { 200: profileSchema, ...authErrors },
         },
       },
-      async (request) =>
-        toProfile(await requireProfile(ctx.db, principalOf(request).companyId, request.params.id)),
+      async (request, reply) =>
+        withEtag(
+          reply,
+          toProfile(await requireProfile(ctx.db, principalOf(request).companyId, request.params.id)),
+        ),
     );
 
     app.get(

@@ -72,6 +72,8 @@ export const documentSchema = z.object({
   content: z.record(contentFieldSchema, z.string().nullable()),
   overridden_fields: z.array(contentFieldSchema),
   device_data: deviceDataSchema.nullable(),
+  /** Bumped by every write; send it back as If-Match (`"<version>"`) with a write (issue 12). */
+  version: z.number().int(),
 });
 export type Document = z.infer<typeof documentSchema>;
 

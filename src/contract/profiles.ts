@@ -50,6 +50,8 @@ export const profileSchema = profileSummarySchema.extend({
   risk_scores: riskScoresSchema.nullable(),
   reject_reason: z.string().nullable(),
   summary: z.string().nullable(),
+  /** Bumped by every write; send it back as If-Match (`"<version>"`) with a write (issue 12). */
+  version: z.number().int(),
 });
 export type Profile = z.infer<typeof profileSchema>;
 

@@ -82,6 +82,35 @@ export interface QueuePosition {
   expected_wait_s: number;
 }
 
+/** A member of staff who has a profile open (issue 12 presence). */
+export interface ProfileViewer {
+  user_id: number;
+  name: string;
+}
+
+export const profileWatchSchema = z.object({ profile: z.number().int().positive() });
+
+export interface ProfilePresence {
+  profile: number;
+  /** Each user once, however many tabs they have open; sorted by name. */
+  viewers: ProfileViewer[];
+}
+
+/** What a write changed: the profile's status, its details, a check list answer, a note, a document, an alert. */
+export type ProfileChangeKind = 'status' | 'details' | 'checklist' | 'note' | 'document' | 'alert';
+
+export interface ProfileChange {
+  profile: number;
+  what: ProfileChangeKind;
+  /** The document written, for `document` and `alert`. */
+  document: number | null;
+  /** The version the written object (profile, or the document) has now. */
+  version: number;
+  by: ProfileViewer;
+  /** When (ISO). */
+  at: string;
+}
+
 export type Ack<T extends object = object> = (
   reply: ({ ok: true } & T) | { ok: false; detail: string },
 ) => void;
@@ -112,6 +141,10 @@ export interface ServerToClientEvents {
   'signal.peer_joined': (event: { room: string; peer: string }) => void;
   /** Another socket left a call room this socket is in. */
   'signal.peer_left': (event: { room: string; peer: string }) => void;
+  /** Who has a profile open right now (profile room; after every watch, unwatch and disconnect). */
+  'profile.presence': (event: ProfilePresence) => void;
+  /** A profile or one of its documents was written (profile room): refresh it (issue 12). */
+  'profile.changed': (event: ProfileChange) => void;
 }
 
 export interface ClientToServerEvents {
@@ -126,6 +159,10 @@ export interface ClientToServerEvents {
   'signal.leave': (payload: z.infer<typeof signalJoinSchema>, ack: Ack) => void;
   /** Relay a signal to the other members of a room this socket has joined. */
   'signal.send': (payload: z.infer<typeof signalRelaySchema>, ack: Ack) => void;
+  /** Open a profile (staff with view_profiles_page, own company): join its room; answers who has it open. */
+  'profile.watch': (payload: { profile: number }, ack: Ack<{ viewers: ProfileViewer[] }>) => void;
+  /** Close a profile: leave its room (the others get `profile.presence`). */
+  'profile.unwatch': (payload: { profile: number }, ack: Ack) => void;
 }
 
 /** Data the server keeps on each socket: a staff member, or the customer of one call. */

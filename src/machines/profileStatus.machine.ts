@@ -1,10 +1,15 @@
 /**
  * Changing a customer's status (SPEC §4): Rejected and Blacklisted ask for confirmation with a reason of at
  * least 10 characters; the status changes only when the server's `result` is true, and the new status is
- * the one the server answers. Pure: the request and the notices come in through `provide`.
+ * the one the server answers. The request carries the profile's version (issue 12): when someone else
+ * changed the profile meanwhile (409), the machine waits in `conflicted` with what is there now, keeping the
+ * chosen status and the typed reason, until the reviewer applies the change again (with the new version)
+ * or discards it. Pure: the request and the notices come in through `provide`.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { type ProfileStatus, reasonIsLongEnough, STATUSES_NEEDING_REASON } from '../contract/constants';
+import type { Profile } from '../contract/profiles';
+import { conflictCurrent } from './versionConflict';
 
 /** Statuses that need a confirmation and a reason. */
 const CONFIRMED_STATUSES: readonly ProfileStatus[] = STATUSES_NEEDING_REASON;
@@ -13,31 +18,41 @@ export interface StatusAnswer {
   result: boolean;
   status: ProfileStatus;
   detail?: string | null;
+  /** The profile's version after the answer, when the server says; else an accepted change is v + 1. */
+  version?: number;
 }
 
 export interface ProfileStatusContext {
   profileId: number;
   current: ProfileStatus;
+  /** The profile's version the screen holds, sent as If-Match. */
+  version: number;
   target: ProfileStatus | null;
+  /** The confirmed reason (trimmed), kept for a re-apply after a conflict. */
+  reason: string | null;
+  /** The profile as it is now, after a 409. */
+  conflict: Profile | null;
 }
 
 export type ProfileStatusEvent =
   | { type: 'status.selected'; status: ProfileStatus }
   | { type: 'change.confirmed'; reason: string }
   | { type: 'change.cancelled' }
-  | { type: 'status.loaded'; status: ProfileStatus };
+  | { type: 'status.loaded'; status: ProfileStatus; version?: number }
+  | { type: 'conflict.reapplied' }
+  | { type: 'conflict.discarded' };
 
 export const profileStatusMachine = setup({
   types: {
     context: {} as ProfileStatusContext,
     events: {} as ProfileStatusEvent,
-    input: {} as { profileId: number; status: ProfileStatus },
-    tags: {} as 'busy',
+    input: {} as { profileId: number; status: ProfileStatus; version: number },
+    tags: {} as 'busy' | 'conflict',
   },
   actors: {
     changeStatus: fromPromise<
       StatusAnswer,
-      { profileId: number; status: ProfileStatus; reject_reason: string | null }
+      { profileId: number; status: ProfileStatus; reject_reason: string | null; version: number }
     >(async () => {
       throw new Error('changeStatus is provided by the app');
     }),
@@ -47,23 +62,40 @@ export const profileStatusMachine = setup({
     notifyChanged: (_, _status: ProfileStatus) => {},
     /** "Customer status change failed" (with the server's detail when it gave one). */
     notifyFailed: (_, _detail: string | null) => {},
+    /** Fresh profile data after the reviewer discarded their change. */
+    reload: () => {},
   },
   guards: {
     isCurrent: ({ context }, status: ProfileStatus) => status === context.current,
     needsConfirmation: (_, status: ProfileStatus) => CONFIRMED_STATUSES.includes(status),
     reasonOk: (_, reason: string) => reasonIsLongEnough(reason),
     accepted: (_, answer: StatusAnswer) => answer.result,
+    isConflict: (_, error: unknown) => conflictCurrent(error) !== null,
   },
 }).createMachine({
   id: 'profileStatus',
-  context: ({ input }) => ({ profileId: input.profileId, current: input.status, target: null }),
+  context: ({ input }) => ({
+    profileId: input.profileId,
+    current: input.status,
+    version: input.version,
+    target: null,
+    reason: null,
+    conflict: null,
+  }),
   initial: 'idle',
   on: {
+    // While a change is being decided or sent, the version stays the one the reviewer chose it on.
     'status.loaded': { actions: assign(({ event }) => ({ current: event.status })) },
   },
   states: {
     idle: {
       on: {
+        'status.loaded': {
+          actions: assign(({ event, context }) => ({
+            current: event.status,
+            version: event.version ?? context.version,
+          })),
+        },
         'status.selected': [
           { guard: { type: 'isCurrent', params: ({ event }) => event.status } },
           {
@@ -71,7 +103,7 @@ export const profileStatusMachine = setup({
             target: 'confirming',
             actions: assign(({ event }) => ({ target: event.status })),
           },
-          { target: 'changing', actions: assign(({ event }) => ({ target: event.status })) },
+          { target: 'changing', actions: assign(({ event }) => ({ target: event.status, reason: null })) },
         ],
       },
     },
@@ -80,6 +112,7 @@ export const profileStatusMachine = setup({
         'change.confirmed': {
           guard: { type: 'reasonOk', params: ({ event }) => event.reason },
           target: 'changing',
+          actions: assign(({ event }) => ({ reason: event.reason.trim() })),
         },
         'change.cancelled': { target: 'idle', actions: assign({ target: null }) },
       },
@@ -89,39 +122,83 @@ export const profileStatusMachine = setup({
       invoke: {
         id: 'changeStatus',
         src: 'changeStatus',
-        input: ({ context, event }) => ({
+        input: ({ context }) => ({
           profileId: context.profileId,
           status: context.target as ProfileStatus,
-          reject_reason: event.type === 'change.confirmed' ? event.reason.trim() : null,
+          reject_reason: context.reason,
+          version: context.version,
         }),
         onDone: [
           {
             guard: { type: 'accepted', params: ({ event }) => event.output },
             target: 'idle',
             actions: [
-              assign(({ event }) => ({ current: event.output.status, target: null })),
+              // A change accepted at version v leaves the profile at v + 1 (the server's conditional UPDATE).
+              assign(({ event, context }) => ({
+                current: event.output.status,
+                version: event.output.version ?? context.version + 1,
+                target: null,
+              })),
               { type: 'notifyChanged', params: ({ event }) => event.output.status },
             ],
           },
           {
             target: 'idle',
             actions: [
-              assign(({ event }) => ({ current: event.output.status, target: null })),
+              assign(({ event, context }) => ({
+                current: event.output.status,
+                version: event.output.version ?? context.version,
+                target: null,
+              })),
               { type: 'notifyFailed', params: ({ event }) => event.output.detail ?? null },
             ],
           },
         ],
-        onError: {
+        onError: [
+          {
+            guard: { type: 'isConflict', params: ({ event }: { event: { error: unknown } }) => event.error },
+            target: 'conflicted',
+            actions: assign(({ event }) => ({ conflict: conflictCurrent<Profile>(event.error) })),
+          },
+          {
+            target: 'idle',
+            actions: [
+              assign({ target: null, reason: null }),
+              {
+                type: 'notifyFailed',
+                params: ({ event }) =>
+                  typeof event.error === 'object' && event.error !== null && 'detail' in event.error
+                    ? String(event.error.detail)
+                    : null,
+              },
+            ],
+          },
+        ],
+      },
+    },
+    conflicted: {
+      tags: ['conflict'],
+      on: {
+        // The same status and reason again, against the version that is there now.
+        'conflict.reapplied': {
+          target: 'changing',
+          actions: assign(({ context }) => ({
+            current: context.conflict?.status ?? context.current,
+            version: context.conflict?.version ?? context.version,
+            conflict: null,
+          })),
+        },
+        'conflict.discarded': {
           target: 'idle',
           actions: [
-            assign({ target: null }),
-            {
-              type: 'notifyFailed',
-              params: ({ event }) =>
-                typeof event.error === 'object' && event.error !== null && 'detail' in event.error
-                  ? String(event.error.detail)
-                  : null,
-            },
+            assign(({ context }) => ({
+              current: context.conflict?.status ?? context.current,
+              version: context.conflict?.version ?? context.version,
+              conflict: null,
+              target: null,
+              reason: null,
+            })),
+            'reload',
           ],
         },
       },

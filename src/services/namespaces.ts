@@ -14,6 +14,7 @@ export const NAMESPACES = [
   'modules',
   'webhooks',
   'admin',
+  'presence',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

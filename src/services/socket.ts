@@ -13,6 +13,7 @@ import type {
   QueuedCall,
   ServerToClientEvents,
 } from '../contract/socket';
+import { createProfileWatching, type ProfileWatching } from './profileWatch';
 
 export type RealtimeEvent =
   | { type: 'CALL.INCOMING'; call: QueuedCall }
@@ -45,6 +46,8 @@ export interface Realtime extends Signalling {
   /** The last instant stats the server pushed (on connect and on every change), or null before the first. */
   latestStats(): InstantStats | null;
   close(): void;
+  /** Who else has a profile open, and what they change (src/services/profileWatch.ts). */
+  watchProfile: ProfileWatching['watchProfile'];
 }
 
 /** A refusal or failure of a socket request, with the server's detail. */
@@ -98,6 +101,8 @@ export function connectRealtime(options: {
     randomizationFactor: 0.5,
   });
   const request = socket.timeout(ACK_TIMEOUT_MS);
+  const profiles = createProfileWatching(socket);
+  socket.on('connect', () => profiles.rewatch());
 
   /**
    * Calls that came or went while a queue sync was on its way: the server's list may be older than them (it is
@@ -227,6 +232,7 @@ export function connectRealtime(options: {
       signalListeners.set(room, set);
       return () => set.delete(listener);
     },
+    watchProfile: profiles.watchProfile,
     close() {
       closed = true;
       clearTimeout(retryTimer);

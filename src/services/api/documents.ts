@@ -7,7 +7,7 @@
 
 import type { Document } from '../../contract/documents';
 import type { DocumentType } from '../../contract/reference';
-import { api } from './http';
+import { api, ifMatch } from './http';
 import { progressFetch } from './progressFetch';
 
 type Options = { signal?: AbortSignal };
@@ -28,26 +28,39 @@ export const getDocuments = (profileId: number, { signal }: Options = {}) =>
 export const getDocumentTypes = ({ signal }: Options = {}) =>
   api.get('documenttype', { signal }).json<DocumentType[]>();
 
-export const reviewDocument = (id: number, approved: boolean, reason: string | null) =>
+// Every write sends the version of the document the screen holds (If-Match); a stale one answers 409 with
+// `{ detail, current }` (issue 12).
+
+export const reviewDocument = (id: number, approved: boolean, reason: string | null, version: number) =>
   api
-    .put(`document/${id}/approve`, { json: reason === null ? { approved } : { approved, reason } })
+    .put(`document/${id}/approve`, {
+      json: reason === null ? { approved } : { approved, reason },
+      headers: ifMatch(version),
+    })
     .json<Document>();
 
-export const archiveDocument = (id: number, archived: boolean) =>
-  api.put(`document/${id}/archive`, { json: { id, archived } }).json<Document>();
+export const archiveDocument = (id: number, archived: boolean, version: number) =>
+  api.put(`document/${id}/archive`, { json: { id, archived }, headers: ifMatch(version) }).json<Document>();
 
-export const deleteDocument = async (id: number) => {
-  await api.delete(`document/${id}`);
+export const deleteDocument = async (id: number, version: number) => {
+  await api.delete(`document/${id}`, { headers: ifMatch(version) });
 };
 
-export const overrideFields = (id: number, fields: ContentFields) =>
-  api.put(`document/${id}/documentcontent/override`, { json: { fields } }).json<Document>();
+export const overrideFields = (id: number, fields: ContentFields, version: number) =>
+  api
+    .put(`document/${id}/documentcontent/override`, { json: { fields }, headers: ifMatch(version) })
+    .json<Document>();
 
-export const changeDocumentType = (id: number, documentType: number) =>
-  api.patch(`document/${id}`, { json: { document_type: documentType } }).json<Document>();
+export const changeDocumentType = (id: number, documentType: number, version: number) =>
+  api
+    .patch(`document/${id}`, { json: { document_type: documentType }, headers: ifMatch(version) })
+    .json<Document>();
 
-export const overrideAlert = (profileId: number, alertId: number, reason: string) =>
-  api.put(`profile/${profileId}/rule/${alertId}`, { json: { reason } }).json<Document['alerts'][number]>();
+/** The version is the alert's document's. */
+export const overrideAlert = (profileId: number, alertId: number, reason: string, version: number) =>
+  api
+    .put(`profile/${profileId}/rule/${alertId}`, { json: { reason }, headers: ifMatch(version) })
+    .json<Document['alerts'][number]>();
 
 export interface UploadPayload {
   profile: number;

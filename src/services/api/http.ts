@@ -24,6 +24,12 @@ export class ApiError extends Error {
 
 export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
 
+/**
+ * The If-Match header of a versioned write (issue 12): the version of the profile or document the screen
+ * holds. A 409 ApiError then carries `{ detail, current }` in its body.
+ */
+export const ifMatch = (version: number) => ({ 'If-Match': `"${version}"` });
+
 function detailOf(body: unknown): string | null {
   if (typeof body === 'object' && body !== null && 'detail' in body && typeof body.detail === 'string') {
     return body.detail;

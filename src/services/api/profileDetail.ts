@@ -8,7 +8,7 @@ import type { Profile } from '../../contract/profiles';
 import type { QuestionnaireAnswer, QuestionnaireQuestion } from '../../contract/questionnaires';
 import type { Transaction } from '../../contract/transactions';
 import type { VideoCall } from '../../contract/videocalls';
-import { api } from './http';
+import { api, ifMatch } from './http';
 
 type Options = { signal?: AbortSignal };
 
@@ -65,11 +65,16 @@ export type DocumentFilter = { archived?: boolean; upload_source?: string };
 export const listChecklists = (id: number, { signal }: Options = {}) =>
   api.get(`profile/${id}/checklist`, { signal }).json<ChecklistGroup[]>();
 
+/** POST /profile/{id}/answer with the profile's version (If-Match; 409 when it is stale). */
 export const answerChecklist = (
   id: number,
   body: { question: number; value: boolean; note?: string | null },
+  version: number,
   { signal }: Options = {},
-) => api.post(`profile/${id}/answer`, { json: body, signal }).json<ChecklistGroup['questions'][number]>();
+) =>
+  api
+    .post(`profile/${id}/answer`, { json: body, headers: ifMatch(version), signal })
+    .json<ChecklistGroup['questions'][number]>();
 
 export const listDocuments = (id: number, filter: DocumentFilter, { signal }: Options = {}) =>
   api

@@ -3,7 +3,7 @@ import type { ProfileStatus } from '../../contract/constants';
 import type { Note } from '../../contract/notes';
 import type { Profile } from '../../contract/profiles';
 import type { StatusAnswer } from '../../machines/profileStatus.machine';
-import { api } from './http';
+import { api, ifMatch } from './http';
 
 type Options = { signal?: AbortSignal };
 
@@ -17,23 +17,31 @@ export interface ProfileChanges {
   address?: { province: string | null; city: string | null; street: string | null };
 }
 
+/** PATCH /profile/{id}/status with the version the screen holds (If-Match; 409 when it is stale). */
 export const changeStatus = (
   {
     profileId,
     status,
     reject_reason,
-  }: { profileId: number; status: ProfileStatus; reject_reason: string | null },
+    version,
+  }: { profileId: number; status: ProfileStatus; reject_reason: string | null; version: number },
   { signal }: Options = {},
 ) =>
   api
     .patch(`profile/${profileId}/status`, {
       json: reject_reason ? { status, reject_reason } : { status },
+      headers: ifMatch(version),
       signal,
     })
     .json<StatusAnswer>();
 
-export const updateProfile = (id: number, changes: ProfileChanges, { signal }: Options = {}) =>
-  api.patch(`profile/${id}`, { json: changes, signal }).json<Profile>();
+/** PATCH /profile/{id} with the version the edit started from (If-Match; 409 when it is stale). */
+export const updateProfile = (
+  id: number,
+  changes: ProfileChanges,
+  version: number,
+  { signal }: Options = {},
+) => api.patch(`profile/${id}`, { json: changes, headers: ifMatch(version), signal }).json<Profile>();
 
 export const createProfile = (
   body: { id_card_number: string; name: string | null; gender: string | null },

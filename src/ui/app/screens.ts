@@ -51,10 +51,12 @@ export const Screens = {
     'documents',
     'aml',
     'calls',
+    'presence',
   ]),
   Document: lazyScreen(() => import('../screens/profile/DocumentScreen'), 'DocumentScreen', [
     'documents',
     'profile',
+    'presence',
   ]),
   Video: lazyScreen(() => import('../screens/profile/VideoScreen'), 'VideoScreen', ['calls', 'profile']),
   AmlHistory: lazyScreen(() => import('../screens/profile/AmlHistoryScreen'), 'AmlHistoryScreen', [

@@ -3,6 +3,16 @@ import { createActor } from 'xstate';
 import { profileStatusMachine } from '../../../src/machines/profileStatus.machine';
 import { done, Effects, failed, modelCases, replay } from './modelPaths';
 
+/** A 409: someone else moved the profile to Pending Approval meanwhile (version 4). */
+const conflict = {
+  status: 409,
+  detail: 'Changed by someone else meanwhile',
+  body: {
+    detail: 'Changed by someone else meanwhile',
+    current: { id: 7, status: 'Pending Approval', version: 4 },
+  },
+};
+
 const events = [
   { type: 'status.selected', status: 'Approved' },
   { type: 'status.selected', status: 'Rejected' },
@@ -11,13 +21,18 @@ const events = [
   { type: 'change.confirmed', reason: '  Document is forged.  ' },
   { type: 'change.cancelled' },
   { type: 'status.loaded', status: 'Approved' },
-  done('changeStatus', { result: true, status: 'Approved' }),
-  done('changeStatus', { result: true, status: 'Rejected' }),
+  // With the version the server answers, so the model stays finite (without one an accepted change is +1,
+  // tested below).
+  done('changeStatus', { result: true, status: 'Approved', version: 4 }),
+  done('changeStatus', { result: true, status: 'Rejected', version: 4 }),
   done('changeStatus', { result: false, status: 'Pending Review', detail: 'Status change failed' }),
   failed('changeStatus', { status: 403, detail: 'You do not have permission to perform this action' }),
+  failed('changeStatus', conflict),
+  { type: 'conflict.reapplied' },
+  { type: 'conflict.discarded' },
 ] as const;
 
-const input = { profileId: 7, status: 'Pending Review' as const };
+const input = { profileId: 7, status: 'Pending Review' as const, version: 3 };
 
 function sut() {
   const effects = new Effects();
@@ -28,6 +43,7 @@ function sut() {
       actions: {
         notifyChanged: (_, status) => notices.push(['changed', status]),
         notifyFailed: (_, detail) => notices.push(['failed', detail]),
+        reload: () => notices.push(['reload', null]),
       },
     }),
     { input },
@@ -40,7 +56,8 @@ describe('profile status machine: every path of the model', () => {
 
   it('reaches every state', () => {
     const reached = new Set(cases.map((c) => c.steps.at(-1)?.state.value));
-    for (const state of ['idle', 'confirming', 'changing']) expect(reached.has(state), state).toBe(true);
+    for (const state of ['idle', 'confirming', 'changing', 'conflicted'])
+      expect(reached.has(state), state).toBe(true);
   });
 
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_, testCase) => {
@@ -55,7 +72,7 @@ describe('profile status machine', () => {
     actor.start();
     actor.send({ type: 'status.selected', status: 'Approved' });
     expect(effects.inputs.get('changeStatus')).toEqual([
-      { profileId: 7, status: 'Approved', reject_reason: null },
+      { profileId: 7, status: 'Approved', reject_reason: null, version: 3 },
     ]);
     await effects.settle('changeStatus', { output: { result: true, status: 'Temporarily Approved' } });
     expect(actor.getSnapshot().context.current).toBe('Temporarily Approved');
@@ -74,7 +91,7 @@ describe('profile status machine', () => {
       expect(effects.inputs.get('changeStatus')).toBeUndefined();
       actor.send({ type: 'change.confirmed', reason: ' Forged passport photo ' });
       expect(effects.inputs.get('changeStatus')).toEqual([
-        { profileId: 7, status, reject_reason: 'Forged passport photo' },
+        { profileId: 7, status, reject_reason: 'Forged passport photo', version: 3 },
       ]);
       await effects.settle('changeStatus', { output: { result: true, status } });
       expect(actor.getSnapshot().context.current).toBe(status);
@@ -110,5 +127,69 @@ describe('profile status machine', () => {
     actor.send({ type: 'status.selected', status: 'Pending Review' });
     expect(actor.getSnapshot().value).toBe('idle');
     expect(effects.inputs.get('changeStatus')).toBeUndefined();
+  });
+
+  it('takes a newer version while idle, and keeps the chosen one while confirming', () => {
+    const { actor, effects } = sut();
+    actor.start();
+    actor.send({ type: 'status.loaded', status: 'Pending Review', version: 4 });
+    actor.send({ type: 'status.selected', status: 'Rejected' });
+    actor.send({ type: 'status.loaded', status: 'Pending Approval', version: 5 });
+    actor.send({ type: 'change.confirmed', reason: 'Forged passport photo' });
+    expect(effects.inputs.get('changeStatus')).toEqual([
+      { profileId: 7, status: 'Rejected', reject_reason: 'Forged passport photo', version: 4 },
+    ]);
+  });
+
+  it('after a conflict, re-applies the same status and reason with the version there now', async () => {
+    const { actor, effects, notices } = sut();
+    actor.start();
+    actor.send({ type: 'status.selected', status: 'Rejected' });
+    actor.send({ type: 'change.confirmed', reason: ' Forged passport photo ' });
+    await effects.settle('changeStatus', { error: conflict });
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.hasTag('conflict')).toBe(true);
+    expect(snapshot.context.conflict).toMatchObject({ status: 'Pending Approval', version: 4 });
+    expect(notices).toEqual([]);
+    actor.send({ type: 'conflict.reapplied' });
+    expect(effects.inputs.get('changeStatus')?.at(-1)).toEqual({
+      profileId: 7,
+      status: 'Rejected',
+      reject_reason: 'Forged passport photo',
+      version: 4,
+    });
+    await effects.settle('changeStatus', { output: { result: true, status: 'Rejected' } });
+    expect(actor.getSnapshot().context).toMatchObject({ current: 'Rejected', conflict: null });
+    expect(notices).toEqual([['changed', 'Rejected']]);
+  });
+
+  it('after a conflict, discarding keeps what is there now and reloads', async () => {
+    const { actor, effects, notices } = sut();
+    actor.start();
+    actor.send({ type: 'status.selected', status: 'Approved' });
+    await effects.settle('changeStatus', { error: conflict });
+    actor.send({ type: 'conflict.discarded' });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().context).toMatchObject({
+      current: 'Pending Approval',
+      version: 4,
+      target: null,
+      reason: null,
+      conflict: null,
+    });
+    expect(notices).toEqual([['reload', null]]);
+  });
+
+  it('the next change carries the version the accepted one left, before any reload', async () => {
+    const { actor, effects } = sut();
+    actor.start();
+    actor.send({ type: 'status.selected', status: 'Pending Approval' });
+    await effects.settle('changeStatus', { output: { result: true, status: 'Pending Approval' } });
+    actor.send({ type: 'status.selected', status: 'Approved' });
+    expect(effects.inputs.get('changeStatus')?.at(-1)).toMatchObject({ status: 'Approved', version: 4 });
+    // A refused change (result false) leaves the version where it was.
+    await effects.settle('changeStatus', { output: { result: false, status: 'Pending Approval' } });
+    actor.send({ type: 'status.selected', status: 'Approved' });
+    expect(effects.inputs.get('changeStatus')?.at(-1)).toMatchObject({ status: 'Approved', version: 4 });
   });
 });

@@ -47,6 +47,7 @@ const profile: Profile = {
   risk_scores: { phone: 10, email: 20, ip: null },
   reject_reason: null,
   summary: null,
+  version: 1,
 };
 
 function png(width: number, height: number): Uint8Array {
@@ -68,6 +69,7 @@ const document = (id: number): Document => ({
   upload_source: 'web',
   stream: false,
   archived: false,
+  version: 1,
   status: 'approved',
   review_reason: null,
   expiry_date: '2031-01-01',

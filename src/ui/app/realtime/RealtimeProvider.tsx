@@ -24,6 +24,7 @@ import {
 import { downloadRecording, keptRecording, runRecordingUpload } from '../../../services/recordings';
 import { connectRealtime, type Realtime } from '../../../services/socket';
 import { showError, showSuccess } from '../../toaster';
+import { ProfileSocketContext, ProfileSocketOnly } from './ProfileSocket';
 import { wireDesk } from './wireDesk';
 
 export interface RealtimeDesk {
@@ -145,12 +146,28 @@ function useDesk(account: Account): RealtimeDesk | null {
 
 function Connected({ account, children }: { account: Account; children: ReactNode }) {
   const value = useDesk(account);
-  return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
+  return (
+    <RealtimeContext.Provider value={value}>
+      <ProfileSocketContext.Provider value={value?.realtime ?? null}>
+        {children}
+      </ProfileSocketContext.Provider>
+    </RealtimeContext.Provider>
+  );
 }
 
-/** Connects only accounts that may visit the calls area (agents and supervisors). */
+/**
+ * Connects accounts that may visit the calls area (agents and supervisors) with the call desk; accounts that
+ * only review profiles get a socket for profile presence alone (issue 12).
+ */
 export function RealtimeProvider({ account, children }: { account: Account; children: ReactNode }) {
-  if (!account.permissions.includes('view_calls_page')) return children;
+  if (!account.permissions.includes('view_calls_page')) {
+    if (!account.permissions.includes('view_profiles_page')) return children;
+    return (
+      <ProfileSocketOnly key={accountKey(account)} account={account}>
+        {children}
+      </ProfileSocketOnly>
+    );
+  }
   return (
     <Connected key={accountKey(account)} account={account}>
       {children}

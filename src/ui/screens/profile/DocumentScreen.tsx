@@ -4,11 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
 import { documentKeys, getDocuments } from '../../../services/api/documents';
 import { isApiError } from '../../../services/api/http';
+import { useProfileLive } from '../../app/realtime/ProfileSocket';
 import { usePageTitle } from '../../app/usePageTitle';
 import { DocumentCard } from './documents/DocumentCard';
 import { useDocumentLabels } from './documents/labels';
 import './documents/documents.css';
 import './documents/icons';
+import { ProfileChangeNotice, ProfileViewers } from './ProfilePresence';
 
 /** profile/:profileID/document/:docID (§2): one document with its pages, details and actions. */
 export function DocumentScreen() {
@@ -23,6 +25,8 @@ export function DocumentScreen() {
     queryFn: ({ signal }) => getDocuments(profileId, { signal }),
     enabled: Number.isInteger(profileId) && profileId > 0,
   });
+  // Who else has the profile open, and live refreshes when someone changes it (issue 12).
+  const live = useProfileLive(Number.isInteger(profileId) ? profileId : 0);
   const document = list.data?.find((d) => d.id === documentId);
   const title = document
     ? (document.type?.name ?? labels.documentClass(document.document_class))
@@ -36,7 +40,11 @@ export function DocumentScreen() {
   return (
     <section aria-labelledby="page-title" className="studio-documents">
       {back}
-      <H2 id="page-title">{title}</H2>
+      <header className="studio-profile-header">
+        <H2 id="page-title">{title}</H2>
+        <ProfileViewers viewers={live.viewers} />
+      </header>
+      <ProfileChangeNotice live={live} />
       {list.isError ? (
         <Callout intent={Intent.DANGER} icon="error" role="alert">
           <p>{isApiError(list.error) && list.error.detail ? list.error.detail : tc('messages.error')}</p>

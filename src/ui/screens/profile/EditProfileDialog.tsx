@@ -9,14 +9,18 @@ import {
   checkPastDate,
   type ValidationFailure,
 } from '../../../machines/validation';
+import { myChanges, PROFILE_FIELDS } from '../../../machines/versionConflict';
 import { isApiError } from '../../../services/api/http';
 import { profileDetailKeys } from '../../../services/api/profileDetail';
-import { updateProfile } from '../../../services/api/profileWrites';
+import { type ProfileChanges, updateProfile } from '../../../services/api/profileWrites';
+import { ConflictDialog } from '../../components/ConflictDialog';
 import { useValidationText } from '../../components/FieldMessage';
 import { GENDERS } from '../../components/profileLabels';
 import { TextField } from '../../components/TextField';
+import { useConflict } from '../../components/useConflict';
 import { useFormCheck } from '../../components/useFormCheck';
 import { showError, showSuccess } from '../../toaster';
+import { useProfileValueFormat } from './useProfileValueFormat';
 
 type Form = {
   name: string;
@@ -59,7 +63,23 @@ function check(form: Form): Record<keyof Form, ValidationFailure | null> {
   };
 }
 
-/** Edits the profile's details (§7 PATCH /profile/{id}); "Customer updated successfully". */
+const orNull = (value: string) => value.trim() || null;
+
+/** The form as the request body (the address always whole). */
+function changesOf(form: Partial<Form>): ProfileChanges {
+  const changes: ProfileChanges = {};
+  for (const key of ['name', 'gender', 'email', 'phone', 'nationality', 'date_of_birth'] as const) {
+    const value = form[key];
+    if (value !== undefined) changes[key] = orNull(value);
+  }
+  return changes;
+}
+
+/**
+ * Edits the profile's details (§7 PATCH /profile/{id}); "Customer updated successfully". The edit carries
+ * the version the dialog opened on (issue 12): if someone else saved the profile meanwhile, the conflict
+ * dialog shows what changed, and re-applying sends only the fields this reviewer changed.
+ */
 export function EditProfileDialog({
   profile,
   isOpen,
@@ -71,10 +91,23 @@ export function EditProfileDialog({
 }) {
   const { t } = useTranslation('profile');
   const { t: tc } = useTranslation();
+  const { t: tp } = useTranslation('presence');
   const text = useValidationText();
   const queryClient = useQueryClient();
   const [form, setForm] = useState<Form>(() => fromProfile(profile));
+  // The profile as the dialog opened: live updates of the screen must not move the version under the form.
+  const [base] = useState(profile);
   const [busy, setBusy] = useState(false);
+  const format = useProfileValueFormat();
+  const failed = (error: unknown) =>
+    void showError(isApiError(error) && error.detail ? error.detail : tc('messages.error'));
+  const conflict = useConflict(PROFILE_FIELDS, {
+    onDiscarded: () => {
+      void queryClient.invalidateQueries({ queryKey: profileDetailKeys.profile(profile.id) });
+      onClose();
+    },
+    onError: failed,
+  });
   const { failures, passes } = useFormCheck(() => check(form));
   const field = (key: keyof Form, label: string) => ({
     id: `edit-${key}`,
@@ -83,28 +116,40 @@ export function EditProfileDialog({
     value: form[key],
     onValueChange: (value: string) => setForm((current) => ({ ...current, [key]: value })),
   });
-  const orNull = (value: string) => value.trim() || null;
+  const address = { province: form.province.trim(), city: form.city.trim(), street: form.street.trim() };
+
+  const saved = (answer: unknown) => {
+    // The answered profile (its new version) at once: a next write must not conflict with this one.
+    queryClient.setQueryData(profileDetailKeys.profile(profile.id), answer as Profile);
+    void queryClient.invalidateQueries({ queryKey: profileDetailKeys.profile(profile.id) });
+    void queryClient.invalidateQueries({ queryKey: profileDetailKeys.logs(profile.id) });
+    void showSuccess(tc('success.customerUpdated'));
+    onClose();
+  };
 
   const save = async () => {
     if (!passes()) return;
     setBusy(true);
     try {
-      await updateProfile(profile.id, {
-        name: orNull(form.name),
-        gender: orNull(form.gender),
-        email: orNull(form.email),
-        phone: orNull(form.phone),
-        nationality: orNull(form.nationality),
-        date_of_birth: orNull(form.date_of_birth),
-        address: { province: form.province.trim(), city: form.city.trim(), street: form.street.trim() },
-      });
-      await queryClient.invalidateQueries({ queryKey: profileDetailKeys.profile(profile.id) });
-      void queryClient.invalidateQueries({ queryKey: profileDetailKeys.logs(profile.id) });
-      void showSuccess(tc('success.customerUpdated'));
-      onClose();
+      await conflict.attempt(
+        base,
+        form,
+        (version, again) => {
+          if (!again) return updateProfile(profile.id, { ...changesOf(form), address }, version);
+          // Again, after a conflict: only what this reviewer changed, so the other's changes stay.
+          const mine = myChanges(PROFILE_FIELDS, base, form) as Partial<Form>;
+          const addressChanged = 'province' in mine || 'city' in mine || 'street' in mine;
+          return updateProfile(
+            profile.id,
+            { ...changesOf(mine), ...(addressChanged ? { address } : {}) },
+            version,
+          );
+        },
+        saved,
+      );
     } catch (error) {
       // What was typed stays in the form.
-      void showError(isApiError(error) && error.detail ? error.detail : tc('messages.error'));
+      failed(error);
     } finally {
       setBusy(false);
     }
@@ -154,6 +199,7 @@ export function EditProfileDialog({
           }
         />
       </form>
+      <ConflictDialog {...conflict.dialog} subject={tp('conflict.profile')} format={format} />
     </Dialog>
   );
 }

@@ -7,6 +7,7 @@ import type { Profile } from '../../../contract/profiles';
 import { type ProfileTab, visibleTabs } from '../../../machines/profileTabs';
 import { isApiError } from '../../../services/api/http';
 import { getCompanyConfig, getProfile, profileDetailKeys } from '../../../services/api/profileDetail';
+import { useProfileLive } from '../../app/realtime/ProfileSocket';
 import { useActiveAccount } from '../../app/useAccounts';
 import { usePageTitle } from '../../app/usePageTitle';
 import { RiskTag } from '../../components/profileLabels';
@@ -15,6 +16,7 @@ import { AiAgentTab } from './AiAgentTab';
 import { AmlTab } from './aml/AmlTab';
 import { DocumentsTab } from './documents/DocumentsTab';
 import { ProfileInfoTab } from './ProfileInfoTab';
+import { ProfileChangeNotice, ProfileViewers } from './ProfilePresence';
 import { ProfileSidebar } from './ProfileSidebar';
 import { QuestionnairesTab } from './QuestionnairesTab';
 import { StatusMenu } from './StatusMenu';
@@ -42,6 +44,8 @@ export function ProfileScreen() {
     enabled: companyId > 0,
     staleTime: 5 * 60_000,
   });
+  // Who else has it open, and live refreshes when someone changes it (issue 12).
+  const live = useProfileLive(Number.isInteger(id) ? id : 0);
   const [query, setQuery] = useSearchParams();
   const date = useDateFormat();
   usePageTitle(profile.data?.name ?? t('unnamed'));
@@ -73,10 +77,12 @@ export function ProfileScreen() {
       <section className="studio-profile-main" aria-labelledby="page-title">
         <header className="studio-profile-header">
           <H2 id="page-title">{data.name ?? t('unnamed')}</H2>
-          <StatusMenu profileId={data.id} status={data.status} />
+          <StatusMenu profile={data} />
           <RiskTag risk={data.risk_level} />
           <ReportLinks profileId={data.id} />
+          <ProfileViewers viewers={live.viewers} />
         </header>
+        <ProfileChangeNotice live={live} />
         <p className="studio-muted studio-profile-meta">
           {[
             t('meta.idCard', { number: data.id_card_number }),

@@ -4,16 +4,22 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ChecklistGroup } from '../../../contract/notes';
+import type { Profile } from '../../../contract/profiles';
+import { PROFILE_FIELDS } from '../../../machines/versionConflict';
 import { isApiError } from '../../../services/api/http';
 import {
   answerChecklist,
   type DocumentFilter,
   listChecklists,
   listDocuments,
+  profileDetailKeys,
   sidebarKeys,
 } from '../../../services/api/profileDetail';
+import { ConflictDialog } from '../../components/ConflictDialog';
+import { useConflict } from '../../components/useConflict';
 import { showError } from '../../toaster';
 import { useDateFormat } from './useDateFormat';
+import { useProfileValueFormat } from './useProfileValueFormat';
 
 /** Check Lists (§2 sidebar): each question answered yes or no, with a note, saved per question. */
 export function Checklists({ profileId }: { profileId: number }) {
@@ -55,15 +61,47 @@ function ChecklistQuestion({
   const queryClient = useQueryClient();
   const [note, setNote] = useState(question.note ?? '');
   const [busy, setBusy] = useState(false);
+  const { t: tp } = useTranslation('presence');
+  const format = useProfileValueFormat();
+  const failed = (error: unknown) =>
+    void showError(isApiError(error) && error.detail ? error.detail : tc('messages.error'));
+  // Answers carry the profile's version (issue 12); a conflict shows what changed and keeps the typed note.
+  const conflict = useConflict(PROFILE_FIELDS, {
+    onDiscarded: () => {
+      void queryClient.invalidateQueries({ queryKey: profileDetailKeys.profile(profileId) });
+      void queryClient.invalidateQueries({ queryKey: sidebarKeys.checklists(profileId) });
+    },
+    onError: failed,
+  });
   const save = async (value: boolean | null) => {
     const answer = value ?? question.answer;
     if (answer === null) return;
+    const profile = queryClient.getQueryData<Profile>(profileDetailKeys.profile(profileId));
+    if (!profile) return;
     setBusy(true);
     try {
-      await answerChecklist(profileId, { question: question.id, value: answer, note: note.trim() || null });
-      await queryClient.invalidateQueries({ queryKey: sidebarKeys.checklists(profileId) });
+      await conflict.attempt(
+        profile,
+        {},
+        (version) =>
+          answerChecklist(
+            profileId,
+            { question: question.id, value: answer, note: note.trim() || null },
+            version,
+          ),
+        () => {
+          // The answer moved the profile's version by one: a next answer must not conflict with this one.
+          queryClient.setQueryData<Profile>(profileDetailKeys.profile(profileId), (cached) =>
+            cached && cached.version === profile.version
+              ? { ...cached, version: profile.version + 1 }
+              : cached,
+          );
+          void queryClient.invalidateQueries({ queryKey: sidebarKeys.checklists(profileId) });
+          void queryClient.invalidateQueries({ queryKey: profileDetailKeys.profile(profileId) });
+        },
+      );
     } catch (error) {
-      void showError(isApiError(error) && error.detail ? error.detail : tc('messages.error'));
+      failed(error);
     } finally {
       setBusy(false);
     }
@@ -103,6 +141,7 @@ function ChecklistQuestion({
           onKeyDown={(event) => event.key === 'Enter' && save(null)}
         />
       </div>
+      <ConflictDialog {...conflict.dialog} subject={tp('conflict.profile')} format={format} />
     </li>
   );
 }

@@ -1,23 +1,36 @@
 import { Button, Intent, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
-import { PROFILE_STATUSES, type ProfileStatus } from '../../../contract/constants';
+import { PROFILE_STATUSES } from '../../../contract/constants';
+import type { Profile } from '../../../contract/profiles';
 import { profileStatusMachine } from '../../../machines/profileStatus.machine';
+import { changesMeanwhile, PROFILE_FIELDS } from '../../../machines/versionConflict';
 import { profileDetailKeys } from '../../../services/api/profileDetail';
 import { changeStatus } from '../../../services/api/profileWrites';
+import { ConflictDialog } from '../../components/ConflictDialog';
 import { StatusTag, useProfileLabels } from '../../components/profileLabels';
 import { ReasonDialog } from '../../components/ReasonDialog';
 import { showError, showSuccess } from '../../toaster';
+import { useProfileValueFormat } from './useProfileValueFormat';
 
-/** The profile's status with the menu that changes it (§4; the profileStatus machine decides). */
-export function StatusMenu({ profileId, status }: { profileId: number; status: ProfileStatus }) {
+/**
+ * The profile's status with the menu that changes it (§4; the profileStatus machine decides). The change
+ * carries the profile's version; a conflict (issue 12) shows what changed meanwhile and keeps the chosen
+ * status and reason for a re-apply.
+ */
+export function StatusMenu({ profile }: { profile: Profile }) {
   const { t } = useTranslation('profile');
   const { t: tc } = useTranslation();
+  const { t: tp } = useTranslation('presence');
   const labels = useProfileLabels();
+  const format = useProfileValueFormat();
   const queryClient = useQueryClient();
+  const { id: profileId, status, version } = profile;
+  // The profile as it was when the reviewer chose a status: what a conflict is compared with.
+  const seen = useRef(profile);
   const machine = useMemo(
     () =>
       profileStatusMachine.provide({
@@ -32,13 +45,16 @@ export function StatusMenu({ profileId, status }: { profileId: number; status: P
             const failed = tc('messages.customerStatusChangeFailed');
             void showError(detail && detail !== failed ? `${failed}: ${detail}` : failed);
           },
+          reload: () =>
+            void queryClient.invalidateQueries({ queryKey: profileDetailKeys.profile(profileId) }),
         },
       }),
     [profileId, queryClient, tc],
   );
-  const [state, send] = useMachine(machine, { input: { profileId, status } });
-  useEffect(() => send({ type: 'status.loaded', status }), [send, status]);
-  const { current, target } = state.context;
+  const [state, send] = useMachine(machine, { input: { profileId, status, version } });
+  useEffect(() => send({ type: 'status.loaded', status, version }), [send, status, version]);
+  const { current, target, conflict, reason } = state.context;
+  if (state.matches('idle')) seen.current = profile;
 
   return (
     <>
@@ -82,6 +98,23 @@ export function StatusMenu({ profileId, status }: { profileId: number; status: P
           return true;
         }}
         onClose={() => send({ type: 'change.cancelled' })}
+      />
+      <ConflictDialog
+        isOpen={state.hasTag('conflict')}
+        subject={tp('conflict.profile')}
+        changes={
+          conflict
+            ? changesMeanwhile(PROFILE_FIELDS, seen.current, conflict, {
+                status: target,
+                ...(reason ? { reject_reason: reason } : {}),
+              })
+            : []
+        }
+        busy={false}
+        format={format}
+        onReapply={() => send({ type: 'conflict.reapplied' })}
+        onDiscard={() => send({ type: 'conflict.discarded' })}
+        onClose={() => send({ type: 'conflict.discarded' })}
       />
     </>
   );

@@ -10,6 +10,7 @@ import {
   overrideFields,
   reviewDocument,
 } from '../../../../services/api/documents';
+import { ConflictDialog } from '../../../components/ConflictDialog';
 import { ReasonDialog } from '../../../components/ReasonDialog';
 import { FieldOverrideDialog } from './FieldOverrideDialog';
 import { TypeDialog } from './TypeDialog';
@@ -31,10 +32,22 @@ export function DocumentActions({
 }) {
   const { t } = useTranslation('documents');
   const { t: tc } = useTranslation();
+  const format = useDocumentValueFormat();
   const [open, setOpen] = useState<Open>(null);
+  // The document as a dialog opened on it: live updates must not move the version under what is typed.
+  const [base, setBase] = useState(document);
   const [location, navigate] = useLocation();
-  const { run, busy } = useDocumentAction(profileId);
+  const { run, busy, conflict } = useDocumentAction(profileId);
   const close = () => setOpen(null);
+  const openDialog = (kind: Exclude<Open, null>) => {
+    setBase(document);
+    setOpen(kind);
+  };
+  const deleted = () => {
+    close();
+    onDeleted?.();
+    if (location.includes('/document/')) navigate(`~/profile/${profileId}?tab=documents`);
+  };
   const id = document.id;
   return (
     <div className="studio-document-actions">
@@ -45,19 +58,27 @@ export function DocumentActions({
           text={t('actions.approve')}
           disabled={document.status === 'approved'}
           loading={busy === 'approve'}
-          onClick={() => run('approve', () => reviewDocument(id, true, null), tc('success.documentApproved'))}
+          onClick={() =>
+            run(
+              'approve',
+              document,
+              { status: 'approved' },
+              (version) => reviewDocument(id, true, null, version),
+              tc('success.documentApproved'),
+            )
+          }
         />
         <Button
           icon="ban-circle"
           intent={Intent.DANGER}
           text={t('actions.reject')}
           disabled={document.status === 'rejected'}
-          onClick={() => setOpen('reject')}
+          onClick={() => openDialog('reject')}
         />
       </ButtonGroup>
       <ButtonGroup>
-        <Button icon="edit" text={t('actions.fields')} onClick={() => setOpen('fields')} />
-        <Button icon="exchange" text={t('actions.type')} onClick={() => setOpen('type')} />
+        <Button icon="edit" text={t('actions.fields')} onClick={() => openDialog('fields')} />
+        <Button icon="exchange" text={t('actions.type')} onClick={() => openDialog('type')} />
         <Button
           icon={document.archived ? 'unarchive' : 'archive'}
           text={document.archived ? t('actions.restore') : t('actions.archive')}
@@ -65,7 +86,9 @@ export function DocumentActions({
           onClick={() =>
             run(
               'archive',
-              () => archiveDocument(id, !document.archived),
+              document,
+              { archived: String(!document.archived) },
+              (version) => archiveDocument(id, !document.archived, version),
               document.archived ? tc('success.documentRestored') : tc('success.documentArchived'),
             )
           }
@@ -75,7 +98,7 @@ export function DocumentActions({
           intent={Intent.DANGER}
           variant="outlined"
           text={t('actions.delete')}
-          onClick={() => setOpen('delete')}
+          onClick={() => openDialog('delete')}
         />
       </ButtonGroup>
 
@@ -86,7 +109,14 @@ export function DocumentActions({
         confirm={t('actions.reject')}
         busy={busy === 'reject'}
         onConfirm={(reason) =>
-          run('reject', () => reviewDocument(id, false, reason), tc('success.documentRejected'))
+          run(
+            'reject',
+            base,
+            { status: 'rejected', review_reason: reason.trim() },
+            (version) => reviewDocument(id, false, reason, version),
+            tc('success.documentRejected'),
+            close,
+          )
         }
         label={t('reason.label')}
         help={t('reason.help')}
@@ -102,13 +132,16 @@ export function DocumentActions({
         loading={busy === 'delete'}
         canEscapeKeyCancel
         onCancel={close}
-        onConfirm={async () => {
-          const done = await run('delete', () => deleteDocument(id), tc('success.documentDeleted'));
-          if (!done) return;
-          close();
-          onDeleted?.();
-          if (location.includes('/document/')) navigate(`~/profile/${profileId}?tab=documents`);
-        }}
+        onConfirm={() =>
+          run(
+            'delete',
+            base,
+            {},
+            (version) => deleteDocument(id, version),
+            tc('success.documentDeleted'),
+            deleted,
+          )
+        }
       >
         <p>{t('delete.body', { title })}</p>
       </Alert>
@@ -117,7 +150,16 @@ export function DocumentActions({
           isOpen
           document={document}
           busy={busy === 'fields'}
-          onSave={(fields) => run('fields', () => overrideFields(id, fields), tc('messages.success'))}
+          onSave={(fields) =>
+            run(
+              'fields',
+              base,
+              fields,
+              (version) => overrideFields(id, fields, version),
+              tc('messages.success'),
+              close,
+            )
+          }
           onClose={close}
         />
       )}
@@ -127,11 +169,28 @@ export function DocumentActions({
           current={document.type?.id ?? null}
           busy={busy === 'type'}
           onSave={(typeId) =>
-            run('type', () => changeDocumentType(id, typeId), tc('success.documentTypeChanged'))
+            run(
+              'type',
+              base,
+              {},
+              (version) => changeDocumentType(id, typeId, version),
+              tc('success.documentTypeChanged'),
+              close,
+            )
           }
           onClose={close}
         />
       )}
+      <ConflictDialog {...conflict.dialog} subject={title} format={format} />
     </div>
   );
+}
+
+/** Shown values of the conflict dialog's document fields: decisions and yes/no translated. */
+function useDocumentValueFormat() {
+  const { t } = useTranslation('presence');
+  return (field: string, value: string) =>
+    field === 'status' || field === 'archived'
+      ? t(`values.${value}` as 'values.true', { defaultValue: value })
+      : value;
 }

@@ -165,6 +165,7 @@ export function DocumentCard({
                       profileId={profileId}
                       alertId={alert.id}
                       name={labels.alert(alert.code, alert.name)}
+                      document={document}
                     />
                   )}
                 </li>

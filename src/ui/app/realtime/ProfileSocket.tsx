@@ -1,0 +1,70 @@
+/**
+ * The socket's profile side for views (issue 12): who else has a profile open and what they change. Accounts
+ * with the calls area share the call desk's socket; accounts that only review profiles (`view_profiles_page`,
+ * e.g. a Restricted User) get a socket of their own here, without the call desk's machines.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
+import type { ProfileChange, ProfileViewer } from '../../../contract/socket';
+import { type Account, accounts } from '../../../services/accounts';
+import { getSocketToken } from '../../../services/api/videocalls';
+import { staleKeys } from '../../../services/profileWatch';
+import { connectRealtime, type Realtime } from '../../../services/socket';
+import { useActiveAccount } from '../useAccounts';
+
+export const ProfileSocketContext = createContext<Pick<Realtime, 'watchProfile'> | null>(null);
+
+/** A socket for profile presence only (no call desk): opened for the account, closed when it changes. */
+export function ProfileSocketOnly({ account, children }: { account: Account; children: ReactNode }) {
+  const [realtime, setRealtime] = useState<Realtime | null>(null);
+  const current = useRef(account);
+  current.current = account;
+  useEffect(() => {
+    const next = connectRealtime({
+      server: current.current.server,
+      socketToken: async () =>
+        (await getSocketToken(accounts.active()?.access ?? current.current.access)).token,
+    });
+    setRealtime(next);
+    return () => {
+      next.close();
+      setRealtime(null);
+    };
+  }, []);
+  return <ProfileSocketContext.Provider value={realtime}>{children}</ProfileSocketContext.Provider>;
+}
+
+export interface ProfileLive {
+  /** The others who have the profile open now (not this user). */
+  viewers: ProfileViewer[];
+  /** The last change someone else made while it was open. */
+  change: ProfileChange | null;
+  dismiss: () => void;
+}
+
+/**
+ * Watches a profile while the view is mounted: keeps who else has it open, refreshes the cached data a
+ * change makes stale (every change, this user's own from another tab too), and keeps the last change
+ * someone else made for a notice.
+ */
+export function useProfileLive(profileId: number): ProfileLive {
+  const socket = useContext(ProfileSocketContext);
+  const queryClient = useQueryClient();
+  const me = useActiveAccount()?.id ?? 0;
+  const [viewers, setViewers] = useState<ProfileViewer[]>([]);
+  const [change, setChange] = useState<ProfileChange | null>(null);
+  useEffect(() => {
+    if (!socket || !(profileId > 0)) return;
+    setViewers([]);
+    setChange(null);
+    return socket.watchProfile(profileId, (event) => {
+      if (event.type === 'PROFILE.PRESENCE') {
+        setViewers(event.viewers.filter((viewer) => viewer.user_id !== me));
+        return;
+      }
+      for (const queryKey of staleKeys(event.change)) void queryClient.invalidateQueries({ queryKey });
+      if (event.change.by.user_id !== me) setChange(event.change);
+    });
+  }, [socket, profileId, me, queryClient]);
+  return { viewers, change, dismiss: () => setChange(null) };
+}
