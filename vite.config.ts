@@ -15,6 +15,13 @@ export default defineConfig({
     sourcemap: true,
     manifest: true,
     chunkSizeWarningLimit: 800,
+    modulePreload: {
+      // The entry lists, for every lazy screen, the files to fetch alongside it; keeping only the stylesheets
+      // there (the browser fetches a chunk's scripts as it imports them) keeps the sign-in page's first load
+      // small as screens are added.
+      resolveDependencies: (_file, deps, { hostType }) =>
+        hostType === 'js' ? deps.filter((dep) => dep.endsWith('.css')) : deps,
+    },
     // The studio, and the customer's join page of a video call (served by the server as /customer.html).
     rollupOptions: { input: { studio: 'index.html', customer: 'customer.html' } },
   },
