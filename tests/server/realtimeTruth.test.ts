@@ -14,7 +14,7 @@ import { AGENT_STATUSES } from '../../src/contract/constants';
 import { type Agent, eventually, type Tab, World } from './truth/world';
 
 /** Sequences per CI run (TRUTH_RUNS raises it for a longer local search). */
-const RUNS = Number(process.env.TRUTH_RUNS ?? 200);
+const RUNS = Number(process.env.TRUTH_RUNS ?? 300);
 const AGENTS = 3;
 const CONVERGE_MS = 1_000;
 const ALLOWED_REFUSALS = new Set(['Call Already Answered', 'You are already in a call']);
