@@ -19,6 +19,8 @@ export function describeValidation(context: string, issues: ValidationIssue[]): 
 }
 
 /** Every error leaves as `{ detail }` (SPEC §8); validation errors are 400, never 500. */
+const MALFORMED_MULTIPART = /unexpected end of multipart data|Multipart: Boundary not found/i;
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError)
@@ -31,6 +33,12 @@ export function installErrorHandling(app: FastifyInstance): void {
       request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
       return reply.code(500).send({ detail: DETAILS.serverError });
     }
+    // A multipart body that ends too early or has no boundary is the client's fault (busboy reports it as a
+    // plain error, which would otherwise be a 500).
+    if (MALFORMED_MULTIPART.test(error.message))
+      return reply
+        .code(400)
+        .send({ detail: 'The upload was cut off or malformed: send the whole form again' });
     const status = (error as FastifyError).statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
+import { bearer, get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 let t: TestApp;
 let token = '';
@@ -24,5 +24,35 @@ describe('input at the edges gets 400, never 500', () => {
     const answer = await get<{ detail: string }>(t.app, '/api/v2/profile?search=ab%00cd', token);
     expect(answer.status).toBe(400);
     expect(answer.body.detail).toContain('NUL');
+  });
+
+  it('a multipart body cut off in the middle (upload of document pages, of a recording)', async () => {
+    const boundary = 'cut-off-boundary';
+    const cut = Buffer.from(
+      [
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="profile"',
+        '',
+        '3',
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="pages"; filename="front.png"',
+        'Content-Type: image/png',
+        '',
+        '\u0089PNG partial bytes and then nothing more',
+      ].join('\r\n'),
+    );
+    for (const [method, url] of [
+      ['POST', '/api/v2/document'],
+      ['PATCH', '/api/v2/videocall/1'],
+    ] as const) {
+      const answer = await t.app.inject({
+        method,
+        url,
+        headers: { ...bearer(token), 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: cut,
+      });
+      expect(answer.statusCode, url).toBe(400);
+      expect(answer.json().detail, url).toEqual(expect.any(String));
+    }
   });
 });
