@@ -169,6 +169,11 @@ export function createCallDesk(deps: {
     reposition(companyId);
   }
 
+  function cancelOffline(userId: number) {
+    clearTimeout(offlineTimers.get(userId));
+    offlineTimers.delete(userId);
+  }
+
   /** After the grace period, an agent with no socket left goes Offline. */
   function offlineLater(companyId: number, userId: number) {
     if (closed) return;
@@ -388,10 +393,7 @@ export function createCallDesk(deps: {
 
     agentState,
 
-    agentConnected(userId) {
-      clearTimeout(offlineTimers.get(userId));
-      offlineTimers.delete(userId);
-    },
+    agentConnected: cancelOffline,
 
     agentDisconnected(companyId, userId) {
       offlineLater(companyId, userId);
@@ -399,8 +401,7 @@ export function createCallDesk(deps: {
 
     async sessionStarted(companyId, userId) {
       if (await hasSocket(userId)) return;
-      clearTimeout(offlineTimers.get(userId));
-      offlineTimers.delete(userId);
+      cancelOffline(userId);
       if ((await agentStatusOf(deps.db, userId)) !== 'Offline')
         await changeAgentStatus(companyId, userId, 'Offline');
     },
