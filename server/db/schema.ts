@@ -606,6 +606,8 @@ export const ipAllowlist = pgTable('ip_allowlist', {
     .references(() => companies.id, { onDelete: 'cascade' }),
   /** IPv4/IPv6 address or CIDR block. */
   address: text().notNull(),
+  /** What the admin called the entry ("Head office"), issue 15. */
+  label: text(),
   createdBy: integer().references(() => users.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
 });

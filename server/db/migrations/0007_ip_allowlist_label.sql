@@ -1,0 +1,1 @@
+ALTER TABLE "ip_allowlist" ADD COLUMN "label" text;
