@@ -16,6 +16,7 @@ import { type Database, openDatabase } from './db/client';
 import { isDatabaseEmpty, seedDemo } from './db/seed/demo';
 import { installAuditContext } from './domain/audit';
 import { createCountCache } from './domain/countCache';
+import { createIpAllowListCache, proxyTrust } from './domain/ipAllowList';
 import { createPrincipalCache } from './domain/principalCache';
 import { installAccessControl, PUBLIC } from './http/access';
 import { installErrorHandling } from './http/errors';
@@ -154,13 +155,16 @@ export async function buildApp(
       db: database.db,
       onError: (error) => app.log.error({ err: error }, 'profile watch failed'),
     }),
+    ipAllowList: createIpAllowListCache(database.db, 2_000),
+    proxyTrust: proxyTrust(config.trustProxy),
   };
   // Calls and agents an earlier run left open wait for their sockets to come back (their grace periods).
   await ctx.calls.restore();
 
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'body.password'] },
-    trustProxy: false,
+    // X-Forwarded-For only from the proxies TRUST_PROXY names (request.ip feeds the IP allow-list).
+    trustProxy: ctx.proxyTrust,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -203,6 +207,8 @@ export async function buildApp(
     db: ctx.db,
     tokens: ctx.tokens,
     calls: ctx.calls,
+    ipAllowList: ctx.ipAllowList,
+    proxyTrust: ctx.proxyTrust,
     corsOrigins: isAllowedOrigin,
     onError: (error) => app.log.error({ err: error }, 'socket handler failed'),
   });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MAX_RECORDING_BYTES } from '../src/contract/constants';
+import { readTrustProxy } from './domain/ipAllowList';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -66,6 +67,11 @@ export interface ServerConfig {
   };
   /** Webhook delivery (docs/webhooks.md). */
   webhooks: WebhookConfig;
+  /**
+   * Proxies trusted to report the client's address in `X-Forwarded-For` (env TRUST_PROXY: comma-separated
+   * addresses or CIDR ranges); empty: none, the connection's address is the client's (IP allow-list, issue 15).
+   */
+  trustProxy: string[];
 }
 
 export interface WebhookConfig {
@@ -233,5 +239,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       pollMs: readCount(env.WEBHOOK_POLL_MS, 1_000, 'WEBHOOK_POLL_MS'),
       worker: readFlag(env.WEBHOOK_WORKER, true, 'WEBHOOK_WORKER'),
     },
+    trustProxy: readTrustProxy(env.TRUST_PROXY),
   };
 }

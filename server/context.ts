@@ -4,6 +4,7 @@ import type { TokenService } from './auth/tokens';
 import type { ServerConfig } from './config';
 import type { Db } from './db/client';
 import type { CountCache } from './domain/countCache';
+import type { IpAllowListCache, ProxyTrust } from './domain/ipAllowList';
 import type { PrincipalCache } from './domain/principalCache';
 import type { FaceMatcher } from './integrations/faceMatch';
 import type { MailOutbox } from './integrations/mail';
@@ -32,6 +33,10 @@ export interface AppContext {
   webhooks: WebhookWorker;
   /** Who has a profile open, and `profile.changed` after each profile or document write (issue 12). */
   profileWatch: ProfileWatch;
+  /** Each company's IP allow-list, cached briefly (issue 15); its write paths call `forget`. */
+  ipAllowList: IpAllowListCache;
+  /** The proxies trusted for `X-Forwarded-For` (config `trustProxy`), as fastify's trust function. */
+  proxyTrust: ProxyTrust | false;
 }
 
 /** The demo regions, both served by this process (docs/server.md). */

@@ -11,6 +11,7 @@ import type { FaceMatcher } from '../integrations/faceMatch';
 import { parsePhoto } from '../integrations/images';
 import type { CallDesk } from '../realtime/callDesk';
 import type { Storage } from '../storage/storage';
+import { enforceIpAllowList, type IpAllowListCache } from './ipAllowList';
 
 interface Candidate {
   id: number;
@@ -108,9 +109,16 @@ export interface LoginDeps {
   regions: Region[];
   storage: Storage;
   faceMatcher: FaceMatcher;
+  /** The companies' IP allow-lists (issue 15), checked once the account is known. */
+  ipAllowList?: IpAllowListCache;
 }
 
-export async function login(deps: LoginDeps, body: LoginBody): Promise<LoginResponse> {
+/** `clientAddress`: where the sign-in comes from (the IP allow-list of the chosen account's company). */
+export async function login(
+  deps: LoginDeps,
+  body: LoginBody,
+  clientAddress?: string,
+): Promise<LoginResponse> {
   const candidates = await candidatesFor(deps.db, deps.regions, body.username);
   if (candidates.length === 0) {
     await verifyPassword(DUMMY_HASH, body.password);
@@ -133,6 +141,8 @@ export async function login(deps: LoginDeps, body: LoginBody): Promise<LoginResp
     return { regions };
   }
   const user = chosen[0] as Candidate;
+  if (deps.ipAllowList && clientAddress !== undefined)
+    await enforceIpAllowList({ ipAllowList: deps.ipAllowList }, user.companyId, clientAddress);
 
   if (user.forcePasswordReset) throw badRequest(DETAILS.passwordResetRequired);
   if (user.forceMfaReset) {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Permission } from '../../src/contract/common';
 import type { CustomerClaims } from '../auth/tokens';
 import type { AppContext } from '../context';
+import { enforceIpAllowList } from '../domain/ipAllowList';
 import type { Principal } from '../domain/principal';
 import { DETAILS, forbidden, unauthorized } from '../errors';
 
@@ -80,6 +81,7 @@ export async function authenticate(
   if (!claims) throw unauthorized(DETAILS.invalidToken);
   const principal = await ctx.principals.get(ctx.db, claims.user_id);
   if (!principal || principal.companyId !== claims.company_id) throw unauthorized(DETAILS.invalidToken);
+  await enforceIpAllowList(ctx, principal.companyId, request.ip);
   return principal;
 }
 

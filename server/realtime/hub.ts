@@ -9,6 +9,12 @@ import {
 } from '../../src/contract/socket';
 import type { TokenService } from '../auth/tokens';
 import type { DbOrTx } from '../db/client';
+import {
+  type IpAllowListCache,
+  notAllowedDetail,
+  type ProxyTrust,
+  socketAllowed,
+} from '../domain/ipAllowList';
 import { loadPrincipal } from '../domain/principal';
 import type { CallDesk } from './callDesk';
 import { createInstantStats } from './instantStats';
@@ -72,6 +78,9 @@ export function createHub(
     db: DbOrTx;
     tokens: TokenService;
     calls: CallDesk;
+    /** Staff sockets connect only from an address on their company's IP allow-list (issue 15). */
+    ipAllowList: IpAllowListCache;
+    proxyTrust: ProxyTrust | false;
     corsOrigins: (origin: string | undefined) => boolean;
     onError: (error: unknown) => void;
   },
@@ -104,6 +113,12 @@ export function createHub(
     if (!claims || !principal || principal.companyId !== claims.company_id) {
       return next(new Error('Token is invalid or expired'));
     }
+    const where = await socketAllowed(
+      { ipAllowList: deps.ipAllowList, trust: deps.proxyTrust },
+      principal.companyId,
+      socket.handshake,
+    );
+    if (!where.allowed) return next(new Error(notAllowedDetail(where.address)));
     socket.data = { kind: 'staff', userId: principal.id, companyId: principal.companyId };
     next();
   });

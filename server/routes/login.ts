@@ -29,9 +29,10 @@ export function loginRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'With accounts in several regions and no `server`, answers `{ regions }` only; log in again with `server`. ' +
             '400 details: Invalid Credentials, Password Reset Required, Two Factor Reset Required (with a restricted ' +
             '`access` token for otp_reset/otp_verify, 10 minutes, plus `server` and `user_id`), OTP Required, ' +
-            'Invalid OTP, Face Photo Required, Face Not Matched, Face Login Unavailable.',
+            "Invalid OTP, Face Photo Required, Face Not Matched, Face Login Unavailable. 403 when the company's IP " +
+            "allow-list does not hold the caller's address (after the credentials are checked).",
           body: loginBodySchema,
-          response: { 200: loginResponseSchema, 400: loginErrorSchema, 429: errorSchema },
+          response: { 200: loginResponseSchema, 400: loginErrorSchema, 403: errorSchema, 429: errorSchema },
         },
       },
       async (request, reply) => {
@@ -44,7 +45,7 @@ export function loginRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply.header('retry-after', verdict.retryAfterSeconds);
           throw new HttpError(429, DETAILS.tooManyAttempts);
         }
-        return login(ctx, request.body);
+        return login(ctx, request.body, request.ip);
       },
     );
 

@@ -52,7 +52,8 @@ export function parseRange(input: string): ParsedRange {
   let address = parseAddress(addressPart);
   if (!address) return { ok: false, problem: { kind: 'invalid' } };
   let max = address.kind() === 'ipv4' ? 32 : 128;
-  if (prefixPart !== null && !/^\d{1,3}$/.test(prefixPart)) return { ok: false, problem: { kind: 'invalid' } };
+  if (prefixPart !== null && !/^\d{1,3}$/.test(prefixPart))
+    return { ok: false, problem: { kind: 'invalid' } };
   let prefix = prefixPart === null ? max : Number(prefixPart);
   if (prefix > max) return { ok: false, problem: { kind: 'prefix', max } };
   if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() && prefix >= 96) {

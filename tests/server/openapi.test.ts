@@ -163,8 +163,10 @@ const PENDING = new Set(
       'patch /api/v2/user/{id}',
       'post /api/v2/user/{id}/reset_password',
     ]; // issue 13
+    const builtAllowList: string[] = ['post /api/v2/ip-whitelist', 'delete /api/v2/ip-whitelist/{id}']; // issue 15
     const builtLater = [
       ...builtCalls,
+      ...builtAllowList,
       ...builtDocuments,
       ...builtAml,
       ...builtStats,
