@@ -155,7 +155,7 @@ export async function buildApp(
       db: database.db,
       onError: (error) => app.log.error({ err: error }, 'profile watch failed'),
     }),
-    ipAllowList: createIpAllowListCache(database.db, 2_000),
+    ipAllowList: createIpAllowListCache(database.db, config.ipAllowListCacheMs),
     proxyTrust: proxyTrust(config.trustProxy),
   };
   // Calls and agents an earlier run left open wait for their sockets to come back (their grace periods).

@@ -72,6 +72,8 @@ export interface ServerConfig {
    * addresses or CIDR ranges); empty: none, the connection's address is the client's (IP allow-list, issue 15).
    */
   trustProxy: string[];
+  /** How long a company's IP allow-list is reused between requests (this process's writes forget it at once). */
+  ipAllowListCacheMs: number;
 }
 
 export interface WebhookConfig {
@@ -240,5 +242,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       worker: readFlag(env.WEBHOOK_WORKER, true, 'WEBHOOK_WORKER'),
     },
     trustProxy: readTrustProxy(env.TRUST_PROXY),
+    ipAllowListCacheMs: 2_000,
   };
 }
