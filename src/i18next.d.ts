@@ -1,5 +1,6 @@
 import 'i18next';
 import type admin from '../locales/en-US/admin.json';
+import type allowlist from '../locales/en-US/allowlist.json';
 import type aml from '../locales/en-US/aml.json';
 import type auth from '../locales/en-US/auth.json';
 import type calls from '../locales/en-US/calls.json';
@@ -36,6 +37,7 @@ declare module 'i18next' {
       webhooks: typeof webhooks;
       admin: typeof admin;
       presence: typeof presence;
+      allowlist: typeof allowlist;
     };
     returnNull: false;
   }

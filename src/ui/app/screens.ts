@@ -23,7 +23,7 @@ export const Screens = {
   CompanySettings: lazyScreen(
     () => import('../screens/company/CompanySettingsScreen'),
     'CompanySettingsScreen',
-    ['webhooks'],
+    ['webhooks', 'allowlist'],
   ),
   Return: lazyScreen(() => import('../screens/payment/ReturnScreen'), 'ReturnScreen'),
   Admin: lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen', ['admin']),

@@ -2,6 +2,7 @@ import { H2, Tab, Tabs } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/usePageTitle';
+import { AllowListTab, AllowListTabTitle } from './AllowListTab';
 import { WebhooksTab } from './WebhooksTab';
 import './company.css';
 import './icons';
@@ -25,6 +26,7 @@ export function CompanySettingsScreen() {
         renderActiveTabPanelOnly
       >
         <Tab id="webhooks" title={t('tabs.webhooks')} panel={<WebhooksTab />} />
+        <Tab id="ip-allowlist" title={<AllowListTabTitle />} panel={<AllowListTab />} />
       </Tabs>
     </section>
   );
