@@ -17,7 +17,6 @@ import {
 } from 'react';
 import { type BaseLocationHook, Router } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
-import { installIntentPreload } from './intent';
 import { LoadingBar } from './LoadingBar';
 import { preloadRoute } from './routeTable';
 
@@ -83,8 +82,6 @@ export function NavigationRouter({ children }: { children: ReactNode }) {
       for (const type of HISTORY_EVENTS) window.removeEventListener(type, onChange);
     };
   }, []);
-
-  useEffect(() => installIntentPreload(document), []);
 
   // The studio restores scroll positions itself: the browser would try before the screen is back.
   useEffect(() => {
