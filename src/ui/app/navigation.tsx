@@ -18,7 +18,7 @@ import {
 import { type BaseLocationHook, Router } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { LoadingBar } from './LoadingBar';
-import { preloadRoute } from './routeTable';
+import { preloadRoute } from './preload';
 
 interface Shown {
   path: string;
