@@ -19,8 +19,10 @@ export default defineConfig({
       // The entry lists, for every lazy screen, the files to fetch alongside it; keeping only the stylesheets
       // there (the browser fetches a chunk's scripts as it imports them) keeps the sign-in page's first load
       // small as screens are added.
-      resolveDependencies: (_file, deps, { hostType }) =>
-        hostType === 'js' ? deps.filter((dep) => dep.endsWith('.css')) : deps,
+      // The one exception: the query side of a navigation (issue 19; imported by the route table's chunk, so the
+      // entry does not list it) fetches its scripts at once, in parallel, before a screen's first request.
+      resolveDependencies: (file, deps, { hostType }) =>
+        hostType === 'js' && !/routeQueries/.test(file) ? deps.filter((dep) => dep.endsWith('.css')) : deps,
     },
     // The studio, and the customer's join page of a video call (served by the server as /customer.html).
     rollupOptions: { input: { studio: 'index.html', customer: 'customer.html' } },

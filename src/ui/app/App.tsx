@@ -5,6 +5,7 @@ import { useLocation } from 'wouter';
 import { onLogoutInOtherTab } from '../../services/accounts';
 import { onAppEvent } from '../../services/appEvents';
 import { showError } from '../toaster';
+import { NavigationRouter } from './navigation';
 import { reloadPage } from './reload';
 import { AppRoutes } from './routes';
 
@@ -34,9 +35,11 @@ export function App() {
   useSessionEnd();
   return (
     <OverlaysProvider>
-      <Suspense fallback={<div className="studio-loading-bar" />}>
-        <AppRoutes />
-      </Suspense>
+      <NavigationRouter>
+        <Suspense fallback={<div className="studio-loading-bar" />}>
+          <AppRoutes />
+        </Suspense>
+      </NavigationRouter>
     </OverlaysProvider>
   );
 }

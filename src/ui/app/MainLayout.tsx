@@ -15,7 +15,7 @@ import {
   PopoverNext,
 } from '@blueprintjs/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useBrowserLocation } from 'wouter/use-browser-location';
@@ -26,6 +26,7 @@ import { showSuccess } from '../toaster';
 import { ACCOUNT_AREAS, isAreaActive, NAV_AREAS } from './areas';
 import { ForcedSteps } from './ForcedSteps';
 import { ADD_ACCOUNT_QUERY } from './guards';
+import { installIntentPreload } from './intent';
 import { queryClient } from './queryClient';
 import { AgentStatusControl } from './realtime/AgentStatusControl';
 import { ConnectionBanner } from './realtime/ConnectionBanner';
@@ -136,6 +137,8 @@ function AccountMenu({ account }: { account: Account }) {
 /** The main layout: the shell's navbar above the screen. */
 export function MainLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
+  // Preload on intent (issue 19) where links to profiles, documents, calls and lists are: the signed-in shell.
+  useEffect(() => installIntentPreload(document), []);
   const account = useActiveAccount();
   if (!account) return null;
   return (

@@ -1,8 +1,13 @@
-/** Every screen, each in its own chunk (§7: screens load on demand). */
+/**
+ * Every screen, each in its own chunk (§7: screens load on demand), with the namespaces it loads and, for the
+ * screens a reviewer opens most, the first queries a navigation starts together with the chunk (issue 19;
+ * routeTable.ts says which route needs which screen). A screen without declared queries loads chunk and
+ * namespaces only.
+ */
 import type { ComponentType, ReactNode } from 'react';
-import { lazyScreen } from './lazyScreen';
+import { type LazyScreen, lazyScreen } from './lazyScreen';
 
-type Layout = ComponentType<{ children: ReactNode }>;
+type Layout = LazyScreen & ComponentType<{ children: ReactNode }>;
 
 /** The shell and the section layouts are chunks of their own too: the public pages (sign-in) do not load them. */
 export const Layouts = {
@@ -15,10 +20,12 @@ export const Screens = {
   Login: lazyScreen(() => import('../screens/auth/LoginScreen'), 'LoginScreen'),
   ResetPassword: lazyScreen(() => import('../screens/auth/ResetPasswordScreen'), 'ResetPasswordScreen'),
   CreateAccount: lazyScreen(() => import('../screens/account/CreateAccountScreen'), 'CreateAccountScreen'),
-  Customers: lazyScreen(() => import('../screens/customers/CustomersScreen'), 'CustomersScreen', [
-    'customers',
-    'profile',
-  ]),
+  Customers: lazyScreen(
+    () => import('../screens/customers/CustomersScreen'),
+    'CustomersScreen',
+    ['customers', 'profile'],
+    { queries: (q, { search }) => [q.customersListForSearch(search)] },
+  ),
   Settings: lazyScreen(() => import('../screens/settings/SettingsScreen'), 'SettingsScreen', ['admin']),
   CompanySettings: lazyScreen(
     () => import('../screens/company/CompanySettingsScreen'),
@@ -45,19 +52,23 @@ export const Screens = {
     'profile',
   ]),
   Swagger: lazyScreen(() => import('../screens/swagger/SwaggerScreen'), 'SwaggerScreen', ['modules']),
-  Profile: lazyScreen(() => import('../screens/profile/ProfileScreen'), 'ProfileScreen', [
-    'profile',
-    'report',
-    'documents',
-    'aml',
-    'calls',
-    'presence',
-  ]),
-  Document: lazyScreen(() => import('../screens/profile/DocumentScreen'), 'DocumentScreen', [
-    'documents',
-    'profile',
-    'presence',
-  ]),
+  Profile: lazyScreen(
+    () => import('../screens/profile/ProfileScreen'),
+    'ProfileScreen',
+    ['profile', 'report', 'documents', 'aml', 'calls', 'presence'],
+    {
+      queries: (q, { params, companyId }) => [
+        q.profileQuery(Number(params.profileID)),
+        q.companyConfigQuery(companyId),
+      ],
+    },
+  ),
+  Document: lazyScreen(
+    () => import('../screens/profile/DocumentScreen'),
+    'DocumentScreen',
+    ['documents', 'profile', 'presence'],
+    { queries: (q, { params }) => [q.documentsQuery(Number(params.profileID))] },
+  ),
   Video: lazyScreen(() => import('../screens/profile/VideoScreen'), 'VideoScreen', ['calls', 'profile']),
   AmlHistory: lazyScreen(() => import('../screens/profile/AmlHistoryScreen'), 'AmlHistoryScreen', [
     'aml',

@@ -10,12 +10,12 @@ import {
   NonIdealState,
   Spinner,
 } from '@blueprintjs/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ProfileSummary } from '../../../contract/profiles';
-import { listProfiles, profileKeys } from '../../../services/api/profiles';
+import { preloadRoute } from '../../app/routeTable';
 import { usePageTitle } from '../../app/usePageTitle';
 import {
   PROFILE_STATUSES,
@@ -24,6 +24,7 @@ import {
   StatusTag,
   useProfileLabels,
 } from '../../components/profileLabels';
+import { customersListQuery } from '../../queries';
 import { CreateProfile } from './CreateProfile';
 import { type ListView, PAGE_SIZES, toRequest, useListView } from './useListParams';
 
@@ -37,11 +38,9 @@ export function CustomersScreen() {
   usePageTitle(title);
   const [view, update] = useListView();
   const request = toRequest(view);
-  const list = useQuery({
-    queryKey: profileKeys.list(request),
-    queryFn: ({ signal }) => listProfiles(request, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  // The query the navigation started (routeTable.ts): read from the cache, not started again.
+  const list = useQuery(customersListQuery(request));
+  useIdleProfilePreload();
 
   return (
     <section className="studio-page studio-page-wide" aria-labelledby="page-title">
@@ -73,6 +72,19 @@ export function CustomersScreen() {
       )}
     </section>
   );
+}
+
+/** Once the list is idle, the profile screen's chunks load, so the first click on a row waits for data only. */
+function useIdleProfilePreload() {
+  useEffect(() => {
+    const start = () => void preloadRoute('/profile/0', { chunksOnly: true });
+    if (typeof window.requestIdleCallback !== 'function') {
+      const timer = setTimeout(start, 1000);
+      return () => clearTimeout(timer);
+    }
+    const handle = window.requestIdleCallback(start, { timeout: 3000 });
+    return () => window.cancelIdleCallback(handle);
+  }, []);
 }
 
 function Filters({ view, update }: { view: ListView; update: (change: Partial<ListView>) => void }) {

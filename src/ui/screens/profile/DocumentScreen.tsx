@@ -2,10 +2,10 @@ import { Button, Callout, H2, Intent, NonIdealState, Spinner } from '@blueprintj
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
-import { documentKeys, getDocuments } from '../../../services/api/documents';
 import { isApiError } from '../../../services/api/http';
 import { useProfileLive } from '../../app/realtime/ProfileSocket';
 import { usePageTitle } from '../../app/usePageTitle';
+import { documentsQuery } from '../../queries';
 import { DocumentCard } from './documents/DocumentCard';
 import { useDocumentLabels } from './documents/labels';
 import './documents/documents.css';
@@ -20,11 +20,8 @@ export function DocumentScreen() {
   const params = useParams<{ profileID: string; docID: string }>();
   const profileId = Number(params.profileID);
   const documentId = Number(params.docID);
-  const list = useQuery({
-    queryKey: documentKeys.list(profileId),
-    queryFn: ({ signal }) => getDocuments(profileId, { signal }),
-    enabled: Number.isInteger(profileId) && profileId > 0,
-  });
+  // The first query the navigation started (screens.ts): read from the cache.
+  const list = useQuery(documentsQuery(profileId));
   // Who else has the profile open, and live refreshes when someone changes it (issue 12).
   const live = useProfileLive(Number.isInteger(profileId) ? profileId : 0);
   const document = list.data?.find((d) => d.id === documentId);

@@ -6,11 +6,11 @@ import type { CompanyConfig } from '../../../contract/companies';
 import type { Profile } from '../../../contract/profiles';
 import { type ProfileTab, visibleTabs } from '../../../machines/profileTabs';
 import { isApiError } from '../../../services/api/http';
-import { getCompanyConfig, getProfile, profileDetailKeys } from '../../../services/api/profileDetail';
 import { useProfileLive } from '../../app/realtime/ProfileSocket';
 import { useActiveAccount } from '../../app/useAccounts';
 import { usePageTitle } from '../../app/usePageTitle';
 import { RiskTag } from '../../components/profileLabels';
+import { companyConfigQuery, profileQuery } from '../../queries';
 import { ReportLinks } from '../pdf/ReportLinks';
 import { AiAgentTab } from './AiAgentTab';
 import { AmlTab } from './aml/AmlTab';
@@ -33,17 +33,9 @@ export function ProfileScreen() {
   const id = Number(profileID);
   const account = useActiveAccount();
   const companyId = account?.company_id ?? 0;
-  const profile = useQuery({
-    queryKey: profileDetailKeys.profile(id),
-    queryFn: ({ signal }) => getProfile(id, { signal }),
-    enabled: Number.isInteger(id) && id > 0,
-  });
-  const config = useQuery({
-    queryKey: profileDetailKeys.config(companyId),
-    queryFn: ({ signal }) => getCompanyConfig(companyId, { signal }),
-    enabled: companyId > 0,
-    staleTime: 5 * 60_000,
-  });
+  // The first queries the navigation started (screens.ts): read from the cache.
+  const profile = useQuery(profileQuery(id));
+  const config = useQuery(companyConfigQuery(companyId));
   // Who else has it open, and live refreshes when someone changes it (issue 12).
   const live = useProfileLive(Number.isInteger(id) ? id : 0);
   const [query, setQuery] = useSearchParams();

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { groupByClass } from '../../../../machines/documents';
-import { documentKeys, getDocuments } from '../../../../services/api/documents';
 import { isApiError } from '../../../../services/api/http';
+import { documentsQuery } from '../../../queries';
 import { DocumentCard } from './DocumentCard';
 import { useDocumentLabels } from './labels';
 import { UploadDialog } from './UploadDialog';
@@ -18,10 +18,7 @@ export function DocumentsTab({ profileId }: { profileId: number }) {
   const labels = useDocumentLabels();
   const [view, setView] = useState<'active' | 'archived'>('active');
   const [uploading, setUploading] = useState(false);
-  const list = useQuery({
-    queryKey: documentKeys.list(profileId),
-    queryFn: ({ signal }) => getDocuments(profileId, { signal }),
-  });
+  const list = useQuery(documentsQuery(profileId));
   const shown = list.data?.filter((document) => document.archived === (view === 'archived')) ?? [];
   const count = (archived: boolean) => list.data?.filter((d) => d.archived === archived).length ?? 0;
 

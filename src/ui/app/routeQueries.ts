@@ -1,0 +1,38 @@
+/**
+ * The query side of a navigation (issue 19), in a chunk of its own with the query client: the sign-in page
+ * does not load TanStack Query. The route table (routeTable.ts) loads it when a navigation or a preload needs
+ * a screen's first queries.
+ */
+import type { QueryKey, UseQueryOptions } from '@tanstack/react-query';
+import * as factories from '../queries';
+import type { DeclareQueries, RouteContext } from './lazyScreen';
+import { queryClient } from './queryClient';
+
+/** The factories a route declares its first queries with. */
+export const routeQueries = factories;
+export type RouteQueries = typeof factories;
+
+type Options = UseQueryOptions<unknown, Error, unknown, QueryKey>;
+
+/**
+ * Starts the declared queries that have nothing in the cache yet (a cached one, even stale, shows at once;
+ * the screen refreshes it). Resolves when they have answered (or failed: the screen shows the error), or
+ * after `waitMs`, whichever comes first: a slow answer then shows the screen with its own loading state.
+ */
+export function startQueries(declare: DeclareQueries, context: RouteContext, waitMs: number): Promise<void> {
+  const started: Promise<void>[] = [];
+  for (const options of declare(factories, context) as Options[]) {
+    if (options.enabled === false) continue;
+    const cached = queryClient.getQueryState(options.queryKey);
+    if (cached?.data !== undefined) continue;
+    started.push(queryClient.prefetchQuery(options as Parameters<typeof queryClient.prefetchQuery>[0]));
+  }
+  if (started.length === 0) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, waitMs);
+    void Promise.all(started).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * Query options shared by the route table and the screens (issue 19): navigation starts a screen's first
+ * queries with these, and the screen reads the same entries from TanStack Query's cache.
+ */
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { documentKeys, getDocuments } from '../../services/api/documents';
+import { getCompanyConfig, getProfile, profileDetailKeys } from '../../services/api/profileDetail';
+import { listProfiles, type ProfileListParams, profileKeys } from '../../services/api/profiles';
+import { readView, toRequest } from '../screens/customers/useListParams';
+
+const isId = (id: number) => Number.isInteger(id) && id > 0;
+
+/** The customers list (§2 /customers) for one request. */
+export const customersListQuery = (request: ProfileListParams) =>
+  queryOptions({
+    queryKey: profileKeys.list(request),
+    queryFn: ({ signal }) => listProfiles(request, { signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** The customers list for a URL query (what the list screen reads from it). */
+export const customersListForSearch = (search: string) =>
+  customersListQuery(toRequest(readView(new URLSearchParams(search))));
+
+export const profileQuery = (id: number) =>
+  queryOptions({
+    queryKey: profileDetailKeys.profile(id),
+    queryFn: ({ signal }) => getProfile(id, { signal }),
+    enabled: isId(id),
+  });
+
+export const companyConfigQuery = (companyId: number) =>
+  queryOptions({
+    queryKey: profileDetailKeys.config(companyId),
+    queryFn: ({ signal }) => getCompanyConfig(companyId, { signal }),
+    enabled: companyId > 0,
+    staleTime: 5 * 60_000,
+  });
+
+/** A profile's documents, active and archived (the Documents tab and the document screen). */
+export const documentsQuery = (profileId: number) =>
+  queryOptions({
+    queryKey: documentKeys.list(profileId),
+    queryFn: ({ signal }) => getDocuments(profileId, { signal }),
+    enabled: isId(profileId),
+  });
