@@ -99,18 +99,28 @@ export function userIdOf(token: string): number {
   return payload.user_id as number;
 }
 
+/** How a socket connects: extra headers (a load balancer's pin cookie) and whether it reconnects. */
+export interface SocketOptions {
+  headers?: Record<string, string>;
+  reconnect?: boolean;
+}
+
 /** A socket that is not connected yet: `listen` runs first, so nothing sent on connect is missed. */
 export function socketOf(
   base: string,
   auth: Record<string, unknown>,
   listen?: (socket: ClientSocket) => void,
+  options: SocketOptions = {},
 ): ClientSocket {
   const socket: ClientSocket = io(base, {
     path: '/socket.io',
     auth,
     transports: ['websocket'],
-    reconnection: false,
+    reconnection: options.reconnect ?? false,
+    reconnectionDelay: 200,
+    reconnectionDelayMax: 1_000,
     autoConnect: false,
+    ...(options.headers ? { extraHeaders: options.headers } : {}),
   });
   listen?.(socket);
   return socket;
@@ -137,6 +147,7 @@ export async function onlineAgent(
   email: string,
   password: string,
   listen?: (socket: ClientSocket) => void,
+  options: SocketOptions = {},
 ): Promise<OnlineAgent> {
   const token = await login(base, email, password);
   await api(base, token, 'POST', '/api/v2/videocall/agent_status', { status: 'Online' });
@@ -147,7 +158,7 @@ export async function onlineAgent(
     '/api/v2/user/socket_token',
     { studio: true },
   );
-  const socket = await connected(socketOf(base, { token: socketToken }, listen));
+  const socket = await connected(socketOf(base, { token: socketToken }, listen, options));
   return { id: userIdOf(token), email, token, socket };
 }
 
