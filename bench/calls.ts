@@ -545,7 +545,27 @@ interface LoadAgent extends OnlineAgent {
   asking: boolean;
 }
 
-async function loadRace(base: string, adminToken: string, profiles: number[]): Promise<void> {
+/** What the load race measured (bench/scale.ts prints two of them side by side). */
+export interface RaceFigures {
+  agents: number;
+  customers: number;
+  answered: number;
+  /** Calls with more than one ok:true (must be 0). */
+  answeredTwice: number;
+  /** Customers told call.answered more than once (must be 0). */
+  customersToldTwice: number;
+  refusals: number;
+  problems: number;
+  /** A customer's socket connecting → the first agent hearing call.incoming. */
+  ring: Spread;
+  answerAck: Spread;
+  /** Race start (all waiting) → last call answered. */
+  raceSeconds: number;
+}
+
+export async function loadRace(base: string, adminToken: string, profiles: number[]): Promise<RaceFigures> {
+  const connectingAt = new Map<number, number>();
+  const ringAt = new Map<number, number>();
   const wins = new Map<number, number[]>();
   const refusals = new Map<string, number>();
   const answeredByCustomer = new Map<number, number>();
@@ -614,6 +634,7 @@ async function loadRace(base: string, adminToken: string, profiles: number[]): P
     const agent: LoadAgent = {
       ...(await onlineAgent(base, email, BENCH_AGENT_PASSWORD, (socket) => {
         socket.on('call.incoming', (call) => {
+          if (!ringAt.has(call.call_id)) ringAt.set(call.call_id, performance.now());
           agent.heard.add(call.call_id);
           void tryAnswer(agent);
         });
@@ -644,6 +665,7 @@ async function loadRace(base: string, adminToken: string, profiles: number[]): P
       s.on('call.ended', () => s.disconnect());
     });
     openSockets.push(socket);
+    connectingAt.set(call.callId, performance.now());
     await connected(socket);
   });
   const joinedAt = performance.now();
@@ -725,6 +747,27 @@ async function loadRace(base: string, adminToken: string, profiles: number[]): P
       'the oldest call it had heard of (call.incoming, minus call.taken/call.cancelled). ' +
       `Load average before ${before}, after ${after}.`,
   );
+  const rings = [...connectingAt].flatMap(([id, at]) => {
+    const heardAt = ringAt.get(id);
+    return heardAt === undefined ? [] : [heardAt - at];
+  });
+  return {
+    agents: agents.length,
+    customers: profiles.length,
+    answered: wins.size,
+    answeredTwice: twice,
+    customersToldTwice: [...answeredByCustomer.values()].filter((n) => n > 1).length,
+    refusals: [...refusals.values()].reduce((a, b) => a + b, 0),
+    problems: problems.length,
+    ring: spread(rings),
+    answerAck: spread(answerAcks),
+    raceSeconds: ((answeredAt || endedAt) - joinedAt) / 1000,
+  };
+}
+
+/** Disconnects every socket the load race opened. */
+export function closeRaceSockets(): void {
+  for (const socket of openSockets.splice(0)) socket.disconnect();
 }
 
 // ---------------------------------------------------------------------------------------------------

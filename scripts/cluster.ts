@@ -131,6 +131,8 @@ export async function startCluster(options: {
   studioDist?: string;
   env?: Record<string, string>;
   log?: (line: string) => void;
+  /** Runs once PostgreSQL, Redis and the store are up, before the server processes start (a bigger seed). */
+  prepare?: (services: { databaseUrl: string; redisUrl: string; s3Endpoint: string }) => Promise<void>;
 }): Promise<RunningCluster> {
   const log = options.log ?? (() => undefined);
   const missing = missingTools();
@@ -199,6 +201,8 @@ export async function startCluster(options: {
     cleanups.push(() => s3.close());
     const s3Endpoint = `http://127.0.0.1:${s3Port}`;
     log(`s3rver on ${s3Port}`);
+
+    await options.prepare?.({ databaseUrl, redisUrl, s3Endpoint });
 
     // The server processes, started together (the first migrates and seeds; the others wait: client.ts).
     const servers: ServerProcess[] = [];
