@@ -20,14 +20,7 @@ import pg from 'pg';
 import { type RunningCluster, startCluster } from '../scripts/cluster';
 import { buildStudioIfStale } from '../scripts/studioBuild';
 import { measure, type Row } from './api';
-import {
-  BENCH_AGENT_PASSWORD,
-  closeRaceSockets,
-  loadRace,
-  login,
-  profileIds,
-  type RaceFigures,
-} from './calls';
+import { closeRaceSockets, loadRace, login, profileIds, type RaceFigures } from './calls';
 
 const BASE_PORT = Number(process.env.BENCH_SCALE_PORT ?? 4620);
 const PROFILES = Number(process.env.BENCH_SCALE_PROFILES ?? 2_000);
