@@ -92,7 +92,7 @@ function cpuMeter(serverPid: number | undefined): () => CpuShare | null {
   };
 }
 
-interface Row {
+export interface Row {
   endpoint: string;
   requests: number;
   errors: number;
@@ -107,7 +107,7 @@ interface Row {
   'others cpu %': number | string;
 }
 
-async function measure(
+export async function measure(
   name: string,
   url: string,
   token: string,
@@ -236,7 +236,9 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

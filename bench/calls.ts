@@ -99,18 +99,28 @@ export function userIdOf(token: string): number {
   return payload.user_id as number;
 }
 
+/** How a socket connects: extra headers (a load balancer's pin cookie) and whether it reconnects. */
+export interface SocketOptions {
+  headers?: Record<string, string>;
+  reconnect?: boolean;
+}
+
 /** A socket that is not connected yet: `listen` runs first, so nothing sent on connect is missed. */
 export function socketOf(
   base: string,
   auth: Record<string, unknown>,
   listen?: (socket: ClientSocket) => void,
+  options: SocketOptions = {},
 ): ClientSocket {
   const socket: ClientSocket = io(base, {
     path: '/socket.io',
     auth,
     transports: ['websocket'],
-    reconnection: false,
+    reconnection: options.reconnect ?? false,
+    reconnectionDelay: 200,
+    reconnectionDelayMax: 1_000,
     autoConnect: false,
+    ...(options.headers ? { extraHeaders: options.headers } : {}),
   });
   listen?.(socket);
   return socket;
@@ -137,6 +147,7 @@ export async function onlineAgent(
   email: string,
   password: string,
   listen?: (socket: ClientSocket) => void,
+  options: SocketOptions = {},
 ): Promise<OnlineAgent> {
   const token = await login(base, email, password);
   await api(base, token, 'POST', '/api/v2/videocall/agent_status', { status: 'Online' });
@@ -147,7 +158,7 @@ export async function onlineAgent(
     '/api/v2/user/socket_token',
     { studio: true },
   );
-  const socket = await connected(socketOf(base, { token: socketToken }, listen));
+  const socket = await connected(socketOf(base, { token: socketToken }, listen, options));
   return { id: userIdOf(token), email, token, socket };
 }
 
@@ -534,7 +545,27 @@ interface LoadAgent extends OnlineAgent {
   asking: boolean;
 }
 
-async function loadRace(base: string, adminToken: string, profiles: number[]): Promise<void> {
+/** What the load race measured (bench/scale.ts prints two of them side by side). */
+export interface RaceFigures {
+  agents: number;
+  customers: number;
+  answered: number;
+  /** Calls with more than one ok:true (must be 0). */
+  answeredTwice: number;
+  /** Customers told call.answered more than once (must be 0). */
+  customersToldTwice: number;
+  refusals: number;
+  problems: number;
+  /** A customer's socket connecting → the first agent hearing call.incoming. */
+  ring: Spread;
+  answerAck: Spread;
+  /** Race start (all waiting) → last call answered. */
+  raceSeconds: number;
+}
+
+export async function loadRace(base: string, adminToken: string, profiles: number[]): Promise<RaceFigures> {
+  const connectingAt = new Map<number, number>();
+  const ringAt = new Map<number, number>();
   const wins = new Map<number, number[]>();
   const refusals = new Map<string, number>();
   const answeredByCustomer = new Map<number, number>();
@@ -603,6 +634,7 @@ async function loadRace(base: string, adminToken: string, profiles: number[]): P
     const agent: LoadAgent = {
       ...(await onlineAgent(base, email, BENCH_AGENT_PASSWORD, (socket) => {
         socket.on('call.incoming', (call) => {
+          if (!ringAt.has(call.call_id)) ringAt.set(call.call_id, performance.now());
           agent.heard.add(call.call_id);
           void tryAnswer(agent);
         });
@@ -633,6 +665,7 @@ async function loadRace(base: string, adminToken: string, profiles: number[]): P
       s.on('call.ended', () => s.disconnect());
     });
     openSockets.push(socket);
+    connectingAt.set(call.callId, performance.now());
     await connected(socket);
   });
   const joinedAt = performance.now();
@@ -714,6 +747,27 @@ async function loadRace(base: string, adminToken: string, profiles: number[]): P
       'the oldest call it had heard of (call.incoming, minus call.taken/call.cancelled). ' +
       `Load average before ${before}, after ${after}.`,
   );
+  const rings = [...connectingAt].flatMap(([id, at]) => {
+    const heardAt = ringAt.get(id);
+    return heardAt === undefined ? [] : [heardAt - at];
+  });
+  return {
+    agents: agents.length,
+    customers: profiles.length,
+    answered: wins.size,
+    answeredTwice: twice,
+    customersToldTwice: [...answeredByCustomer.values()].filter((n) => n > 1).length,
+    refusals: [...refusals.values()].reduce((a, b) => a + b, 0),
+    problems: problems.length,
+    ring: spread(rings),
+    answerAck: spread(answerAcks),
+    raceSeconds: ((answeredAt || endedAt) - joinedAt) / 1000,
+  };
+}
+
+/** Disconnects every socket the load race opened. */
+export function closeRaceSockets(): void {
+  for (const socket of openSockets.splice(0)) socket.disconnect();
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -36,6 +36,25 @@ if [ ! -x /usr/lib/postgresql/15/bin/initdb ] && [ -z "${PG_BIN:-}" ]; then
   fi
 fi
 
+step "redis and nginx (the distributed test)"
+DISTRIBUTED=1
+if [ ! -x /usr/bin/redis-server ] || [ ! -x /usr/sbin/nginx ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server nginx >/dev/null
+  else
+    DISTRIBUTED=0
+    echo "Redis or nginx is missing and cannot be installed here (needs root and apt-get):" >&2
+    echo "the distributed test (tests/distributed) is skipped. Install Debian's 'redis-server' and 'nginx'." >&2
+    if [ "${CI:-}" = "true" ]; then exit 1; fi
+  fi
+fi
+if [ ! -x /usr/lib/postgresql/15/bin/initdb ] && [ -z "${PG_BIN:-}" ]; then
+  DISTRIBUTED=0
+  echo "PostgreSQL is missing: the distributed test (tests/distributed) is skipped." >&2
+  if [ "${CI:-}" = "true" ]; then exit 1; fi
+fi
+
 step "lint and format (biome)"
 npx biome ci --error-on-warnings .
 
@@ -50,5 +69,10 @@ npx vite build --logLevel warn
 
 step "end-to-end tests (playwright, Debian chromium)"
 npx playwright test
+
+if [ "$DISTRIBUTED" = "1" ]; then
+  step "distributed test (PostgreSQL, Redis, s3rver, two server processes, nginx)"
+  npx playwright test -c playwright.distributed.config.ts
+fi
 
 step "all tests passed"

@@ -20,11 +20,14 @@ import { createIpAllowListCache, proxyTrust } from './domain/ipAllowList';
 import { createPrincipalCache } from './domain/principalCache';
 import { installAccessControl, PUBLIC } from './http/access';
 import { installErrorHandling } from './http/errors';
+import { loggerOptions } from './http/logging';
+import { countedStorage, createOperations, installOperations, type Operations } from './http/operations';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
 import { createDbOutbox } from './integrations/mail';
 import { createHttpSummariser } from './integrations/summariser';
 import { createWebhookWorker } from './integrations/webhooks/worker';
 import { createCallDesk } from './realtime/callDesk';
+import { type Cluster, openCluster } from './realtime/cluster';
 import { createHub, type RealtimeHub } from './realtime/hub';
 import { createProfileWatch } from './realtime/profileWatch';
 import { accountCodeRoutes } from './routes/accountCodes';
@@ -51,12 +54,14 @@ import { transactionRoutes } from './routes/transactions';
 import { userRoutes } from './routes/users';
 import { videoCallRoutes } from './routes/videocalls';
 import { webhookRoutes } from './routes/webhooks';
+import { createS3Storage } from './storage/s3';
 import { createLocalStorage } from './storage/storage';
 
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
     hub: RealtimeHub;
+    ops: Operations;
   }
 }
 
@@ -104,10 +109,22 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const database = options.database ?? (await openDatabase(config));
   const secrets = createSecretBox(config.jwtSecret);
-  const storage = createLocalStorage(`${config.dataDir}/storage`, config.jwtSecret, config.publicUrl);
-  if (config.seedOnEmpty && (await isDatabaseEmpty(database.db))) {
-    await seedDemo(database.db, { storage, secrets, argon2: config.argon2 });
+  const ops = createOperations();
+  const storage = countedStorage(
+    config.s3
+      ? createS3Storage(config.s3, config.jwtSecret, config.publicUrl)
+      : createLocalStorage(`${config.dataDir}/storage`, config.jwtSecret, config.publicUrl),
+    ops,
+  );
+  try {
+    if (config.seedOnEmpty && (await isDatabaseEmpty(database.db))) {
+      await seedDemo(database.db, { storage, secrets, argon2: config.argon2 });
+    }
+  } finally {
+    // Several processes starting on one PostgreSQL: the first migrates and seeds, the others wait (client.ts).
+    await database.startupDone?.();
   }
+  const cluster: Cluster | undefined = config.redisUrl ? await openCluster(config.redisUrl) : undefined;
   const mail = createDbOutbox(database.db, {
     print: config.mailConsole ? (line) => console.log(line) : undefined,
     smtpUrl: config.smtpUrl,
@@ -143,6 +160,7 @@ export async function buildApp(
       agentGraceMs: config.calls.agentGraceMs,
       unattachedCallMs: config.calls.unattachedCallMs,
       onError: (error) => app.log.error({ err: error }, 'call desk failed'),
+      shared: cluster?.shared,
     }),
     webhooks: createWebhookWorker({
       db: database.db,
@@ -162,7 +180,7 @@ export async function buildApp(
   await ctx.calls.restore();
 
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'body.password'] },
+    logger: loggerOptions(config),
     // X-Forwarded-For only from the proxies TRUST_PROXY names (request.ip feeds the IP allow-list).
     trustProxy: ctx.proxyTrust,
   });
@@ -172,6 +190,8 @@ export async function buildApp(
   installErrorHandling(app);
   installAccessControl(app, ctx, ['/api/']);
   installAuditContext(app);
+  installOperations(app, ctx, ops, { redis: cluster?.redis });
+  app.decorate('ops', ops);
 
   const isAllowedOrigin = corsOriginCheck(config);
   await app.register(fastifyCors, {
@@ -211,6 +231,8 @@ export async function buildApp(
     proxyTrust: ctx.proxyTrust,
     corsOrigins: isAllowedOrigin,
     onError: (error) => app.log.error({ err: error }, 'socket handler failed'),
+    cluster: cluster && { adapter: cluster.adapter, sweepMs: cluster.sweepMs },
+    onConnection: (change) => ops.socketConnections.inc(change),
   });
   app.decorate('hub', hub);
   ctx.profileWatch.bind(hub.io);
@@ -222,6 +244,7 @@ export async function buildApp(
   app.addHook('preClose', async () => ctx.webhooks.stop());
   if (config.webhooks.worker) ctx.webhooks.start();
   app.addHook('onClose', async () => {
+    await cluster?.close();
     if (!options.database) await database.close();
   });
 

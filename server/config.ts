@@ -74,6 +74,29 @@ export interface ServerConfig {
   trustProxy: string[];
   /** How long a company's IP allow-list is reused between requests (this process's writes forget it at once). */
   ipAllowListCacheMs: number;
+  /** Distributed mode (README "Distributed mode"): socket.io's Redis adapter and the shared call desk. */
+  redisUrl: string | undefined;
+  /** Recordings and document pages in an S3-compatible store instead of `${dataDir}/storage`. */
+  s3: S3Config | undefined;
+  /** Bearer token of GET /metrics (METRICS_TOKEN); unset: /metrics answers 404. */
+  metricsToken: string | undefined;
+  /** On SIGTERM, how long uploads and requests in flight may take to finish (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
+  /** Logs: `json` (one JSON object per line) or `pretty` (pino-pretty); default pretty on a terminal in development. */
+  logFormat: 'json' | 'pretty';
+}
+
+export interface S3Config {
+  bucket: string;
+  /** For an S3-compatible store (MinIO, s3rver); unset: AWS. */
+  endpoint: string | undefined;
+  region: string;
+  /** Unset: the AWS SDK's default chain (environment, instance role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** Path-style addresses (http://endpoint/bucket/key), which most S3-compatible stores need. */
+  forcePathStyle: boolean;
+  /** /storage redirects to a 5-minute presigned link of the store instead of streaming (S3_DIRECT_DOWNLOADS). */
+  directDownloads: boolean;
 }
 
 export interface WebhookConfig {
@@ -171,6 +194,26 @@ function loadSecret(dataDir: string, fromEnv: string | undefined): string {
   return secret;
 }
 
+function readS3(env: NodeJS.ProcessEnv): S3Config | undefined {
+  if (!env.S3_BUCKET) return undefined;
+  const accessKeyId = env.S3_ACCESS_KEY_ID ?? env.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY ?? env.AWS_SECRET_ACCESS_KEY;
+  return {
+    bucket: env.S3_BUCKET,
+    endpoint: env.S3_ENDPOINT || undefined,
+    region: env.S3_REGION ?? env.AWS_REGION ?? 'us-east-1',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: readFlag(env.S3_FORCE_PATH_STYLE, Boolean(env.S3_ENDPOINT), 'S3_FORCE_PATH_STYLE'),
+    directDownloads: readFlag(env.S3_DIRECT_DOWNLOADS, false, 'S3_DIRECT_DOWNLOADS'),
+  };
+}
+
+function readLogFormat(value: string | undefined, production: boolean): 'json' | 'pretty' {
+  if (value === 'json' || value === 'pretty') return value;
+  if (value !== undefined && value !== '') throw new Error(`LOG_FORMAT must be json or pretty, got ${value}`);
+  return !production && process.stdout.isTTY ? 'pretty' : 'json';
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = readPort(env.PORT);
   const production = env.NODE_ENV === 'production';
@@ -243,5 +286,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     ipAllowListCacheMs: 2_000,
+    redisUrl: env.REDIS_URL || undefined,
+    s3: readS3(env),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    shutdownGraceMs: readCount(env.SHUTDOWN_GRACE_MS, 25_000, 'SHUTDOWN_GRACE_MS'),
+    logFormat: readLogFormat(env.LOG_FORMAT, production),
   };
 }

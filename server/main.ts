@@ -12,6 +12,10 @@ async function main() {
   console.log(
     `Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.pgliteDir}`}`,
   );
+  if (config.redisUrl || config.s3)
+    console.log(
+      `Distributed mode: ${config.redisUrl ? 'Redis (REDIS_URL)' : 'no Redis'}, storage ${config.s3 ? `S3 bucket ${config.s3.bucket}` : 'local folder'}`,
+    );
   console.log('Demo logins:');
   for (const line of demoLoginLines()) console.log(line);
 
@@ -20,9 +24,17 @@ async function main() {
     if (stopping) return;
     stopping = true;
     app.log.info(`${signal} received, stopping`);
-    const timer = setTimeout(() => process.exit(1), 10_000);
+    // /readyz answers 503 from now on; the load balancer sends new work to the other processes.
+    app.ops.draining = true;
+    // Requests in flight (uploads) may finish within the grace period; past it the process stops anyway.
+    const timer = setTimeout(() => {
+      app.log.warn(`requests still running after ${config.shutdownGraceMs} ms: stopping anyway`);
+      process.exit(1);
+    }, config.shutdownGraceMs);
     timer.unref();
     const started = Date.now();
+    // Closing stops accepting connections, closes the sockets without a "server disconnect" (clients
+    // reconnect, through the load balancer to another process), then waits for the requests in flight.
     await app.close();
     console.log(`Stopped in ${Date.now() - started} ms`);
     process.exit(0);

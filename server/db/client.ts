@@ -21,7 +21,15 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /**
+   * PostgreSQL: the start-up lock (migrations, then the demo seed) taken by openDatabase, released here once
+   * the caller has seeded, so several processes starting together migrate and seed once.
+   */
+  startupDone?(): Promise<void>;
 }
+
+/** pg_advisory_lock key of the start-up (migrations and seed). */
+const STARTUP_LOCK = 7_114_530_001;
 
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -209,8 +217,34 @@ export async function openDatabase(options: {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = drizzleNodePg({ client: withNamedSelects(pool), schema, casing: 'snake_case' });
-    await migrateNodePg(db, { migrationsFolder });
-    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+    const lock = await pool.connect();
+    let held = true;
+    const release = async () => {
+      if (!held) return;
+      held = false;
+      try {
+        await lock.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]);
+      } finally {
+        lock.release();
+      }
+    };
+    try {
+      await lock.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+      await migrateNodePg(db, { migrationsFolder });
+    } catch (error) {
+      await release();
+      await pool.end();
+      throw error;
+    }
+    return {
+      db: db as unknown as Db,
+      kind: 'postgres',
+      startupDone: release,
+      close: async () => {
+        await release().catch(() => undefined);
+        await pool.end();
+      },
+    };
   }
   if (options.pgliteDir !== 'memory') mkdirSync(options.pgliteDir, { recursive: true });
   const client = options.pgliteDir === 'memory' ? new PGlite() : new PGlite(options.pgliteDir);

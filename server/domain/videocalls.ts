@@ -156,6 +156,34 @@ export async function answerCall(
   return row ?? null;
 }
 
+/**
+ * answerCall for several server processes: in one transaction that locks the agent's row, so the same
+ * agent answering two calls on two processes gets one of them ('agent busy' for the other).
+ */
+export async function answerCallAlone(
+  db: DbOrTx,
+  companyId: number,
+  callId: number,
+  agentId: number,
+): Promise<AnsweredCall | 'agent busy' | null> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, agentId)).for('update');
+    const [open] = await tx
+      .select({ id: videoCalls.id })
+      .from(videoCalls)
+      .where(
+        and(
+          eq(videoCalls.agentId, agentId),
+          eq(videoCalls.status, CALL_STATUS_TALKING),
+          isNull(videoCalls.callEndTime),
+        ),
+      )
+      .limit(1);
+    if (open) return 'agent busy' as const;
+    return answerCall(tx, companyId, callId, agentId);
+  });
+}
+
 /** A waiting call nobody answered (the customer left): MISSED. False when it was no longer waiting. */
 export async function missCall(db: DbOrTx, callId: number): Promise<boolean> {
   const rows = await db

@@ -15,6 +15,7 @@ import { profiles, users, videoCalls } from '../db/schema';
 import { fullName } from '../domain/format';
 import {
   answerCall,
+  answerCallAlone,
   averageHandlingSeconds,
   hangUpCall,
   missCall,
@@ -22,6 +23,7 @@ import {
   waitingCalls,
 } from '../domain/videocalls';
 import { agentStatusOf, companyRoom, customerRoom, setAgentStatus, userRoom } from './rooms';
+import type { SharedDesk } from './shared';
 
 type HubServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
@@ -91,6 +93,8 @@ export interface CallDesk {
   /** The call an agent is in, if any. */
   callOf(agentId: number): number | undefined;
   onEvent(listener: (event: DeskEvent) => void): void;
+  /** Distributed mode: takes over the waiting calls and agents of processes that died (run on a timer). */
+  adoptOrphans(): Promise<void>;
   close(): void;
 }
 
@@ -101,7 +105,13 @@ export function createCallDesk(deps: {
   agentGraceMs: number;
   unattachedCallMs: number;
   onError: (error: unknown) => void;
+  /**
+   * Distributed mode (REDIS_URL): presence shared with the other processes; which agent is in which call read
+   * from PostgreSQL (the arbiter of answers). Unset: one process, everything in this process's memory.
+   */
+  shared?: SharedDesk;
 }): CallDesk {
+  const shared = deps.shared;
   let io: HubServer | null = null;
   /** Calls whose customer socket is connected: call id → company id. */
   const present = new Map<number, number>();
@@ -139,11 +149,44 @@ export function createCallDesk(deps: {
     );
   }
 
+  /** The call an agent is in: this process's memory, or (distributed) the database. */
+  async function callOfAgent(userId: number): Promise<number | undefined> {
+    if (!shared) return busy.get(userId);
+    const [row] = await deps.db
+      .select({ id: videoCalls.id })
+      .from(videoCalls)
+      .where(
+        and(
+          eq(videoCalls.agentId, userId),
+          eq(videoCalls.status, CALL_STATUS_TALKING),
+          isNull(videoCalls.callEndTime),
+        ),
+      )
+      .limit(1);
+    return row?.id ?? busy.get(userId);
+  }
+
+  /** Agents of the company in a call (distributed: from the database). */
+  async function busyAgents(companyId: number): Promise<Set<number>> {
+    if (!shared) return new Set(busy.keys());
+    const rows = await deps.db
+      .select({ agent: videoCalls.agentId })
+      .from(videoCalls)
+      .where(
+        and(
+          eq(videoCalls.companyId, companyId),
+          eq(videoCalls.status, CALL_STATUS_TALKING),
+          isNull(videoCalls.callEndTime),
+        ),
+      );
+    return new Set([...rows.flatMap((r) => (r.agent === null ? [] : [r.agent])), ...busy.keys()]);
+  }
+
   async function agentState(userId: number): Promise<AgentState> {
     return {
       user_id: userId,
       status: await agentStatusOf(deps.db, userId),
-      call_id: busy.get(userId) ?? null,
+      call_id: (await callOfAgent(userId)) ?? null,
     };
   }
 
@@ -185,7 +228,7 @@ export function createCallDesk(deps: {
         (async () => {
           if (await hasSocket(userId)) return;
           // An agent gone for good cannot go on talking: the customer hears the call is over.
-          const callId = busy.get(userId);
+          const callId = await callOfAgent(userId);
           if (callId !== undefined) await endCall(companyId, callId, 'agent');
           if ((await agentStatusOf(deps.db, userId)) === 'Offline') return;
           await changeAgentStatus(companyId, userId, 'Offline');
@@ -195,6 +238,10 @@ export function createCallDesk(deps: {
   }
 
   async function queue(companyId: number): Promise<QueuedCall[]> {
+    if (shared) {
+      const [calls, here] = await Promise.all([waitingCalls(deps.db, companyId), shared.of(companyId)]);
+      return calls.filter((call) => here.has(call.call_id));
+    }
     return (await waitingCalls(deps.db, companyId)).filter((call) => present.has(call.call_id));
   }
 
@@ -202,14 +249,15 @@ export function createCallDesk(deps: {
   async function announcePositions(companyId: number): Promise<void> {
     const waiting = await queue(companyId);
     if (waiting.length === 0) return;
-    const [handling, online] = await Promise.all([
+    const [handling, online, inCall] = await Promise.all([
       averageHandlingSeconds(deps.db, companyId),
       deps.db
         .select({ id: users.id, status: users.agentStatus })
         .from(users)
         .where(eq(users.companyId, companyId)),
+      busyAgents(companyId),
     ]);
-    const free = Math.max(1, online.filter((u) => u.status === 'Online' && !busy.has(u.id)).length);
+    const free = Math.max(1, online.filter((u) => u.status === 'Online' && !inCall.has(u.id)).length);
     waiting.forEach((call, index) => {
       const position = index + 1;
       hub()
@@ -234,7 +282,10 @@ export function createCallDesk(deps: {
   async function customerLeft(companyId: number, callId: number): Promise<void> {
     // A socket of the customer's that came back meanwhile (a reconnect seen before the old one's end) stays.
     if ((await hub().in(customerRoom(callId)).fetchSockets()).length > 0) return;
+    // Another live process looks after it now (the customer re-joined there, and may be reconnecting).
+    if (shared && (await shared.ownedElsewhere(companyId, callId))) return;
     present.delete(callId);
+    await shared?.remove(companyId, callId);
     if (await missCall(deps.db, callId)) {
       hub().to(companyRoom(companyId)).emit('call.cancelled', { call_id: callId, reason: 'customer_left' });
       emitDesk({ kind: 'missed', companyId, callId });
@@ -251,6 +302,7 @@ export function createCallDesk(deps: {
     companyId: number,
     callId: number,
   ): Promise<typeof videoCalls.$inferSelect | undefined> {
+    if (shared) return releaseShared(companyId, callId);
     const freed: number[] = [];
     taken.delete(callId);
     for (const [agent, call] of busy) {
@@ -268,6 +320,30 @@ export function createCallDesk(deps: {
       emitDesk({ kind: 'ended', companyId, callId, agentId: call.agentId, seconds });
       reposition(companyId);
     }
+    return call;
+  }
+
+  /**
+   * Distributed: the call's agent may have answered on another process. Once the call is over in the
+   * database, the first process to see it (a run-once mark) frees the agent and tells the stats.
+   */
+  async function releaseShared(
+    companyId: number,
+    callId: number,
+  ): Promise<typeof videoCalls.$inferSelect | undefined> {
+    taken.delete(callId);
+    for (const [agent, call] of busy) if (call === callId) busy.delete(agent);
+    const [call] = await deps.db.select().from(videoCalls).where(eq(videoCalls.id, callId));
+    const over = call && (call.callEndTime !== null || call.status !== CALL_STATUS_TALKING);
+    if (!call || !over || call.agentId === null || !shared) return call;
+    if (!(await shared.once(`ended:${callId}`))) return call;
+    await publishAgent(companyId, call.agentId);
+    const seconds =
+      call.callStartTime && call.callEndTime
+        ? (call.callEndTime.getTime() - call.callStartTime.getTime()) / 1000
+        : null;
+    emitDesk({ kind: 'ended', companyId, callId, agentId: call.agentId, seconds });
+    reposition(companyId);
     return call;
   }
 
@@ -295,7 +371,10 @@ export function createCallDesk(deps: {
           ),
         );
       for (const call of open) {
-        if (call.agentId !== null) busy.set(call.agentId, call.id);
+        // Distributed: a call another live process looks after is its business.
+        if (shared) {
+          if (await shared.ownedElsewhere(call.companyId, call.id)) continue;
+        } else if (call.agentId !== null) busy.set(call.agentId, call.id);
         later(call.id, deps.unattachedCallMs, () => customerLeft(call.companyId, call.id));
       }
       const available = await deps.db
@@ -322,7 +401,8 @@ export function createCallDesk(deps: {
       if (!(await join(row.call.roomId))) return queued;
       clearTimeout(timers.get(callId));
       timers.delete(callId);
-      const returning = present.has(callId);
+      // Distributed: a customer back from a process that died keeps the place it had (and is not announced).
+      const returning = shared ? !(await shared.add(companyId, callId)) : present.has(callId);
       present.set(callId, companyId);
       if (row.call.status === CALL_STATUS_WAITING && !returning) {
         hub().to(companyRoom(companyId)).emit('call.incoming', queued);
@@ -351,17 +431,25 @@ export function createCallDesk(deps: {
         return { ok: false as const, detail };
       };
       if (busy.has(agentId)) return refuse(ALREADY_IN_CALL);
-      if (taken.has(callId) || !present.has(callId)) return { ok: false, detail: CALL_ALREADY_ANSWERED };
+      if (taken.has(callId)) return { ok: false, detail: CALL_ALREADY_ANSWERED };
+      if (shared ? !(await shared.has(companyId, callId)) : !present.has(callId))
+        return { ok: false, detail: CALL_ALREADY_ANSWERED };
+      if (shared && busy.has(agentId)) return refuse(ALREADY_IN_CALL);
       if ((await agentStatusOf(deps.db, agentId)) !== 'Online') return refuse(MUST_BE_ONLINE);
+      if (shared && busy.has(agentId)) return refuse(ALREADY_IN_CALL);
       // Claimed before the await below, so one agent's two clicks cannot take two calls.
       busy.set(agentId, callId);
-      let call: AnsweredCall | null = null;
+      let call: AnsweredCall | 'agent busy' | null = null;
       try {
-        // The database decides among answers that race each other.
-        call = await answerCall(deps.db, companyId, callId, agentId);
+        // The database decides among answers that race each other (distributed: also the same agent's
+        // answers on two processes, by locking the agent's row).
+        call = shared
+          ? await answerCallAlone(deps.db, companyId, callId, agentId)
+          : await answerCall(deps.db, companyId, callId, agentId);
       } finally {
-        if (!call) busy.delete(agentId);
+        if (!call || call === 'agent busy' || shared) busy.delete(agentId);
       }
+      if (call === 'agent busy') return refuse(ALREADY_IN_CALL);
       if (!call) return { ok: false, detail: CALL_ALREADY_ANSWERED };
       taken.add(callId);
       const [agent] = await deps.db
@@ -383,7 +471,8 @@ export function createCallDesk(deps: {
     },
 
     async hangUp(companyId, by, callId) {
-      if ('agentId' in by && busy.get(by.agentId) !== callId) return { ok: false, detail: 'Not your call' };
+      if ('agentId' in by && (await callOfAgent(by.agentId)) !== callId)
+        return { ok: false, detail: 'Not your call' };
       if ('callId' in by && by.callId !== callId) return { ok: false, detail: 'Not your call' };
       await endCall(companyId, callId, 'agentId' in by ? 'agent' : 'customer');
       return { ok: true };
@@ -417,6 +506,23 @@ export function createCallDesk(deps: {
 
     onEvent(listener) {
       listeners.push(listener);
+    },
+
+    async adoptOrphans() {
+      if (!shared || closed) return;
+      await shared.heartbeat();
+      const { calls, deadProcesses } = await shared.adoptOrphans();
+      // Their customers had the grace period to re-join elsewhere; those who did are owned there by now.
+      for (const call of calls)
+        later(call.callId, deps.customerGraceMs, () => customerLeft(call.companyId, call.callId));
+      if (deadProcesses.length === 0) return;
+      // Agents whose sockets were on a dead process: Offline unless they come back within their grace.
+      const available = await deps.db
+        .select({ id: users.id, companyId: users.companyId })
+        .from(users)
+        .where(ne(users.agentStatus, 'Offline'));
+      for (const agent of available)
+        if (!offlineTimers.has(agent.id)) offlineLater(agent.companyId, agent.id);
     },
 
     close() {

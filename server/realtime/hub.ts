@@ -1,5 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
-import { Server, type Socket } from 'socket.io';
+import { Server, type ServerOptions, type Socket } from 'socket.io';
 import {
   type ClientToServerEvents,
   type ServerToClientEvents,
@@ -16,7 +16,7 @@ import {
   socketAllowed,
 } from '../domain/ipAllowList';
 import { loadPrincipal } from '../domain/principal';
-import type { CallDesk } from './callDesk';
+import type { CallDesk, DeskEvent } from './callDesk';
 import { createInstantStats } from './instantStats';
 import { callRoom, companyRoom, customerRoom, userRoom } from './rooms';
 
@@ -83,21 +83,45 @@ export function createHub(
     proxyTrust: ProxyTrust | false;
     corsOrigins: (origin: string | undefined) => boolean;
     onError: (error: unknown) => void;
+    /**
+     * Distributed mode: socket.io's Redis adapter (rooms and emits reach every process), and how often the
+     * desk looks for the calls and agents of processes that died.
+     */
+    cluster?: { adapter: ServerOptions['adapter']; sweepMs: number };
+    /** Counts socket connections (metrics). */
+    onConnection?: (change: 1 | -1) => void;
   },
 ): RealtimeHub {
   const io: HubServer = new Server(httpServer, {
     path: '/socket.io',
     cors: { origin: (origin, done) => done(null, deps.corsOrigins(origin)), credentials: true },
     serveClient: false,
+    ...(deps.cluster ? { adapter: deps.cluster.adapter } : {}),
   });
   deps.calls.bind(io);
+  const cluster = deps.cluster;
   const stats = createInstantStats({
     db: deps.db,
     waiting: (companyId) => deps.calls.queue(companyId),
-    push: (companyId, figures) => io.to(companyRoom(companyId)).emit('stats.update', figures),
+    // Distributed: every process keeps the figures from every process's desk events and tells its own sockets.
+    push: (companyId, figures) =>
+      (cluster ? io.local : io).to(companyRoom(companyId)).emit('stats.update', figures),
     onError: deps.onError,
   });
   deps.calls.onEvent((event) => stats.record(event));
+  let sweep: NodeJS.Timeout | undefined;
+  if (cluster) {
+    const serverSide = io as unknown as {
+      serverSideEmit(event: 'desk', payload: DeskEvent): void;
+      on(event: 'desk', listener: (payload: DeskEvent) => void): void;
+    };
+    deps.calls.onEvent((event) => serverSide.serverSideEmit('desk', event));
+    serverSide.on('desk', (event) => stats.record(event));
+    const run = () => deps.calls.adoptOrphans().catch(deps.onError);
+    void run();
+    sweep = setInterval(run, cluster.sweepMs);
+    sweep.unref();
+  }
 
   io.use(async (socket, next) => {
     const auth = (socket.handshake.auth ?? {}) as { token?: unknown; customer?: unknown; call_id?: unknown };
@@ -185,6 +209,8 @@ export function createHub(
   }
 
   io.on('connection', (socket) => {
+    deps.onConnection?.(1);
+    socket.on('disconnect', () => deps.onConnection?.(-1));
     bindSignalling(socket);
     const data = socket.data;
     if (data.kind === 'customer') onCustomer(socket, data);
@@ -197,6 +223,7 @@ export function createHub(
     toUser: (userId) => io.to(userRoom(userId)),
     close: () =>
       new Promise<void>((resolve) => {
+        clearInterval(sweep);
         deps.calls.close();
         // The transports close without a "server disconnect": clients reconnect by themselves (to this server
         // once it is back, or to another process), as they would after a crash.

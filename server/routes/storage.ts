@@ -31,6 +31,10 @@ export function storageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (!ctx.storage.verifySignature(key, request.query.expires, request.query.signature)) {
           throw forbidden('Invalid or expired file address');
         }
+        if (ctx.storage.directUrl) {
+          if ((await ctx.storage.size(key)) === null) throw notFound();
+          return reply.redirect(await ctx.storage.directUrl(key), 302);
+        }
         const size = await ctx.storage.size(key);
         if (size === null) throw notFound();
         return reply

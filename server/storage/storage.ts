@@ -22,6 +22,10 @@ export interface Storage {
   signedUrl(key: string): string;
   /** Checks a signature made by signedUrl. */
   verifySignature(key: string, expires: number, signature: string, now?: number): boolean;
+  /** A short-lived address of the store itself (S3 with S3_DIRECT_DOWNLOADS): /storage redirects there. */
+  directUrl?(key: string): Promise<string>;
+  /** Whether the store answers (GET /readyz). */
+  ping(): Promise<void>;
 }
 
 export class FileTooLargeError extends Error {
@@ -35,12 +39,43 @@ export function newKey(folder: string, extension: string): string {
   return `${folder}/${randomUUID()}.${extension}`;
 }
 
-const KEY_PATTERN = /^[a-zA-Z0-9_-]+(\/[a-zA-Z0-9_.-]+)+$/;
+/** Counts the bytes going through; fails with FileTooLargeError past `limit`. */
+export function byteLimit(limit: number, counted: (size: number) => void): Transform {
+  let size = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      counted(size);
+      if (size > limit) done(new FileTooLargeError(limit));
+      else done(null, chunk);
+    },
+  });
+}
+
+export const KEY_PATTERN = /^[a-zA-Z0-9_-]+(\/[a-zA-Z0-9_.-]+)+$/;
+
+/** Signed addresses under /storage (both stores: the server streams the file, after checking the signature). */
+export function storageSigner(signingSecret: string, publicUrl = '') {
+  const sign = (key: string, expires: number) =>
+    createHmac('sha256', `storage:${signingSecret}`).update(`${key}\n${expires}`).digest('base64url');
+  return {
+    signedUrl(key: string) {
+      // Valid until the end of the next hour: stable within an hour so browsers can cache the image.
+      const expires = (Math.floor(Date.now() / 3_600_000) + 2) * 3600;
+      return `${publicUrl}/storage/${key}?expires=${expires}&signature=${sign(key, expires)}`;
+    },
+    verifySignature(key: string, expires: number, signature: string, now = Date.now()) {
+      if (!Number.isFinite(expires) || expires * 1000 < now) return false;
+      const expected = Buffer.from(sign(key, expires));
+      const given = Buffer.from(signature);
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    },
+  };
+}
 
 /** `publicUrl` prefixes signed addresses so the studio can use them from any origin. */
 export function createLocalStorage(root: string, signingSecret: string, publicUrl = ''): Storage {
-  const sign = (key: string, expires: number) =>
-    createHmac('sha256', `storage:${signingSecret}`).update(`${key}\n${expires}`).digest('base64url');
+  const signer = storageSigner(signingSecret, publicUrl);
 
   function pathOf(key: string): string {
     if (!KEY_PATTERN.test(key) || key.includes('..')) throw new Error(`Invalid storage key: ${key}`);
@@ -55,13 +90,8 @@ export function createLocalStorage(root: string, signingSecret: string, publicUr
       await mkdir(dirname(target), { recursive: true });
       const partial = `${target}.${randomUUID()}.part`;
       let size = 0;
-      const limit = options.maxBytes ?? Number.POSITIVE_INFINITY;
-      const counter = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          size += chunk.length;
-          if (size > limit) done(new FileTooLargeError(limit));
-          else done(null, chunk);
-        },
+      const counter = byteLimit(options.maxBytes ?? Number.POSITIVE_INFINITY, (n) => {
+        size = n;
       });
       try {
         await pipeline(source, counter, createWriteStream(partial));
@@ -81,16 +111,11 @@ export function createLocalStorage(root: string, signingSecret: string, publicUr
       }
     },
     remove: (key) => rm(pathOf(key), { force: true }),
-    signedUrl(key) {
-      // Valid until the end of the next hour: stable within an hour so browsers can cache the image.
-      const expires = (Math.floor(Date.now() / 3_600_000) + 2) * 3600;
-      return `${publicUrl}/storage/${key}?expires=${expires}&signature=${sign(key, expires)}`;
-    },
-    verifySignature(key, expires, signature, now = Date.now()) {
-      if (!Number.isFinite(expires) || expires * 1000 < now) return false;
-      const expected = Buffer.from(sign(key, expires));
-      const given = Buffer.from(signature);
-      return expected.length === given.length && timingSafeEqual(expected, given);
+    signedUrl: signer.signedUrl,
+    verifySignature: signer.verifySignature,
+    async ping() {
+      await mkdir(root, { recursive: true });
+      await stat(root);
     },
   };
 }

@@ -1,0 +1,291 @@
+/**
+ * A distributed deployment on this machine (README "Distributed mode"): PostgreSQL and Redis from Debian's
+ * packages, s3rver as the S3-compatible store, N server processes (server/main.ts) and nginx from Debian in
+ * front (WebSocket upgrade, round robin). Used by the distributed test (tests/distributed) and by
+ * `npm run bench:scale`. Everything lives in one temporary folder and stops with `stop()`.
+ *
+ * nginx routes by the cookie `idv_backend` (`a`, `b`, …): a client pinned to a process goes there while it
+ * runs and to the others when it is down; without the cookie, round robin.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import S3rver from 's3rver';
+
+export const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const REDIS = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
+const asRoot = process.getuid?.() === 0;
+
+export const BUCKET = 'idv';
+export const S3_KEY = 'S3RVER';
+export const METRICS_TOKEN = 'cluster-metrics-token';
+export const PIN_COOKIE = 'idv_backend';
+export const pinName = (index: number) => String.fromCharCode('a'.charCodeAt(0) + index);
+
+/** Why a distributed deployment cannot start here (empty: it can). */
+export function missingTools(): string[] {
+  const missing: string[] = [];
+  if (!existsSync(join(PG_BIN, 'initdb'))) missing.push(`PostgreSQL (${PG_BIN}/initdb)`);
+  if (!existsSync(REDIS)) missing.push(`Redis (${REDIS})`);
+  if (!existsSync(NGINX)) missing.push(`nginx (${NGINX})`);
+  return missing;
+}
+
+export interface ServerProcess {
+  name: string;
+  port: number;
+  url: string;
+  child: ChildProcess;
+  /** Resolves with the exit code once the process is gone. */
+  exited: Promise<number | null>;
+}
+
+export interface RunningCluster {
+  /** nginx's address: what browsers and clients use. */
+  url: string;
+  servers: ServerProcess[];
+  databaseUrl: string;
+  redisUrl: string;
+  s3Endpoint: string;
+  dir: string;
+  stop(): Promise<void>;
+}
+
+function pg(tool: string, args: string[]): void {
+  const binary = join(PG_BIN, tool);
+  const options = { stdio: 'ignore' as const, timeout: 60_000 };
+  if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', binary, ...args], options);
+  else execFileSync(binary, args, options);
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${what} did not come up within ${timeoutMs / 1000} s`);
+}
+
+const ready = (url: string) => async () => (await fetch(`${url}/readyz`)).status === 200;
+
+function nginxConfig(dir: string, port: number, servers: number[]): string {
+  const line = (p: number, extra = '') => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s${extra};`;
+  const pins = servers.map(
+    (p, i) =>
+      `  upstream pin_${pinName(i)} {\n${line(p)}\n${servers
+        .filter((o) => o !== p)
+        .map((o) => line(o, ' backup'))
+        .join('\n')}\n  }`,
+  );
+  return `${asRoot ? 'user root;\n' : ''}worker_processes 1;
+error_log ${dir}/nginx-error.log warn;
+pid ${dir}/nginx.pid;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/nginx-body;
+  proxy_temp_path ${dir}/nginx-proxy;
+  fastcgi_temp_path ${dir}/nginx-fastcgi;
+  uwsgi_temp_path ${dir}/nginx-uwsgi;
+  scgi_temp_path ${dir}/nginx-scgi;
+  client_max_body_size 310m;
+  map $http_upgrade $connection_upgrade { default upgrade; '' ''; }
+  upstream pool {
+${servers.map((p) => line(p)).join('\n')}
+    keepalive 64;
+  }
+${pins.join('\n')}
+  map $cookie_${PIN_COOKIE} $backend {
+${servers.map((_, i) => `    ${pinName(i)} pin_${pinName(i)};`).join('\n')}
+    default pool;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://$backend;
+      proxy_http_version 1.1;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection $connection_upgrade;
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_request_buffering off;
+      proxy_read_timeout 300s;
+      proxy_next_upstream error timeout http_502 http_503;
+      add_header X-Upstream $upstream_addr always;
+    }
+  }
+}
+`;
+}
+
+/**
+ * Starts the whole deployment on ports `basePort` (nginx), +1 PostgreSQL, +2 Redis, +3 s3rver and
+ * +10, +11, … the server processes (all on 127.0.0.1).
+ */
+export async function startCluster(options: {
+  basePort: number;
+  servers: number;
+  studioDist?: string;
+  env?: Record<string, string>;
+  log?: (line: string) => void;
+  /** Runs once PostgreSQL, Redis and the store are up, before the server processes start (a bigger seed). */
+  prepare?: (services: { databaseUrl: string; redisUrl: string; s3Endpoint: string }) => Promise<void>;
+}): Promise<RunningCluster> {
+  const log = options.log ?? (() => undefined);
+  const missing = missingTools();
+  if (missing.length) throw new Error(`missing: ${missing.join(', ')}`);
+  const dir = mkdtempSync(join(tmpdir(), 'idv-cluster-'));
+  // PostgreSQL's account (when root) must pass through to its own folder inside.
+  if (asRoot) chmodSync(dir, 0o711);
+  const cleanups: (() => Promise<void> | void)[] = [() => rmSync(dir, { recursive: true, force: true })];
+  const stop = async () => {
+    for (const cleanup of cleanups.splice(0).reverse())
+      await Promise.resolve(cleanup()).catch(() => undefined);
+  };
+  try {
+    const [nginxPort, pgPort, redisPort, s3Port] = [0, 1, 2, 3].map((n) => options.basePort + n) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    const url = `http://127.0.0.1:${nginxPort}`;
+
+    // PostgreSQL (as its package's account when root: it refuses to run as root).
+    const pgDir = join(dir, 'pg');
+    mkdirSync(pgDir);
+    if (asRoot) {
+      const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+      const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+      chownSync(pgDir, uid, gid);
+    }
+    pg('initdb', ['-D', join(pgDir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    pg('pg_ctl', [
+      '-D',
+      join(pgDir, 'data'),
+      '-o',
+      `-p ${pgPort} -k ${pgDir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+      '-l',
+      join(pgDir, 'log'),
+      '-w',
+      'start',
+    ]);
+    cleanups.push(() => pg('pg_ctl', ['-D', join(pgDir, 'data'), '-m', 'immediate', '-w', 'stop']));
+    const databaseUrl = `postgres://postgres@127.0.0.1:${pgPort}/postgres`;
+    log(`PostgreSQL on ${pgPort}`);
+
+    // Redis, in the foreground of its own child process, nothing saved.
+    const redis = spawn(
+      REDIS,
+      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      { stdio: 'ignore' },
+    );
+    cleanups.push(() => {
+      redis.kill('SIGKILL');
+    });
+    const redisUrl = `redis://127.0.0.1:${redisPort}`;
+    log(`Redis on ${redisPort}`);
+
+    // s3rver in this process, its files in the temporary folder.
+    const s3 = new S3rver({
+      port: s3Port,
+      address: '127.0.0.1',
+      directory: join(dir, 's3'),
+      silent: true,
+      configureBuckets: [{ name: BUCKET, configs: [] }],
+    });
+    await s3.run();
+    cleanups.push(() => s3.close());
+    const s3Endpoint = `http://127.0.0.1:${s3Port}`;
+    log(`s3rver on ${s3Port}`);
+
+    await options.prepare?.({ databaseUrl, redisUrl, s3Endpoint });
+
+    // The server processes, started together (the first migrates and seeds; the others wait: client.ts).
+    const servers: ServerProcess[] = [];
+    const startServer = (index: number): ServerProcess => {
+      const port = options.basePort + 10 + index;
+      const dataDir = join(dir, `server-${pinName(index)}`);
+      mkdirSync(dataDir);
+      const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          DATABASE_URL: databaseUrl,
+          REDIS_URL: redisUrl,
+          S3_BUCKET: BUCKET,
+          S3_ENDPOINT: s3Endpoint,
+          S3_ACCESS_KEY_ID: S3_KEY,
+          S3_SECRET_ACCESS_KEY: S3_KEY,
+          JWT_SECRET: 'cluster-secret-that-is-long-enough-0123456789',
+          PUBLIC_URL: url,
+          SECOND_REGION_URL: url,
+          STUDIO_DIST: options.studioDist ?? 'dist',
+          METRICS_TOKEN,
+          LOG_LEVEL: 'warn',
+          LOG_FORMAT: 'json',
+          DEV_ENDPOINTS: '1',
+          LOGIN_LIMIT_PER_ACCOUNT: '100000',
+          LOGIN_LIMIT_PER_ADDRESS: '100000',
+          SHUTDOWN_GRACE_MS: '5000',
+          ...options.env,
+        },
+      });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      return { name: pinName(index), port, url: `http://127.0.0.1:${port}`, child, exited };
+    };
+    for (let i = 0; i < options.servers; i++) servers.push(startServer(i));
+    cleanups.push(async () => {
+      for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL');
+      await Promise.all(servers.map((s) => s.exited));
+    });
+    await Promise.all(
+      servers.map((s) =>
+        Promise.race([
+          waitFor(`server ${s.name} (${s.port})`, ready(s.url), 180_000),
+          s.exited.then((code) => {
+            throw new Error(`server ${s.name} exited (${code}) while starting`);
+          }),
+        ]),
+      ),
+    );
+    log(`${servers.length} server processes on ${servers.map((s) => s.port).join(', ')}`);
+
+    // nginx in the foreground, its configuration, pid and logs in the temporary folder.
+    const conf = join(dir, 'nginx.conf');
+    writeFileSync(
+      conf,
+      nginxConfig(
+        dir,
+        nginxPort,
+        servers.map((s) => s.port),
+      ),
+    );
+    const nginx = spawn(
+      NGINX,
+      ['-c', conf, '-p', dir, '-e', join(dir, 'nginx-error.log'), '-g', 'daemon off;'],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+    const nginxExited = new Promise<void>((resolve) => nginx.once('exit', () => resolve()));
+    cleanups.push(async () => {
+      nginx.kill('SIGQUIT');
+      await nginxExited;
+    });
+    await waitFor('nginx', async () => (await fetch(`${url}/healthz`)).ok, 15_000);
+    log(`nginx on ${nginxPort}`);
+
+    return { url, servers, databaseUrl, redisUrl, s3Endpoint, dir, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

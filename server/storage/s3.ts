@@ -1,0 +1,121 @@
+import { PassThrough, type Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Config } from '../config';
+import { byteLimit, KEY_PATTERN, type Storage, storageSigner } from './storage';
+
+/** Short-lived direct links (S3_DIRECT_DOWNLOADS): five minutes. */
+const DIRECT_URL_SECONDS = 300;
+/** Multipart upload parts: 8 MB, two in flight, so an upload holds at most ~16 MB in memory. */
+const PART_BYTES = 8 * 1024 * 1024;
+
+const checked = (key: string) => {
+  if (!KEY_PATTERN.test(key) || key.includes('..')) throw new Error(`Invalid storage key: ${key}`);
+  return key;
+};
+
+const isNotFound = (error: unknown) => {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+};
+
+/**
+ * The storage interface on an S3-compatible store (S3_BUCKET, S3_ENDPOINT, credentials): uploads are streamed
+ * as multipart uploads (lib-storage) through the same byte limit as the local folder, so nothing past the limit
+ * is kept (the multipart upload is aborted); downloads stream through /storage (signed as for the local
+ * folder), or redirect to a short-lived presigned link with S3_DIRECT_DOWNLOADS.
+ */
+export function createS3Storage(
+  config: S3Config,
+  signingSecret: string,
+  publicUrl = '',
+  options: { client?: S3Client } = {},
+): Storage {
+  const client =
+    options.client ??
+    new S3Client({
+      region: config.region,
+      endpoint: config.endpoint,
+      forcePathStyle: config.forcePathStyle,
+      credentials: config.credentials,
+    });
+  const signer = storageSigner(signingSecret, publicUrl);
+  const Bucket = config.bucket;
+
+  const storage: Storage = {
+    async put(key, source, putOptions = {}) {
+      let size = 0;
+      const counter = byteLimit(putOptions.maxBytes ?? Number.POSITIVE_INFINITY, (n) => {
+        size = n;
+      });
+      const body = source.pipe(counter);
+      // An error of the source (a client cut off) ends the counted stream with it.
+      const failed = new Promise<never>((_, reject) => {
+        source.once('error', (error) => {
+          counter.destroy(error);
+          reject(error);
+        });
+        counter.once('error', reject);
+      });
+      const upload = new Upload({
+        client,
+        params: { Bucket, Key: checked(key), Body: body },
+        partSize: PART_BYTES,
+        queueSize: 2,
+        leavePartsOnError: false,
+      });
+      try {
+        await Promise.race([upload.done(), failed]);
+      } catch (error) {
+        await upload.abort().catch(() => undefined);
+        source.resume();
+        throw error;
+      }
+      return { key, size };
+    },
+    open(key) {
+      const out = new PassThrough();
+      client
+        .send(new GetObjectCommand({ Bucket, Key: checked(key) }))
+        .then((object) => {
+          const body = object.Body as Readable | undefined;
+          if (!body) return out.destroy(new Error(`Empty object ${key}`));
+          body.once('error', (error) => out.destroy(error));
+          body.pipe(out);
+        })
+        .catch((error) => out.destroy(error));
+      return out;
+    },
+    async size(key) {
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket, Key: checked(key) }));
+        return head.ContentLength ?? 0;
+      } catch (error) {
+        if (isNotFound(error)) return null;
+        throw error;
+      }
+    },
+    async remove(key) {
+      await client.send(new DeleteObjectCommand({ Bucket, Key: checked(key) }));
+    },
+    signedUrl: signer.signedUrl,
+    verifySignature: signer.verifySignature,
+    async ping() {
+      await client.send(new HeadBucketCommand({ Bucket }));
+    },
+  };
+  if (config.directDownloads) {
+    storage.directUrl = (key) =>
+      getSignedUrl(client, new GetObjectCommand({ Bucket, Key: checked(key) }), {
+        expiresIn: DIRECT_URL_SECONDS,
+      });
+  }
+  return storage;
+}
