@@ -19,6 +19,7 @@ import { createCountCache } from './domain/countCache';
 import { createPrincipalCache } from './domain/principalCache';
 import { installAccessControl, PUBLIC } from './http/access';
 import { installErrorHandling } from './http/errors';
+import { installSecurityHeaders } from './http/securityHeaders';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
 import { createDbOutbox } from './integrations/mail';
 import { createHttpSummariser } from './integrations/summariser';
@@ -165,6 +166,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('ctx', ctx);
+  await installSecurityHeaders(app, config);
   installErrorHandling(app);
   installAccessControl(app, ctx, ['/api/']);
   installAuditContext(app);
