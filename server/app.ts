@@ -17,8 +17,10 @@ import { isDatabaseEmpty, seedDemo } from './db/seed/demo';
 import { installAuditContext } from './domain/audit';
 import { createCountCache } from './domain/countCache';
 import { createPrincipalCache } from './domain/principalCache';
+import { createSessionService } from './domain/sessions';
 import { installAccessControl, PUBLIC } from './http/access';
 import { installErrorHandling } from './http/errors';
+import { requestLogSerializer } from './http/logRedaction';
 import { installSecurityHeaders } from './http/securityHeaders';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
 import { createDbOutbox } from './integrations/mail';
@@ -27,6 +29,7 @@ import { createWebhookWorker } from './integrations/webhooks/worker';
 import { createCallDesk } from './realtime/callDesk';
 import { createHub, type RealtimeHub } from './realtime/hub';
 import { createProfileWatch } from './realtime/profileWatch';
+import { sessionRoom } from './realtime/rooms';
 import { accountCodeRoutes } from './routes/accountCodes';
 import { amlRoutes } from './routes/aml';
 import { auditRoutes } from './routes/audit';
@@ -44,6 +47,7 @@ import { profileRoutes } from './routes/profiles';
 import { profileWriteRoutes } from './routes/profileWrites';
 import { questionnaireRoutes } from './routes/questionnaires';
 import { referenceRoutes } from './routes/reference';
+import { sessionRoutes } from './routes/sessions';
 import { storageRoutes } from './routes/storage';
 import { registerStudio } from './routes/studio';
 import { supportRoutes } from './routes/support';
@@ -91,6 +95,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   questionnaireRoutes(ctx),
   webhookRoutes(ctx),
   ipWhitelistRoutes(ctx),
+  sessionRoutes(ctx),
   paymentRoutes(ctx),
 ];
 
@@ -100,7 +105,12 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
  */
 export async function buildApp(
   config: ServerConfig,
-  options: { database?: Database; faceMatcher?: FaceMatcher } = {},
+  options: {
+    database?: Database;
+    faceMatcher?: FaceMatcher;
+    /** Where the log goes instead of stdout (tests that read the log). */
+    logStream?: { write(line: string): void };
+  } = {},
 ): Promise<FastifyInstance> {
   const database = options.database ?? (await openDatabase(config));
   const secrets = createSecretBox(config.jwtSecret);
@@ -114,16 +124,23 @@ export async function buildApp(
     from: config.mailFrom,
     onError: (error) => app.log.error({ err: error }, 'SMTP delivery failed'),
   });
+  const tokens = createTokenService({
+    secret: config.jwtSecret,
+    accessTtlSeconds: config.accessTokenTtlSeconds,
+    socketTtlSeconds: config.socketTokenTtlSeconds,
+    mfaSetupTtlSeconds: config.mfaSetupTokenTtlSeconds,
+  });
   const ctx: AppContext = {
     config,
     db: database.db,
     secrets,
     storage,
-    tokens: createTokenService({
-      secret: config.jwtSecret,
+    tokens,
+    sessions: createSessionService({
+      tokens,
       accessTtlSeconds: config.accessTokenTtlSeconds,
-      socketTtlSeconds: config.socketTokenTtlSeconds,
-      mfaSetupTtlSeconds: config.mfaSetupTokenTtlSeconds,
+      cacheMs: config.principalCacheMs,
+      onError: (error) => app.log.error({ err: error }, 'session last-seen write failed'),
     }),
     mail,
     faceMatcher:
@@ -160,7 +177,13 @@ export async function buildApp(
   await ctx.calls.restore();
 
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'body.password'] },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'body.password'],
+      // Join-link and file-link tokens never reach the log (issue 20).
+      serializers: { req: requestLogSerializer },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     trustProxy: false,
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -206,9 +229,11 @@ export async function buildApp(
     tokens: ctx.tokens,
     calls: ctx.calls,
     corsOrigins: isAllowedOrigin,
+    sessions: { isActive: (claims) => ctx.sessions.check(ctx.db, claims) },
     onError: (error) => app.log.error({ err: error }, 'socket handler failed'),
   });
   app.decorate('hub', hub);
+  ctx.sessions.onEnded((ids) => hub.io.in(ids.map(sessionRoom)).disconnectSockets(true));
   ctx.profileWatch.bind(hub.io);
   app.addHook('preClose', async () => hub.close());
   // Webhooks: a write may have enqueued events (committed by now): look for them at once.

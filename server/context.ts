@@ -5,6 +5,7 @@ import type { ServerConfig } from './config';
 import type { Db } from './db/client';
 import type { CountCache } from './domain/countCache';
 import type { PrincipalCache } from './domain/principalCache';
+import type { SessionService } from './domain/sessions';
 import type { FaceMatcher } from './integrations/faceMatch';
 import type { MailOutbox } from './integrations/mail';
 import type { WebhookWorker } from './integrations/webhooks/worker';
@@ -32,6 +33,8 @@ export interface AppContext {
   webhooks: WebhookWorker;
   /** Who has a profile open, and `profile.changed` after each profile or document write (issue 12). */
   profileWatch: ProfileWatch;
+  /** Server-side sessions of access tokens (issue 20): logout and password changes end them. */
+  sessions: SessionService;
 }
 
 /** The demo regions, both served by this process (docs/server.md). */

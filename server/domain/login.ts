@@ -11,6 +11,7 @@ import type { FaceMatcher } from '../integrations/faceMatch';
 import { parsePhoto } from '../integrations/images';
 import type { CallDesk } from '../realtime/callDesk';
 import type { Storage } from '../storage/storage';
+import type { SessionService } from './sessions';
 
 interface Candidate {
   id: number;
@@ -108,9 +109,20 @@ export interface LoginDeps {
   regions: Region[];
   storage: Storage;
   faceMatcher: FaceMatcher;
+  sessions: Pick<SessionService, 'start'>;
 }
 
-export async function login(deps: LoginDeps, body: LoginBody): Promise<LoginResponse> {
+/** Where a sign-in comes from: kept with its server-side session (the /settings session list). */
+export interface LoginClient {
+  ip?: string;
+  userAgent?: string;
+}
+
+export async function login(
+  deps: LoginDeps,
+  body: LoginBody,
+  client: LoginClient = {},
+): Promise<LoginResponse> {
   const candidates = await candidatesFor(deps.db, deps.regions, body.username);
   if (candidates.length === 0) {
     await verifyPassword(DUMMY_HASH, body.password);
@@ -154,11 +166,13 @@ export async function login(deps: LoginDeps, body: LoginBody): Promise<LoginResp
   // Availability changes through the call desk only (persisted and broadcast): an agent live elsewhere keeps
   // it, any other new session starts Offline (§4).
   await deps.calls.sessionStarted(user.companyId, user.id);
-  const access = await deps.tokens.signAccess({
-    user_id: user.id,
-    company_id: user.companyId,
+  const { access } = await deps.sessions.start(deps.db, {
+    userId: user.id,
+    companyId: user.companyId,
     email: user.email,
-    is_api_user: user.isApiUser,
+    isApiUser: user.isApiUser,
+    ip: client.ip,
+    userAgent: client.userAgent,
   });
   return { access, company_id: user.companyId, server: user.region.server, regions };
 }

@@ -12,7 +12,7 @@ import type { DbOrTx } from '../db/client';
 import { loadPrincipal } from '../domain/principal';
 import type { CallDesk } from './callDesk';
 import { createInstantStats } from './instantStats';
-import { callRoom, companyRoom, customerRoom, userRoom } from './rooms';
+import { callRoom, companyRoom, customerRoom, sessionRoom, userRoom } from './rooms';
 
 type HubServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -74,6 +74,8 @@ export function createHub(
     calls: CallDesk;
     corsOrigins: (origin: string | undefined) => boolean;
     onError: (error: unknown) => void;
+    /** Server-side sessions: a socket token of an ended session is refused (issue 20). */
+    sessions?: { isActive(claims: { session_id: string; user_id: number }): Promise<boolean> };
   },
 ): RealtimeHub {
   const io: HubServer = new Server(httpServer, {
@@ -103,6 +105,11 @@ export function createHub(
     const principal = claims ? await loadPrincipal(deps.db, claims.user_id) : null;
     if (!claims || !principal || principal.companyId !== claims.company_id) {
       return next(new Error('Token is invalid or expired'));
+    }
+    if (claims.session_id && deps.sessions) {
+      const session = { session_id: claims.session_id, user_id: claims.user_id };
+      if (!(await deps.sessions.isActive(session))) return next(new Error('Token is invalid or expired'));
+      await socket.join(sessionRoom(claims.session_id));
     }
     socket.data = { kind: 'staff', userId: principal.id, companyId: principal.companyId };
     next();

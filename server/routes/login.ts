@@ -44,7 +44,7 @@ export function loginRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply.header('retry-after', verdict.retryAfterSeconds);
           throw new HttpError(429, DETAILS.tooManyAttempts);
         }
-        return login(ctx, request.body);
+        return login(ctx, request.body, { ip: request.ip, userAgent: request.headers['user-agent'] });
       },
     );
 
