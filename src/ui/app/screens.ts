@@ -19,7 +19,10 @@ export const Screens = {
     'customers',
     'profile',
   ]),
-  Settings: lazyScreen(() => import('../screens/settings/SettingsScreen'), 'SettingsScreen', ['admin']),
+  Settings: lazyScreen(() => import('../screens/settings/SettingsScreen'), 'SettingsScreen', [
+    'admin',
+    'sessions',
+  ]),
   CompanySettings: lazyScreen(
     () => import('../screens/company/CompanySettingsScreen'),
     'CompanySettingsScreen',
