@@ -1,5 +1,5 @@
 import fastifyHelmet from '@fastify/helmet';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerConfig } from '../config';
 
 /**
@@ -109,7 +109,13 @@ export const RESOURCE_PERMISSIONS = [
   ...CLOSED_FEATURES.map((f) => `${f}=()`),
 ].join(', ');
 
-const isHtml = (reply: FastifyReply) => String(reply.getHeader('content-type') ?? '').startsWith('text/html');
+/**
+ * An HTML document: by its content type, or a 304 to a page request (a revalidated index.html has no
+ * content type, yet browsers apply the 304's headers to the cached page).
+ */
+const isHtml = (request: FastifyRequest, reply: FastifyReply) =>
+  String(reply.getHeader('content-type') ?? '').startsWith('text/html') ||
+  (reply.statusCode === 304 && (request.headers.accept ?? '').includes('text/html'));
 
 export async function installSecurityHeaders(app: FastifyInstance, config: ServerConfig): Promise<void> {
   await app.register(fastifyHelmet, {
@@ -124,7 +130,7 @@ export async function installSecurityHeaders(app: FastifyInstance, config: Serve
   });
   const documentCsp = documentPolicy(config);
   app.addHook('onSend', async (request, reply, payload) => {
-    const html = isHtml(reply);
+    const html = isHtml(request, reply);
     const file = request.url.startsWith('/storage/');
     reply.header('content-security-policy', html ? documentCsp : file ? FILE_POLICY : RESOURCE_POLICY);
     reply.header('permissions-policy', html ? DOCUMENT_PERMISSIONS : RESOURCE_PERMISSIONS);

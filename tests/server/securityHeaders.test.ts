@@ -60,6 +60,20 @@ describe('security headers (issue 20)', () => {
     }
   });
 
+  it('a page revalidated with 304 keeps the document policy (browsers apply the 304’s headers)', async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+    const etag = String(first.headers.etag ?? '');
+    const lastModified = String(first.headers['last-modified'] ?? '');
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { accept: 'text/html', 'if-none-match': etag, 'if-modified-since': lastModified },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
+    expect(String(again.headers['permissions-policy'])).toContain('camera=(self)');
+  });
+
   it('API answers, errors and files: nothing may load, no device', async () => {
     const answers: [string, LightMyRequestResponse][] = [
       ['regions', await t.app.inject({ method: 'GET', url: '/api/v1/regions' })],
