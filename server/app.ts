@@ -18,10 +18,12 @@ import { installAuditContext } from './domain/audit';
 import { createCountCache } from './domain/countCache';
 import { createIpAllowListCache, proxyTrust } from './domain/ipAllowList';
 import { createPrincipalCache } from './domain/principalCache';
+import { createSessionService } from './domain/sessions';
 import { installAccessControl, PUBLIC } from './http/access';
 import { installErrorHandling } from './http/errors';
 import { loggerOptions } from './http/logging';
 import { countedStorage, createOperations, installOperations, type Operations } from './http/operations';
+import { installSecurityHeaders } from './http/securityHeaders';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
 import { createDbOutbox } from './integrations/mail';
 import { createHttpSummariser } from './integrations/summariser';
@@ -30,6 +32,7 @@ import { createCallDesk } from './realtime/callDesk';
 import { type Cluster, openCluster } from './realtime/cluster';
 import { createHub, type RealtimeHub } from './realtime/hub';
 import { createProfileWatch } from './realtime/profileWatch';
+import { sessionRoom } from './realtime/rooms';
 import { accountCodeRoutes } from './routes/accountCodes';
 import { amlRoutes } from './routes/aml';
 import { auditRoutes } from './routes/audit';
@@ -47,6 +50,7 @@ import { profileRoutes } from './routes/profiles';
 import { profileWriteRoutes } from './routes/profileWrites';
 import { questionnaireRoutes } from './routes/questionnaires';
 import { referenceRoutes } from './routes/reference';
+import { sessionRoutes } from './routes/sessions';
 import { storageRoutes } from './routes/storage';
 import { registerStudio } from './routes/studio';
 import { supportRoutes } from './routes/support';
@@ -96,6 +100,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   questionnaireRoutes(ctx),
   webhookRoutes(ctx),
   ipWhitelistRoutes(ctx),
+  sessionRoutes(ctx),
   paymentRoutes(ctx),
 ];
 
@@ -105,7 +110,12 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
  */
 export async function buildApp(
   config: ServerConfig,
-  options: { database?: Database; faceMatcher?: FaceMatcher } = {},
+  options: {
+    database?: Database;
+    faceMatcher?: FaceMatcher;
+    /** Where the log goes instead of stdout (tests that read the log). */
+    logStream?: { write(line: string): void };
+  } = {},
 ): Promise<FastifyInstance> {
   const database = options.database ?? (await openDatabase(config));
   const secrets = createSecretBox(config.jwtSecret);
@@ -131,16 +141,23 @@ export async function buildApp(
     from: config.mailFrom,
     onError: (error) => app.log.error({ err: error }, 'SMTP delivery failed'),
   });
+  const tokens = createTokenService({
+    secret: config.jwtSecret,
+    accessTtlSeconds: config.accessTokenTtlSeconds,
+    socketTtlSeconds: config.socketTokenTtlSeconds,
+    mfaSetupTtlSeconds: config.mfaSetupTokenTtlSeconds,
+  });
   const ctx: AppContext = {
     config,
     db: database.db,
     secrets,
     storage,
-    tokens: createTokenService({
-      secret: config.jwtSecret,
+    tokens,
+    sessions: createSessionService({
+      tokens,
       accessTtlSeconds: config.accessTokenTtlSeconds,
-      socketTtlSeconds: config.socketTokenTtlSeconds,
-      mfaSetupTtlSeconds: config.mfaSetupTokenTtlSeconds,
+      cacheMs: config.principalCacheMs,
+      onError: (error) => app.log.error({ err: error }, 'session last-seen write failed'),
     }),
     mail,
     faceMatcher:
@@ -180,13 +197,14 @@ export async function buildApp(
   await ctx.calls.restore();
 
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: loggerOptions(config, options.logStream),
     // X-Forwarded-For only from the proxies TRUST_PROXY names (request.ip feeds the IP allow-list).
     trustProxy: ctx.proxyTrust,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('ctx', ctx);
+  await installSecurityHeaders(app, config);
   installErrorHandling(app);
   installAccessControl(app, ctx, ['/api/']);
   installAuditContext(app);
@@ -230,11 +248,13 @@ export async function buildApp(
     ipAllowList: ctx.ipAllowList,
     proxyTrust: ctx.proxyTrust,
     corsOrigins: isAllowedOrigin,
+    sessions: { isActive: (claims) => ctx.sessions.check(ctx.db, claims) },
     onError: (error) => app.log.error({ err: error }, 'socket handler failed'),
     cluster: cluster && { adapter: cluster.adapter, sweepMs: cluster.sweepMs },
     onConnection: (change) => ops.socketConnections.inc(change),
   });
   app.decorate('hub', hub);
+  ctx.sessions.onEnded((ids) => hub.io.in(ids.map(sessionRoom)).disconnectSockets(true));
   ctx.profileWatch.bind(hub.io);
   app.addHook('preClose', async () => hub.close());
   // Webhooks: a write may have enqueued events (committed by now): look for them at once.

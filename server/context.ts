@@ -6,6 +6,7 @@ import type { Db } from './db/client';
 import type { CountCache } from './domain/countCache';
 import type { IpAllowListCache, ProxyTrust } from './domain/ipAllowList';
 import type { PrincipalCache } from './domain/principalCache';
+import type { SessionService } from './domain/sessions';
 import type { FaceMatcher } from './integrations/faceMatch';
 import type { MailOutbox } from './integrations/mail';
 import type { WebhookWorker } from './integrations/webhooks/worker';
@@ -37,6 +38,8 @@ export interface AppContext {
   ipAllowList: IpAllowListCache;
   /** The proxies trusted for `X-Forwarded-For` (config `trustProxy`), as fastify's trust function. */
   proxyTrust: ProxyTrust | false;
+  /** Server-side sessions of access tokens (issue 20): logout and password changes end them. */
+  sessions: SessionService;
 }
 
 /** The demo regions, both served by this process (docs/server.md). */

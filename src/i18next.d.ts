@@ -14,6 +14,7 @@ import type presence from '../locales/en-US/presence.json';
 import type profile from '../locales/en-US/profile.json';
 import type report from '../locales/en-US/report.json';
 import type screens from '../locales/en-US/screens.json';
+import type sessions from '../locales/en-US/sessions.json';
 import type stats from '../locales/en-US/stats.json';
 import type webhooks from '../locales/en-US/webhooks.json';
 
@@ -38,6 +39,7 @@ declare module 'i18next' {
       admin: typeof admin;
       presence: typeof presence;
       allowlist: typeof allowlist;
+      sessions: typeof sessions;
     };
     returnNull: false;
   }

@@ -6,11 +6,15 @@ export interface AccessClaims {
   company_id: number;
   email: string;
   is_api_user: boolean;
+  /** The server-side session (the token's `jti`, server/domain/sessions.ts); a token without one is refused. */
+  session_id: string;
 }
 
 export interface SocketClaims {
   user_id: number;
   company_id: number;
+  /** The session the socket belongs to: ending it disconnects the socket. */
+  session_id?: string;
 }
 
 /** The restricted token of a forced two-factor setup: only `otp_reset` and `otp_verify` accept it. */
@@ -54,15 +58,17 @@ export function createTokenService(options: {
     ['sign', 'verify'],
   );
 
-  const sign = async (claims: object, use: TokenUse, ttl: number, subject: string) =>
-    new SignJWT({ ...claims, token_type: use })
+  const sign = async (claims: object, use: TokenUse, ttl: number, subject: string, jti?: string) => {
+    const jwt = new SignJWT({ ...claims, token_type: use })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuedAt()
       .setExpirationTime(`${ttl}s`)
-      .setSubject(subject)
-      .sign(await key);
-  const signUser = <C extends { user_id: number }>(claims: C, use: TokenUse, ttl: number) =>
-    sign(claims, use, ttl, String(claims.user_id));
+      .setSubject(subject);
+    if (jti) jwt.setJti(jti);
+    return jwt.sign(await key);
+  };
+  const signUser = <C extends { user_id: number }>(claims: C, use: TokenUse, ttl: number, jti?: string) =>
+    sign(claims, use, ttl, String(claims.user_id), jti);
 
   async function verify(
     token: string,
@@ -83,13 +89,15 @@ export function createTokenService(options: {
   const verified = new Map<string, { claims: AccessClaims; expiresAt: number }>();
 
   return {
-    signAccess: (claims) => signUser(claims, 'access', options.accessTtlSeconds),
+    signAccess: ({ session_id, ...claims }) =>
+      signUser(claims, 'access', options.accessTtlSeconds, session_id),
     async verifyAccess(token) {
       const known = verified.get(token);
       if (known && known.expiresAt > Date.now()) return known.claims;
       const p = await verify(token, 'access');
-      if (!p) return null;
+      if (!p || typeof p.jti !== 'string' || !p.jti) return null;
       const claims: AccessClaims = {
+        session_id: p.jti,
         user_id: p.user_id as number,
         company_id: p.company_id as number,
         email: String(p.email ?? ''),
@@ -102,7 +110,10 @@ export function createTokenService(options: {
     signSocket: (claims) => signUser(claims, 'socket', options.socketTtlSeconds),
     async verifySocket(token) {
       const p = await verify(token, 'socket');
-      return p ? { user_id: p.user_id as number, company_id: p.company_id as number } : null;
+      if (!p) return null;
+      const claims: SocketClaims = { user_id: p.user_id as number, company_id: p.company_id as number };
+      if (typeof p.session_id === 'string') claims.session_id = p.session_id;
+      return claims;
     },
     signMfaSetup: (claims) =>
       signUser({ ...claims, restricted: 'mfa_setup' }, 'mfa_setup', options.mfaSetupTtlSeconds ?? 600),

@@ -726,3 +726,31 @@ export const auditLog = pgTable(
     index('audit_log_company_object').on(t.companyId, t.objectType, t.objectId),
   ],
 );
+
+/**
+ * Server-side sessions (issue 20): one per sign-in; its id is the access token's `jti`. A token whose
+ * session has ended (logout, Logout All, ended from /settings, a password change or reset) gets 401.
+ * `lastSeenAt` and `lastIp` are written at most once a minute per session (server/domain/sessions.ts).
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text().primaryKey(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    userAgent: text().notNull().default(''),
+    /** The address of the sign-in. */
+    ip: text(),
+    /** The address of the latest request (as of the last throttled write). */
+    lastIp: text(),
+    createdAt: createdAt(),
+    lastSeenAt: ts().notNull().defaultNow(),
+    expiresAt: ts().notNull(),
+    endedAt: ts(),
+  },
+  (t) => [index('sessions_user').on(t.userId, t.endedAt)],
+);

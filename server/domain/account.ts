@@ -11,7 +11,7 @@ import { newKey } from '../storage/storage';
 import { consumeCode, issueCode } from './oneTimeCodes';
 import { getUser } from './users';
 
-type Ctx = Pick<AppContext, 'db' | 'config' | 'secrets' | 'storage' | 'mail' | 'principals'>;
+type Ctx = Pick<AppContext, 'db' | 'config' | 'secrets' | 'storage' | 'mail' | 'principals' | 'sessions'>;
 
 /** The user's row after the account password was confirmed; 400 'Wrong password' otherwise. */
 async function confirmPassword(ctx: Ctx, companyId: number, userId: number, password: string) {
@@ -146,6 +146,11 @@ export async function submitPasswordReset(
     .set({ passwordHash, forcePasswordReset: false })
     .where(and(eq(sql`lower(${users.email})`, body.email.toLowerCase()), eq(users.isActive, true)))
     .returning({ id: users.id });
+  // A reset password ends every session of those users (issue 20).
+  await ctx.sessions.endAllOf(
+    ctx.db,
+    changed.map(({ id }) => id),
+  );
   for (const { id } of changed) ctx.principals.forget(id);
 }
 

@@ -12,6 +12,7 @@ import { parsePhoto } from '../integrations/images';
 import type { CallDesk } from '../realtime/callDesk';
 import type { Storage } from '../storage/storage';
 import { enforceIpAllowList, type IpAllowListCache } from './ipAllowList';
+import type { SessionService } from './sessions';
 
 interface Candidate {
   id: number;
@@ -111,13 +112,22 @@ export interface LoginDeps {
   faceMatcher: FaceMatcher;
   /** The companies' IP allow-lists (issue 15), checked once the account is known. */
   ipAllowList?: IpAllowListCache;
+  sessions: Pick<SessionService, 'start'>;
 }
 
-/** `clientAddress`: where the sign-in comes from (the IP allow-list of the chosen account's company). */
+/**
+ * Where a sign-in comes from: its address is checked against the IP allow-list of the chosen account's company,
+ * and kept with its user agent in the server-side session (the /settings session list).
+ */
+export interface LoginClient {
+  ip?: string;
+  userAgent?: string;
+}
+
 export async function login(
   deps: LoginDeps,
   body: LoginBody,
-  clientAddress?: string,
+  client: LoginClient = {},
 ): Promise<LoginResponse> {
   const candidates = await candidatesFor(deps.db, deps.regions, body.username);
   if (candidates.length === 0) {
@@ -141,8 +151,8 @@ export async function login(
     return { regions };
   }
   const user = chosen[0] as Candidate;
-  if (deps.ipAllowList && clientAddress !== undefined)
-    await enforceIpAllowList({ ipAllowList: deps.ipAllowList }, user.companyId, clientAddress);
+  if (deps.ipAllowList && client.ip !== undefined)
+    await enforceIpAllowList({ ipAllowList: deps.ipAllowList }, user.companyId, client.ip);
 
   if (user.forcePasswordReset) throw badRequest(DETAILS.passwordResetRequired);
   if (user.forceMfaReset) {
@@ -164,11 +174,13 @@ export async function login(
   // Availability changes through the call desk only (persisted and broadcast): an agent live elsewhere keeps
   // it, any other new session starts Offline (§4).
   await deps.calls.sessionStarted(user.companyId, user.id);
-  const access = await deps.tokens.signAccess({
-    user_id: user.id,
-    company_id: user.companyId,
+  const { access } = await deps.sessions.start(deps.db, {
+    userId: user.id,
+    companyId: user.companyId,
     email: user.email,
-    is_api_user: user.isApiUser,
+    isApiUser: user.isApiUser,
+    ip: client.ip,
+    userAgent: client.userAgent,
   });
   return { access, company_id: user.companyId, server: user.region.server, regions };
 }

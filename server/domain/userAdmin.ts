@@ -29,7 +29,7 @@ import { enqueueWebhookEvent } from './webhooks';
 
 type CreateBody = z.output<typeof userCreateBodySchema>;
 type UpdateBody = z.output<typeof userUpdateBodySchema>;
-type Ctx = Pick<AppContext, 'db' | 'config' | 'storage' | 'mail' | 'principals' | 'regions'>;
+type Ctx = Pick<AppContext, 'db' | 'config' | 'storage' | 'mail' | 'principals' | 'regions' | 'sessions'>;
 type UserRow = typeof users.$inferSelect;
 
 export const USER_DETAILS = {
@@ -314,12 +314,16 @@ export async function updateUser(ctx: Ctx, me: Principal, userId: number, body: 
   return answer(ctx, me.companyId, userId);
 }
 
-/** POST /user/{id}/reset_password: the user's next sign-in answers `Password Reset Required`. */
+/**
+ * POST /user/{id}/reset_password: the user's next sign-in answers `Password Reset Required`, and their
+ * sessions end now (the caller's own session stays when an admin forces their own reset).
+ */
 export async function forcePasswordReset(
   ctx: Ctx,
   me: Principal,
   userId: number,
   body: UserResetPasswordBody,
+  currentSession: string | null = null,
 ): Promise<User> {
   await confirmOwnPassword(ctx, me, body.password);
   await ctx.db.transaction(async (tx) => {
@@ -338,15 +342,21 @@ export async function forcePasswordReset(
       after: { force_password_reset: true },
     });
   });
+  await ctx.sessions.endAllOf(ctx.db, [userId], userId === me.id ? currentSession : null);
+  ctx.principals.forget(userId);
   return answer(ctx, me.companyId, userId);
 }
 
-/** POST /user/{id}/change_password: one's own password, with the current one (§5 rule). */
+/**
+ * POST /user/{id}/change_password: one's own password, with the current one (§5 rule). Every other
+ * session of the user ends (issue 20); `currentSession` stays.
+ */
 export async function changeOwnPassword(
   ctx: Ctx,
   me: Principal,
   userId: number,
   body: ChangePasswordBody,
+  currentSession: string | null = null,
 ): Promise<void> {
   if (userId !== me.id) {
     const other = await getUser(ctx.db, ctx.storage, me.companyId, userId);
@@ -365,5 +375,6 @@ export async function changeOwnPassword(
       action: 'password_changed',
     });
   });
+  await ctx.sessions.endAllOf(ctx.db, [me.id], currentSession);
   ctx.principals.forget(me.id);
 }

@@ -33,6 +33,8 @@ declare module 'fastify' {
     customer: CustomerClaims | null;
     /** True when the caller used the restricted two-factor setup token. */
     mfaSetupToken: boolean;
+    /** The server-side session of the caller's access token (issue 20); null for other tokens. */
+    sessionId: string | null;
   }
 }
 
@@ -73,7 +75,12 @@ export async function authenticate(
 ): Promise<Principal> {
   const token = bearerToken(request);
   if (!token) throw unauthorized(DETAILS.notAuthenticated);
-  let claims: { user_id: number; company_id: number } | null = await ctx.tokens.verifyAccess(token);
+  const access = await ctx.tokens.verifyAccess(token);
+  // An access token is good only while its server-side session is (logout, password change end it).
+  if (access && !(await ctx.sessions.check(ctx.db, access, request.ip)))
+    throw unauthorized(DETAILS.invalidToken);
+  if (access) request.sessionId = access.session_id;
+  let claims: { user_id: number; company_id: number } | null = access;
   if (!claims && options.mfaSetup) {
     claims = await ctx.tokens.verifyMfaSetup(token);
     if (claims) request.mfaSetupToken = true;
@@ -101,6 +108,7 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext, guar
   app.decorateRequest('principal', null);
   app.decorateRequest('customer', null);
   app.decorateRequest('mfaSetupToken', false);
+  app.decorateRequest('sessionId', null);
   app.addHook('onRoute', (route) => {
     const guarded = guardedPrefixes.some((p) => route.url.startsWith(p));
     if (guarded && !route.config?.access) {

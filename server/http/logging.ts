@@ -1,10 +1,10 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from '../config';
+import { requestLogSerializer } from './logRedaction';
 
 /**
  * Never logged: credentials in headers (tokens, cookies, passwords, payment signatures) and in bodies.
- * Request logs carry method, address without its query (signed file addresses and join tokens live there),
- * status and time.
+ * Request logs carry method, address with credential query values redacted (logRedaction.ts), status and time.
  */
 export const REDACTED = [
   'req.headers.authorization',
@@ -19,19 +19,17 @@ export const REDACTED = [
 
 export function loggerOptions(
   config: Pick<ServerConfig, 'logLevel' | 'logFormat'>,
+  /** Where the lines go instead of stdout (tests read them). */
+  stream?: { write(line: string): void },
 ): FastifyServerOptions['logger'] {
   const pretty = config.logFormat === 'pretty' && config.logLevel !== 'silent';
   return {
     level: config.logLevel,
     redact: { paths: REDACTED, censor: '[redacted]' },
-    serializers: {
-      req: (request: { method: string; url: string; ip?: string }) => ({
-        method: request.method,
-        url: request.url.split('?')[0],
-        remoteAddress: request.ip,
-      }),
-    },
-    ...(pretty
+    // Join-link and file-link tokens never reach the log (issue 20).
+    serializers: { req: requestLogSerializer },
+    ...(stream ? { stream } : {}),
+    ...(pretty && !stream
       ? {
           transport: {
             target: 'pino-pretty',

@@ -18,7 +18,7 @@ import {
 import { loadPrincipal } from '../domain/principal';
 import type { CallDesk, DeskEvent } from './callDesk';
 import { createInstantStats } from './instantStats';
-import { callRoom, companyRoom, customerRoom, userRoom } from './rooms';
+import { callRoom, companyRoom, customerRoom, sessionRoom, userRoom } from './rooms';
 
 type HubServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -90,6 +90,8 @@ export function createHub(
     cluster?: { adapter: ServerOptions['adapter']; sweepMs: number };
     /** Counts socket connections (metrics). */
     onConnection?: (change: 1 | -1) => void;
+    /** Server-side sessions: a socket token of an ended session is refused (issue 20). */
+    sessions?: { isActive(claims: { session_id: string; user_id: number }): Promise<boolean> };
   },
 ): RealtimeHub {
   const io: HubServer = new Server(httpServer, {
@@ -143,6 +145,11 @@ export function createHub(
       socket.handshake,
     );
     if (!where.allowed) return next(new Error(notAllowedDetail(where.address)));
+    if (claims.session_id && deps.sessions) {
+      const session = { session_id: claims.session_id, user_id: claims.user_id };
+      if (!(await deps.sessions.isActive(session))) return next(new Error('Token is invalid or expired'));
+      await socket.join(sessionRoom(claims.session_id));
+    }
     socket.data = { kind: 'staff', userId: principal.id, companyId: principal.companyId };
     next();
   });

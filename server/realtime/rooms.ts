@@ -5,6 +5,8 @@ import { users } from '../db/schema';
 
 export const companyRoom = (companyId: number) => `company:${companyId}`;
 export const userRoom = (userId: number) => `user:${userId}`;
+/** The sockets of one sign-in session: ending the session disconnects them (issue 20). */
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 /** The customer's socket of one call. */
 export const customerRoom = (callId: number) => `customer:${callId}`;
 /** Call rooms are scoped by company, so a room name never reaches another company's sockets. */

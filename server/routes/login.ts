@@ -45,7 +45,7 @@ export function loginRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply.header('retry-after', verdict.retryAfterSeconds);
           throw new HttpError(429, DETAILS.tooManyAttempts);
         }
-        return login(ctx, request.body, request.ip);
+        return login(ctx, request.body, { ip: request.ip, userAgent: request.headers['user-agent'] });
       },
     );
 

@@ -150,13 +150,14 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Force a password reset',
           description:
             'Admins only, with their own `password`; `email`, when sent, must be the user’s. The user’s next ' +
-            'sign-in answers 400 `Password Reset Required`.',
+            'sign-in answers 400 `Password Reset Required`; their sessions end at once (their tokens get 401).',
           params: idParams,
           body: userResetPasswordBodySchema,
           response: { 200: userSchema, ...errors },
         },
       },
-      async (request) => forcePasswordReset(ctx, principalOf(request), request.params.id, request.body),
+      async (request) =>
+        forcePasswordReset(ctx, principalOf(request), request.params.id, request.body, request.sessionId),
     );
 
     app.post(
@@ -167,14 +168,21 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['users'],
           summary: 'Change one’s own password',
           description:
-            'Own user only; `password` is the current one (400 `Wrong password`), `new_password` follows §5.',
+            'Own user only; `password` is the current one (400 `Wrong password`), `new_password` follows §5. ' +
+            'Every other session of the user ends (their tokens get 401); this one stays.',
           params: idParams,
           body: changePasswordBodySchema,
           response: { 200: z.object({ detail: z.string() }), ...errors },
         },
       },
       async (request) => {
-        await changeOwnPassword(ctx, principalOf(request), request.params.id, request.body);
+        await changeOwnPassword(
+          ctx,
+          principalOf(request),
+          request.params.id,
+          request.body,
+          request.sessionId,
+        );
         return { detail: 'Password successfully changed' };
       },
     );
@@ -193,7 +201,10 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const me = principalOf(request);
-        return { token: await ctx.tokens.signSocket({ user_id: me.id, company_id: me.companyId }) };
+        const session_id = request.sessionId ?? undefined;
+        return {
+          token: await ctx.tokens.signSocket({ user_id: me.id, company_id: me.companyId, session_id }),
+        };
       },
     );
 

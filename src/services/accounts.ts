@@ -39,6 +39,7 @@ function isAccount(v: unknown): v is Account {
 
 export class AccountStore {
   private readonly listeners = new Set<() => void>();
+  private readonly signOutListeners = new Set<(ended: Account[]) => void>();
   private cache: { raw: string | null; marker: string | null; accounts: Account[] } | null = null;
 
   constructor(private readonly storage: Storage) {}
@@ -91,21 +92,41 @@ export class AccountStore {
       null,
     );
     this.signalLogout();
+    if (active) this.signedOut([active]);
     return active?.email ?? null;
   }
 
   /** Forgets a stored account (settings' Remove, offered for the accounts that are not active). */
   forget(key: string): void {
+    const forgotten = this.list().filter((a) => accountKey(a) === key);
     this.write(
       this.list().filter((a) => accountKey(a) !== key),
       this.read(STORAGE_KEYS.active),
     );
+    this.signedOut(forgotten);
   }
 
   /** Logout All: forget every stored account and tell other tabs. */
   logoutAll(): void {
+    const all = this.list();
     this.write([], null);
     this.signalLogout();
+    this.signedOut(all);
+  }
+
+  /**
+   * Calls `listener` with the accounts this browser just signed out of (logout, Logout All, Remove), so
+   * their sessions can be ended on their servers too (issue 20).
+   */
+  onSignOut(listener: (ended: Account[]) => void): () => void {
+    this.signOutListeners.add(listener);
+    return () => this.signOutListeners.delete(listener);
+  }
+
+  private signedOut(ended: Account[]): void {
+    const withToken = ended.filter((a) => a.access);
+    if (withToken.length === 0) return;
+    for (const listener of [...this.signOutListeners]) listener(withToken);
   }
 
   subscribe(listener: () => void): () => void {

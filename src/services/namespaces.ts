@@ -16,6 +16,7 @@ export const NAMESPACES = [
   'admin',
   'presence',
   'allowlist',
+  'sessions',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './cspGuard';
 import { signIn } from './support';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];

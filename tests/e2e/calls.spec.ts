@@ -1,5 +1,6 @@
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { answerAndTalk, Contexts, endWithStatus, goOnline, joinLink, playing } from './callSupport';
+import { expect, test } from './cspGuard';
 import { DEMO, signIn } from './support';
 
 /**

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './cspGuard';
 import { DEMO, path, signIn } from './support';
 
 test.describe('guards and routes', () => {

@@ -227,12 +227,14 @@ describe('a call from answer to recording', () => {
   it('hangs up, takes the final status from the agent, the recording and the answers', async () => {
     const [agentId] = await makeAgents(1, 'life');
     const agent = await agentSocket(agentId as number);
-    const agentAccess = await t.app.ctx.tokens.signAccess({
-      user_id: agentId as number,
-      company_id: 1,
-      email: 'life0@acme.test',
-      is_api_user: false,
-    });
+    const agentAccess = (
+      await t.app.ctx.sessions.start(t.app.ctx.db, {
+        userId: agentId as number,
+        companyId: 1,
+        email: 'life0@acme.test',
+        isApiUser: false,
+      })
+    ).access;
     const { call, socket } = await waitingCustomer(7);
     expect((await agent.emitWithAck('call.answer', { call_id: call.id })).ok).toBe(true);
 
@@ -326,12 +328,14 @@ describe('a call from answer to recording', () => {
     const agentA = await agentSocket(a as number);
     const { call } = await waitingCustomer(8);
     const put = async (userId: number, status: number) => {
-      const access = await t.app.ctx.tokens.signAccess({
-        user_id: userId,
-        company_id: 1,
-        email: `x${userId}@acme.test`,
-        is_api_user: false,
-      });
+      const access = (
+        await t.app.ctx.sessions.start(t.app.ctx.db, {
+          userId: userId,
+          companyId: 1,
+          email: `x${userId}@acme.test`,
+          isApiUser: false,
+        })
+      ).access;
       return t.app.inject({
         method: 'PUT',
         url: `/api/v2/videocall/${call.id}`,
@@ -374,12 +378,14 @@ describe('instant stats', () => {
     expect(stats().agents.find((a) => a.id === agentId)?.call_id).toBeNull();
     expect(stats().average_handling_s).not.toBeNull();
 
-    const access = await t.app.ctx.tokens.signAccess({
-      user_id: agentId as number,
-      company_id: 1,
-      email: 'stats0@acme.test',
-      is_api_user: false,
-    });
+    const access = (
+      await t.app.ctx.sessions.start(t.app.ctx.db, {
+        userId: agentId as number,
+        companyId: 1,
+        email: 'stats0@acme.test',
+        isApiUser: false,
+      })
+    ).access;
     await t.app.inject({
       method: 'POST',
       url: '/api/v2/videocall/agent_status',

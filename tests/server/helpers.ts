@@ -15,7 +15,7 @@ export interface TestApp {
 /** A seeded app on an in-memory PGlite and a temporary data folder, with cheap password hashing. */
 export async function startTestApp(
   overrides: Partial<ServerConfig> = {},
-  options: { faceMatcher?: FaceMatcher } = {},
+  options: { faceMatcher?: FaceMatcher; logStream?: { write(line: string): void } } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-test-'));
   const config: ServerConfig = {

@@ -119,3 +119,27 @@ export const { api, publicApi, loginApi } = createHttp({
   store: accounts,
   loginHost: () => studioConfig().loginHost,
 });
+
+/**
+ * Ends an account's session on its server (POST /session/logout, issue 20): its token gets 401 there from
+ * now on. Best effort and `keepalive`, so it completes while the page reloads; a token already refused
+ * (401, e.g. the session end of a 401) changes nothing.
+ */
+export function endServerSession(
+  account: { server: string; access: string },
+  send: typeof fetch = fetch,
+): Promise<void> {
+  const url = `${account.server.replace(/\/+$/, '')}/api/v2/session/logout`;
+  return send(url, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${account.access}` },
+    keepalive: true,
+  }).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+accounts.onSignOut((ended) => {
+  for (const account of ended) void endServerSession(account);
+});

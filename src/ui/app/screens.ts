@@ -26,7 +26,10 @@ export const Screens = {
     ['customers', 'profile'],
     { queries: (q, { search }) => [q.customersListForSearch(search)] },
   ),
-  Settings: lazyScreen(() => import('../screens/settings/SettingsScreen'), 'SettingsScreen', ['admin']),
+  Settings: lazyScreen(() => import('../screens/settings/SettingsScreen'), 'SettingsScreen', [
+    'admin',
+    'sessions',
+  ]),
   CompanySettings: lazyScreen(
     () => import('../screens/company/CompanySettingsScreen'),
     'CompanySettingsScreen',

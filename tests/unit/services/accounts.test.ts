@@ -109,6 +109,25 @@ describe('AccountStore', () => {
   });
 });
 
+describe('sign-out listeners (server-side sessions, issue 20)', () => {
+  it('names the accounts signed out by logout, Remove and Logout All, each once', () => {
+    const third = sampleAccount({ company_id: 3, email: 'ops@initech.test', access: 'token-initech' });
+    const { store } = storeWith(acme, globex, third);
+    const ended: string[][] = [];
+    const stop = store.onSignOut((accounts) => ended.push(accounts.map((a) => a.access)));
+    store.logout();
+    store.logout(); // nobody active any more: nothing to end
+    store.forget(accountKey(acme));
+    store.save(globex);
+    store.save(acme);
+    store.logoutAll();
+    stop();
+    store.save(acme);
+    store.logout();
+    expect(ended).toEqual([['token-initech'], [acme.access], ['token-globex', acme.access]]);
+  });
+});
+
 describe('onLogoutInOtherTab', () => {
   it('reacts to the logout-event key only', () => {
     const target = new EventTarget() as unknown as Window;

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AccountStore, STORAGE_KEYS } from '../../../src/services/accounts';
-import { ApiError, createHttp, SERVER_ERROR } from '../../../src/services/api/http';
+import { ApiError, createHttp, endServerSession, SERVER_ERROR } from '../../../src/services/api/http';
 import { type AppEvent, onAppEvent, settleAppEvent } from '../../../src/services/appEvents';
 import { MemoryStorage, sampleAccount } from '../../support/memoryStorage';
 
@@ -173,5 +173,28 @@ describe('http client', () => {
     const { publicApi } = setup();
     const error = await failure(publicApi('http://127.0.0.1:1').get('ok', { retry: 0 }).json());
     expect([error.status, error.detail]).toEqual([0, SERVER_ERROR]);
+  });
+});
+
+describe('endServerSession (issue 20)', () => {
+  it('posts the logout of the account’s own server with its token, and never fails', async () => {
+    const calls: [string, RequestInit | undefined][] = [];
+    const send = (async (url: string, init?: RequestInit) => {
+      calls.push([url, init]);
+      return new Response(null, { status: 204 });
+    }) as typeof fetch;
+    await endServerSession({ server: 'http://region.test/', access: 'token-1' }, send);
+    expect(calls).toEqual([
+      [
+        'http://region.test/api/v2/session/logout',
+        { method: 'POST', headers: { Authorization: 'Bearer token-1' }, keepalive: true },
+      ],
+    ]);
+    const down = (async () => {
+      throw new TypeError('Failed to fetch');
+    }) as typeof fetch;
+    await expect(
+      endServerSession({ server: 'http://down.test', access: 'x' }, down),
+    ).resolves.toBeUndefined();
   });
 });

@@ -10,11 +10,12 @@ import { AuthPhotoCard } from './AuthPhotoCard';
 import { PasswordCard } from './PasswordCard';
 import { PreferencesCard } from './PreferencesCard';
 import { ProfileCard } from './ProfileCard';
+import { SessionsCard } from './SessionsCard';
 import { TwoFactorPanel } from './TwoFactorPanel';
 
 /**
  * /settings: the signed-in user's own account (§2): name and phone, password, two-factor, sign-in photo,
- * language and theme, and the accounts stored in this browser.
+ * language and theme, the accounts stored in this browser, and the account's active sessions (issue 20).
  */
 export function SettingsScreen() {
   const { t } = useTranslation('auth');
@@ -64,6 +65,7 @@ export function SettingsScreen() {
       {user.data && <AuthPhotoCard user={user.data} onSaved={refresh} />}
       <PreferencesCard />
       <AccountsCard />
+      <SessionsCard />
     </section>
   );
 }
