@@ -102,7 +102,11 @@ describe('logs', () => {
       'request',
     );
     const line = JSON.parse(lines[0] ?? '{}');
-    expect(line.req).toEqual({ method: 'GET', url: '/storage/recordings/1.webm', remoteAddress: '10.0.0.1' });
+    expect(line.req).toEqual({
+      method: 'GET',
+      url: '/storage/recordings/1.webm?expires=1&signature=[redacted]',
+      remoteAddress: '10.0.0.1',
+    });
     expect(line.body).toEqual({ password: '[redacted]' });
     expect(lines.join('')).not.toMatch(/secret/);
   });
