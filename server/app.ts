@@ -43,6 +43,7 @@ import { profileRoutes } from './routes/profiles';
 import { profileWriteRoutes } from './routes/profileWrites';
 import { questionnaireRoutes } from './routes/questionnaires';
 import { referenceRoutes } from './routes/reference';
+import { signupRoutes } from './routes/signup';
 import { storageRoutes } from './routes/storage';
 import { registerStudio } from './routes/studio';
 import { supportRoutes } from './routes/support';
@@ -91,6 +92,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   webhookRoutes(ctx),
   ipWhitelistRoutes(ctx),
   paymentRoutes(ctx),
+  signupRoutes(ctx),
 ];
 
 /**
