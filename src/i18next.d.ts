@@ -13,6 +13,7 @@ import type presence from '../locales/en-US/presence.json';
 import type profile from '../locales/en-US/profile.json';
 import type report from '../locales/en-US/report.json';
 import type screens from '../locales/en-US/screens.json';
+import type signup from '../locales/en-US/signup.json';
 import type stats from '../locales/en-US/stats.json';
 import type webhooks from '../locales/en-US/webhooks.json';
 
@@ -36,6 +37,7 @@ declare module 'i18next' {
       webhooks: typeof webhooks;
       admin: typeof admin;
       presence: typeof presence;
+      signup: typeof signup;
     };
     returnNull: false;
   }

@@ -29,7 +29,7 @@ export interface CompanyProfile {
 /** What the payment service offers for the profile (§7 GET /config, GET /industry on its host). */
 export interface SignupOptions {
   countries: { code: string; name: string }[];
-  industries: string[];
+  industries: { code: string; name: string }[];
 }
 
 export interface Checkout {

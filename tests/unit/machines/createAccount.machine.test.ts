@@ -24,10 +24,10 @@ const profile: CompanyProfile = {
   first_name: 'Nora',
   last_name: 'Founder',
   phone: '+90 555 123 45 67',
-  industry: 'Payments',
+  industry: 'payments',
   country: 'TR',
 };
-const options = { countries: [{ code: 'TR', name: 'Türkiye' }], industries: ['Payments'] };
+const options = { countries: [{ code: 'TR', name: 'Türkiye' }], industries: [{ code: 'payments', name: 'Payments' }] };
 const company = {
   access: 'access-token',
   company_id: 7,
