@@ -27,7 +27,10 @@ const profile: CompanyProfile = {
   industry: 'payments',
   country: 'TR',
 };
-const options = { countries: [{ code: 'TR', name: 'Türkiye' }], industries: [{ code: 'payments', name: 'Payments' }] };
+const options = {
+  countries: [{ code: 'TR', name: 'Türkiye' }],
+  industries: [{ code: 'payments', name: 'Payments' }],
+};
 const company = {
   access: 'access-token',
   company_id: 7,
