@@ -163,6 +163,7 @@ const PENDING = new Set(
       'patch /api/v2/user/{id}',
       'post /api/v2/user/{id}/reset_password',
     ]; // issue 13
+    const builtPayment: string[] = ['post /api/v2/payment/buy_package', 'get /api/v2/payment/session_status']; // issue 15: payment
     const builtLater = [
       ...builtCalls,
       ...builtDocuments,
@@ -170,6 +171,7 @@ const PENDING = new Set(
       ...builtStats,
       ...builtWebhooks,
       ...builtAdmin,
+      ...builtPayment,
     ].includes(`${method} ${path}`);
     return !((read && builtReads) || builtWrites || builtProfileWrites || builtLater);
   }).map(([method, path]) => `${method} ${path}`),
