@@ -21,6 +21,8 @@ import { installAccessControl, PUBLIC } from './http/access';
 import { installErrorHandling } from './http/errors';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
 import { createDbOutbox } from './integrations/mail';
+import { createLocalPaymentProvider } from './integrations/payment/localProvider';
+import type { PaymentProvider } from './integrations/payment/provider';
 import { createHttpSummariser } from './integrations/summariser';
 import { createWebhookWorker } from './integrations/webhooks/worker';
 import { createCallDesk } from './realtime/callDesk';
@@ -101,7 +103,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
  */
 export async function buildApp(
   config: ServerConfig,
-  options: { database?: Database; faceMatcher?: FaceMatcher } = {},
+  options: { database?: Database; faceMatcher?: FaceMatcher; paymentProvider?: PaymentProvider } = {},
 ): Promise<FastifyInstance> {
   const database = options.database ?? (await openDatabase(config));
   const secrets = createSecretBox(config.jwtSecret);
@@ -156,6 +158,7 @@ export async function buildApp(
       db: database.db,
       onError: (error) => app.log.error({ err: error }, 'profile watch failed'),
     }),
+    payments: options.paymentProvider ?? createLocalPaymentProvider(config.payment),
   };
   // Calls and agents an earlier run left open wait for their sockets to come back (their grace periods).
   await ctx.calls.restore();

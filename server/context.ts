@@ -7,6 +7,7 @@ import type { CountCache } from './domain/countCache';
 import type { PrincipalCache } from './domain/principalCache';
 import type { FaceMatcher } from './integrations/faceMatch';
 import type { MailOutbox } from './integrations/mail';
+import type { PaymentProvider } from './integrations/payment/provider';
 import type { WebhookWorker } from './integrations/webhooks/worker';
 import type { CallDesk } from './realtime/callDesk';
 import type { ProfileWatch } from './realtime/profileWatch';
@@ -32,6 +33,8 @@ export interface AppContext {
   webhooks: WebhookWorker;
   /** Who has a profile open, and `profile.changed` after each profile or document write (issue 12). */
   profileWatch: ProfileWatch;
+  /** Checkout sessions and their signed notifications (issue 15): the local payment service's adapter. */
+  payments: PaymentProvider;
 }
 
 /** The demo regions, both served by this process (docs/server.md). */

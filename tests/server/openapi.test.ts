@@ -164,6 +164,7 @@ const PENDING = new Set(
       'post /api/v2/user/{id}/reset_password',
     ]; // issue 13
     const builtSignup: string[] = ['post /api/v2/stp/register', 'post /api/v2/stp/company']; // issue 16
+    const builtPayment: string[] = ['post /api/v2/payment/buy_package', 'get /api/v2/payment/session_status']; // issue 15: payment
     const builtLater = [
       ...builtCalls,
       ...builtDocuments,
@@ -172,6 +173,7 @@ const PENDING = new Set(
       ...builtWebhooks,
       ...builtAdmin,
       ...builtSignup,
+      ...builtPayment,
     ].includes(`${method} ${path}`);
     return !((read && builtReads) || builtWrites || builtProfileWrites || builtLater);
   }).map(([method, path]) => `${method} ${path}`),
