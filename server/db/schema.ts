@@ -58,6 +58,8 @@ export const companies = pgTable('companies', {
   amlProvider: text(),
   activeServices: jsonb().$type<string[]>().notNull().default([]),
   industry: text(),
+  /** ISO 3166-1 alpha-2 country of the company (self-service sign-up, issue 16). */
+  country: text(),
   packageId: integer().references(() => packages.id),
   paymentStatus: text().notNull().default('unpaid'),
   /** The paid plan's current period and the verifications it includes (issue 15). */

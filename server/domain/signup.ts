@@ -13,11 +13,11 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import {
+  BASE_SERVICES,
   type CompanyCreated,
   type EmailVerified,
   isSignupPassword,
   SIGNUP_PASSWORD_DETAIL,
-  servicesOfPackage,
 } from '../../src/contract/signup';
 import { hashPassword } from '../auth/passwords';
 import type { SignupClaims } from '../auth/tokens';
@@ -192,7 +192,8 @@ export async function createCompany(
   const [pkg] = await ctx.db.select().from(packages).where(eq(packages.id, body.package));
   if (!pkg) throw badRequest(SIGNUP_DETAILS.unknownPackage);
   if (pkg.isCustom) throw badRequest(SIGNUP_DETAILS.customPackage);
-  const services = [...servicesOfPackage(pkg.name)];
+  // The package's own services (the plan a paid checkout also applies), else the base service.
+  const services = [...(pkg.services ?? BASE_SERVICES)];
   const region = ctx.regions[0];
   if (!region) throw new HttpError(500, DETAILS.serverError);
 
@@ -212,6 +213,7 @@ export async function createCompany(
         amlProvider: services.includes('aml') ? 'Local AML lists' : null,
         activeServices: services,
         industry: body.industry,
+        country: body.country,
         packageId: pkg.id,
         paymentStatus: 'unpaid',
       })

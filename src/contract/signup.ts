@@ -60,17 +60,10 @@ export const SIGNUP_PASSWORD_DETAIL =
 // ---------------------------------------------------------------- packages and their services
 
 /**
- * The services (§2 profile tabs, §6 AML) each self-service package switches on in the new company's config.
- * Keyed by package name (the seeded Starter / Growth / Enterprise); a package not named here gets the base.
+ * A package that names no services (`services` null, e.g. the custom-priced one) gives the new company only
+ * this; otherwise the company's config gets the package's services (§2 profile tabs, §6 AML).
  */
-export const PACKAGE_SERVICES: Readonly<Record<string, readonly Service[]>> = {
-  Starter: ['verification', 'video_kyc'],
-  Growth: ['verification', 'video_kyc', 'aml', 'transactions', 'questionnaire'],
-  Enterprise: ['verification', 'ai_agent', 'aml', 'video_kyc', 'transactions', 'questionnaire', 'biopay'],
-};
 export const BASE_SERVICES: readonly Service[] = ['verification'];
-export const servicesOfPackage = (name: string): readonly Service[] =>
-  PACKAGE_SERVICES[name] ?? BASE_SERVICES;
 
 /** §9: from this many verifications the price is agreed (custom price). */
 export const CUSTOM_PRICE_FROM_VERIFICATIONS = 1000;

@@ -16,6 +16,13 @@ import type { SignedInAccount } from './session.machine';
 /** Seconds before the code may be sent again. */
 export const RESEND_AFTER_SECONDS = 60;
 
+/**
+ * The server learns a payment's outcome from the provider's signed notification, which may come a moment
+ * after the browser's return: an open payment is checked again this often, this many times.
+ */
+export const PAYMENT_POLL_MS = 1500;
+export const PAYMENT_POLLS = 20;
+
 /** The company profile of the sign-up (§7 POST /stp/company). */
 export interface CompanyProfile {
   company_name: string;
@@ -64,6 +71,8 @@ export interface CreateAccountContext {
   /** The new admin's sign-in, once the company exists. */
   company: CompanyCreated | null;
   checkout: Checkout | null;
+  /** Automatic checks of a payment still open after the return from the checkout. */
+  polls: number;
   error: CreateAccountError | null;
   errorDetail: string | null;
 }
@@ -118,6 +127,7 @@ const initialContext = (resendAfter: number): CreateAccountContext => ({
   profile: EMPTY_PROFILE,
   company: null,
   checkout: null,
+  polls: 0,
   ...clear,
 });
 
@@ -171,6 +181,7 @@ export const createAccountMachine = setup({
   },
   guards: {
     canResend: ({ context }) => context.countdown === 0,
+    canPoll: ({ context }) => context.polls < PAYMENT_POLLS,
     hasCompany: ({ context }) => context.company !== null,
     alreadyRegistered: (_, answer: EmailVerified) => answer.already_registered === true,
     gotToken: (_, answer: EmailVerified) => typeof answer.signup_token === 'string',
@@ -404,6 +415,7 @@ export const createAccountMachine = setup({
               target: 'checking',
               actions: assign(({ context, event }) => ({
                 checkout: { session_id: event.sessionId, url: context.checkout?.url ?? '' },
+                polls: 0,
               })),
             },
             'payment.check': { target: 'checking' },
@@ -451,7 +463,17 @@ export const createAccountMachine = setup({
           },
         },
         pending: {
-          on: { 'payment.check': { target: 'checking' }, 'payment.start': { target: 'starting' } },
+          after: {
+            [PAYMENT_POLL_MS]: {
+              guard: 'canPoll',
+              target: 'checking',
+              actions: assign(({ context }) => ({ polls: context.polls + 1 })),
+            },
+          },
+          on: {
+            'payment.check': { target: 'checking', actions: assign({ polls: 0 }) },
+            'payment.start': { target: 'starting' },
+          },
         },
       },
       on: {

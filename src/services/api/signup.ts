@@ -41,7 +41,7 @@ export function createCompany(token: string, body: CompanyBody, { signal }: Opti
 /** §7 POST /payment/buy_package as the new admin, back to `studioUrl?session_id=…` after the checkout. */
 export async function buyPackage(
   company: CompanyCreated,
-  body: { package: number; studio_url: string },
+  body: { package: number; studio_url: string; locale: 'en-US' | 'tr' },
   { signal }: Options = {},
 ): Promise<Checkout> {
   const answer = await publicApi(company.server)

@@ -75,7 +75,11 @@ function useSignupActor() {
           buyPackage: fromPromise(({ input, signal }) =>
             buyPackage(
               input.company,
-              { package: input.packageId, studio_url: `${window.location.origin}/create-account` },
+              {
+                package: input.packageId,
+                studio_url: `${window.location.origin}/create-account`,
+                locale: language === 'tr' ? 'tr' : 'en-US',
+              },
               { signal },
             ),
           ),

@@ -16,13 +16,14 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import type { SnapshotFrom } from 'xstate';
+import { SERVICES, type Service } from '../../../contract/constants';
 import type { Package } from '../../../contract/payments';
 import {
+  BASE_SERVICES,
   CUSTOM_PRICE_FROM_VERIFICATIONS,
   missingPasswordRules,
   passwordStrength,
   SIGNUP_PASSWORD_RULES,
-  servicesOfPackage,
 } from '../../../contract/signup';
 import type {
   CompanyProfile,
@@ -255,6 +256,8 @@ export function AlreadyRegistered({ email, send }: { email: string; send: Send }
 
 // ---------------------------------------------------------------- package
 
+const isService = (name: string): name is Service => (SERVICES as readonly string[]).includes(name);
+
 export function usePrice() {
   const { i18n } = useTranslation();
   return (pkg: Pick<Package, 'price' | 'currency'>) =>
@@ -306,7 +309,7 @@ export function PackageStep({
                 <>
                   <div className={Classes.TEXT_MUTED}>{t('package.includes')}</div>
                   <ul className="studio-signup-services">
-                    {servicesOfPackage(pkg.name).map((service) => (
+                    {(pkg.services ?? BASE_SERVICES).filter(isService).map((service) => (
                       <li key={service}>
                         <Icon icon="small-tick" intent={Intent.SUCCESS} />
                         {t(`package.services.${service}`)}
