@@ -411,13 +411,6 @@ export const createAccountMachine = setup({
         /** Gone to the checkout; back here by its return address (or by the browser's Back button). */
         atCheckout: {
           on: {
-            'checkout.returned': {
-              target: 'checking',
-              actions: assign(({ context, event }) => ({
-                checkout: { session_id: event.sessionId, url: context.checkout?.url ?? '' },
-                polls: 0,
-              })),
-            },
             'payment.check': { target: 'checking' },
             'payment.start': { target: 'starting' },
           },
@@ -477,6 +470,14 @@ export const createAccountMachine = setup({
         },
       },
       on: {
+        // Back from the checkout (its return address carries the session), whichever payment step was kept.
+        'checkout.returned': {
+          target: '.checking',
+          actions: assign(({ context, event }) => ({
+            checkout: { session_id: event.sessionId, url: context.checkout?.url ?? '' },
+            polls: 0,
+          })),
+        },
         // Another package before paying: the company stays, the purchase takes the new one.
         back: { target: 'packages.choosing', actions: assign({ checkout: null, ...clear }) },
       },

@@ -139,21 +139,23 @@ export function CreateAccountScreen() {
   const { t: ts } = useTranslation('screens');
   const actor = useSignupActor();
   const step = useSelector(actor, stepOf);
-  const value = useSelector(actor, (s) => JSON.stringify(s.value));
   const error = useSelector(actor, (s) => s.context.error);
   const errorDetail = useSelector(actor, (s) => s.context.errorDetail);
-  const atCheckout = useSelector(actor, (s) => s.matches({ payment: 'atCheckout' }));
+  const paying = useSelector(actor, (s) => s.matches('payment'));
   const errorText = useErrorText()(error, errorDetail);
   const search = useSearch();
   const [, navigate] = useLocation();
 
-  // Back from the hosted checkout: /create-account?session_id=…
+  // Back from the hosted checkout: /create-account?session_id=…. Without the flow's place (another tab or
+  // browser), the payment's own return page answers after signing in.
   const returnedSession = new URLSearchParams(search).get('session_id');
   useEffect(() => {
     if (!returnedSession) return;
-    if (atCheckout) actor.send({ type: 'checkout.returned', sessionId: returnedSession });
-    navigate('/create-account', { replace: true });
-  }, [returnedSession, atCheckout, actor, navigate]);
+    if (paying) {
+      actor.send({ type: 'checkout.returned', sessionId: returnedSession });
+      navigate('/create-account', { replace: true });
+    } else navigate(`~/return?session_id=${encodeURIComponent(returnedSession)}`, { replace: true });
+  }, [returnedSession, paying, actor, navigate]);
 
   const index = STEPS.indexOf(step);
   return (
@@ -164,7 +166,8 @@ export function CreateAccountScreen() {
           {errorText}
         </Callout>
       )}
-      <div key={value} className="studio-signup-step">
+      {/* One mount per step: what was typed survives a failed request on the same step. */}
+      <div key={step} className="studio-signup-step">
         <StepBody actor={actor} />
       </div>
       {index < STEPS.indexOf('package') && (
