@@ -26,6 +26,8 @@ import { countedStorage, createOperations, installOperations, type Operations } 
 import { installSecurityHeaders } from './http/securityHeaders';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
 import { createDbOutbox } from './integrations/mail';
+import { createLocalPaymentProvider } from './integrations/payment/localProvider';
+import type { PaymentProvider } from './integrations/payment/provider';
 import { createHttpSummariser } from './integrations/summariser';
 import { createWebhookWorker } from './integrations/webhooks/worker';
 import { createCallDesk } from './realtime/callDesk';
@@ -51,6 +53,7 @@ import { profileWriteRoutes } from './routes/profileWrites';
 import { questionnaireRoutes } from './routes/questionnaires';
 import { referenceRoutes } from './routes/reference';
 import { sessionRoutes } from './routes/sessions';
+import { signupRoutes } from './routes/signup';
 import { storageRoutes } from './routes/storage';
 import { registerStudio } from './routes/studio';
 import { supportRoutes } from './routes/support';
@@ -102,6 +105,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   ipWhitelistRoutes(ctx),
   sessionRoutes(ctx),
   paymentRoutes(ctx),
+  signupRoutes(ctx),
 ];
 
 /**
@@ -115,6 +119,7 @@ export async function buildApp(
     faceMatcher?: FaceMatcher;
     /** Where the log goes instead of stdout (tests that read the log). */
     logStream?: { write(line: string): void };
+    paymentProvider?: PaymentProvider;
   } = {},
 ): Promise<FastifyInstance> {
   const database = options.database ?? (await openDatabase(config));
@@ -192,6 +197,7 @@ export async function buildApp(
     }),
     ipAllowList: createIpAllowListCache(database.db, config.ipAllowListCacheMs),
     proxyTrust: proxyTrust(config.trustProxy),
+    payments: options.paymentProvider ?? createLocalPaymentProvider(config.payment),
   };
   // Calls and agents an earlier run left open wait for their sockets to come back (their grace periods).
   await ctx.calls.restore();

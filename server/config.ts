@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MAX_RECORDING_BYTES } from '../src/contract/constants';
@@ -84,6 +84,8 @@ export interface ServerConfig {
   shutdownGraceMs: number;
   /** Logs: `json` (one JSON object per line) or `pretty` (pino-pretty); default pretty on a terminal in development. */
   logFormat: 'json' | 'pretty';
+  /** The payment provider (issue 15): the local payment service unless another adapter is configured. */
+  payment: PaymentConfig;
 }
 
 export interface S3Config {
@@ -97,6 +99,28 @@ export interface S3Config {
   forcePathStyle: boolean;
   /** /storage redirects to a 5-minute presigned link of the store instead of streaming (S3_DIRECT_DOWNLOADS). */
   directDownloads: boolean;
+}
+
+export interface PaymentConfig {
+  /** The payment service's address (env PAYMENT_SERVICE_URL; default: this server's port + 1000). */
+  serviceUrl: string;
+  /** The merchant's secret API key at the provider (PAYMENT_API_KEY; default derived from JWT_SECRET). */
+  apiKey: string;
+  /** Verifies the provider's signed notifications (PAYMENT_WEBHOOK_SECRET, `whsec_…`; default derived). */
+  webhookSecret: string;
+  /** How long a checkout session stays payable (PAYMENT_SESSION_TTL_SECONDS, default 30 minutes). */
+  sessionTtlSeconds: number;
+  /** A notification older (or newer) than this is refused (5 minutes, as Standard Webhooks advises). */
+  toleranceSeconds: number;
+}
+
+/** The payment secrets, when not given: derived from the JWT secret, so `npm start` needs no setting. */
+export function derivedPaymentSecrets(jwtSecret: string): { apiKey: string; webhookSecret: string } {
+  const derive = (label: string) => createHmac('sha256', jwtSecret).update(label).digest();
+  return {
+    apiKey: `sk_test_${derive('payment-api-key').toString('base64url')}`,
+    webhookSecret: `whsec_${derive('payment-webhook-secret').toString('base64')}`,
+  };
 }
 
 export interface WebhookConfig {
@@ -219,6 +243,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const production = env.NODE_ENV === 'production';
   const dataDir = resolve(env.DATA_DIR ?? '.data');
   const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
+  const jwtSecret = loadSecret(dataDir, env.JWT_SECRET);
+  const paymentSecrets = derivedPaymentSecrets(jwtSecret);
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   return {
     port,
@@ -228,7 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     pgliteDir: join(dataDir, 'pg'),
     publicUrl: (env.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, ''),
     secondRegionUrl: (env.SECOND_REGION_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
-    jwtSecret: loadSecret(dataDir, env.JWT_SECRET),
+    jwtSecret,
     studioDist: resolve(env.STUDIO_DIST ?? 'dist'),
     logLevel,
     argon2: { memoryCost: 19_456, timeCost: 2 },
@@ -291,5 +317,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownGraceMs: readCount(env.SHUTDOWN_GRACE_MS, 25_000, 'SHUTDOWN_GRACE_MS'),
     logFormat: readLogFormat(env.LOG_FORMAT, production),
+    payment: {
+      serviceUrl: (env.PAYMENT_SERVICE_URL ?? `http://127.0.0.1:${port + 1000}`).replace(/\/$/, ''),
+      apiKey: env.PAYMENT_API_KEY || paymentSecrets.apiKey,
+      webhookSecret: env.PAYMENT_WEBHOOK_SECRET || paymentSecrets.webhookSecret,
+      sessionTtlSeconds: readCount(env.PAYMENT_SESSION_TTL_SECONDS, 30 * 60, 'PAYMENT_SESSION_TTL_SECONDS'),
+      toleranceSeconds: 300,
+    },
   };
 }

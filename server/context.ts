@@ -9,6 +9,7 @@ import type { PrincipalCache } from './domain/principalCache';
 import type { SessionService } from './domain/sessions';
 import type { FaceMatcher } from './integrations/faceMatch';
 import type { MailOutbox } from './integrations/mail';
+import type { PaymentProvider } from './integrations/payment/provider';
 import type { WebhookWorker } from './integrations/webhooks/worker';
 import type { CallDesk } from './realtime/callDesk';
 import type { ProfileWatch } from './realtime/profileWatch';
@@ -40,6 +41,8 @@ export interface AppContext {
   proxyTrust: ProxyTrust | false;
   /** Server-side sessions of access tokens (issue 20): logout and password changes end them. */
   sessions: SessionService;
+  /** Checkout sessions and their signed notifications (issue 15): the local payment service's adapter. */
+  payments: PaymentProvider;
 }
 
 /** The demo regions, both served by this process (docs/server.md). */

@@ -15,6 +15,7 @@ import type profile from '../locales/en-US/profile.json';
 import type report from '../locales/en-US/report.json';
 import type screens from '../locales/en-US/screens.json';
 import type sessions from '../locales/en-US/sessions.json';
+import type signup from '../locales/en-US/signup.json';
 import type stats from '../locales/en-US/stats.json';
 import type webhooks from '../locales/en-US/webhooks.json';
 
@@ -40,6 +41,7 @@ declare module 'i18next' {
       presence: typeof presence;
       allowlist: typeof allowlist;
       sessions: typeof sessions;
+      signup: typeof signup;
     };
     returnNull: false;
   }

@@ -29,7 +29,13 @@ export interface CustomerClaims {
   company_id: number;
 }
 
-type TokenUse = 'access' | 'socket' | 'mfa_setup' | 'customer';
+/** The sign-up token (issue 16): a verified e-mail's pending sign-up, before any company exists. */
+export interface SignupClaims {
+  signup_id: number;
+  email: string;
+}
+
+type TokenUse = 'access' | 'socket' | 'mfa_setup' | 'customer' | 'signup';
 
 export interface TokenService {
   signAccess(claims: AccessClaims): Promise<string>;
@@ -40,6 +46,8 @@ export interface TokenService {
   verifyMfaSetup(token: string): Promise<MfaSetupClaims | null>;
   signCustomer(claims: CustomerClaims, ttlSeconds: number): Promise<string>;
   verifyCustomer(token: string): Promise<CustomerClaims | null>;
+  signSignup(claims: SignupClaims, ttlSeconds: number): Promise<string>;
+  verifySignup(token: string): Promise<SignupClaims | null>;
 }
 
 export function createTokenService(options: {
@@ -126,6 +134,17 @@ export function createTokenService(options: {
     async verifyCustomer(token) {
       const p = await verify(token, 'customer', 'profile_id');
       return p ? { profile_id: p.profile_id as number, company_id: p.company_id as number } : null;
+    },
+    signSignup: (claims, ttlSeconds) => sign(claims, 'signup', ttlSeconds, `signup:${claims.signup_id}`),
+    async verifySignup(token) {
+      try {
+        const { payload } = await jwtVerify(token, await key, { algorithms: ['HS256'] });
+        if (payload.token_type !== 'signup') return null;
+        if (typeof payload.signup_id !== 'number' || typeof payload.email !== 'string') return null;
+        return { signup_id: payload.signup_id, email: payload.email };
+      } catch {
+        return null;
+      }
     },
   };
 }

@@ -42,6 +42,10 @@ export const packages = pgTable('packages', {
   currency: text().notNull().default('EUR'),
   isCustom: boolean().notNull().default(false),
   sortOrder: integer().notNull().default(0),
+  /** Services a paid plan switches on in the company config (null: the package names none). */
+  services: jsonb().$type<string[]>(),
+  /** Length of a paid period in days. */
+  periodDays: integer().notNull().default(30),
 });
 
 // ---------------------------------------------------------------- companies, users, groups
@@ -54,8 +58,14 @@ export const companies = pgTable('companies', {
   amlProvider: text(),
   activeServices: jsonb().$type<string[]>().notNull().default([]),
   industry: text(),
+  /** ISO 3166-1 alpha-2 country of the company (self-service sign-up, issue 16). */
+  country: text(),
   packageId: integer().references(() => packages.id),
   paymentStatus: text().notNull().default('unpaid'),
+  /** The paid plan's current period and the verifications it includes (issue 15). */
+  planPeriodStart: ts(),
+  planPeriodEnd: ts(),
+  planVerifications: integer(),
   createdAt: createdAt(),
 });
 
@@ -622,14 +632,36 @@ export const payments = pgTable(
     packageId: integer().references(() => packages.id),
     amountCents: integer().notNull(),
     currency: text().notNull(),
-    /** open | paid | failed | expired */
+    /** open | paid | declined | expired */
     status: text().notNull(),
     sessionId: text().notNull().unique(),
     createdAt: createdAt(),
     paidAt: ts(),
+    /** The checkout session's address and end of life (set by the payment provider). */
+    checkoutUrl: text(),
+    expiresAt: ts(),
+    /** Who started the purchase (null: the company's self-service sign-up). */
+    createdBy: integer().references(() => users.id, { onDelete: 'set null' }),
+    /** Receipt number, given when the provider reports the payment (R-YYYY-000123). */
+    receiptNumber: text().unique(),
+    /** The provider's receipt page for a paid session. */
+    receiptUrl: text(),
+    /** Why a payment was declined (the provider's decline code). */
+    failureCode: text(),
   },
   (t) => [index('payments_company').on(t.companyId, t.createdAt)],
 );
+
+/**
+ * Signed notifications of the payment provider already applied, by their id: a replayed or retried
+ * notification (same id) changes nothing. Written in the transaction that applies it.
+ */
+export const paymentNotifications = pgTable('payment_notifications', {
+  id: text().primaryKey(),
+  type: text().notNull(),
+  sessionId: text().notNull(),
+  receivedAt: createdAt(),
+});
 
 /** Self-service sign-ups before the company exists (POST /stp/register). */
 export const signups = pgTable('signups', {

@@ -153,28 +153,3 @@ export async function submitPasswordReset(
   );
   for (const { id } of changed) ctx.principals.forget(id);
 }
-
-/** Mails an e-mail verification code (create-account flow): any address may ask. */
-export async function sendEmailVerificationCode(ctx: Ctx, email: string): Promise<void> {
-  const code = await issueCode(ctx.db, ctx.config.jwtSecret, codeRules(ctx), email, 'email_verification');
-  const minutes = Math.round(ctx.config.oneTimeCodes.ttlMs / 60_000);
-  await ctx.mail.send({
-    to: email,
-    subject: 'Your verification code',
-    body: `Your e-mail verification code is ${code}. It is valid for ${minutes} minutes and can be used once.`,
-    code,
-  });
-}
-
-export async function submitEmailVerification(ctx: Ctx, body: { email: string; otp: string }) {
-  const ok = await consumeCode(
-    ctx.db,
-    ctx.config.jwtSecret,
-    codeRules(ctx),
-    body.email,
-    'email_verification',
-    body.otp,
-  );
-  if (!ok) throw badRequest(DETAILS.invalidCode);
-  return { verified: true as const };
-}

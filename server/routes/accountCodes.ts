@@ -1,21 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   emailOtpSubmitBodySchema,
-  emailOtpSubmitResponseSchema,
   resetPasswordSubmitBodySchema,
   resetPasswordSubmitResponseSchema,
   sendCodeBodySchema,
   sendCodeResponseSchema,
 } from '../../src/contract/auth';
 import { errorSchema } from '../../src/contract/common';
+import { emailVerifiedSchema, registerBodySchema, registerResponseSchema } from '../../src/contract/signup';
 import { createAttemptLimiter } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
-import {
-  sendEmailVerificationCode,
-  sendPasswordResetCode,
-  submitEmailVerification,
-  submitPasswordReset,
-} from '../domain/account';
+import { sendPasswordResetCode, submitPasswordReset } from '../domain/account';
+import { mailVerificationCode, register, verifyEmail } from '../domain/signup';
 import { DETAILS, HttpError } from '../errors';
 import { PUBLIC } from '../http/access';
 
@@ -110,7 +106,9 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary: 'Send an e-mail verification code',
           tags: ['auth'],
-          description: 'Mails an e-mail verification code (create-account flow). Always 200.',
+          description:
+            'Mails a new e-mail verification code (create-account flow; the code of POST /stp/register sent ' +
+            'again). Valid 10 minutes, single use, 5 wrong tries; only the newest code counts. Always 200.',
           security: [],
           body: sendCodeBodySchema,
           response: { 200: sendCodeResponseSchema, ...errors },
@@ -118,7 +116,7 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         limitSends('verify', request.body.email, request.ip, reply);
-        await sendEmailVerificationCode(ctx, request.body.email);
+        await mailVerificationCode(ctx, request.body.email);
         return { detail: 'A code has been sent.' };
       },
     );
@@ -130,15 +128,45 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary: 'Check an e-mail verification code',
           tags: ['auth'],
-          description: 'Checks the e-mail verification code: `{ verified: true }`, or 400 `Invalid code`.',
+          description:
+            'Checks the e-mail verification code: `{ verified: true }`, or 400 `Invalid code` (wrong, used or ' +
+            'expired). For an address with a pending sign-up (POST /stp/register) the answer carries ' +
+            '`signup_token`, the bearer token of POST /stp/company (60 minutes); when the address already has ' +
+            'an account it says `already_registered: true` instead, so only the proven owner of the address ' +
+            'learns it.',
           security: [],
           body: emailOtpSubmitBodySchema,
-          response: { 200: emailOtpSubmitResponseSchema, ...errors },
+          response: { 200: emailVerifiedSchema, ...errors },
         },
       },
       async (request, reply) => {
         limitSubmits(request.ip, reply);
-        return submitEmailVerification(ctx, request.body);
+        return verifyEmail(ctx, request.body);
+      },
+    );
+
+    app.post(
+      '/stp/register',
+      {
+        config: { access: PUBLIC },
+        schema: {
+          summary: 'Start a self-service sign-up',
+          tags: ['signup'],
+          description:
+            'Keeps the e-mail and the password (8 or more characters with an upper-case letter, a lower-case ' +
+            'letter and a symbol, §5) as a pending sign-up and mails a 6-digit verification code (valid 10 ' +
+            'minutes, single use). Answers the same whether or not the address already has an account; ' +
+            'nothing is created before the code is submitted (POST /user/email_otp/submit). Limited per ' +
+            'address and per client address like the code sends (429).',
+          security: [],
+          body: registerBodySchema,
+          response: { 200: registerResponseSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        limitSends('verify', request.body.email, request.ip, reply);
+        await register(ctx, request.body);
+        return { detail: 'A code has been sent.' };
       },
     );
   };

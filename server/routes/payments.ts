@@ -1,17 +1,74 @@
-import { count, desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { pageSchema, pagingQuery } from '../../src/contract/common';
-import { type Payment, paymentSchema } from '../../src/contract/payments';
+import { errorSchema, pageSchema, pagingQuery } from '../../src/contract/common';
+import {
+  buyPackageBodySchema,
+  buyPackageReplySchema,
+  paymentSchema,
+  planSchema,
+  sessionStatusSchema,
+} from '../../src/contract/payments';
 import type { AppContext } from '../context';
-import { packages, payments } from '../db/schema';
-import { iso } from '../domain/format';
-import { need, principalOf } from '../http/access';
+import {
+  applyNotification,
+  companyPlan,
+  paymentHistory,
+  sessionStatus,
+  startCheckout,
+} from '../domain/payments';
+import { HttpError } from '../errors';
+import { need, PUBLIC, principalOf } from '../http/access';
 import { toPage } from '../http/paging';
+import { NotificationRefused } from '../integrations/payment/provider';
 import { authErrors } from './shared';
 
 export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    app.post(
+      '/payment/buy_package',
+      {
+        config: { access: need('view_company_page') },
+        schema: {
+          summary: 'Buy a package: start a checkout session',
+          tags: ['payment'],
+          description:
+            'Creates a checkout session at the payment provider for the package and answers its hosted ' +
+            'checkout address. The browser goes there; the checkout sends it back to `studio_url` with ' +
+            '`?session_id=…`. The outcome reaches this server only by the provider’s signed notification ' +
+            '(`POST /payment/notification`). Custom-priced packages cannot be bought (400).',
+          body: buyPackageBodySchema,
+          response: { 200: buyPackageReplySchema, ...authErrors, 502: errorSchema },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        return startCheckout(
+          ctx.db,
+          ctx.payments,
+          ctx.config,
+          { companyId: principal.companyId, userId: principal.id },
+          request.body,
+        );
+      },
+    );
+
+    app.get(
+      '/payment/session_status',
+      {
+        config: { access: need('view_company_page') },
+        schema: {
+          summary: 'Status of a checkout session',
+          tags: ['payment'],
+          description:
+            '`paid`, `open`, `declined` or `expired`, as the provider’s notifications left it (an open ' +
+            'session past its end answers `expired`). Only sessions of the caller’s company (else 404).',
+          querystring: z.strictObject({ session_id: z.string().trim().min(1).max(200) }),
+          response: { 200: sessionStatusSchema, ...authErrors },
+        },
+      },
+      async (request) => sessionStatus(ctx.db, principalOf(request).companyId, request.query.session_id),
+    );
+
     app.get(
       '/payment/history',
       {
@@ -19,37 +76,77 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary: 'Payment history',
           tags: ['payment'],
-          description: 'Newest first.',
+          description: 'The company’s checkout sessions, newest first, with status and receipt.',
           querystring: z.strictObject(pagingQuery),
           response: { 200: pageSchema(paymentSchema), ...authErrors },
         },
       },
       async (request) => {
-        const where = eq(payments.companyId, principalOf(request).companyId);
-        const [total, rows] = await Promise.all([
-          ctx.db.select({ value: count() }).from(payments).where(where),
-          ctx.db
-            .select({ payment: payments, packageName: packages.name })
-            .from(payments)
-            .leftJoin(packages, eq(packages.id, payments.packageId))
-            .where(where)
-            .orderBy(desc(payments.createdAt), desc(payments.id))
-            .limit(request.query.limit)
-            .offset(request.query.offset),
-        ]);
-        const results = rows.map(({ payment: p, packageName }) => ({
-          id: p.id,
-          package:
-            p.packageId !== null && packageName !== null ? { id: p.packageId, name: packageName } : null,
-          amount: p.amountCents,
-          currency: p.currency,
-          status: p.status as Payment['status'],
-          session_id: p.sessionId,
-          created_at: iso(p.createdAt),
-          paid_at: iso(p.paidAt),
-        }));
-        return toPage(request, request.query, total[0]?.value ?? 0, results);
+        const { total, results } = await paymentHistory(
+          ctx.db,
+          principalOf(request).companyId,
+          request.query,
+        );
+        return toPage(request, request.query, total, results);
       },
     );
+
+    app.get(
+      '/payment/plan',
+      {
+        config: { access: need('view_company_page') },
+        schema: {
+          summary: 'The company’s plan and its use',
+          tags: ['payment'],
+          description:
+            'The package, the current paid period, the verifications it includes and the profiles ' +
+            'created in it.',
+          response: { 200: planSchema, ...authErrors },
+        },
+      },
+      async (request) => companyPlan(ctx.db, principalOf(request).companyId),
+    );
+
+    // The provider's notification: signed, so the raw body is kept (a child context with its own parser).
+    await app.register(async (child) => {
+      child.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
+        done(null, body),
+      );
+      child.post(
+        '/payment/notification',
+        {
+          config: { access: PUBLIC },
+          schema: {
+            summary: 'Signed notification of the payment provider',
+            tags: ['payment'],
+            description:
+              'Server to server, from the payment provider only: a checkout session was paid, declined ' +
+              'or expired. Signed by Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, ' +
+              '`webhook-signature`, HMAC-SHA256 with the shared secret). A bad signature or a timestamp ' +
+              'older than 5 minutes is refused (400); an id already applied is refused (409) and ' +
+              'changes nothing.',
+            security: [],
+            body: z.string().max(64 * 1024),
+            response: {
+              200: z.object({ received: z.literal(true), applied: z.boolean() }),
+              400: errorSchema,
+              404: errorSchema,
+              409: errorSchema,
+            },
+          },
+        },
+        async (request) => {
+          let notification: ReturnType<typeof ctx.payments.verifyNotification>;
+          try {
+            notification = ctx.payments.verifyNotification(request.body as string, request.headers);
+          } catch (error) {
+            if (error instanceof NotificationRefused) throw new HttpError(400, error.message);
+            throw error;
+          }
+          const outcome = await applyNotification(ctx.db, notification);
+          return { received: true as const, applied: outcome === 'applied' };
+        },
+      );
+    });
   };
 }

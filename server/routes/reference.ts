@@ -78,6 +78,8 @@ export function referenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           price: p.priceCents,
           currency: p.currency,
           is_custom: p.isCustom,
+          services: p.services ?? null,
+          period_days: p.periodDays,
         }));
       },
     );

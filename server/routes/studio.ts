@@ -18,7 +18,7 @@ export async function registerStudio(app: FastifyInstance, ctx: AppContext): Pro
   // Plain (not async) handlers that send: returning the thenable reply from an async function makes
   // fastify wait on the response once more for every request.
   app.get('/runtime-config.js', { schema: { hide: true } }, (_request, reply) => {
-    const config = { loginHost: ctx.config.publicUrl };
+    const config = { loginHost: ctx.config.publicUrl, paymentServiceUrl: ctx.config.payment.serviceUrl };
     reply
       .type('application/javascript; charset=utf-8')
       .header('cache-control', 'no-cache')

@@ -17,6 +17,7 @@ export const NAMESPACES = [
   'presence',
   'allowlist',
   'sessions',
+  'signup',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

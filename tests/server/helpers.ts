@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
 import { loadConfig, type ServerConfig } from '../../server/config';
 import type { FaceMatcher } from '../../server/integrations/faceMatch';
+import type { PaymentProvider } from '../../server/integrations/payment/provider';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -15,7 +16,11 @@ export interface TestApp {
 /** A seeded app on an in-memory PGlite and a temporary data folder, with cheap password hashing. */
 export async function startTestApp(
   overrides: Partial<ServerConfig> = {},
-  options: { faceMatcher?: FaceMatcher; logStream?: { write(line: string): void } } = {},
+  options: {
+    faceMatcher?: FaceMatcher;
+    logStream?: { write(line: string): void };
+    paymentProvider?: PaymentProvider;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-test-'));
   const config: ServerConfig = {

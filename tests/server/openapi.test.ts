@@ -164,6 +164,8 @@ const PENDING = new Set(
       'post /api/v2/user/{id}/reset_password',
     ]; // issue 13
     const builtAllowList: string[] = ['post /api/v2/ip-whitelist', 'delete /api/v2/ip-whitelist/{id}']; // issue 15
+    const builtSignup: string[] = ['post /api/v2/stp/register', 'post /api/v2/stp/company']; // issue 16
+    const builtPayment: string[] = ['post /api/v2/payment/buy_package', 'get /api/v2/payment/session_status']; // issue 15: payment
     const builtLater = [
       ...builtCalls,
       ...builtAllowList,
@@ -172,6 +174,8 @@ const PENDING = new Set(
       ...builtStats,
       ...builtWebhooks,
       ...builtAdmin,
+      ...builtSignup,
+      ...builtPayment,
     ].includes(`${method} ${path}`);
     return !((read && builtReads) || builtWrites || builtProfileWrites || builtLater);
   }).map(([method, path]) => `${method} ${path}`),

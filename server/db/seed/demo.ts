@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { count, getTableName, sql } from 'drizzle-orm';
+import { count, eq, getTableName, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import { DOCUMENT_CLASSES, type Role, SERVICES } from '../../../src/contract/common';
 import { WEBHOOK_EVENTS } from '../../../src/contract/webhooks';
@@ -458,18 +458,30 @@ async function seedCompanyAdmin(db: Db, secrets: SecretBox, companyId: number, e
   }
   // No IP allow-list entries: the list is enforced (issue 15), and an empty list lets every address in, so the
   // demo stays reachable from wherever it runs. Admins add entries on /company-settings.
+  // One paid period every 30 days, the newest 10 days before DEMO_NOW (the company's current period).
+  const paidAt = (i: number) => new Date(DEMO_NOW - (10 + i * 30) * 86_400_000 + 60_000);
   await db.insert(payments).values(
     Array.from({ length: endpointCount > 1 ? 4 : 1 }, (_, i) => ({
       companyId,
       packageId: endpointCount > 1 ? 2 : 1,
       amountCents: endpointCount > 1 ? 80_000 : 25_000,
       currency: 'EUR',
-      status: i === 3 ? 'failed' : 'paid',
+      status: i === 3 ? 'declined' : 'paid',
       sessionId: `cs_demo_${companyId}_${i + 1}`,
-      createdAt: new Date(DEMO_NOW - (i + 1) * 30 * 86_400_000),
-      paidAt: i === 3 ? null : new Date(DEMO_NOW - (i + 1) * 30 * 86_400_000 + 60_000),
+      createdAt: new Date(paidAt(i).getTime() - 60_000),
+      paidAt: i === 3 ? null : paidAt(i),
+      receiptNumber: i === 3 ? null : `R-DEMO-${companyId}-${i + 1}`,
+      failureCode: i === 3 ? 'card_declined' : null,
     })),
   );
+  await db
+    .update(companies)
+    .set({
+      planPeriodStart: paidAt(0),
+      planPeriodEnd: new Date(paidAt(0).getTime() + 30 * 86_400_000),
+      planVerifications: endpointCount > 1 ? 2000 : 500,
+    })
+    .where(eq(companies.id, companyId));
 }
 
 export interface SeedOptions {

@@ -59,6 +59,7 @@ export async function seedReference(db: Db): Promise<{ documentTypeIds: Map<Docu
       verifications: 500,
       priceCents: 25_000,
       sortOrder: 1,
+      services: ['verification', 'video_kyc'],
     },
     {
       name: 'Growth',
@@ -66,6 +67,7 @@ export async function seedReference(db: Db): Promise<{ documentTypeIds: Map<Docu
       verifications: 2000,
       priceCents: 80_000,
       sortOrder: 2,
+      services: ['verification', 'aml', 'video_kyc', 'transactions', 'questionnaire'],
     },
     {
       name: 'Enterprise',

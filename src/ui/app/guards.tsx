@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Redirect, useSearch } from 'wouter';
 import { useBrowserLocation } from 'wouter/use-browser-location';
 import { canVisit } from '../../services/permissions';
+import { signupFinishing } from '../../services/signupStore';
 import { NotAllowedScreen } from '../screens/notAllowed/NotAllowedScreen';
 import { useActiveAccount } from './useAccounts';
 
@@ -26,6 +27,16 @@ export function PublicOnly({ children }: { children: ReactNode }) {
   const search = new URLSearchParams(useSearch());
   if (account && !search.has(ADD_ACCOUNT_QUERY)) return <Redirect to="~/" replace />;
   return children;
+}
+
+/**
+ * /create-account: public, except that the new admin it has just signed in stays on its "first steps" until
+ * they leave them (issue 16).
+ */
+export function PublicOrFinishingSignup({ children }: { children: ReactNode }) {
+  const account = useActiveAccount();
+  if (account && signupFinishing()) return children;
+  return <PublicOnly>{children}</PublicOnly>;
 }
 
 /** The route shows only when the active account's permissions allow it (§2 table, §6); else not-allowed. */

@@ -2,7 +2,7 @@
 import { type ComponentType, type ReactNode, Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { NotAllowedScreen as NotAllowedPage } from '../screens/notAllowed/NotAllowedScreen';
-import { PublicOnly, RequireAuth, RequirePermission } from './guards';
+import { PublicOnly, PublicOrFinishingSignup, RequireAuth, RequirePermission } from './guards';
 import { LoadingBar } from './LoadingBar';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary';
 import { Layouts, Screens } from './screens';
@@ -67,7 +67,13 @@ export function AppRoutes() {
     <Switch>
       <Route path="/login">{publicScreen(Screens.Login)}</Route>
       <Route path="/reset-password">{publicScreen(Screens.ResetPassword)}</Route>
-      <Route path="/create-account">{publicScreen(Screens.CreateAccount)}</Route>
+      <Route path="/create-account">
+        <PublicOrFinishingSignup>
+          <ScreenSlot>
+            <Screens.CreateAccount />
+          </ScreenSlot>
+        </PublicOrFinishingSignup>
+      </Route>
 
       <Route path="/">
         <Index />

@@ -19,7 +19,9 @@ export const Layouts = {
 export const Screens = {
   Login: lazyScreen(() => import('../screens/auth/LoginScreen'), 'LoginScreen'),
   ResetPassword: lazyScreen(() => import('../screens/auth/ResetPasswordScreen'), 'ResetPasswordScreen'),
-  CreateAccount: lazyScreen(() => import('../screens/account/CreateAccountScreen'), 'CreateAccountScreen'),
+  CreateAccount: lazyScreen(() => import('../screens/account/CreateAccountScreen'), 'CreateAccountScreen', [
+    'signup',
+  ]),
   Customers: lazyScreen(
     () => import('../screens/customers/CustomersScreen'),
     'CustomersScreen',

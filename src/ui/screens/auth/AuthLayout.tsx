@@ -5,7 +5,16 @@ import { usePageTitle } from '../../app/usePageTitle';
 import { LanguageSelect, ThemeToggle } from '../../components/ShellControls';
 
 /** The public pages (sign-in, password reset): a centred card with the language and theme controls. */
-export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {
+export function AuthLayout({
+  title,
+  wide = false,
+  children,
+}: {
+  title: string;
+  /** A wider card (the create-account packages). */
+  wide?: boolean;
+  children: ReactNode;
+}) {
   const { t } = useTranslation();
   usePageTitle(title);
   return (
@@ -14,7 +23,10 @@ export function AuthLayout({ title, children }: { title: string; children: React
         <LanguageSelect />
         <ThemeToggle />
       </div>
-      <Card elevation={Elevation.TWO} className="studio-auth-card">
+      <Card
+        elevation={Elevation.TWO}
+        className={wide ? 'studio-auth-card studio-auth-card-wide' : 'studio-auth-card'}
+      >
         <div className="studio-auth-brand">{t('app.name')}</div>
         <H2>{title}</H2>
         {children}

@@ -1,0 +1,127 @@
+/**
+ * Self-service account creation (issue 16; SPEC §1, §5, §7 stp/register, email_otp, stp/company): the
+ * create-account password rule and its strength, the package → services table, and the request and answer
+ * shapes shared by the studio and the server.
+ */
+import { z } from 'zod';
+import { loginSuccessSchema } from './auth';
+import type { Service } from './constants';
+
+// ---------------------------------------------------------------- §5 create-account password
+
+/** The parts of the create-account password rule (§5): 8 or more characters, upper, lower, a symbol. */
+export const SIGNUP_PASSWORD_RULES = ['length', 'upper', 'lower', 'symbol'] as const;
+export type SignupPasswordRule = (typeof SIGNUP_PASSWORD_RULES)[number];
+
+export const SIGNUP_PASSWORD_MIN = 8;
+
+const ruleHolds: Record<SignupPasswordRule, (password: string) => boolean> = {
+  length: (p) => [...p].length >= SIGNUP_PASSWORD_MIN,
+  upper: (p) => /\p{Lu}/u.test(p),
+  lower: (p) => /\p{Ll}/u.test(p),
+  // Anything that is neither a letter, a digit nor white space counts as a symbol.
+  symbol: (p) => /[^\p{L}\p{N}\s]/u.test(p),
+};
+
+/** The rules the password does not meet yet, in §5's order. */
+export function missingPasswordRules(password: string): SignupPasswordRule[] {
+  return SIGNUP_PASSWORD_RULES.filter((rule) => !ruleHolds[rule](password));
+}
+
+export const isSignupPassword = (password: string) => missingPasswordRules(password).length === 0;
+
+export const PASSWORD_STRENGTHS = ['weak', 'average', 'good', 'strong'] as const;
+export type PasswordStrength = (typeof PASSWORD_STRENGTHS)[number];
+
+/**
+ * §5 strength Weak / Average / Good / Strong. Weak until the rule is met; then Average, Good with 12 or more
+ * characters or a digit and a second symbol, Strong with 12 or more characters, a digit and two symbols (or 16
+ * or more characters with a digit).
+ */
+export function passwordStrength(password: string): PasswordStrength {
+  if (!isSignupPassword(password)) return 'weak';
+  const length = [...password].length;
+  const digit = /\p{N}/u.test(password);
+  const symbols = password.match(/[^\p{L}\p{N}\s]/gu)?.length ?? 0;
+  let points = 0;
+  if (length >= 12) points += 1;
+  if (length >= 16) points += 1;
+  if (digit) points += 1;
+  if (symbols >= 2) points += 1;
+  if (points >= 3) return 'strong';
+  if (points >= 1) return 'good';
+  return 'average';
+}
+
+/** What the server answers for a password that breaks the create-account rule. */
+export const SIGNUP_PASSWORD_DETAIL =
+  'The password needs 8 or more characters with an upper-case letter, a lower-case letter and a symbol';
+
+// ---------------------------------------------------------------- packages and their services
+
+/**
+ * A package that names no services (`services` null, e.g. the custom-priced one) gives the new company only
+ * this; otherwise the company's config gets the package's services (§2 profile tabs, §6 AML).
+ */
+export const BASE_SERVICES: readonly Service[] = ['verification'];
+
+/** §9: from this many verifications the price is agreed (custom price). */
+export const CUSTOM_PRICE_FROM_VERIFICATIONS = 1000;
+
+// ---------------------------------------------------------------- requests and answers
+
+const trimmed = (max: number) => z.string().trim().min(1, 'This field can not be empty.').max(max);
+
+/** POST /api/v2/stp/register */
+export const registerBodySchema = z.strictObject({
+  email: z
+    .string()
+    .trim()
+    .min(6)
+    .max(254)
+    .regex(/^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/, 'This is not a valid e-mail address.'),
+  password: z.string().min(1).max(256),
+});
+export type RegisterBody = z.infer<typeof registerBodySchema>;
+export const registerResponseSchema = z.object({ detail: z.string() });
+
+/**
+ * POST /api/v2/user/email_otp/submit answers `verified`, and for an address with a pending sign-up either the
+ * short-lived `signup_token` that POST /stp/company needs, or `already_registered` when the (now proven) owner
+ * of the address already has an account: only the owner learns it.
+ */
+export const emailVerifiedSchema = z.object({
+  verified: z.literal(true),
+  signup_token: z.string().optional(),
+  already_registered: z.boolean().optional(),
+});
+export type EmailVerified = z.infer<typeof emailVerifiedSchema>;
+
+/** POST /api/v2/stp/company (bearer: the sign-up token). */
+export const companyBodySchema = z.strictObject({
+  company_name: trimmed(200),
+  package: z.number().int().positive(),
+  first_name: trimmed(100),
+  last_name: trimmed(100),
+  phone: z
+    .string()
+    .trim()
+    .min(1, 'This field can not be empty.')
+    .max(32)
+    .regex(/^\+?[0-9 ()-]{5,31}$/, 'This is not a valid phone number.'),
+  industry: trimmed(100),
+  /** ISO 3166-1 alpha-2 code from the payment service's countries. */
+  country: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, 'This is not a valid country.')
+    .transform((c) => c.toUpperCase()),
+});
+export type CompanyBody = z.input<typeof companyBodySchema>;
+
+/** The answer: the new admin's sign-in (the same shape as a login) and the company's services. */
+export const companyCreatedSchema = loginSuccessSchema.extend({
+  user_id: z.number().int(),
+  services: z.array(z.string()),
+});
+export type CompanyCreated = z.infer<typeof companyCreatedSchema>;
