@@ -36,6 +36,8 @@ const lockout = () =>
     address: '127.0.0.1',
   });
 
+// Rendering the tab cold (Blueprint, icons) takes seconds on a loaded 2-core CI machine.
+vi.setConfig({ testTimeout: 20_000 });
 beforeAll(async () => {
   await i18next.loadNamespaces(['allowlist', 'webhooks']);
 });
