@@ -52,6 +52,7 @@ export const Screens = {
     'aml',
     'calls',
     'presence',
+    'fields',
   ]),
   Document: lazyScreen(() => import('../screens/profile/DocumentScreen'), 'DocumentScreen', [
     'documents',
