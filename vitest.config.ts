@@ -25,6 +25,8 @@ export default defineConfig({
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
+          // One migrated, seeded database for the run, copied into each test app (see the file).
+          globalSetup: ['tests/server/template.setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
