@@ -8,7 +8,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+        // 15 s rather than 5 s per test: on a loaded 2-core CI machine a render or a PDF takes a few seconds.
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 15_000,
+        },
       },
       {
         extends: true,
@@ -17,6 +23,7 @@ export default defineConfig({
           include: ['tests/ui/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['tests/ui/setup.ts'],
+          testTimeout: 15_000,
         },
       },
       {

@@ -25,7 +25,10 @@ let templateData: Blob | undefined;
  * A copy of the migrated, seeded template database (tests/server/template.setup.ts), or undefined when
  * there is none (a run without the server project's global setup) or the overrides change the seed.
  */
-function fromTemplate(dataDir: string, overrides: Partial<ServerConfig>): (() => Promise<Database>) | undefined {
+function fromTemplate(
+  dataDir: string,
+  overrides: Partial<ServerConfig>,
+): (() => Promise<Database>) | undefined {
   const template = inject('serverTemplate');
   if (!template || SEED_KEYS.some((key) => key in overrides)) return undefined;
   return async () => {

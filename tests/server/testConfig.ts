@@ -23,4 +23,12 @@ export const TEMPLATE_FILES = { database: 'pgdata.tar', storage: 'storage' } as 
  * Overrides that change what the seed writes or where the database lives: an app with one of these is
  * built from scratch, not from the template.
  */
-export const SEED_KEYS = ['databaseUrl', 'pgliteDir', 'dataDir', 'jwtSecret', 'seedOnEmpty', 'argon2', 'publicUrl'] as const;
+export const SEED_KEYS = [
+  'databaseUrl',
+  'pgliteDir',
+  'dataDir',
+  'jwtSecret',
+  'seedOnEmpty',
+  'argon2',
+  'publicUrl',
+] as const;

@@ -6,8 +6,6 @@ const MAX_DEPTH = 5;
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-/** Keys that can be looked up as a translation key (no `.` or `:`, which i18next reads as separators). */
-const PLAIN_KEY = /^[A-Za-z0-9_-]+$/;
 
 /** `mother_name`, `motherName`, `mother-name` → "Mother name": the label of a key without a translation. */
 export function humaniseKey(key: string): string {
@@ -118,7 +116,8 @@ function Value({ value }: { value: unknown }) {
   if (Array.isArray(value)) {
     if (value.length === 0) return <>{t('values.empty')}</>;
     if (value.every(isScalar)) {
-      return <>{value.map((item) => (item === null ? t('values.empty') : scalarText(item, t))).join(', ')}</>;
+      const words = { yes: t('values.yes'), no: t('values.no'), empty: t('values.empty') };
+      return <>{value.map((item) => scalarText(item, words)).join(', ')}</>;
     }
   }
   if (isRecord(value) && Object.keys(value).length === 0) return <>{t('values.empty')}</>;
@@ -126,8 +125,9 @@ function Value({ value }: { value: unknown }) {
   return <code className="studio-field-raw">{JSON.stringify(value)}</code>;
 }
 
-function scalarText(value: unknown, t: (key: string) => string): string {
-  if (typeof value === 'boolean') return value ? t('values.yes') : t('values.no');
+function scalarText(value: unknown, words: { yes: string; no: string; empty: string }): string {
+  if (value === null || value === undefined || value === '') return words.empty;
+  if (typeof value === 'boolean') return value ? words.yes : words.no;
   return String(value);
 }
 
@@ -139,10 +139,8 @@ function formatSafely(format: Intl.DateTimeFormat, iso: string, fallback: string
 
 /** The label of a key: its text in the `fields` namespace, else the key made readable. */
 function useLabel() {
-  const { t, i18n } = useTranslation('fields');
-  // `exists` first: a key the namespace does not know is expected here, not a missing text.
-  return (key: string) =>
-    PLAIN_KEY.test(key) && i18n.exists(`labels.${key}`, { ns: 'fields' })
-      ? t(`labels.${key}`)
-      : humaniseKey(key);
+  const { t } = useTranslation('fields');
+  // The whole table, not one `t` call per key: a key the namespace does not know is expected here.
+  const labels = t('labels', { returnObjects: true }) as Record<string, string>;
+  return (key: string) => (Object.hasOwn(labels, key) ? (labels[key] as string) : humaniseKey(key));
 }

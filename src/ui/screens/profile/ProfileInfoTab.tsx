@@ -65,6 +65,7 @@ export function ProfileInfoTab({ profile }: { profile: Profile }) {
 /** The government-check data (§7 GET /profile/{id}/nvi) as labelled fields. */
 function GovernmentCheck({ profileId }: { profileId: number }) {
   const { t } = useTranslation('profile');
+  const { t: tf } = useTranslation('fields');
   const nvi = useQuery({
     queryKey: sidebarKeys.nvi(profileId),
     queryFn: ({ signal }) => getNvi(profileId, { signal }),
@@ -75,7 +76,7 @@ function GovernmentCheck({ profileId }: { profileId: number }) {
     <section aria-labelledby="profile-nvi-title" className="studio-profile-nvi">
       <H5 id="profile-nvi-title">{t('info.government')}</H5>
       {nvi.isPending && <Spinner size={20} />}
-      {nvi.isError && <p className="studio-muted">{t('fields:loadFailed')}</p>}
+      {nvi.isError && <p className="studio-muted">{tf('loadFailed')}</p>}
       {nvi.data && empty && <p className="studio-muted">{t('info.noGovernment')}</p>}
       {!empty && <StructuredFields data={data} />}
     </section>
