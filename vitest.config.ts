@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { blueprintCssSplit } from './build/blueprintCss.ts';
@@ -5,6 +6,9 @@ import { blueprintCssSplit } from './build/blueprintCss.ts';
 export default defineConfig({
   plugins: [react(), blueprintCssSplit()],
   test: {
+    // Vitest's default is one worker less than the cores: one worker on the 2-core CI machine, so the realtime
+    // truth test (about two minutes) held up every other file. Two workers run it beside the rest.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,
@@ -23,7 +27,8 @@ export default defineConfig({
           include: ['tests/ui/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['tests/ui/setup.ts'],
-          testTimeout: 15_000,
+          // Room for findBy… (15 s in tests/ui/setup.ts) on a loaded machine.
+          testTimeout: 30_000,
         },
       },
       {
@@ -36,6 +41,9 @@ export default defineConfig({
           globalSetup: ['tests/server/template.setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // expect.poll waits 1 s by default: too short on a loaded machine for a socket round trip on a
+          // database just loaded from the template (its caches are cold). Only how long it waits changes.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
