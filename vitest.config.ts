@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { blueprintCssSplit } from './build/blueprintCss.ts';
@@ -6,9 +5,6 @@ import { blueprintCssSplit } from './build/blueprintCss.ts';
 export default defineConfig({
   plugins: [react(), blueprintCssSplit()],
   test: {
-    // Vitest's default is one worker less than the cores: one worker on the 2-core CI machine, so the realtime
-    // truth test (about two minutes) held up every other file. Two workers run it beside the rest.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,
