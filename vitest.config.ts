@@ -8,7 +8,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+        // 15 s rather than 5 s per test: on a loaded 2-core CI machine a render or a PDF takes a few seconds.
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 15_000,
+        },
       },
       {
         extends: true,
@@ -17,6 +23,8 @@ export default defineConfig({
           include: ['tests/ui/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['tests/ui/setup.ts'],
+          // Room for findBy… (15 s in tests/ui/setup.ts) on a loaded machine.
+          testTimeout: 30_000,
         },
       },
       {
@@ -25,8 +33,13 @@ export default defineConfig({
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
+          // One migrated, seeded database for the run, copied into each test app (see the file).
+          globalSetup: ['tests/server/template.setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // expect.poll waits 1 s by default: too short on a loaded machine for a socket round trip on a
+          // database just loaded from the template (its caches are cold). Only how long it waits changes.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

@@ -8,8 +8,16 @@ step() { printf '\n== %s\n' "$*"; }
 step "npm dependencies"
 # `npm install` rather than `npm ci`: the npm here leaves other platforms' optional packages (Biome's
 # binaries) out of the lockfile, and `npm ci` then refuses the lockfile. Locked versions are kept.
+# npm checks every package's `engines` against the Node it runs on: on an older system Node (20) it prints
+# an EBADENGINE warning for each package that wants Node 22+, although they all run on the project's Node 24
+# (the `node` devDependency). So npm itself runs on that Node 24 when the system's is older.
 if [ "${CI:-}" = "true" ] || [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm install --no-audit --no-fund
+  if node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 22 ? 0 : 1)'; then
+    npm install --no-audit --no-fund
+  else
+    node_version="$(node -p "require('./package-lock.json').packages['node_modules/node'].version")"
+    npm exec --yes --package="node@$node_version" -- npm install --no-audit --no-fund
+  fi
 fi
 
 step "chromium (end-to-end tests)"

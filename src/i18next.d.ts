@@ -9,6 +9,7 @@ import type customer from '../locales/en-US/customer.json';
 import type customers from '../locales/en-US/customers.json';
 import type documents from '../locales/en-US/documents.json';
 import type entities from '../locales/en-US/entities.json';
+import type fields from '../locales/en-US/fields.json';
 import type modules from '../locales/en-US/modules.json';
 import type presence from '../locales/en-US/presence.json';
 import type profile from '../locales/en-US/profile.json';
@@ -42,6 +43,7 @@ declare module 'i18next' {
       allowlist: typeof allowlist;
       sessions: typeof sessions;
       signup: typeof signup;
+      fields: typeof fields;
     };
     returnNull: false;
   }

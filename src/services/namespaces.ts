@@ -18,6 +18,7 @@ export const NAMESPACES = [
   'allowlist',
   'sessions',
   'signup',
+  'fields',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

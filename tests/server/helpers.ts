@@ -1,16 +1,47 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
-import { loadConfig, type ServerConfig } from '../../server/config';
+import type { ServerConfig } from '../../server/config';
+import { type Database, type Db, readDatesAsText, withPreparedSelects } from '../../server/db/client';
+import * as schema from '../../server/db/schema';
 import type { FaceMatcher } from '../../server/integrations/faceMatch';
 import type { PaymentProvider } from '../../server/integrations/payment/provider';
+import { SEED_KEYS, TEMPLATE_FILES, testConfig } from './testConfig';
 
 export interface TestApp {
   app: FastifyInstance;
   config: ServerConfig;
   close(): Promise<void>;
+}
+
+/** The seeded template's database, read once per test file. */
+let templateData: Blob | undefined;
+
+/**
+ * A copy of the migrated, seeded template database (tests/server/template.setup.ts), or undefined when
+ * there is none (a run without the server project's global setup) or the overrides change the seed.
+ */
+function fromTemplate(
+  dataDir: string,
+  overrides: Partial<ServerConfig>,
+): (() => Promise<Database>) | undefined {
+  const template = inject('serverTemplate');
+  if (!template || SEED_KEYS.some((key) => key in overrides)) return undefined;
+  return async () => {
+    templateData ??= new Blob([readFileSync(join(template, TEMPLATE_FILES.database))]);
+    cpSync(join(template, TEMPLATE_FILES.storage), join(dataDir, 'storage'), { recursive: true });
+    const client = new PGlite({ loadDataDir: templateData });
+    await client.waitReady;
+    readDatesAsText(client);
+    // As server/db/client.ts opens PGlite (the migrations are in the template already).
+    const db = drizzle({ client: withPreparedSelects(client), schema, casing: 'snake_case' });
+    return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  };
 }
 
 /** A seeded app on an in-memory PGlite and a temporary data folder, with cheap password hashing. */
@@ -23,24 +54,17 @@ export async function startTestApp(
   } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-test-'));
-  const config: ServerConfig = {
-    ...loadConfig({
-      DATA_DIR: dataDir,
-      JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
-      LOG_LEVEL: 'silent',
-    }),
-    pgliteDir: 'memory',
-    argon2: { memoryCost: 1024, timeCost: 1 },
-    studioDist: join(dataDir, 'no-studio'),
-    mailConsole: false,
-    ...overrides,
-  };
-  const app = await buildApp(config, options);
+  const config: ServerConfig = { ...testConfig(dataDir), ...overrides };
+  const open = fromTemplate(dataDir, overrides);
+  const database = open ? await open() : undefined;
+  const app = await buildApp(config, { ...options, ...(database ? { database } : {}) });
   return {
     app,
     config,
     async close() {
       await app.close();
+      // buildApp leaves a database it was given open.
+      await database?.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -60,7 +60,7 @@ export const Screens = {
   Profile: lazyScreen(
     () => import('../screens/profile/ProfileScreen'),
     'ProfileScreen',
-    ['profile', 'report', 'documents', 'aml', 'calls', 'presence'],
+    ['profile', 'report', 'documents', 'aml', 'calls', 'presence', 'fields'],
     {
       queries: (q, { params, companyId }) => [
         q.profileQuery(Number(params.profileID)),

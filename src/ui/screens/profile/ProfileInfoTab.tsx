@@ -4,6 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Profile } from '../../../contract/profiles';
 import { getNvi, sidebarKeys } from '../../../services/api/profileDetail';
+import { StructuredFields } from '../../components/StructuredFields';
 import { EditProfileDialog } from './EditProfileDialog';
 import { useDateFormat } from './useDateFormat';
 
@@ -61,31 +62,23 @@ export function ProfileInfoTab({ profile }: { profile: Profile }) {
   );
 }
 
-/** The government-check data (§7 GET /profile/{id}/nvi), as the registry returned it. */
+/** The government-check data (§7 GET /profile/{id}/nvi) as labelled fields. */
 function GovernmentCheck({ profileId }: { profileId: number }) {
   const { t } = useTranslation('profile');
+  const { t: tf } = useTranslation('fields');
   const nvi = useQuery({
     queryKey: sidebarKeys.nvi(profileId),
     queryFn: ({ signal }) => getNvi(profileId, { signal }),
   });
-  const entries = Object.entries(nvi.data?.extra_data ?? {});
-  const show = (value: unknown) =>
-    typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+  const data = nvi.data?.extra_data ?? {};
+  const empty = Object.keys(data).length === 0;
   return (
     <section aria-labelledby="profile-nvi-title" className="studio-profile-nvi">
       <H5 id="profile-nvi-title">{t('info.government')}</H5>
       {nvi.isPending && <Spinner size={20} />}
-      {nvi.data && entries.length === 0 && <p className="studio-muted">{t('info.noGovernment')}</p>}
-      {entries.length > 0 && (
-        <dl className="studio-fields">
-          {entries.map(([key, value]) => (
-            <div key={key} className="studio-field">
-              <dt>{key}</dt>
-              <dd>{show(value)}</dd>
-            </div>
-          ))}
-        </dl>
-      )}
+      {nvi.isError && <p className="studio-muted">{tf('loadFailed')}</p>}
+      {nvi.data && empty && <p className="studio-muted">{t('info.noGovernment')}</p>}
+      {!empty && <StructuredFields data={data} />}
     </section>
   );
 }

@@ -1,0 +1,34 @@
+import { join } from 'node:path';
+import { loadConfig, type ServerConfig } from '../../server/config';
+
+/** The configuration of every test app (before a test's own overrides): cheap password hashing, no mail. */
+export function testConfig(dataDir: string): ServerConfig {
+  return {
+    ...loadConfig({
+      DATA_DIR: dataDir,
+      JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
+      LOG_LEVEL: 'silent',
+    }),
+    pgliteDir: 'memory',
+    argon2: { memoryCost: 1024, timeCost: 1 },
+    studioDist: join(dataDir, 'no-studio'),
+    mailConsole: false,
+  };
+}
+
+/** The seeded template's files (tests/server/template.setup.ts), inside its folder. */
+export const TEMPLATE_FILES = { database: 'pgdata.tar', storage: 'storage' } as const;
+
+/**
+ * Overrides that change what the seed writes or where the database lives: an app with one of these is
+ * built from scratch, not from the template.
+ */
+export const SEED_KEYS = [
+  'databaseUrl',
+  'pgliteDir',
+  'dataDir',
+  'jwtSecret',
+  'seedOnEmpty',
+  'argon2',
+  'publicUrl',
+] as const;
