@@ -269,7 +269,7 @@ describe('the bad-input sweep over the OpenAPI document', () => {
     const tables = await tablesAndColumns(t.app);
     fingerprintSql = buildFingerprintSql(tables);
     await installChangeCounters(t.app, tables);
-  });
+  }, 180_000);
   afterAll(() => t.close());
 
   it('counts a row change, and not one that is rolled back or only touches an excluded column', async () => {
