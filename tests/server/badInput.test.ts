@@ -11,6 +11,8 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config';
+import { sessions, users } from '../../server/db/schema';
 import { bearer, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 const RUNS = Number(process.env.BAD_INPUT_RUNS ?? 3);
@@ -259,7 +261,7 @@ describe('the bad-input sweep over the OpenAPI document', () => {
     t = await startTestApp({
       loginRateLimit: { perAccount: 100_000, perAddress: 100_000, timeWindowMs: 60_000 },
       // Background deliveries would change rows between a request and its fingerprint.
-      webhooks: { ...(await import('../../server/config')).loadConfig({}).webhooks, worker: false },
+      webhooks: { ...loadConfig({}).webhooks, worker: false },
     });
     admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
     const document = (await t.app.inject({ method: 'GET', url: '/api/v2/openapi.json' })).json();
@@ -267,11 +269,10 @@ describe('the bad-input sweep over the OpenAPI document', () => {
     const tables = await tablesAndColumns(t.app);
     fingerprintSql = buildFingerprintSql(tables);
     await installChangeCounters(t.app, tables);
-  });
+  }, 180_000);
   afterAll(() => t.close());
 
   it('counts a row change, and not one that is rolled back or only touches an excluded column', async () => {
-    const { sessions, users } = await import('../../server/db/schema');
     const counts = async () => Object.fromEntries(await changeCounts(t.app));
     const start = await counts();
     await t.app.ctx.db

@@ -15,7 +15,7 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'assets', 'app.js'), 'console.log(1)');
   t = await startTestApp({ studioDist: dist });
   admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
-});
+}, 180_000);
 afterAll(() => t.close());
 
 /** The headers every response carries, whatever it is. */

@@ -30,7 +30,7 @@ beforeAll(async () => {
   );
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-});
+}, 180_000);
 afterAll(async () => {
   for (const socket of sockets) socket.close();
   await t.close();
