@@ -166,9 +166,8 @@ export function createCallDesk(deps: {
     return row?.id ?? busy.get(userId);
   }
 
-  /** Agents of the company in a call (distributed: from the database). */
+  /** Agents of the company in a call, from the database (distributed). */
   async function busyAgents(companyId: number): Promise<Set<number>> {
-    if (!shared) return new Set(busy.keys());
     const rows = await deps.db
       .select({ agent: videoCalls.agentId })
       .from(videoCalls)
@@ -186,7 +185,7 @@ export function createCallDesk(deps: {
     return {
       user_id: userId,
       status: await agentStatusOf(deps.db, userId),
-      call_id: (await callOfAgent(userId)) ?? null,
+      call_id: (shared ? await callOfAgent(userId) : busy.get(userId)) ?? null,
     };
   }
 
@@ -228,7 +227,7 @@ export function createCallDesk(deps: {
         (async () => {
           if (await hasSocket(userId)) return;
           // An agent gone for good cannot go on talking: the customer hears the call is over.
-          const callId = await callOfAgent(userId);
+          const callId = shared ? await callOfAgent(userId) : busy.get(userId);
           if (callId !== undefined) await endCall(companyId, callId, 'agent');
           if ((await agentStatusOf(deps.db, userId)) === 'Offline') return;
           await changeAgentStatus(companyId, userId, 'Offline');
@@ -255,9 +254,10 @@ export function createCallDesk(deps: {
         .select({ id: users.id, status: users.agentStatus })
         .from(users)
         .where(eq(users.companyId, companyId)),
-      busyAgents(companyId),
+      shared ? busyAgents(companyId) : null,
     ]);
-    const free = Math.max(1, online.filter((u) => u.status === 'Online' && !inCall.has(u.id)).length);
+    const engaged = inCall ?? busy;
+    const free = Math.max(1, online.filter((u) => u.status === 'Online' && !engaged.has(u.id)).length);
     waiting.forEach((call, index) => {
       const position = index + 1;
       hub()
@@ -285,7 +285,7 @@ export function createCallDesk(deps: {
     // Another live process looks after it now (the customer re-joined there, and may be reconnecting).
     if (shared && (await shared.ownedElsewhere(companyId, callId))) return;
     present.delete(callId);
-    await shared?.remove(companyId, callId);
+    if (shared) await shared.remove(companyId, callId);
     if (await missCall(deps.db, callId)) {
       hub().to(companyRoom(companyId)).emit('call.cancelled', { call_id: callId, reason: 'customer_left' });
       emitDesk({ kind: 'missed', companyId, callId });
@@ -471,8 +471,9 @@ export function createCallDesk(deps: {
     },
 
     async hangUp(companyId, by, callId) {
-      if ('agentId' in by && (await callOfAgent(by.agentId)) !== callId)
-        return { ok: false, detail: 'Not your call' };
+      const current =
+        'agentId' in by ? (shared ? await callOfAgent(by.agentId) : busy.get(by.agentId)) : callId;
+      if (current !== callId) return { ok: false, detail: 'Not your call' };
       if ('callId' in by && by.callId !== callId) return { ok: false, detail: 'Not your call' };
       await endCall(companyId, callId, 'agentId' in by ? 'agent' : 'customer');
       return { ok: true };
