@@ -11,6 +11,8 @@ const isProfileChunk = /\/assets\/ProfileScreen-[\w-]+\.js$/;
 test("a profile's first request goes out while its chunk is still on its way; back restores the list where it was", async ({
   page,
 }) => {
+  // A sequence of five navigations on a shared, loaded machine.
+  test.setTimeout(60_000);
   // Every request of the profile screen's chunk is held until the test lets it go.
   const events: string[] = [];
   let release: () => void = () => undefined;
@@ -55,16 +57,16 @@ test("a profile's first request goes out while its chunk is still on its way; ba
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === '/api/v2/profile') listRequests += 1;
   });
-  await page.goBack();
+  await page.goBack({ waitUntil: 'commit' });
   await expect(rows(page)).toHaveCount(100);
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(scrolled);
   await expect(page.locator('.studio-page .bp6-spinner')).toHaveCount(0);
   expect(listRequests).toBe(0);
 
   // Forward and back again: the same screens, again without a fallback in between.
-  await page.goForward();
+  await page.goForward({ waitUntil: 'commit' });
   await expect(page.locator('.studio-profile-header h2')).toBeVisible();
-  await page.goBack();
+  await page.goBack({ waitUntil: 'commit' });
   await expect(rows(page)).toHaveCount(100);
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(scrolled);
 });

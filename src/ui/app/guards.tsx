@@ -4,6 +4,7 @@ import { useBrowserLocation } from 'wouter/use-browser-location';
 import { canVisit } from '../../services/permissions';
 import { signupFinishing } from '../../services/signupStore';
 import { NotAllowedScreen } from '../screens/notAllowed/NotAllowedScreen';
+import { useShownUrl } from './navigation';
 import { useActiveAccount } from './useAccounts';
 
 /** The query that lets a signed-in user open the login page to add another company's account. */
@@ -15,7 +16,10 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   // The full path, also inside nested routes.
   const [location] = useBrowserLocation();
   const search = useSearch();
+  const shown = useShownUrl();
   if (account) return children;
+  // A navigation is on its way (issue 19: the URL is ahead of the screen): the next route's guards decide.
+  if (shown.path !== location) return null;
   const original = search ? `${location}?${search}` : location;
   // '~' makes the path absolute also inside nested routes.
   return <Redirect to={`~/login?redirect=${encodeURIComponent(original)}`} replace />;
@@ -42,7 +46,8 @@ export function PublicOrFinishingSignup({ children }: { children: ReactNode }) {
 /** The route shows only when the active account's permissions allow it (§2 table, §6); else not-allowed. */
 export function RequirePermission({ children }: { children: ReactNode }) {
   const account = useActiveAccount();
-  const [location] = useBrowserLocation();
+  // The screen on show (during a navigation the URL is already the next one's).
+  const location = useShownUrl().path;
   if (!account || !canVisit(location, account)) return <NotAllowedScreen />;
   return children;
 }

@@ -43,6 +43,12 @@ const useShownLocation: BaseLocationHook = () => {
 
 const useShownSearch = () => useContext(ShownContext)?.search ?? window.location.search;
 
+/** The location on show (path and query with its '?'): during a navigation the URL is already ahead of it. */
+export function useShownUrl(): { path: string; search: string } {
+  const shown = useContext(ShownContext);
+  return shown ?? { path: window.location.pathname, search: window.location.search };
+}
+
 const HISTORY_EVENTS = ['pushState', 'replaceState', 'popstate'] as const;
 
 /** Scroll positions by URL, kept while the page is open (back/forward restore them). */

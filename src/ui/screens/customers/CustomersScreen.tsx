@@ -78,10 +78,8 @@ export function CustomersScreen() {
 function useIdleProfilePreload() {
   useEffect(() => {
     const start = () => void preloadRoute('/profile/0', { chunksOnly: true });
-    if (typeof window.requestIdleCallback !== 'function') {
-      const timer = setTimeout(start, 1000);
-      return () => clearTimeout(timer);
-    }
+    // Browsers without idle callbacks load it on the first hover or click.
+    if (typeof window.requestIdleCallback !== 'function') return;
     const handle = window.requestIdleCallback(start, { timeout: 3000 });
     return () => window.cancelIdleCallback(handle);
   }, []);
