@@ -15,6 +15,7 @@ export const NAMESPACES = [
   'webhooks',
   'admin',
   'presence',
+  'payment',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

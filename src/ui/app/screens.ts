@@ -23,9 +23,9 @@ export const Screens = {
   CompanySettings: lazyScreen(
     () => import('../screens/company/CompanySettingsScreen'),
     'CompanySettingsScreen',
-    ['webhooks'],
+    ['webhooks', 'payment'],
   ),
-  Return: lazyScreen(() => import('../screens/payment/ReturnScreen'), 'ReturnScreen'),
+  Return: lazyScreen(() => import('../screens/payment/ReturnScreen'), 'ReturnScreen', ['payment']),
   Admin: lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen', ['admin']),
   Entities: lazyScreen(() => import('../screens/entity/kyb'), 'EntitiesScreen', ['entities', 'profile']),
   PdfBasic: lazyScreen(() => import('../screens/pdf/PdfBasicScreen'), 'PdfBasicScreen', [

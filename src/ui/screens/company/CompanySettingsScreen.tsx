@@ -2,6 +2,7 @@ import { H2, Tab, Tabs } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/usePageTitle';
+import { PlanTab, PlanTabTitle } from '../payment/PlanTab';
 import { WebhooksTab } from './WebhooksTab';
 import './company.css';
 import './icons';
@@ -14,7 +15,10 @@ export function CompanySettingsScreen() {
   const { t } = useTranslation('webhooks');
   const title = t('title');
   usePageTitle(title);
-  const [tab, setTab] = useState<string>('webhooks');
+  // `?tab=plan` (the return page's link back) opens that tab.
+  const [tab, setTab] = useState<string>(
+    () => new URLSearchParams(window.location.search).get('tab') ?? 'webhooks',
+  );
   return (
     <section className="studio-page studio-page-wide" aria-labelledby="page-title">
       <H2 id="page-title">{title}</H2>
@@ -25,6 +29,7 @@ export function CompanySettingsScreen() {
         renderActiveTabPanelOnly
       >
         <Tab id="webhooks" title={t('tabs.webhooks')} panel={<WebhooksTab />} />
+        <Tab id="plan" title={<PlanTabTitle />} panel={<PlanTab />} />
       </Tabs>
     </section>
   );
