@@ -11,6 +11,7 @@ import type documents from '../locales/en-US/documents.json';
 import type entities from '../locales/en-US/entities.json';
 import type fields from '../locales/en-US/fields.json';
 import type modules from '../locales/en-US/modules.json';
+import type payment from '../locales/en-US/payment.json';
 import type presence from '../locales/en-US/presence.json';
 import type profile from '../locales/en-US/profile.json';
 import type report from '../locales/en-US/report.json';
@@ -44,6 +45,7 @@ declare module 'i18next' {
       sessions: typeof sessions;
       signup: typeof signup;
       fields: typeof fields;
+      payment: typeof payment;
     };
     returnNull: false;
   }

@@ -2,6 +2,8 @@
 export interface StudioConfig {
   /** Address of the login host (§7 /api/v1). Empty: the studio's own origin. */
   loginHost: string;
+  /** Address of the payment service (§7: GET /config and GET /industry on a separate host). */
+  paymentServiceUrl: string;
 }
 
 declare global {
@@ -13,5 +15,5 @@ declare global {
 export function studioConfig(): StudioConfig {
   const given = typeof window === 'undefined' ? undefined : window.__STUDIO_CONFIG__;
   const origin = typeof location === 'undefined' ? '' : location.origin;
-  return { loginHost: given?.loginHost || origin };
+  return { loginHost: given?.loginHost || origin, paymentServiceUrl: given?.paymentServiceUrl || origin };
 }

@@ -19,6 +19,7 @@ export const NAMESPACES = [
   'sessions',
   'signup',
   'fields',
+  'payment',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

@@ -42,7 +42,7 @@ test.describe('guards and routes', () => {
     await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
     await page.goto('/?session_id=cs_test_42');
     await expect.poll(() => path(page)).toBe('/return?session_id=cs_test_42');
-    await expect(page.getByRole('heading', { name: 'Payment' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Payment', exact: true })).toBeVisible();
   });
 
   test('the shell navigates between areas with the keyboard-reachable navbar', async ({ page }) => {

@@ -45,11 +45,13 @@ describe('serving the studio', () => {
     expect(file.json()).toEqual({ detail: 'Invalid or expired file address' });
   });
 
-  it('serves the runtime config with the login host', async () => {
+  it('serves the runtime config with the login host and the payment service host', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/runtime-config.js' });
     expect(response.headers['content-type']).toMatch(/javascript/);
     expect(response.headers['cache-control']).toBe('no-cache');
-    expect(response.body).toBe(`window.__STUDIO_CONFIG__ = {"loginHost":"${t.config.publicUrl}"};\n`);
+    expect(response.body).toBe(
+      `window.__STUDIO_CONFIG__ = {"loginHost":"${t.config.publicUrl}","paymentServiceUrl":"${t.config.payment.serviceUrl}"};\n`,
+    );
   });
 
   it('allows CORS from the region origins with the Authorization header', async () => {

@@ -41,6 +41,8 @@ export interface HttpOptions {
   store: AccountStore;
   /** Address of the login host, read at request time. */
   loginHost: () => string;
+  /** Address of the payment service host (§7 GET /config, GET /industry), read at request time. */
+  paymentServiceHost?: () => string;
 }
 
 export interface Http {
@@ -50,9 +52,11 @@ export interface Http {
   publicApi: (server?: string) => KyInstance;
   /** The login host (/api/v1). */
   loginApi: () => KyInstance;
+  /** The payment service host, without a token. */
+  paymentServiceApi: () => KyInstance;
 }
 
-export function createHttp({ store, loginHost }: HttpOptions): Http {
+export function createHttp({ store, loginHost, paymentServiceHost }: HttpOptions): Http {
   const toApiError = (authenticated: boolean) => async (error: Error) => {
     if (isHTTPError(error)) {
       const status = error.response.status;
@@ -112,12 +116,19 @@ export function createHttp({ store, loginHost }: HttpOptions): Http {
       hooks: { beforeError: [({ error }) => toApiError(false)(error)] },
     });
 
-  return { api, publicApi, loginApi };
+  const paymentServiceApi = () =>
+    base.extend({
+      prefix: (paymentServiceHost ?? loginHost)().replace(/\/+$/, ''),
+      hooks: { beforeError: [({ error }) => toApiError(false)(error)] },
+    });
+
+  return { api, publicApi, loginApi, paymentServiceApi };
 }
 
-export const { api, publicApi, loginApi } = createHttp({
+export const { api, publicApi, loginApi, paymentServiceApi } = createHttp({
   store: accounts,
   loginHost: () => studioConfig().loginHost,
+  paymentServiceHost: () => studioConfig().paymentServiceUrl,
 });
 
 /**

@@ -35,9 +35,9 @@ export const Screens = {
   CompanySettings: lazyScreen(
     () => import('../screens/company/CompanySettingsScreen'),
     'CompanySettingsScreen',
-    ['webhooks', 'allowlist'],
+    ['webhooks', 'allowlist', 'payment'],
   ),
-  Return: lazyScreen(() => import('../screens/payment/ReturnScreen'), 'ReturnScreen'),
+  Return: lazyScreen(() => import('../screens/payment/ReturnScreen'), 'ReturnScreen', ['payment']),
   Admin: lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen', ['admin']),
   Entities: lazyScreen(() => import('../screens/entity/kyb'), 'EntitiesScreen', ['entities', 'profile']),
   PdfBasic: lazyScreen(() => import('../screens/pdf/PdfBasicScreen'), 'PdfBasicScreen', [

@@ -2,20 +2,24 @@ import { H2, Tab, Tabs } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/usePageTitle';
+import { PlanTab, PlanTabTitle } from '../payment/PlanTab';
 import { AllowListTab, AllowListTabTitle } from './AllowListTab';
 import { WebhooksTab } from './WebhooksTab';
 import './company.css';
 import './icons';
 
 /**
- * /company-settings (§2, view_company_page): the company's configuration in tabs. Webhooks today; the
- * IP allow-list and plan-and-payment tabs join here when they are built.
+ * /company-settings (§2, view_company_page): the company's configuration in tabs: webhooks, the IP
+ * allow-list and plan and payment.
  */
 export function CompanySettingsScreen() {
   const { t } = useTranslation('webhooks');
   const title = t('title');
   usePageTitle(title);
-  const [tab, setTab] = useState<string>('webhooks');
+  // `?tab=plan` (the return page's link back) opens that tab.
+  const [tab, setTab] = useState<string>(
+    () => new URLSearchParams(window.location.search).get('tab') ?? 'webhooks',
+  );
   return (
     <section className="studio-page studio-page-wide" aria-labelledby="page-title">
       <H2 id="page-title">{title}</H2>
@@ -27,6 +31,7 @@ export function CompanySettingsScreen() {
       >
         <Tab id="webhooks" title={t('tabs.webhooks')} panel={<WebhooksTab />} />
         <Tab id="ip-allowlist" title={<AllowListTabTitle />} panel={<AllowListTab />} />
+        <Tab id="plan" title={<PlanTabTitle />} panel={<PlanTab />} />
       </Tabs>
     </section>
   );

@@ -1,0 +1,78 @@
+/** Plan and payment (§7 /payment/*, GET /stp/packages) and the payment service host (GET /config, /industry). */
+import type { Page } from '../../contract/common';
+import type {
+  BuyPackageReply,
+  Industry,
+  Package,
+  Payment,
+  PaymentServiceConfig,
+  Plan,
+  SessionStatus,
+} from '../../contract/payments';
+import { api, paymentServiceApi } from './http';
+
+type Options = { signal?: AbortSignal };
+export type Locale = 'en-US' | 'tr';
+
+export const paymentKeys = {
+  all: ['payment'] as const,
+  packages: () => ['payment', 'packages'] as const,
+  plan: () => ['payment', 'plan'] as const,
+  history: (limit: number) => ['payment', 'history', limit] as const,
+  serviceConfig: (lang: string) => ['payment', 'service-config', lang] as const,
+  industries: (lang: string) => ['payment', 'industries', lang] as const,
+};
+
+export function listPackages({ signal }: Options = {}): Promise<Package[]> {
+  return api.get('stp/packages', { signal }).json<Package[]>();
+}
+
+export function getPlan({ signal }: Options = {}): Promise<Plan> {
+  return api.get('payment/plan', { signal }).json<Plan>();
+}
+
+export function getPaymentHistory(limit: number, { signal }: Options = {}): Promise<Page<Payment>> {
+  return api.get('payment/history', { searchParams: { limit }, signal }).json<Page<Payment>>();
+}
+
+/**
+ * POST /payment/buy_package: a checkout session for the package. The checkout sends the browser back to
+ * `studioUrl` with `?session_id=…` (the root path forwards it to /return).
+ */
+export function buyPackage(
+  packageId: number,
+  studioUrl: string,
+  locale: Locale,
+  { signal }: Options = {},
+): Promise<BuyPackageReply> {
+  return api
+    .post('payment/buy_package', { json: { package: packageId, studio_url: studioUrl, locale }, signal })
+    .json<BuyPackageReply>();
+}
+
+export function getSessionStatus(sessionId: string, { signal }: Options = {}): Promise<SessionStatus> {
+  return api
+    .get('payment/session_status', { searchParams: { session_id: sessionId }, retry: 0, signal })
+    .json<SessionStatus>();
+}
+
+/** A custom-price request (§9: from 1000 verifications) goes to the provider's support (POST /support/contact-us). */
+export async function requestCustomPrice(
+  body: { email: string; message: string; page: string },
+  { signal }: Options = {},
+): Promise<void> {
+  await api.post('support/contact-us', { json: body, signal });
+}
+
+/** GET /config on the payment service host: currencies, countries, the minimum commitment. */
+export function getPaymentServiceConfig(
+  lang: string,
+  { signal }: Options = {},
+): Promise<PaymentServiceConfig> {
+  return paymentServiceApi().get('config', { searchParams: { lang }, signal }).json<PaymentServiceConfig>();
+}
+
+/** GET /industry on the payment service host. */
+export function getIndustries(lang: string, { signal }: Options = {}): Promise<Industry[]> {
+  return paymentServiceApi().get('industry', { searchParams: { lang }, signal }).json<Industry[]>();
+}

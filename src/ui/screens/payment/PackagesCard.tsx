@@ -1,0 +1,168 @@
+import { Alert, Button, Callout, Card, H4, H5, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MINIMUM_COMMITMENT_VERIFICATIONS, type Package } from '../../../contract/payments';
+import { buyPackage } from '../../../services/api/payments';
+import { useActiveAccount } from '../../app/useAccounts';
+import { CustomPriceDialog } from './CustomPriceDialog';
+import { checkoutLocale, studioReturnUrl, useMoney, usePaymentErrorText } from './format';
+
+/**
+ * The packages on offer with their prices. Buying asks for a confirmation, creates a checkout session and
+ * sends the browser to the payment provider's checkout; it comes back on /return.
+ */
+export function PackagesCard({
+  packages,
+  currentPackageId,
+}: {
+  packages: UseQueryResult<Package[]>;
+  currentPackageId: number | null;
+}) {
+  const { t, i18n } = useTranslation('payment');
+  const { t: tc } = useTranslation();
+  const account = useActiveAccount();
+  const errorText = usePaymentErrorText();
+  const money = useMoney();
+  const [confirming, setConfirming] = useState<Package | null>(null);
+  const [redirecting, setRedirecting] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [customOpen, setCustomOpen] = useState(false);
+
+  const checkout = async () => {
+    const pkg = confirming;
+    // §8: a purchase needs the package and the account's region server.
+    if (!pkg || !account?.server) {
+      setConfirming(null);
+      setProblem(tc('messages.packageAndRegionNeeded'));
+      return;
+    }
+    setRedirecting(true);
+    setProblem(null);
+    try {
+      const session = await buyPackage(pkg.id, studioReturnUrl(), checkoutLocale(i18n.language));
+      window.location.assign(session.checkout_url);
+    } catch (error) {
+      setRedirecting(false);
+      setConfirming(null);
+      setProblem(errorText(error));
+    }
+  };
+
+  let body: React.ReactNode;
+  if (packages.isPending) body = <Spinner size={24} aria-label={t('packages.title')} />;
+  else if (packages.isError)
+    body = (
+      <Callout intent="danger" title={t('packages.loadFailed')}>
+        <p>{errorText(packages.error)}</p>
+        <Button icon="refresh" onClick={() => void packages.refetch()} text={t('return.checkAgain')} />
+      </Callout>
+    );
+  else if (packages.data.length === 0)
+    body = (
+      <NonIdealState
+        icon="shopping-cart"
+        title={t('packages.empty')}
+        description={t('packages.emptyHint')}
+        action={
+          <Button icon="envelope" text={t('packages.requestPrice')} onClick={() => setCustomOpen(true)} />
+        }
+      />
+    );
+  else
+    body = (
+      <ul className="studio-payment-packages" aria-label={t('packages.title')}>
+        {packages.data.map((pkg) => (
+          <li key={pkg.id}>
+            <Card className="studio-payment-package" data-testid={`package-${pkg.id}`}>
+              <H5>
+                {pkg.name}{' '}
+                {pkg.id === currentPackageId && (
+                  <Tag intent="success" minimal>
+                    {t('packages.current')}
+                  </Tag>
+                )}
+              </H5>
+              <span className="studio-payment-price">
+                {pkg.is_custom ? t('packages.custom') : money(pkg.price, pkg.currency)}
+              </span>
+              {!pkg.is_custom && (
+                <span className="studio-muted">{t('packages.perPeriod', { days: pkg.period_days })}</span>
+              )}
+              <span>
+                {pkg.is_custom
+                  ? t('packages.customHint', {
+                      min: Math.max(pkg.verifications, MINIMUM_COMMITMENT_VERIFICATIONS),
+                    })
+                  : t('packages.verifications', { count: pkg.verifications })}
+              </span>
+              <span className="studio-muted">{pkg.description}</span>
+              <div className="studio-payment-actions">
+                {pkg.is_custom ? (
+                  <Button
+                    icon="envelope"
+                    text={t('packages.requestPrice')}
+                    onClick={() => setCustomOpen(true)}
+                  />
+                ) : (
+                  <Button
+                    intent="primary"
+                    icon="credit-card"
+                    text={t('packages.buy', { name: pkg.name })}
+                    disabled={redirecting}
+                    onClick={() => {
+                      setProblem(null);
+                      setConfirming(pkg);
+                    }}
+                  />
+                )}
+              </div>
+            </Card>
+          </li>
+        ))}
+      </ul>
+    );
+
+  return (
+    <Card>
+      <div className="studio-payment-head">
+        <div>
+          <H4>{t('packages.title')}</H4>
+          <p className="studio-muted">{t('packages.intro')}</p>
+        </div>
+      </div>
+      {problem && (
+        <Callout intent="danger" role="alert">
+          {problem}
+        </Callout>
+      )}
+      {body}
+      <Alert
+        isOpen={confirming !== null}
+        intent="primary"
+        icon="credit-card"
+        confirmButtonText={t('packages.confirm')}
+        cancelButtonText={t('packages.cancel')}
+        loading={redirecting}
+        onConfirm={() => void checkout()}
+        onCancel={() => setConfirming(null)}
+        canEscapeKeyCancel={!redirecting}
+      >
+        {confirming && (
+          <>
+            <H5>{t('packages.confirmTitle', { name: confirming.name })}</H5>
+            <p>
+              {t('packages.confirmText', {
+                name: confirming.name,
+                price: money(confirming.price, confirming.currency),
+                days: confirming.period_days,
+                count: confirming.verifications,
+              })}
+            </p>
+          </>
+        )}
+      </Alert>
+      <CustomPriceDialog isOpen={customOpen} onClose={() => setCustomOpen(false)} />
+    </Card>
+  );
+}

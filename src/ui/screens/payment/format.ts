@@ -1,0 +1,41 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PaymentStatus } from '../../../contract/payments';
+import { isApiError } from '../../../services/api/http';
+
+/** Formats an amount in minor units (cents) in the interface language. */
+export function useMoney() {
+  const { i18n } = useTranslation();
+  const language = i18n.language;
+  return useMemo(() => {
+    const formats = new Map<string, Intl.NumberFormat>();
+    return (amount: number, currency: string) => {
+      let format = formats.get(currency);
+      if (!format) {
+        format = new Intl.NumberFormat(language, { style: 'currency', currency });
+        formats.set(currency, format);
+      }
+      return format.format(amount / 100);
+    };
+  }, [language]);
+}
+
+export const STATUS_INTENT: Record<PaymentStatus, 'success' | 'danger' | 'warning' | 'none'> = {
+  paid: 'success',
+  declined: 'danger',
+  expired: 'none',
+  open: 'warning',
+};
+
+/** The server's detail when it sent one (§8), else "An error occured". */
+export function usePaymentErrorText() {
+  const { t } = useTranslation();
+  return (error: unknown) => (isApiError(error) && error.detail ? error.detail : t('messages.error'));
+}
+
+/** The checkout's language: the interface's. */
+export const checkoutLocale = (language: string): 'en-US' | 'tr' =>
+  language.startsWith('tr') ? 'tr' : 'en-US';
+
+/** Where the checkout sends the browser back: the studio's root (which forwards `session_id` to /return). */
+export const studioReturnUrl = () => `${window.location.origin}/`;
