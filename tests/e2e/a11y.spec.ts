@@ -182,14 +182,14 @@ interface Visit {
   /** The route patterns of routes.tsx this visit covers. */
   patterns: string[];
   name: string;
-  url: string | ((page: Page) => Promise<string>);
+  url: string | ((page: Page) => string | Promise<string>);
   ready: (page: Page) => Locator;
   states?: State[];
   /** Whether each tab of the screen's tab lists is a state of its own (default true). */
   tabs?: boolean;
 }
 
-const heading = (page: Page) => page.locator('main, .studio-auth').getByRole('heading').first();
+const heading = (page: Page) => page.getByRole('heading').first();
 
 /** Every tab of the page's tab lists, opened one after the other, as states. */
 async function tabStates(page: Page): Promise<{ name: string; tab: Locator }[]> {
@@ -381,15 +381,24 @@ function studioVisits(profile: () => number): Visit[] {
       ready: heading,
     },
     {
-      patterns: ['/profile/:profileID/amlHistory'],
-      name: 'aml-history',
-      url: () => `${profileUrl()}/amlHistory`,
+      patterns: ['/profile/:profileID/amlRecordDetail/:checkID'],
+      name: 'aml-record',
+      url: async (page) => {
+        // The listed name's check finds a match: run one when the profile has none yet.
+        await page.goto(`${profileUrl()}?tab=aml`);
+        const record = page.locator('main a[href*="amlRecordDetail"]').first();
+        const run = page.getByRole('button', { name: /^(Run check|Kontrol başlat)$/ });
+        await expect(record.or(run).first()).toBeVisible({ timeout: 20_000 });
+        if (!(await record.count())) await run.click();
+        await expect(record).toBeVisible({ timeout: 20_000 });
+        return (await record.getAttribute('href')) ?? '';
+      },
       ready: heading,
     },
     {
-      patterns: ['/profile/:profileID/amlRecordDetail/:checkID'],
-      name: 'aml-record',
-      url: (page) => firstHref(page, `${profileUrl()}/amlHistory`, 'main a[href*="amlRecordDetail"]'),
+      patterns: ['/profile/:profileID/amlHistory'],
+      name: 'aml-history',
+      url: () => `${profileUrl()}/amlHistory`,
       ready: heading,
     },
     { patterns: ['/calls'], name: 'calls', url: '/calls', ready: heading },
