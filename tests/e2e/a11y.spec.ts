@@ -163,7 +163,7 @@ async function setTheme(page: Page, theme: Theme) {
 
 /** Waits until the screen has loaded its data (no spinner, no skeleton). */
 async function settled(page: Page) {
-  await expect(page.locator('.bp6-spinner:not(.bp6-button-spinner .bp6-spinner)')).toHaveCount(0, {
+  await expect(page.locator('.bp6-spinner:visible:not(.bp6-button-spinner .bp6-spinner)')).toHaveCount(0, {
     timeout: 15_000,
   });
   await expect(page.locator('.bp6-skeleton')).toHaveCount(0, { timeout: 15_000 });
