@@ -24,7 +24,7 @@ export function CompanySettingsScreen() {
         onChange={(id) => setTab(String(id))}
         renderActiveTabPanelOnly
       >
-        <Tab id="webhooks" title={t('tabs.webhooks')} panel={<WebhooksTab />} />
+        <Tab disabled={false} id="webhooks" title={t('tabs.webhooks')} panel={<WebhooksTab />} />
       </Tabs>
     </section>
   );
