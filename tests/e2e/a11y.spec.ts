@@ -161,11 +161,14 @@ async function setTheme(page: Page, theme: Theme) {
   await expect.poll(dark).toBe(theme === 'dark');
 }
 
-/** Waits until the screen has loaded its data (no spinner, no skeleton). */
+/** Waits until the screen has loaded its data (no visible spinner, no skeleton); names what still spins. */
 async function settled(page: Page) {
-  await expect(page.locator('.bp6-spinner:visible:not(.bp6-button-spinner .bp6-spinner)')).toHaveCount(0, {
-    timeout: 15_000,
-  });
+  const spinners = page.locator('.bp6-spinner:visible:not(.bp6-button-spinner .bp6-spinner)');
+  await expect
+    .poll(() => spinners.evaluateAll((all) => all.map((s) => s.parentElement?.outerHTML.slice(0, 200))), {
+      timeout: 15_000,
+    })
+    .toEqual([]);
   await expect(page.locator('.bp6-skeleton')).toHaveCount(0, { timeout: 15_000 });
 }
 
