@@ -14,7 +14,8 @@ test.describe.configure({ timeout: 180_000 });
 async function tabTo(page: Page, target: Locator, backwards = false, max = 150): Promise<void> {
   await expect(target).toBeVisible();
   for (let i = 0; i < max; i += 1) {
-    if (await target.evaluate((el) => el === document.activeElement)) return;
+    // contains: a menu option's focusable element is the link inside it.
+    if (await target.evaluate((el) => el.contains(document.activeElement))) return;
     await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
   }
   throw new Error(`${target} never got the focus by Tab`);
@@ -158,6 +159,7 @@ test('the whole profile review with the keyboard alone', async ({ page, request 
   await expect(page.getByRole('dialog')).toBeHidden();
   await focused(status).toBe(true);
   await chooseRejected();
+  await tabTo(page, page.getByRole('dialog').getByRole('textbox', { name: 'Reason' }));
   await page.keyboard.type('The identity card photo does not match.');
   await tabTo(page, page.getByRole('dialog').getByRole('button', { name: 'Change status' }));
   await page.keyboard.press('Enter');
