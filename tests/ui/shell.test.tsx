@@ -113,7 +113,7 @@ describe('shell', () => {
   it('switches between stored accounts from the account menu', async () => {
     storeAccounts(localStorage, [acme, globex]);
     showApp('/dashboard');
-    await userEvent.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await userEvent.click(await screen.findByRole('button', { name: /^Account menu: / }));
     await userEvent.click(await screen.findByText('ops@globex.test'));
     await waitFor(() => expect(accounts.active()?.email).toBe('ops@globex.test'));
     expect(localStorage.getItem(STORAGE_KEYS.active)).toBe(accountKey(globex));
@@ -124,7 +124,7 @@ describe('shell', () => {
   it('Logout forgets the active account, signals other tabs and reloads', async () => {
     storeAccounts(localStorage, [acme, globex]);
     showApp();
-    await userEvent.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await userEvent.click(await screen.findByRole('button', { name: /^Account menu: / }));
     await userEvent.click(await screen.findByText('Logout'));
     expect(accounts.list().map((a) => a.email)).toEqual(['ops@globex.test']);
     expect(localStorage.getItem(STORAGE_KEYS.active)).toBeNull();
@@ -135,7 +135,7 @@ describe('shell', () => {
   it('Logout All forgets every account', async () => {
     storeAccounts(localStorage, [acme, globex]);
     showApp();
-    await userEvent.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await userEvent.click(await screen.findByRole('button', { name: /^Account menu: / }));
     await userEvent.click(await screen.findByText('Logout All'));
     expect(accounts.list()).toEqual([]);
     expect(reloadPage).toHaveBeenCalledTimes(1);

@@ -128,7 +128,8 @@ function AccountMenu({ account }: { account: Account }) {
         icon="user"
         endIcon="caret-down"
         text={account.name || account.email}
-        aria-label={t('shell.account.menu')}
+        // The accessible name holds the visible text (WCAG 2.5.3: label in name).
+        aria-label={`${t('shell.account.menu')}: ${account.name || account.email}`}
       />
     </PopoverNext>
   );

@@ -28,9 +28,9 @@ export function AdminScreen() {
         renderActiveTabPanelOnly
         large
       >
-        <Tab id="users" title={t('tabs.users')} panel={<UsersTab />} />
-        <Tab id="groups" title={t('tabs.groups')} panel={<GroupsTab />} />
-        <Tab id="audit" title={t('tabs.audit')} panel={<AuditTab />} />
+        <Tab disabled={false} id="users" title={t('tabs.users')} panel={<UsersTab />} />
+        <Tab disabled={false} id="groups" title={t('tabs.groups')} panel={<GroupsTab />} />
+        <Tab disabled={false} id="audit" title={t('tabs.audit')} panel={<AuditTab />} />
       </Tabs>
     </section>
   );

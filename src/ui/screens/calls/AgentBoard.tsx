@@ -95,7 +95,8 @@ function StatusChanger({ agent }: { agent: BoardAgent }) {
         endIcon="caret-down"
         loading={change.isPending}
         text={t(`realtime.status.${agent.status}`)}
-        aria-label={t('board.change', { name: agent.name })}
+        // The name starts with the visible status (WCAG 2.5.3: label in name).
+        aria-label={`${t(`realtime.status.${agent.status}`)}: ${t('board.change', { name: agent.name })}`}
       />
     </PopoverNext>
   );

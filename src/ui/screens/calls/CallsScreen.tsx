@@ -31,11 +31,12 @@ export function CallsScreen() {
         aria-label={tc('tabs.label')}
       >
         <Tab
+          disabled={false}
           id="live"
           title={tc('tabs.live')}
           panel={realtime ? <Live realtime={realtime} /> : <PendingUploads />}
         />
-        <Tab id="report" title={tc('tabs.report')} panel={<CallReport />} />
+        <Tab disabled={false} id="report" title={tc('tabs.report')} panel={<CallReport />} />
       </Tabs>
     </section>
   );

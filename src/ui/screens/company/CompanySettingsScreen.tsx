@@ -29,9 +29,9 @@ export function CompanySettingsScreen() {
         onChange={(id) => setTab(String(id))}
         renderActiveTabPanelOnly
       >
-        <Tab id="webhooks" title={t('tabs.webhooks')} panel={<WebhooksTab />} />
-        <Tab id="ip-allowlist" title={<AllowListTabTitle />} panel={<AllowListTab />} />
-        <Tab id="plan" title={<PlanTabTitle />} panel={<PlanTab />} />
+        <Tab disabled={false} id="webhooks" title={t('tabs.webhooks')} panel={<WebhooksTab />} />
+        <Tab disabled={false} id="ip-allowlist" title={<AllowListTabTitle />} panel={<AllowListTab />} />
+        <Tab disabled={false} id="plan" title={<PlanTabTitle />} panel={<PlanTab />} />
       </Tabs>
     </section>
   );

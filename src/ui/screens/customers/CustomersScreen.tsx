@@ -201,57 +201,69 @@ function ProfileTable({
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
   return (
-    <HTMLTable striped interactive compact className="studio-table" aria-label={t('table')} aria-busy={busy}>
-      <thead>
-        <tr>
-          {columns.map((column) => (
-            <th
-              key={column.key}
-              scope="col"
-              aria-sort={sortedBy === column.key ? (descending ? 'descending' : 'ascending') : undefined}
-            >
-              {column.sortable ? (
-                <Button
-                  variant="minimal"
-                  size="small"
-                  text={column.label}
-                  aria-label={t('sortBy', { column: column.label })}
-                  endIcon={sortedBy === column.key ? (descending ? 'chevron-down' : 'chevron-up') : undefined}
-                  onClick={() =>
-                    update({
-                      ordering: sortedBy === column.key && !descending ? `-${column.key}` : column.key,
-                    })
-                  }
-                />
-              ) : (
-                column.label
-              )}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.id}>
-            <td>{row.id}</td>
-            <td>
-              <Link href={`~/profile/${row.id}`}>{row.name ?? t('unnamed')}</Link>
-            </td>
-            <td>{row.id_card_number}</td>
-            <td>{row.email}</td>
-            <td>{row.phone}</td>
-            <td>
-              <StatusTag status={row.status} />
-            </td>
-            <td>
-              <RiskTag risk={row.risk_level} />
-            </td>
-            <td>{row.source}</td>
-            <td>{date.format(new Date(row.created_at))}</td>
+    // Narrow windows scroll the table, not the page.
+    <div className="studio-table-scroll">
+      <HTMLTable
+        striped
+        interactive
+        compact
+        className="studio-table"
+        aria-label={t('table')}
+        aria-busy={busy}
+      >
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th
+                key={column.key}
+                scope="col"
+                aria-sort={sortedBy === column.key ? (descending ? 'descending' : 'ascending') : undefined}
+              >
+                {column.sortable ? (
+                  <Button
+                    variant="minimal"
+                    size="small"
+                    text={column.label}
+                    aria-label={t('sortBy', { column: column.label })}
+                    endIcon={
+                      sortedBy === column.key ? (descending ? 'chevron-down' : 'chevron-up') : undefined
+                    }
+                    onClick={() =>
+                      update({
+                        ordering: sortedBy === column.key && !descending ? `-${column.key}` : column.key,
+                      })
+                    }
+                  />
+                ) : (
+                  column.label
+                )}
+              </th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-    </HTMLTable>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <td>{row.id}</td>
+              <td>
+                <Link href={`~/profile/${row.id}`}>{row.name ?? t('unnamed')}</Link>
+              </td>
+              <td>{row.id_card_number}</td>
+              <td>{row.email}</td>
+              <td className="studio-nowrap">{row.phone}</td>
+              <td>
+                <StatusTag status={row.status} />
+              </td>
+              <td>
+                <RiskTag risk={row.risk_level} />
+              </td>
+              <td>{row.source}</td>
+              <td>{date.format(new Date(row.created_at))}</td>
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+    </div>
   );
 }
 

@@ -103,7 +103,13 @@ export function EntityScreen() {
         aria-label={t('tabs.label')}
       >
         {ENTITY_TABS.map((tab) => (
-          <Tab key={tab} id={tab} title={t(`tabs.${tab}`)} panel={<TabPanel tab={tab} entity={entity} />} />
+          <Tab
+            disabled={false}
+            key={tab}
+            id={tab}
+            title={t(`tabs.${tab}`)}
+            panel={<TabPanel tab={tab} entity={entity} />}
+          />
         ))}
       </Tabs>
     </section>

@@ -104,6 +104,7 @@ export function ProfileScreen() {
         >
           {tabs.map((tab) => (
             <Tab
+              disabled={false}
               key={tab}
               id={tab}
               title={t(`tabs.${tab}`)}

@@ -54,6 +54,17 @@ export function StatusMenu({ profile }: { profile: Profile }) {
   const [state, send] = useMachine(machine, { input: { profileId, status, version } });
   useEffect(() => send({ type: 'status.loaded', status, version }), [send, status, version]);
   const { current, target, conflict, reason } = state.context;
+  // The button is disabled while the change is sent, so the dialog cannot give it the focus back on close:
+  // it takes the focus once the change is done, unless the user has moved on.
+  const button = useRef<HTMLButtonElement>(null);
+  const busy = state.hasTag('busy');
+  const wasBusy = useRef(false);
+  useEffect(() => {
+    const done = wasBusy.current && !busy;
+    wasBusy.current = busy;
+    if (done && (document.activeElement === document.body || document.activeElement === null))
+      button.current?.focus();
+  }, [busy]);
   if (state.matches('idle')) seen.current = profile;
 
   return (
@@ -79,7 +90,8 @@ export function StatusMenu({ profile }: { profile: Profile }) {
           variant="minimal"
           size="small"
           endIcon="caret-down"
-          loading={state.hasTag('busy')}
+          ref={button}
+          loading={busy}
           aria-label={`${t('status.change')}: ${labels.status(current)}`}
         >
           <StatusTag status={current} />

@@ -164,6 +164,7 @@ function ReportBody({ report, busy }: { report: Report; busy: boolean }) {
         renderActiveTabPanelOnly
       >
         <Tab
+          disabled={false}
           id="day"
           title={t('report.tabs.day')}
           panel={
@@ -188,6 +189,7 @@ function ReportBody({ report, busy }: { report: Report; busy: boolean }) {
           }
         />
         <Tab
+          disabled={false}
           id="agent"
           title={t('report.tabs.agent')}
           panel={
@@ -215,6 +217,7 @@ function ReportBody({ report, busy }: { report: Report; busy: boolean }) {
           }
         />
         <Tab
+          disabled={false}
           id="status"
           title={t('report.tabs.status')}
           panel={
