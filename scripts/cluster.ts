@@ -220,6 +220,8 @@ export async function startCluster(options: {
           DATA_DIR: dataDir,
           DATABASE_URL: databaseUrl,
           REDIS_URL: redisUrl,
+          // nginx on loopback names the client in X-Forwarded-For (the IP allow-list sees the browser's address).
+          TRUST_PROXY: '127.0.0.1',
           S3_BUCKET: BUCKET,
           S3_ENDPOINT: s3Endpoint,
           S3_ACCESS_KEY_ID: S3_KEY,
