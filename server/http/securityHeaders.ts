@@ -26,11 +26,15 @@ const originOf = (url: string): string | null => {
 };
 
 /** The CSP of the studio's and the join page's HTML: scripts only from this origin, no inline script. */
-export function documentPolicy(config: Pick<ServerConfig, 'publicUrl' | 'secondRegionUrl'>): string {
+export function documentPolicy(
+  config: Pick<ServerConfig, 'publicUrl' | 'secondRegionUrl' | 'payment'>,
+): string {
   const regions = [config.publicUrl, config.secondRegionUrl]
     .map(originOf)
     .filter((o): o is string => o !== null);
   const unique = [...new Set(regions)];
+  // The payment service's public reads (GET /config, GET /industry: countries and industries of sign-up).
+  const paymentService = originOf(config.payment.serviceUrl);
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
     // The studio's modules and swagger-ui's bundle are files of this origin; nothing inline, no eval
@@ -44,7 +48,12 @@ export function documentPolicy(config: Pick<ServerConfig, 'publicUrl' | 'secondR
     'media-src': ["'self'", 'blob:', 'mediastream:', ...unique],
     'font-src': ["'self'", 'data:'],
     // The API and socket.io of both regions (an account may live in the other region).
-    'connect-src': ["'self'", ...unique, ...unique.map(socketOrigin)],
+    'connect-src': [
+      "'self'",
+      ...unique,
+      ...unique.map(socketOrigin),
+      ...(paymentService && !unique.includes(paymentService) ? [paymentService] : []),
+    ],
     'worker-src': ["'self'", 'blob:'],
     'manifest-src': ["'self'"],
     'frame-src': ["'none'"],

@@ -1,6 +1,7 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { rangesOf } from '../../server/domain/ipAllowList';
 import { allowedBy } from '../../src/contract/ipRanges';
+import { expect, test } from './cspGuard';
 import { DEMO, signIn } from './support';
 
 /**

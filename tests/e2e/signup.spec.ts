@@ -4,7 +4,8 @@
  * the test cards (declined, then paid), the first steps, and the new admin inviting a colleague.
  * SIGNUP_SCREENSHOTS=<folder> also photographs every step in both languages and both themes.
  */
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './cspGuard';
 
 const shots = process.env.SIGNUP_SCREENSHOTS;
 const PASSWORD = 'Founder#2026';

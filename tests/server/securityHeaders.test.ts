@@ -54,6 +54,8 @@ describe('security headers (issue 20)', () => {
         expect(connect, url).toContain(region);
         expect(connect, url).toContain(region.replace(/^http/, 'ws'));
       }
+      // Sign-up reads countries and industries from the payment service (another origin).
+      expect(connect, url).toContain(new URL(t.config.payment.serviceUrl).origin);
       const permissions = String(page.headers['permissions-policy']);
       expect(permissions, url).toContain('camera=(self)');
       expect(permissions, url).toContain('microphone=(self)');
