@@ -1,3 +1,4 @@
+import './services/zodJitless';
 import 'virtual:blueprint-public.css';
 import './ui/app/studio.css';
 import { StrictMode } from 'react';

@@ -29,6 +29,10 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 export function PublicOnly({ children }: { children: ReactNode }) {
   const account = useActiveAccount();
   const search = new URLSearchParams(useSearch());
+  const [location] = useBrowserLocation();
+  const shown = useShownUrl();
+  // A navigation is on its way (e.g. to the sign-in's `redirect` query): it decides where to go, not this page.
+  if (shown.path !== location) return children;
   if (account && !search.has(ADD_ACCOUNT_QUERY)) return <Redirect to="~/" replace />;
   return children;
 }
