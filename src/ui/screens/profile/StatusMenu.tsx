@@ -83,7 +83,7 @@ export function StatusMenu({ profile }: { profile: Profile }) {
         isOpen={menuOpen}
         onInteraction={setMenuOpen}
         content={
-          <Menu aria-label={t('status.menu')}>
+          <Menu aria-label={t('status.menu')} role="listbox">
             {PROFILE_STATUSES.map((option) => (
               <MenuItem
                 key={option}
