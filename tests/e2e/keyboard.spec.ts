@@ -153,6 +153,8 @@ test('the whole profile review with the keyboard alone', async ({ page, request 
     await tabTo(page, page.locator('.bp6-portal').getByRole('option', { name: 'Rejected' }));
     await page.keyboard.press('Enter');
     await expect(page.getByRole('dialog')).toBeVisible();
+    // The dialog moves the focus into itself once its opening transition is done: Tab only after that.
+    await expect(page.locator('.bp6-dialog-container.bp6-overlay-enter-done')).toBeVisible();
   };
   await chooseRejected();
   await page.keyboard.press('Escape');

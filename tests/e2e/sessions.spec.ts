@@ -50,13 +50,13 @@ test('lists the sessions and ends another one after a confirmation (English)', a
   await shoot(page, testInfo, 'en', card);
 
   // Cancel changes nothing; End session ends it: the other browser's token gets 401 at once.
-  await safari.getByRole('button', { name: 'End the session of Safari 18 on macOS' }).click();
+  await safari.getByRole('button', { name: 'End session: Safari 18 on macOS' }).click();
   const dialog = page.getByRole('dialog', { name: 'End this session?' });
   await expect(dialog).toContainText('Safari 18 on macOS (127.0.0.1) is signed out at once.');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   expect(await sessionsStatus(request, other)).toBe(200);
-  await safari.getByRole('button', { name: 'End the session of Safari 18 on macOS' }).click();
+  await safari.getByRole('button', { name: 'End session: Safari 18 on macOS' }).click();
   await dialog.getByRole('button', { name: 'End session' }).click();
   await expect(page.getByText('Session ended')).toBeVisible();
   await expect(safari).toHaveCount(0);
@@ -93,7 +93,7 @@ test.describe('in Turkish', () => {
       const accounts = JSON.parse(localStorage.getItem('accounts') ?? '[]') as { access: string }[];
       return accounts[0]?.access ?? '';
     });
-    await mine.getByRole('button', { name: /oturumunu sonlandır$/ }).click();
+    await mine.getByRole('button', { name: /^Oturumu sonlandır: / }).click();
     const dialog = page.getByRole('dialog', { name: 'Bu oturum sonlandırılsın mı?' });
     await expect(dialog).toContainText('Bu, bu tarayıcının oturumu: oturumunuz hemen kapanır.');
     await dialog.getByRole('button', { name: 'Oturumu sonlandır' }).click();

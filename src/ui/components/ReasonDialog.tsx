@@ -20,6 +20,7 @@ export function ReasonDialog({
   intent = Intent.DANGER,
   onConfirm,
   onClose,
+  onClosed,
 }: {
   isOpen: boolean;
   title: string;
@@ -33,6 +34,8 @@ export function ReasonDialog({
   /** Answers whether it worked; the dialog closes (and forgets the reason) only then. */
   onConfirm: (reason: string) => boolean | Promise<boolean>;
   onClose: () => void;
+  /** Once the closing transition has ended (the dialog has given the focus back, where it could). */
+  onClosed?: () => void;
 }) {
   const { t: tc } = useTranslation();
   const [reason, setReason] = useState('');
@@ -46,7 +49,7 @@ export function ReasonDialog({
     onClose();
   };
   return (
-    <Dialog isOpen={isOpen} title={title} icon="warning-sign" onClose={close}>
+    <Dialog isOpen={isOpen} title={title} icon="warning-sign" onClose={close} onClosed={onClosed}>
       <form
         noValidate
         onSubmit={async (event) => {

@@ -184,12 +184,14 @@ export function CreateAccountScreen() {
 function StepProgress({ step }: { step: Step }) {
   const { t } = useTranslation('signup');
   const current = STEPS.indexOf(step);
+  const progress = t('progress', { current: current + 1, total: STEPS.length, name: t(`steps.${step}`) });
   return (
     <nav className="studio-signup-progress" aria-label={t('title')}>
       <p className="studio-muted" aria-live="polite">
-        {t('progress', { current: current + 1, total: STEPS.length, name: t(`steps.${step}`) })}
+        {progress}
       </p>
       <ProgressBar
+        aria-label={progress}
         value={(current + 1) / STEPS.length}
         animate={false}
         stripes={false}

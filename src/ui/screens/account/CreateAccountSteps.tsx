@@ -101,6 +101,9 @@ export function AccountStep({
       />
       <div className="studio-signup-strength" id="signup-password-strength">
         <ProgressBar
+          aria-label={t('account.strength', {
+            strength: t(`account.strengths.${password ? strength : 'weak'}`),
+          })}
           value={password ? (['weak', 'average', 'good', 'strong'].indexOf(strength) + 1) / 4 : 0}
           intent={STRENGTH_INTENT[strength]}
           animate={false}

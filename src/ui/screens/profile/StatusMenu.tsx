@@ -1,7 +1,7 @@
 import { Button, Intent, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { PROFILE_STATUSES } from '../../../contract/constants';
@@ -54,25 +54,36 @@ export function StatusMenu({ profile }: { profile: Profile }) {
   const [state, send] = useMachine(machine, { input: { profileId, status, version } });
   useEffect(() => send({ type: 'status.loaded', status, version }), [send, status, version]);
   const { current, target, conflict, reason } = state.context;
-  // The button is disabled while the change is sent, so the dialog cannot give it the focus back on close:
-  // it takes the focus once the change is done, unless the user has moved on.
+  // The button is disabled while the change is sent, and the dialog was opened from the menu (gone since):
+  // the dialog cannot give it the focus back, so the button takes it once both the change and the dialog's
+  // closing transition are done (whichever ends last), unless the user has moved on.
   const button = useRef<HTMLButtonElement>(null);
   const busy = state.hasTag('busy');
   const wasBusy = useRef(false);
+  const takeFocusBack = () => {
+    const active = document.activeElement;
+    // Lost: on the page's body, or still in a dialog that is closing (its overlay no longer "open").
+    const lost =
+      active === null || active === document.body || !!active.closest('.bp6-overlay:not(.bp6-overlay-open)');
+    if (lost && !button.current?.disabled) button.current?.focus();
+  };
   useEffect(() => {
     const done = wasBusy.current && !busy;
     wasBusy.current = busy;
-    if (done && (document.activeElement === document.body || document.activeElement === null))
-      button.current?.focus();
-  }, [busy]);
+    if (done) takeFocusBack();
+  });
   if (state.matches('idle')) seen.current = profile;
+  // The menu closes as soon as a status is chosen (by click or Enter), so the confirmation dialog is alone.
+  const [menuOpen, setMenuOpen] = useState(false);
 
   return (
     <>
       <PopoverNext
         placement="bottom-start"
+        isOpen={menuOpen}
+        onInteraction={setMenuOpen}
         content={
-          <Menu aria-label={t('status.menu')}>
+          <Menu aria-label={t('status.menu')} role="listbox">
             {PROFILE_STATUSES.map((option) => (
               <MenuItem
                 key={option}
@@ -80,7 +91,10 @@ export function StatusMenu({ profile }: { profile: Profile }) {
                 roleStructure="listoption"
                 selected={option === current}
                 intent={option === 'Rejected' || option === 'Blacklisted' ? Intent.DANGER : Intent.NONE}
-                onClick={() => send({ type: 'status.selected', status: option })}
+                onClick={() => {
+                  setMenuOpen(false);
+                  send({ type: 'status.selected', status: option });
+                }}
               />
             ))}
           </Menu>
@@ -110,6 +124,7 @@ export function StatusMenu({ profile }: { profile: Profile }) {
           return true;
         }}
         onClose={() => send({ type: 'change.cancelled' })}
+        onClosed={takeFocusBack}
       />
       <ConflictDialog
         isOpen={state.hasTag('conflict')}

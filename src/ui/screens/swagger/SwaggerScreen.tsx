@@ -51,7 +51,7 @@ export function SwaggerScreen() {
         <Spinner size={24} aria-label={t('api.loading')} />
       ) : (
         <Suspense fallback={<Spinner size={24} aria-label={t('api.loading')} />}>
-          <Viewer spec={document.data} />
+          <Viewer spec={document.data} serversLabel={t('api.servers')} />
         </Suspense>
       )}
     </section>

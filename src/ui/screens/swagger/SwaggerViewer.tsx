@@ -47,8 +47,14 @@ export function loadSwaggerBundle(): Promise<void> {
 }
 
 /** swagger-ui over the document; "try it" requests are signed with the active account's token. */
-export function SwaggerViewer({ spec }: { spec: OpenApiDocument }) {
+export function SwaggerViewer({ spec, serversLabel }: { spec: OpenApiDocument; serversLabel: string }) {
   const root = useRef<HTMLDivElement>(null);
+  // The label follows the language without drawing swagger-ui again.
+  const servers = useRef(serversLabel);
+  servers.current = serversLabel;
+  useEffect(() => {
+    root.current?.querySelector('select#servers')?.setAttribute('aria-label', serversLabel);
+  }, [serversLabel]);
   useEffect(() => {
     const node = root.current;
     if (!node || !window.SwaggerUIBundle) return;
@@ -61,7 +67,17 @@ export function SwaggerViewer({ spec }: { spec: OpenApiDocument }) {
       filter: true,
       requestInterceptor: signTryRequest,
     });
+    // swagger-ui's server choice has no label of its own, and is drawn (again) after the bundle has returned.
+    const label = () => {
+      const select = node.querySelector('select#servers');
+      if (select && select.getAttribute('aria-label') !== servers.current)
+        select.setAttribute('aria-label', servers.current);
+    };
+    const observer = new MutationObserver(label);
+    observer.observe(node, { childList: true, subtree: true });
+    label();
     return () => {
+      observer.disconnect();
       node.replaceChildren();
     };
   }, [spec]);
