@@ -66,10 +66,24 @@ export function createProfileWatch(deps: { db: DbOrTx; onError: (error: unknown)
       .sort((a, b) => a.name.localeCompare(b.name) || a.user_id - b.user_id);
   }
 
-  async function announce(room: string, profile: number): Promise<ProfileViewer[]> {
-    const viewers = await viewersOf(room);
-    server?.to(room).emit('profile.presence', { profile, viewers });
-    return viewers;
+  // One announcement at a time per room: two watches at once could otherwise read the room in one order and
+  // emit in the other, leaving everyone with the older list. Each one reads the room after the one before it
+  // has emitted, so the last list sent is read after the last change.
+  const announcing = new Map<string, Promise<unknown>>();
+  function announce(room: string, profile: number): Promise<ProfileViewer[]> {
+    const next = (announcing.get(room) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(async () => {
+        const viewers = await viewersOf(room);
+        server?.to(room).emit('profile.presence', { profile, viewers });
+        return viewers;
+      });
+    announcing.set(room, next);
+    const forget = () => {
+      if (announcing.get(room) === next) announcing.delete(room);
+    };
+    next.then(forget, forget);
+    return next;
   }
 
   const profileOfRoom = (room: string) => Number(room.split(':')[2]);

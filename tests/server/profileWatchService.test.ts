@@ -19,7 +19,9 @@ const ids = { admin: 0, viewer: 0 };
 const opened: Realtime[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // A freshly seeded database, not the shared template copy: on the copy the viewer dropped out of presence
+  // in about one run of three (session 4; cause not found yet, see docs/decisions.md).
+  t = await startTestApp({ seedOnEmpty: true });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const db = t.app.ctx.db;
