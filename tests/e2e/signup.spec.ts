@@ -76,7 +76,7 @@ test('a sign-up in English: wrong code then the right one, a reload mid-flow, pa
   await photograph(page, '1-account');
 
   // §5: inline rules and the strength as the password is typed.
-  await page.getByLabel('Work e-mail').fill(email);
+  await page.getByLabel('Work e-mail', { exact: true }).fill(email);
   const password = page.getByLabel('Password', { exact: true });
   await password.fill('weak');
   await expect(page.getByText('Strength: Weak')).toBeVisible();
@@ -91,10 +91,10 @@ test('a sign-up in English: wrong code then the right one, a reload mid-flow, pa
   await expect(page.getByText('Strength: Weak')).toBeVisible();
   await password.fill(PASSWORD);
   await expect(page.getByText('Strength: Good')).toBeVisible();
-  await page.getByLabel('Repeat the password').fill('Founder#2025');
+  await page.getByLabel('Repeat the password', { exact: true }).fill('Founder#2025');
   await page.getByRole('button', { name: 'Send the code' }).click();
   await expect(page.getByText('Passwords do not match')).toBeVisible();
-  await page.getByLabel('Repeat the password').fill(PASSWORD);
+  await page.getByLabel('Repeat the password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Send the code' }).click();
 
   await expect(page.getByText('Step 2 of 6: Verification code')).toBeVisible();
@@ -102,12 +102,12 @@ test('a sign-up in English: wrong code then the right one, a reload mid-flow, pa
   await expect(page.getByRole('timer')).toContainText(/You can ask for a new code in \d+ seconds?\./);
   const code = await mailedCode(request, email);
   await photograph(page, '2-code');
-  await page.getByLabel('Verification code').fill(code === '000000' ? '111111' : '000000');
+  await page.getByLabel('Verification code', { exact: true }).fill(code === '000000' ? '111111' : '000000');
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByRole('alert')).toHaveText(
     'The code is not valid or has expired. Check it, or ask for a new code.',
   );
-  await page.getByLabel('Verification code').fill(code);
+  await page.getByLabel('Verification code', { exact: true }).fill(code);
   await page.getByRole('button', { name: 'Verify' }).click();
 
   await expect(page.getByText('Step 3 of 6: Plan')).toBeVisible();
@@ -129,12 +129,12 @@ test('a sign-up in English: wrong code then the right one, a reload mid-flow, pa
   await page.getByRole('button', { name: 'Continue to payment' }).click();
   await expect(page.getByText('This field can not be empty.').first()).toBeVisible();
   await photograph(page, '4-profile');
-  await page.getByLabel('Company name').fill('Newco Payments');
-  await page.getByLabel('First name').fill('Nora');
-  await page.getByLabel('Last name').fill('Founder');
-  await page.getByLabel('Phone').fill('+90 555 123 45 67');
-  await page.getByLabel('Industry').selectOption({ label: 'Payments and e-money' });
-  await page.getByLabel('Country').selectOption('TR');
+  await page.getByLabel('Company name', { exact: true }).fill('Newco Payments');
+  await page.getByLabel('First name', { exact: true }).fill('Nora');
+  await page.getByLabel('Last name', { exact: true }).fill('Founder');
+  await page.getByLabel('Phone', { exact: true }).fill('+90 555 123 45 67');
+  await page.getByLabel('Industry', { exact: true }).selectOption({ label: 'Payments and e-money' });
+  await page.getByLabel('Country', { exact: true }).selectOption('TR');
   await page.getByRole('button', { name: 'Continue to payment' }).click();
 
   await expect(page.getByText('Step 5 of 6: Payment')).toBeVisible();
@@ -150,12 +150,12 @@ test('a sign-up in English: wrong code then the right one, a reload mid-flow, pa
   const colleague = `colleague-${unique()}@newco.test`;
   await page.getByRole('button', { name: 'Add user' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add user' });
-  await dialog.getByLabel('First name').fill('Cole');
-  await dialog.getByLabel('Last name').fill('League');
-  await dialog.getByLabel('E-mail (username)').fill(colleague);
+  await dialog.getByLabel('First name', { exact: true }).fill('Cole');
+  await dialog.getByLabel('Last name', { exact: true }).fill('League');
+  await dialog.getByLabel('E-mail (username)', { exact: true }).fill(colleague);
   await dialog.getByRole('button', { name: 'Add and invite' }).click();
   const prompt = page.getByRole('dialog', { name: 'Confirm with your password' });
-  await prompt.getByLabel('Password').fill(PASSWORD);
+  await prompt.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await prompt.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByText('User successfully created')).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: colleague })).toBeVisible();
@@ -171,13 +171,13 @@ test('an address that already has an account: only after the code, sign-in and p
   const email = 'viewer@acme.test';
   const before = await newestCode(request, email);
   await page.goto('/create-account');
-  await page.getByLabel('Work e-mail').fill(email);
+  await page.getByLabel('Work e-mail', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Repeat the password').fill(PASSWORD);
+  await page.getByLabel('Repeat the password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Send the code' }).click();
   // Exactly as for a new address: a code was sent.
   await expect(page.getByText(`We sent a 6-digit code to ${email}.`)).toBeVisible();
-  await page.getByLabel('Verification code').fill(await mailedCode(request, email, before));
+  await page.getByLabel('Verification code', { exact: true }).fill(await mailedCode(request, email, before));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByText('This address already has an account')).toBeVisible();
   await photograph(page, '2-already-registered');
@@ -230,16 +230,16 @@ test.describe('in Turkish, dark theme', () => {
     await page.evaluate(() => localStorage.setItem('theme', 'dark'));
     await page.getByRole('link', { name: 'Hesap oluştur' }).click();
     await expect(page.getByText('Adım 1 / 6: E-posta adresiniz')).toBeVisible();
-    await page.getByLabel('İş e-postası').fill(email);
+    await page.getByLabel('İş e-postası', { exact: true }).fill(email);
     await page.getByLabel('Şifre', { exact: true }).fill('kisa');
     await expect(page.getByText('Güç: Zayıf')).toBeVisible();
     await page.getByLabel('Şifre', { exact: true }).fill('Kurucu#2026-Guclu!');
     await expect(page.getByText('Güç: Güçlü')).toBeVisible();
-    await page.getByLabel('Şifreyi tekrar girin').fill('Kurucu#2026-Guclu!');
+    await page.getByLabel('Şifreyi tekrar girin', { exact: true }).fill('Kurucu#2026-Guclu!');
     await page.getByRole('button', { name: 'Kodu gönder' }).click();
 
     await expect(page.getByText('Adım 2 / 6: Doğrulama kodu')).toBeVisible();
-    await page.getByLabel('Doğrulama kodu').fill(await mailedCode(request, email));
+    await page.getByLabel('Doğrulama kodu', { exact: true }).fill(await mailedCode(request, email));
     await page.getByRole('button', { name: 'Doğrula' }).click();
 
     await expect(page.getByText('Adım 3 / 6: Paket')).toBeVisible();
@@ -247,12 +247,12 @@ test.describe('in Turkish, dark theme', () => {
     await page.getByRole('button', { name: 'Growth seç' }).click();
 
     await expect(page.getByText('Adım 4 / 6: Şirket profili')).toBeVisible();
-    await page.getByLabel('Şirket adı').fill('Yeni Ödeme A.Ş.');
+    await page.getByLabel('Şirket adı', { exact: true }).fill('Yeni Ödeme A.Ş.');
     await page.getByLabel('Ad', { exact: true }).fill('Nur');
-    await page.getByLabel('Soyad').fill('Kurucu');
-    await page.getByLabel('Telefon').fill('+90 212 555 00 00');
-    await page.getByLabel('Sektör').selectOption({ label: 'Bankacılık' });
-    await page.getByLabel('Ülke').selectOption('TR');
+    await page.getByLabel('Soyad', { exact: true }).fill('Kurucu');
+    await page.getByLabel('Telefon', { exact: true }).fill('+90 212 555 00 00');
+    await page.getByLabel('Sektör', { exact: true }).selectOption({ label: 'Bankacılık' });
+    await page.getByLabel('Ülke', { exact: true }).selectOption('TR');
     await page.getByRole('button', { name: 'Ödemeye geç' }).click();
 
     await expect(page.getByText('Adım 5 / 6: Ödeme')).toBeVisible();
