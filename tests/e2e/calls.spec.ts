@@ -134,6 +134,13 @@ test('a socket killed mid-call shows Connection lost and recovers without ending
   await expect(agent.getByRole('button', { name: /^Availability:/ })).toHaveAccessibleName(
     'Availability: Online',
   );
+
+  // Then the agent switches the language mid-call, and back: the same call goes on (the desk and its socket
+  // are not rebuilt for a new language).
+  await agent.getByRole('combobox', { name: 'Language' }).selectOption('tr');
+  await expect(agent.getByRole('button', { name: 'Görüşmeyi bitir' })).toBeVisible();
+  await agent.getByRole('combobox', { name: 'Dil' }).selectOption('en-US');
+  await playing(agent, "Customer's video");
   await endWithStatus(agent, 'Complete');
   await expect(agent.getByText('Video call status updated successfully')).toBeVisible({ timeout: 30_000 });
 });

@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import { type ComponentType, createElement, lazy } from 'react';
+import { type ComponentType, createElement, lazy, useState } from 'react';
 import { loadChunk } from '../../services/chunks';
 import { loadNamespaces, type Namespace } from '../../services/i18n';
 import type { RouteQueries } from './routeQueries';
@@ -85,8 +85,12 @@ export function lazyScreen<M extends Record<string, unknown>, K extends keyof M 
   // biome-ignore lint/correctness/noComponentHookFactories: a factory of screen components (as React.lazy), called once per screen when screens.ts loads
   function Screen(props: object) {
     const current = loading ?? start();
-    // Loaded (a navigation or a preload waited for it): the screen renders at once, without suspending.
-    if (current.status === 'fulfilled' && current.value) return createElement(current.value, props);
+    // Loaded (a navigation or a preload waited for it): the screen renders at once, without suspending. The
+    // choice is kept for the life of this element: switching from Pending to the component on a later render
+    // would be a new element type, and React would mount the screen again (for the main layout: a new socket,
+    // and the call in progress gone).
+    const [ready] = useState(() => current.status === 'fulfilled' && current.value !== undefined);
+    if (ready && current.value) return createElement(current.value, props);
     return createElement(Pending, props);
   }
   Screen.displayName = `Lazy(${name})`;

@@ -4,9 +4,8 @@
  * send events; they never touch the socket.
  */
 
-import type { TFunction } from 'i18next';
+import i18next, { type TFunction } from 'i18next';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { type ActorRefFrom, createActor, fromCallback, fromPromise } from 'xstate';
 import type { QueuedCall } from '../../../contract/socket';
 import { agentAvailabilityMachine } from '../../../machines/agentAvailability.machine';
@@ -125,7 +124,6 @@ function createDesk(account: Account, t: TFunction): Omit<RealtimeDesk, 'connect
 }
 
 function useDesk(account: Account): RealtimeDesk | null {
-  const { t } = useTranslation();
   const [connected, setConnected] = useState(true);
   const [parts, setParts] = useState<Omit<RealtimeDesk, 'connected'> | null>(null);
   const current = useRef(account);
@@ -133,14 +131,17 @@ function useDesk(account: Account): RealtimeDesk | null {
   // Connected in an effect (not during render), so React's double mount in development cannot leave a
   // closed socket behind. One connection per account (the provider is keyed by it).
   useEffect(() => {
-    const next = createDesk(current.current, t);
+    // Not `useTranslation`'s `t` (nor its `i18n`: react-i18next 18 wraps it anew per language): a new desk on a
+    // language change would drop the socket and the call in progress. A function fixed to no language
+    // translates each message in the language current then.
+    const next = createDesk(current.current, i18next.getFixedT(null, 'common'));
     const stop = wireDesk(next, current.current.id, setConnected);
     setParts(next);
     return () => {
       stop();
       setParts(null);
     };
-  }, [t]);
+  }, []);
   return useMemo(() => (parts ? { ...parts, connected } : null), [parts, connected]);
 }
 

@@ -1,6 +1,7 @@
 import { Button, Card, H3, Intent } from '@blueprintjs/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
+import i18next from 'i18next';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { accountKey } from '../../../services/accounts';
@@ -95,14 +96,14 @@ function UploadRun({
   callId: number;
   uploadMachine: RealtimeDesk['uploadMachine'];
 }) {
-  const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
   const upload = useActorRef(uploadMachine, { input: { callId } });
   const done = useSelector(upload, (s) => s.status === 'done');
+  // Once when the upload ends: not again when the language changes (as `t` would, and react-i18next's `i18n`).
   useEffect(() => {
     if (!done) return;
-    void showSuccess(tc('success.callStatusUpdated'));
+    void showSuccess(i18next.t('success.callStatusUpdated'));
     void queryClient.invalidateQueries({ queryKey: ['recordings', 'pending'] });
-  }, [done, queryClient, tc]);
+  }, [done, queryClient]);
   return <UploadPanel upload={upload} />;
 }
