@@ -11,6 +11,9 @@ export const distURL = `http://127.0.0.1:${distBasePort}`;
 
 export default defineConfig({
   testDir: 'tests/distributed',
+  // Its own folder: Playwright empties the output folder first, and the end-to-end run's artefacts (the axe
+  // reports and screenshots under test-results/) must survive it.
+  outputDir: 'test-results/distributed',
   globalSetup: './tests/distributed/setup.ts',
   timeout: 90_000,
   expect: { timeout: 15_000 },

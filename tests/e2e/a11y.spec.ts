@@ -93,13 +93,13 @@ class Audit {
     this.write();
   }
 
+  private get report() {
+    return join(this.dir('a11y'), `${this.info.title.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.json`);
+  }
+
   /** The report so far: written after every check, so a failing test keeps what it found. */
   private write() {
-    const name = this.info.title.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-    writeFileSync(
-      join(this.dir('a11y'), `${name}.json`),
-      JSON.stringify({ checks: this.checks, violations: this.findings }, null, 2),
-    );
+    writeFileSync(this.report, JSON.stringify({ checks: this.checks, violations: this.findings }, null, 2));
   }
 
   async screens(page: Page, name: string, lang: Lang, theme: Theme) {
@@ -115,6 +115,13 @@ class Audit {
 
   finish() {
     this.write();
+    const counts = new Map<string, number>();
+    for (const { impact } of this.findings)
+      counts.set(impact ?? 'unknown', (counts.get(impact ?? 'unknown') ?? 0) + 1);
+    const impacts = [...counts].map(([impact, n]) => `${n} ${impact}`);
+    console.log(
+      `axe: ${this.checks} checks, findings: ${impacts.join(', ') || 'none'}; report ${this.report}`,
+    );
     const blocking = this.findings
       .filter((f) => BLOCKING.has(f.impact ?? ''))
       .map(
@@ -443,10 +450,10 @@ function studioVisits(profile: () => number): Visit[] {
 
 /** Printable reports: no shell, so one load per language; the theme switches in place. */
 const REPORTS = ['pdf-basic', 'pdf-expand'] as const;
-const reportVisit = (report: (typeof REPORTS)[number], id: number): Visit => ({
+const reportVisit = (report: (typeof REPORTS)[number], profile: () => number): Visit => ({
   patterns: [`/${report}/:id`],
   name: report,
-  url: `/${report}/${id}`,
+  url: () => `/${report}/${profile()}`,
   ready: (page) => page.getByRole('heading').first(),
 });
 
@@ -459,7 +466,7 @@ const CALL_PATTERNS = ['/call/:customerID/:roomID/:callID', '/profile/:profileID
 const COVERED = new Set([
   ...PUBLIC.flatMap((v) => v.patterns),
   ...studioVisits(() => 0).flatMap((v) => v.patterns),
-  ...REPORTS.flatMap((r) => reportVisit(r, 0).patterns),
+  ...REPORTS.flatMap((r) => reportVisit(r, () => 0).patterns),
   ...VIEWER_VISITS.flatMap((v) => v.patterns),
   ...CALL_PATTERNS,
 ]);
@@ -479,14 +486,31 @@ test('public pages', async ({ page }, info) => {
   audit.finish();
 });
 
-test('the studio, signed in as Admin', async ({ page }, info) => {
-  const audit = new Audit(info);
-  await signIn(page, DEMO.admin);
-  const id = await profileOf(page, LISTED);
-  for (const visit of studioVisits(() => id)) await runVisit(page, audit, visit);
-  for (const report of REPORTS) await runVisit(page, audit, reportVisit(report, id));
-  await page.evaluate(() => localStorage.setItem('language', 'en-US'));
-  audit.finish();
+/**
+ * The studio as Admin (who sees every screen): a test per screen on one signed-in page, so that a slow or
+ * failing screen is named and timed on its own.
+ */
+test.describe('the studio, signed in as Admin', () => {
+  const contexts = new Contexts();
+  let page: Page;
+  let id = 0;
+  test.beforeAll(async ({ browser }) => {
+    page = await contexts.page(browser);
+    await signIn(page, DEMO.admin);
+    id = await profileOf(page, LISTED);
+  });
+  test.afterAll(() => contexts.closeAll());
+  const visits = [
+    ...studioVisits(() => id),
+    ...REPORTS.map((report) => reportVisit(report, () => id)),
+  ].filter((visit) => !ONLY || ONLY.includes(visit.name));
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures from an object pattern
+  for (const visit of visits)
+    test(visit.name, async ({}, info) => {
+      const audit = new Audit(info);
+      await runVisit(page, audit, visit);
+      audit.finish();
+    });
 });
 
 test('the not-allowed page, signed in as Viewer', async ({ page }, info) => {
