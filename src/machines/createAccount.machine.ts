@@ -101,7 +101,11 @@ export const EMPTY_PROFILE: CompanyProfile = {
   country: '',
 };
 
-type Tag = 'busy' | 'account' | 'code' | 'package' | 'profile' | 'payment' | 'done';
+/**
+ * `repeatable`: the request under way only reads (the packages, the profile's options), so a snapshot taken
+ * now may be restored: the restored machine asks again. Other busy states write and are never restored.
+ */
+type Tag = 'busy' | 'repeatable' | 'account' | 'code' | 'package' | 'profile' | 'payment' | 'done';
 
 /** The steps in order, as the progress shows them (tags of the states). */
 export const STEPS = ['account', 'code', 'package', 'profile', 'payment', 'done'] as const;
@@ -289,7 +293,7 @@ export const createAccountMachine = setup({
       initial: 'loading',
       states: {
         loading: {
-          tags: ['busy'],
+          tags: ['busy', 'repeatable'],
           invoke: {
             id: 'loadPackages',
             src: 'loadPackages',
@@ -321,7 +325,7 @@ export const createAccountMachine = setup({
       initial: 'loading',
       states: {
         loading: {
-          tags: ['busy'],
+          tags: ['busy', 'repeatable'],
           invoke: {
             id: 'loadOptions',
             src: 'loadOptions',
