@@ -2,8 +2,8 @@ import { Button, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/c
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkRequired } from '../../../machines/validation';
+import { PasswordField } from '../../components/CredentialFields';
 import { useValidationText } from '../../components/FieldMessage';
-import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
 
 /**
@@ -51,11 +51,10 @@ export function PasswordPrompt({
       >
         <DialogBody>
           <p>{body ?? t('twoFactor.passwordBody')}</p>
-          <TextField
+          <PasswordField
             id="two-factor-password"
             label={t('twoFactor.password')}
             message={message}
-            type="password"
             autoComplete="current-password"
             autoFocus
             value={password}
