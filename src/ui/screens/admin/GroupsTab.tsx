@@ -21,6 +21,7 @@ import { failureOf } from '../../../machines/failure';
 import { checkRequired } from '../../../machines/validation';
 import { adminKeys, createGroup, deleteGroup, listGroups, updateGroup } from '../../../services/api/admin';
 import { useValidationText } from '../../components/FieldMessage';
+import { LoadFailed } from '../../components/ListFilters';
 import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
 import { showSuccess } from '../../toaster';
@@ -81,10 +82,7 @@ export function GroupsTab() {
         />
       </div>
       {groups.isError && (
-        <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-list-message">
-          {t('groups.loadFailed')}{' '}
-          <Button variant="minimal" icon="refresh" text={t('retry')} onClick={() => groups.refetch()} />
-        </Callout>
+        <LoadFailed text={t('groups.loadFailed')} retry={t('retry')} onRetry={() => groups.refetch()} />
       )}
       {remove.isError && (
         <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-list-message">

@@ -3,7 +3,6 @@ import {
   Callout,
   HTMLSelect,
   HTMLTable,
-  InputGroup,
   Intent,
   Menu,
   MenuItem,
@@ -14,7 +13,7 @@ import {
 } from '@blueprintjs/core';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { ROLES, type Role } from '../../../contract/constants';
@@ -33,6 +32,7 @@ import {
   updateUser,
 } from '../../../services/api/users';
 import { useActiveAccount } from '../../app/useAccounts';
+import { LoadFailed, SearchFilter } from '../../components/ListFilters';
 import { showSuccess } from '../../toaster';
 import { PasswordPrompt } from '../settings/PasswordPrompt';
 import { Pager } from './Pager';
@@ -174,10 +174,7 @@ export function UsersTab() {
         </Callout>
       )}
       {list.isError && (
-        <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-list-message">
-          {t('users.loadFailed')}{' '}
-          <Button variant="minimal" icon="refresh" text={t('retry')} onClick={() => list.refetch()} />
-        </Callout>
+        <LoadFailed text={t('users.loadFailed')} retry={t('retry')} onRetry={() => list.refetch()} />
       )}
       {list.isPending && <Spinner className="studio-list-message" />}
       {list.data && list.data.count === 0 && (
@@ -272,23 +269,16 @@ function changedValues(user: User, values: UserFormValues): UserUpdateBody {
 function UserFilters({ view, update }: { view: UsersView; update: (change: Partial<UsersView>) => void }) {
   const { t } = useTranslation('admin');
   const roleLabel = useRoleLabel();
-  const [search, setSearch] = useState(view.search);
-  useEffect(() => {
-    if (search === view.search) return;
-    const timer = setTimeout(() => update({ search: search.trim() }), 300);
-    return () => clearTimeout(timer);
-  }, [search, view.search, update]);
-  useEffect(() => setSearch(view.search), [view.search]);
+  // Clear also drops a search still being typed (a new search box).
+  const [cleared, setCleared] = useState(0);
   return (
     <div className="studio-filters">
-      <InputGroup
-        leftIcon="search"
-        type="search"
+      <SearchFilter
+        key={cleared}
+        value={view.search}
+        update={update}
         placeholder={t('users.search')}
-        aria-label={t('users.searchLabel')}
-        value={search}
-        onValueChange={setSearch}
-        className="studio-filter-search"
+        label={t('users.searchLabel')}
       />
       <HTMLSelect
         aria-label={t('users.role')}
@@ -315,7 +305,7 @@ function UserFilters({ view, update }: { view: UsersView; update: (change: Parti
           icon="cross"
           text={t('clear')}
           onClick={() => {
-            setSearch('');
+            setCleared((times) => times + 1);
             update({ search: '', role: '', is_active: '' });
           }}
         />

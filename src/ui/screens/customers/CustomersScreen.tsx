@@ -1,12 +1,10 @@
 import {
   Button,
   ButtonGroup,
-  Callout,
   H2,
   HTMLSelect,
   HTMLTable,
   InputGroup,
-  Intent,
   NonIdealState,
   Spinner,
 } from '@blueprintjs/core';
@@ -17,6 +15,7 @@ import { Link } from 'wouter';
 import type { ProfileSummary } from '../../../contract/profiles';
 import { preloadRoute } from '../../app/routeTable';
 import { usePageTitle } from '../../app/usePageTitle';
+import { DateRangeFilter, LoadFailed, SearchFilter } from '../../components/ListFilters';
 import {
   PROFILE_STATUSES,
   RISK_LEVELS,
@@ -50,10 +49,7 @@ export function CustomersScreen() {
       </div>
       <Filters view={view} update={update} />
       {list.isError && (
-        <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-list-message">
-          {t('loadFailed')}{' '}
-          <Button variant="minimal" icon="refresh" text={t('retry')} onClick={() => list.refetch()} />
-        </Callout>
+        <LoadFailed text={t('loadFailed')} retry={t('retry')} onRetry={() => list.refetch()} />
       )}
       {list.isPending && <Spinner className="studio-list-message" />}
       {list.data && list.data.count === 0 && (
@@ -88,27 +84,19 @@ function useIdleProfilePreload() {
 function Filters({ view, update }: { view: ListView; update: (change: Partial<ListView>) => void }) {
   const { t } = useTranslation('customers');
   const labels = useProfileLabels();
-  const [search, setSearch] = useState(view.search);
-  // Typing settles for 300 ms before it becomes the URL's search.
-  useEffect(() => {
-    if (search === view.search) return;
-    const timer = setTimeout(() => update({ search: search.trim() }), 300);
-    return () => clearTimeout(timer);
-  }, [search, view.search, update]);
-  useEffect(() => setSearch(view.search), [view.search]);
+  // Clear also drops a search still being typed (a new search box).
+  const [cleared, setCleared] = useState(0);
   const filtered =
     view.search || view.status || view.risk_level || view.source || view.created_after || view.created_before;
 
   return (
     <div className="studio-filters">
-      <InputGroup
-        leftIcon="search"
-        type="search"
+      <SearchFilter
+        key={cleared}
+        value={view.search}
+        update={update}
         placeholder={t('search')}
-        aria-label={t('searchLabel')}
-        value={search}
-        onValueChange={setSearch}
-        className="studio-filter-search"
+        label={t('searchLabel')}
       />
       <HTMLSelect
         aria-label={t('status')}
@@ -128,21 +116,12 @@ function Filters({ view, update }: { view: ListView; update: (change: Partial<Li
           ...RISK_LEVELS.map((r) => ({ value: r, label: labels.risk(r) })),
         ]}
       />
-      <InputGroup
-        type="date"
-        aria-label={t('createdAfter')}
-        title={t('createdAfter')}
-        value={view.created_after}
-        max={view.created_before || undefined}
-        onValueChange={(value) => update({ created_after: value })}
-      />
-      <InputGroup
-        type="date"
-        aria-label={t('createdBefore')}
-        title={t('createdBefore')}
-        value={view.created_before}
-        min={view.created_after || undefined}
-        onValueChange={(value) => update({ created_before: value })}
+      <DateRangeFilter
+        from={view.created_after}
+        to={view.created_before}
+        labels={{ from: t('createdAfter'), to: t('createdBefore') }}
+        onFrom={(created_after) => update({ created_after })}
+        onTo={(created_before) => update({ created_before })}
       />
       <InputGroup
         aria-label={t('source')}
@@ -157,7 +136,7 @@ function Filters({ view, update }: { view: ListView; update: (change: Partial<Li
           icon="cross"
           text={t('clear')}
           onClick={() => {
-            setSearch('');
+            setCleared((times) => times + 1);
             update({
               search: '',
               status: '',
