@@ -20,6 +20,7 @@ import { PERMISSIONS, type Permission } from '../../../contract/constants';
 import { failureOf } from '../../../machines/failure';
 import { checkRequired } from '../../../machines/validation';
 import { adminKeys, createGroup, deleteGroup, listGroups, updateGroup } from '../../../services/api/admin';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useValidationText } from '../../components/FieldMessage';
 import { LoadFailed } from '../../components/ListFilters';
 import { TextField } from '../../components/TextField';
@@ -152,30 +153,18 @@ export function GroupsTab() {
           onSubmit={(name, permissions) => save.mutate({ id: editing.group?.id ?? null, name, permissions })}
         />
       )}
-      <Dialog
+      <ConfirmDialog
         isOpen={deleting !== null}
         title={t('groups.delete', { name: deleting?.name ?? '' })}
         icon="trash"
+        cancel={t('form.cancel')}
+        confirm={t('groups.confirmDelete')}
+        busy={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
         onClose={() => setDeleting(null)}
       >
-        <DialogBody>
-          <p>{t('groups.deleteBody', { name: deleting?.name ?? '' })}</p>
-        </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text={t('form.cancel')} onClick={() => setDeleting(null)} />
-              <Button
-                intent={Intent.DANGER}
-                text={t('groups.confirmDelete')}
-                autoFocus
-                loading={remove.isPending}
-                onClick={() => deleting && remove.mutate(deleting.id)}
-              />
-            </>
-          }
-        />
-      </Dialog>
+        <p>{t('groups.deleteBody', { name: deleting?.name ?? '' })}</p>
+      </ConfirmDialog>
     </div>
   );
 }
