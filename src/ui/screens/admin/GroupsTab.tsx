@@ -4,7 +4,6 @@ import {
   Checkbox,
   Dialog,
   DialogBody,
-  DialogFooter,
   FormGroup,
   HTMLTable,
   Intent,
@@ -22,6 +21,7 @@ import { checkRequired } from '../../../machines/validation';
 import { adminKeys, createGroup, deleteGroup, listGroups, updateGroup } from '../../../services/api/admin';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useValidationText } from '../../components/FieldMessage';
+import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { LoadFailed } from '../../components/ListFilters';
 import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
@@ -229,14 +229,7 @@ function GroupDialog({
             ))}
           </FormGroup>
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text={t('form.cancel')} onClick={onCancel} />
-              <Button type="submit" intent={Intent.PRIMARY} text={t('form.save')} loading={busy} />
-            </>
-          }
-        />
+        <FormDialogFooter cancel={t('form.cancel')} onCancel={onCancel} submit={t('form.save')} busy={busy} />
       </form>
     </Dialog>
   );
