@@ -8,9 +8,9 @@ import { type AuditListParams, adminKeys, allAudit, listAudit } from '../../../s
 import { listUsers } from '../../../services/api/users';
 import { saveTextFile } from '../../../services/download';
 import { DateRangeFilter, LoadFailed } from '../../components/ListFilters';
+import { Pager } from '../../components/Pager';
 import { showError } from '../../toaster';
-import { Pager } from './Pager';
-import { pageOf, useUrlView } from './useUrlView';
+import { PAGE_SIZES, pageOf, useUrlView } from './useUrlView';
 
 interface AuditView {
   user: string;
@@ -58,6 +58,7 @@ const filtersOf = (view: AuditView): Omit<AuditListParams, 'limit' | 'offset'> =
 /** The audit log: who changed what, when and from where; filters in the URL; CSV export. */
 export function AuditTab() {
   const { t, i18n } = useTranslation('admin');
+  const { t: paging } = useTranslation('admin', { keyPrefix: 'paging' });
   const { t: tc } = useTranslation();
   const [view, update] = useUrlView(readAuditView, DEFAULTS);
   const request: AuditListParams = {
@@ -200,7 +201,9 @@ export function AuditTab() {
             count={list.data.count}
             page={view.page}
             size={view.size}
+            sizes={PAGE_SIZES}
             label={t('audit.table')}
+            text={(key, values) => paging(key, { ...values })}
             onChange={update}
           />
         </>

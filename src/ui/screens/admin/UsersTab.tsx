@@ -33,13 +33,14 @@ import {
 } from '../../../services/api/users';
 import { useActiveAccount } from '../../app/useAccounts';
 import { LoadFailed, SearchFilter } from '../../components/ListFilters';
+import { Pager } from '../../components/Pager';
+import { SortableHeader } from '../../components/SortableHeader';
 import { showSuccess } from '../../toaster';
 import { PasswordPrompt } from '../settings/PasswordPrompt';
-import { Pager } from './Pager';
 import { useRoleLabel } from './roles';
 import { UserDialog, type UserFormValues } from './UserDialog';
 import { useAdminErrorText } from './useAdminErrors';
-import { pageOf, useUrlView } from './useUrlView';
+import { PAGE_SIZES, pageOf, useUrlView } from './useUrlView';
 
 interface UsersView {
   search: string;
@@ -119,6 +120,7 @@ async function perform({ action, password }: { action: AdminAction; password: st
 /** The users of the company: search, filters, sort and page in the URL; add, edit and the admin actions. */
 export function UsersTab() {
   const { t } = useTranslation('admin');
+  const { t: paging } = useTranslation('admin', { keyPrefix: 'paging' });
   const { t: tc } = useTranslation();
   const errorText = useAdminErrorText();
   const [view, update] = useUrlView(readUsersView, DEFAULTS);
@@ -199,7 +201,9 @@ export function UsersTab() {
             count={list.data.count}
             page={view.page}
             size={view.size}
+            sizes={PAGE_SIZES}
             label={t('users.table')}
+            text={(key, values) => paging(key, { ...values })}
             onChange={update}
           />
         </>
@@ -333,19 +337,14 @@ function UserTable({
   const roleLabel = useRoleLabel();
   const me = useActiveAccount();
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
-  const sortedBy = view.ordering.replace(/^-/, '');
-  const descending = view.ordering.startsWith('-');
   const sortable = (key: string, label: string) => (
-    <th scope="col" aria-sort={sortedBy === key ? (descending ? 'descending' : 'ascending') : undefined}>
-      <Button
-        variant="minimal"
-        size="small"
-        text={label}
-        aria-label={t('sortBy', { column: label })}
-        endIcon={sortedBy === key ? (descending ? 'chevron-down' : 'chevron-up') : undefined}
-        onClick={() => update({ ordering: sortedBy === key && !descending ? `-${key}` : key })}
-      />
-    </th>
+    <SortableHeader
+      column={key}
+      label={label}
+      sortBy={t('sortBy', { column: label })}
+      ordering={view.ordering}
+      update={update}
+    />
   );
   return (
     <HTMLTable

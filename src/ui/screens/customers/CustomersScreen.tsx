@@ -1,13 +1,4 @@
-import {
-  Button,
-  ButtonGroup,
-  H2,
-  HTMLSelect,
-  HTMLTable,
-  InputGroup,
-  NonIdealState,
-  Spinner,
-} from '@blueprintjs/core';
+import { Button, H2, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +7,7 @@ import type { ProfileSummary } from '../../../contract/profiles';
 import { preloadRoute } from '../../app/routeTable';
 import { usePageTitle } from '../../app/usePageTitle';
 import { DateRangeFilter, LoadFailed, SearchFilter } from '../../components/ListFilters';
+import { Pager } from '../../components/Pager';
 import {
   PROFILE_STATUSES,
   RISK_LEVELS,
@@ -23,6 +15,7 @@ import {
   StatusTag,
   useProfileLabels,
 } from '../../components/profileLabels';
+import { SortableHeader } from '../../components/SortableHeader';
 import { customersListQuery } from '../../queries';
 import { CreateProfile } from './CreateProfile';
 import { type ListView, PAGE_SIZES, toRequest, useListView } from './useListParams';
@@ -63,7 +56,15 @@ export function CustomersScreen() {
       {list.data && list.data.count > 0 && (
         <>
           <ProfileTable rows={list.data.results} view={view} update={update} busy={list.isFetching} />
-          <Pager count={list.data.count} view={view} update={update} />
+          <Pager
+            count={list.data.count}
+            page={view.page}
+            size={view.size}
+            sizes={PAGE_SIZES}
+            label={t('table')}
+            text={(key, values) => t(key, { ...values })}
+            onChange={update}
+          />
         </>
       )}
     </section>
@@ -175,8 +176,6 @@ function ProfileTable({
     { key: 'source', label: t('columns.source'), sortable: false },
     { key: 'created_at', label: t('columns.created'), sortable: true },
   ];
-  const sortedBy = view.ordering.replace(/^-/, '');
-  const descending = view.ordering.startsWith('-');
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
   return (
@@ -192,32 +191,22 @@ function ProfileTable({
       >
         <thead>
           <tr>
-            {columns.map((column) => (
-              <th
-                key={column.key}
-                scope="col"
-                aria-sort={sortedBy === column.key ? (descending ? 'descending' : 'ascending') : undefined}
-              >
-                {column.sortable ? (
-                  <Button
-                    variant="minimal"
-                    size="small"
-                    text={column.label}
-                    aria-label={t('sortBy', { column: column.label })}
-                    endIcon={
-                      sortedBy === column.key ? (descending ? 'chevron-down' : 'chevron-up') : undefined
-                    }
-                    onClick={() =>
-                      update({
-                        ordering: sortedBy === column.key && !descending ? `-${column.key}` : column.key,
-                      })
-                    }
-                  />
-                ) : (
-                  column.label
-                )}
-              </th>
-            ))}
+            {columns.map((column) =>
+              column.sortable ? (
+                <SortableHeader
+                  key={column.key}
+                  column={column.key}
+                  label={column.label}
+                  sortBy={t('sortBy', { column: column.label })}
+                  ordering={view.ordering}
+                  update={update}
+                />
+              ) : (
+                <th key={column.key} scope="col">
+                  {column.label}
+                </th>
+              ),
+            )}
           </tr>
         </thead>
         <tbody>
@@ -243,49 +232,5 @@ function ProfileTable({
         </tbody>
       </HTMLTable>
     </div>
-  );
-}
-
-function Pager({
-  count,
-  view,
-  update,
-}: {
-  count: number;
-  view: ListView;
-  update: (change: Partial<ListView>) => void;
-}) {
-  const { t, i18n } = useTranslation('customers');
-  const number = new Intl.NumberFormat(i18n.language);
-  const from = (view.page - 1) * view.size + 1;
-  const to = Math.min(count, view.page * view.size);
-  const last = Math.max(1, Math.ceil(count / view.size));
-  return (
-    <nav className="studio-pager" aria-label={t('table')}>
-      <span role="status">
-        {t('range', { from: number.format(from), to: number.format(to), count: number.format(count) })}
-      </span>
-      <HTMLSelect
-        minimal
-        aria-label={t('pageSize')}
-        value={view.size}
-        onChange={(event) => update({ size: Number(event.currentTarget.value) })}
-        options={PAGE_SIZES.map((size) => ({ value: size, label: String(size) }))}
-      />
-      <ButtonGroup>
-        <Button
-          icon="chevron-left"
-          aria-label={t('previous')}
-          disabled={view.page <= 1}
-          onClick={() => update({ page: view.page - 1 })}
-        />
-        <Button
-          icon="chevron-right"
-          aria-label={t('next')}
-          disabled={view.page >= last}
-          onClick={() => update({ page: view.page + 1 })}
-        />
-      </ButtonGroup>
-    </nav>
   );
 }
