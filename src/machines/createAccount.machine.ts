@@ -7,14 +7,14 @@
  * snapshot after every change (the checkout leaves the page), so the context never holds the password: only
  * the register request's input carries it.
  */
-import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 import type { Package } from '../contract/payments';
 import type { CompanyCreated, EmailVerified } from '../contract/signup';
 import { failureOf } from './failure';
+import { canResend, oneSecondLess, RESEND_AFTER_SECONDS, resendCountdown, ticker } from './resendCountdown';
 import type { SignedInAccount } from './session.machine';
 
-/** Seconds before the code may be sent again. */
-export const RESEND_AFTER_SECONDS = 60;
+export { RESEND_AFTER_SECONDS };
 
 /**
  * The server learns a payment's outcome from the provider's signed notification, which may come a moment
@@ -101,7 +101,11 @@ export const EMPTY_PROFILE: CompanyProfile = {
   country: '',
 };
 
-type Tag = 'busy' | 'account' | 'code' | 'package' | 'profile' | 'payment' | 'done';
+/**
+ * `repeatable`: the request under way only reads (the packages, the profile's options), so a snapshot taken
+ * now may be restored: the restored machine asks again. Other busy states write and are never restored.
+ */
+type Tag = 'busy' | 'repeatable' | 'account' | 'code' | 'package' | 'profile' | 'payment' | 'done';
 
 /** The steps in order, as the progress shows them (tags of the states). */
 export const STEPS = ['account', 'code', 'package', 'profile', 'payment', 'done'] as const;
@@ -168,19 +172,16 @@ export const createAccountMachine = setup({
     loadAccount: fromPromise<SignedInAccount, { company: CompanyCreated; email: string }>(async () => {
       throw new Error('loadAccount is provided by the app');
     }),
-    /** One `tick` a second. */
-    ticker: fromCallback(({ sendBack }) => {
-      const timer = setInterval(() => sendBack({ type: 'tick' }), 1000);
-      return () => clearInterval(timer);
-    }),
+    ticker,
   },
   actions: {
+    countDown: assign(({ context }) => oneSecondLess(context)),
     /** Leaves for the hosted checkout (provided by the app: a full page load). */
     openCheckout: (_, _url: string) => {},
     storeAccount: (_, _account: SignedInAccount) => {},
   },
   guards: {
-    canResend: ({ context }) => context.countdown === 0,
+    canResend,
     canPoll: ({ context }) => context.polls < PAYMENT_POLLS,
     hasCompany: ({ context }) => context.company !== null,
     alreadyRegistered: (_, answer: EmailVerified) => answer.already_registered === true,
@@ -228,19 +229,7 @@ export const createAccountMachine = setup({
     },
     code: {
       tags: ['code'],
-      initial: 'waiting',
-      states: {
-        waiting: {
-          invoke: { id: 'ticker', src: 'ticker' },
-          always: { guard: 'canResend', target: 'resendable' },
-          on: {
-            tick: { actions: assign(({ context }) => ({ countdown: Math.max(0, context.countdown - 1) })) },
-          },
-        },
-        resendable: {
-          on: { 'code.resend': { target: '#createAccount.resending' } },
-        },
-      },
+      ...resendCountdown('#createAccount.resending'),
       on: {
         'code.submitted': { target: 'verifying', actions: assign(clear) },
         back: { target: 'account', actions: assign({ countdown: 0, ...clear }) },
@@ -304,7 +293,7 @@ export const createAccountMachine = setup({
       initial: 'loading',
       states: {
         loading: {
-          tags: ['busy'],
+          tags: ['busy', 'repeatable'],
           invoke: {
             id: 'loadPackages',
             src: 'loadPackages',
@@ -336,7 +325,7 @@ export const createAccountMachine = setup({
       initial: 'loading',
       states: {
         loading: {
-          tags: ['busy'],
+          tags: ['busy', 'repeatable'],
           invoke: {
             id: 'loadOptions',
             src: 'loadOptions',

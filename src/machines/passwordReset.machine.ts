@@ -2,11 +2,11 @@
  * Resetting a forgotten (or a forced) password (SPEC §5, §7 reset_password send/submit): the e-mail gets a
  * code, the code and a new password are submitted; the code can be sent again after a countdown.
  */
-import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 import { failureOf } from './failure';
+import { canResend, oneSecondLess, RESEND_AFTER_SECONDS, resendCountdown, ticker } from './resendCountdown';
 
-/** Seconds before the code may be sent again. */
-export const RESEND_AFTER_SECONDS = 60;
+export { RESEND_AFTER_SECONDS };
 
 export interface PasswordResetContext {
   email: string;
@@ -40,14 +40,13 @@ export const passwordResetMachine = setup({
     submitReset: fromPromise<void, { email: string; otp: string; new_password: string }>(async () => {
       throw new Error('submitReset is provided by the app');
     }),
-    /** One `tick` a second. */
-    ticker: fromCallback(({ sendBack }) => {
-      const timer = setInterval(() => sendBack({ type: 'tick' }), 1000);
-      return () => clearInterval(timer);
-    }),
+    ticker,
+  },
+  actions: {
+    countDown: assign(({ context }) => oneSecondLess(context)),
   },
   guards: {
-    canResend: ({ context }) => context.countdown === 0,
+    canResend,
   },
 }).createMachine({
   id: 'passwordReset',
@@ -88,19 +87,7 @@ export const passwordResetMachine = setup({
       },
     },
     enteringCode: {
-      initial: 'waiting',
-      states: {
-        waiting: {
-          invoke: { id: 'ticker', src: 'ticker' },
-          always: { guard: 'canResend', target: 'resendable' },
-          on: {
-            tick: { actions: assign(({ context }) => ({ countdown: Math.max(0, context.countdown - 1) })) },
-          },
-        },
-        resendable: {
-          on: { 'code.resend': { target: '#passwordReset.resending' } },
-        },
-      },
+      ...resendCountdown('#passwordReset.resending'),
       on: {
         'reset.submitted': { target: 'submitting' },
         'email.change': { target: 'enteringEmail', actions: assign({ error: null, countdown: 0 }) },

@@ -1,8 +1,8 @@
 /**
  * Where the create-account flow keeps its place (issue 16): the machine's persisted snapshot in this tab's
  * session storage, so a reload or the round trip through the hosted checkout goes on at the same step. Only
- * steady steps are kept (never one with a request under way), so a restored flow never repeats a request
- * from the middle; the password never enters the snapshot.
+ * steady steps and steps still loading a read are kept (never one with a write under way), so a restored flow
+ * never repeats a write from the middle; the password never enters the snapshot.
  */
 const KEY = 'studio.createAccount';
 const FINISHING_KEY = 'studio.createAccount.finishing';

@@ -1,7 +1,8 @@
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, Intent, TextArea } from '@blueprintjs/core';
+import { Dialog, DialogBody, FormGroup, Intent, TextArea } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REJECT_REASON_MIN, reasonIsLongEnough } from '../../contract/constants';
+import { FormDialogFooter } from './FormDialogFooter';
 import { useFormCheck } from './useFormCheck';
 
 /**
@@ -77,14 +78,7 @@ export function ReasonDialog({
             />
           </FormGroup>
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text={cancel} onClick={close} />
-              <Button type="submit" intent={intent} text={confirm} loading={busy} />
-            </>
-          }
-        />
+        <FormDialogFooter cancel={cancel} onCancel={close} submit={confirm} intent={intent} busy={busy} />
       </form>
     </Dialog>
   );

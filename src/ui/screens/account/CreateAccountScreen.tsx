@@ -104,8 +104,10 @@ function useSignupActor() {
   const actor = useActorRef(machine, snapshot ? { snapshot: snapshot as never, input: {} } : { input: {} });
   useEffect(() => {
     const subscription = actor.subscribe((state) => {
-      // Only steady steps are kept: a reload never repeats a request from its middle.
-      if (!state.hasTag('busy')) saveSignupSnapshot(actor.getPersistedSnapshot());
+      // Steady steps and reads are kept: a reload never repeats a write from its middle, but a step that
+      // is still loading (shown already) stays that step and loads again.
+      if (!state.hasTag('busy') || state.hasTag('repeatable'))
+        saveSignupSnapshot(actor.getPersistedSnapshot());
     });
     return () => subscription.unsubscribe();
   }, [actor]);

@@ -33,6 +33,13 @@ import type {
 } from '../../../machines/createAccount.machine';
 import { checkCode, checkConfirmation, checkEmail, checkRequired } from '../../../machines/validation';
 import { clearSignup } from '../../../services/signupStore';
+import {
+  CodeField,
+  EmailField,
+  NewPasswordFields,
+  NO_NEW_PASSWORD,
+  ResendCode,
+} from '../../components/CredentialFields';
 import { useValidationText } from '../../components/FieldMessage';
 import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
@@ -60,15 +67,14 @@ export function AccountStep({
   const { t } = useTranslation('signup');
   const text = useValidationText();
   const [email, setEmail] = useState(initialEmail);
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
+  const [fresh, setFresh] = useState(NO_NEW_PASSWORD);
+  const { password } = fresh;
   const missing = missingPasswordRules(password);
-  const strength = passwordStrength(password);
   const { failures, passes } = useFormCheck(() => ({
     email: checkEmail(email),
     password: password ? null : ('required' as const),
     rule: password && missing.length > 0 ? ('password' as const) : null,
-    confirmation: checkConfirmation(password, confirmation),
+    confirmation: checkConfirmation(password, fresh.confirmation),
   }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -77,41 +83,68 @@ export function AccountStep({
   return (
     <form onSubmit={submit} noValidate>
       <p>{t('account.intro')}</p>
-      <TextField
+      <EmailField
         id="signup-email"
         label={t('account.email')}
         message={text(failures.email)}
-        type="email"
         autoComplete="email"
         autoFocus
         value={email}
         onValueChange={setEmail}
         disabled={busy}
       />
-      <TextField
-        id="signup-password"
-        label={t('account.password')}
-        message={failures.password ? text(failures.password) : failures.rule ? t('account.rule') : undefined}
-        type="password"
-        autoComplete="new-password"
-        value={password}
-        onValueChange={setPassword}
+      <NewPasswordFields
+        ids={{ password: 'signup-password', confirmation: 'signup-confirmation' }}
+        labels={{ password: t('account.password'), confirmation: t('account.confirmation') }}
+        messages={{
+          password: failures.password
+            ? text(failures.password)
+            : failures.rule
+              ? t('account.rule')
+              : undefined,
+          confirmation: text(failures.confirmation),
+        }}
+        value={fresh}
+        onChange={setFresh}
         disabled={busy}
-        aria-describedby="signup-password-rules signup-password-strength"
+        describedBy="signup-password-rules signup-password-strength"
+      >
+        <PasswordHints password={password} missing={missing} />
+      </NewPasswordFields>
+      <Button
+        type="submit"
+        intent={Intent.PRIMARY}
+        fill
+        icon="envelope"
+        text={t('account.submit')}
+        loading={busy}
       />
+    </form>
+  );
+}
+
+/** §5 of the sign-up: the strength and each rule, met or missing, as the password is typed. */
+function PasswordHints({
+  password,
+  missing,
+}: {
+  password: string;
+  missing: ReturnType<typeof missingPasswordRules>;
+}) {
+  const { t } = useTranslation('signup');
+  const strength = passwordStrength(password);
+  const said = t('account.strength', { strength: t(`account.strengths.${password ? strength : 'weak'}`) });
+  return (
+    <>
       <div className="studio-signup-strength" id="signup-password-strength">
         <ProgressBar
-          aria-label={t('account.strength', {
-            strength: t(`account.strengths.${password ? strength : 'weak'}`),
-          })}
+          aria-label={said}
           value={password ? (['weak', 'average', 'good', 'strong'].indexOf(strength) + 1) / 4 : 0}
           intent={STRENGTH_INTENT[strength]}
           animate={false}
           stripes={false}
         />
-        <span role="status">
-          {t('account.strength', { strength: t(`account.strengths.${password ? strength : 'weak'}`) })}
-        </span>
+        <span role="status">{said}</span>
       </div>
       <div id="signup-password-rules" className="studio-signup-rules">
         <span className={Classes.TEXT_MUTED}>{t('account.rulesTitle')}</span>
@@ -131,25 +164,7 @@ export function AccountStep({
           })}
         </ul>
       </div>
-      <TextField
-        id="signup-confirmation"
-        label={t('account.confirmation')}
-        message={text(failures.confirmation)}
-        type="password"
-        autoComplete="new-password"
-        value={confirmation}
-        onValueChange={setConfirmation}
-        disabled={busy}
-      />
-      <Button
-        type="submit"
-        intent={Intent.PRIMARY}
-        fill
-        icon="envelope"
-        text={t('account.submit')}
-        loading={busy}
-      />
-    </form>
+    </>
   );
 }
 
@@ -185,15 +200,11 @@ export function CodeStep({
       }}
     >
       <p>{t('code.sent', { email })}</p>
-      <TextField
+      <CodeField
         id="signup-code"
         label={t('code.label')}
         subLabel={t('code.help')}
         message={message}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        autoFocus
         value={code}
         onValueChange={setCode}
         disabled={busy && !resending}
@@ -208,19 +219,14 @@ export function CodeStep({
         <Button type="submit" intent={Intent.PRIMARY} text={t('code.submit')} loading={busy && !resending} />
       </div>
       <div className="studio-signup-resend">
-        {canResend || resending ? (
-          <Button
-            variant="minimal"
-            icon="refresh"
-            text={t('code.resend')}
-            loading={resending}
-            onClick={() => send({ type: 'code.resend' })}
-          />
-        ) : (
-          <span className={Classes.TEXT_MUTED} role="timer">
-            {t('code.resendIn', { count: countdown })}
-          </span>
-        )}
+        <ResendCode
+          available={canResend}
+          resending={resending}
+          label={t('code.resend')}
+          waiting={t('code.resendIn', { count: countdown })}
+          className={Classes.TEXT_MUTED}
+          onResend={() => send({ type: 'code.resend' })}
+        />
       </div>
       <p className={Classes.TEXT_MUTED}>{t('code.notReceived')}</p>
     </form>

@@ -1,13 +1,4 @@
-import {
-  Button,
-  Callout,
-  HTMLSelect,
-  HTMLTable,
-  InputGroup,
-  Intent,
-  NonIdealState,
-  Spinner,
-} from '@blueprintjs/core';
+import { Button, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,9 +7,10 @@ import { auditChanges, auditCsv } from '../../../machines/auditCsv';
 import { type AuditListParams, adminKeys, allAudit, listAudit } from '../../../services/api/admin';
 import { listUsers } from '../../../services/api/users';
 import { saveTextFile } from '../../../services/download';
+import { DateRangeFilter, LoadFailed } from '../../components/ListFilters';
+import { Pager } from '../../components/Pager';
 import { showError } from '../../toaster';
-import { Pager } from './Pager';
-import { pageOf, useUrlView } from './useUrlView';
+import { PAGE_SIZES, pageOf, useUrlView } from './useUrlView';
 
 interface AuditView {
   user: string;
@@ -66,6 +58,7 @@ const filtersOf = (view: AuditView): Omit<AuditListParams, 'limit' | 'offset'> =
 /** The audit log: who changed what, when and from where; filters in the URL; CSV export. */
 export function AuditTab() {
   const { t, i18n } = useTranslation('admin');
+  const { t: paging } = useTranslation('admin', { keyPrefix: 'paging' });
   const { t: tc } = useTranslation();
   const [view, update] = useUrlView(readAuditView, DEFAULTS);
   const request: AuditListParams = {
@@ -136,21 +129,12 @@ export function AuditTab() {
             if (event.key === 'Enter') update({ action: action.trim().toLowerCase() });
           }}
         />
-        <InputGroup
-          type="date"
-          aria-label={t('audit.from')}
-          title={t('audit.from')}
-          value={view.start_date}
-          max={view.end_date || undefined}
-          onValueChange={(value) => update({ start_date: value })}
-        />
-        <InputGroup
-          type="date"
-          aria-label={t('audit.to')}
-          title={t('audit.to')}
-          value={view.end_date}
-          min={view.start_date || undefined}
-          onValueChange={(value) => update({ end_date: value })}
+        <DateRangeFilter
+          from={view.start_date}
+          to={view.end_date}
+          labels={{ from: t('audit.from'), to: t('audit.to') }}
+          onFrom={(start_date) => update({ start_date })}
+          onTo={(end_date) => update({ end_date })}
         />
         {filtered && (
           <Button
@@ -169,10 +153,7 @@ export function AuditTab() {
         />
       </div>
       {list.isError && (
-        <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-list-message">
-          {t('audit.loadFailed')}{' '}
-          <Button variant="minimal" icon="refresh" text={t('retry')} onClick={() => list.refetch()} />
-        </Callout>
+        <LoadFailed text={t('audit.loadFailed')} retry={t('retry')} onRetry={() => list.refetch()} />
       )}
       {list.isPending && <Spinner className="studio-list-message" />}
       {list.data && list.data.count === 0 && (
@@ -220,7 +201,9 @@ export function AuditTab() {
             count={list.data.count}
             page={view.page}
             size={view.size}
+            sizes={PAGE_SIZES}
             label={t('audit.table')}
+            text={(key, values) => paging(key, { ...values })}
             onChange={update}
           />
         </>

@@ -4,7 +4,6 @@ import {
   Checkbox,
   Dialog,
   DialogBody,
-  DialogFooter,
   FormGroup,
   HTMLTable,
   Intent,
@@ -20,7 +19,10 @@ import { PERMISSIONS, type Permission } from '../../../contract/constants';
 import { failureOf } from '../../../machines/failure';
 import { checkRequired } from '../../../machines/validation';
 import { adminKeys, createGroup, deleteGroup, listGroups, updateGroup } from '../../../services/api/admin';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useValidationText } from '../../components/FieldMessage';
+import { FormDialogFooter } from '../../components/FormDialogFooter';
+import { LoadFailed } from '../../components/ListFilters';
 import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
 import { showSuccess } from '../../toaster';
@@ -81,10 +83,7 @@ export function GroupsTab() {
         />
       </div>
       {groups.isError && (
-        <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-list-message">
-          {t('groups.loadFailed')}{' '}
-          <Button variant="minimal" icon="refresh" text={t('retry')} onClick={() => groups.refetch()} />
-        </Callout>
+        <LoadFailed text={t('groups.loadFailed')} retry={t('retry')} onRetry={() => groups.refetch()} />
       )}
       {remove.isError && (
         <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-list-message">
@@ -154,30 +153,18 @@ export function GroupsTab() {
           onSubmit={(name, permissions) => save.mutate({ id: editing.group?.id ?? null, name, permissions })}
         />
       )}
-      <Dialog
+      <ConfirmDialog
         isOpen={deleting !== null}
         title={t('groups.delete', { name: deleting?.name ?? '' })}
         icon="trash"
+        cancel={t('form.cancel')}
+        confirm={t('groups.confirmDelete')}
+        busy={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
         onClose={() => setDeleting(null)}
       >
-        <DialogBody>
-          <p>{t('groups.deleteBody', { name: deleting?.name ?? '' })}</p>
-        </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text={t('form.cancel')} onClick={() => setDeleting(null)} />
-              <Button
-                intent={Intent.DANGER}
-                text={t('groups.confirmDelete')}
-                autoFocus
-                loading={remove.isPending}
-                onClick={() => deleting && remove.mutate(deleting.id)}
-              />
-            </>
-          }
-        />
-      </Dialog>
+        <p>{t('groups.deleteBody', { name: deleting?.name ?? '' })}</p>
+      </ConfirmDialog>
     </div>
   );
 }
@@ -242,14 +229,7 @@ function GroupDialog({
             ))}
           </FormGroup>
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text={t('form.cancel')} onClick={onCancel} />
-              <Button type="submit" intent={Intent.PRIMARY} text={t('form.save')} loading={busy} />
-            </>
-          }
-        />
+        <FormDialogFooter cancel={t('form.cancel')} onCancel={onCancel} submit={t('form.save')} busy={busy} />
       </form>
     </Dialog>
   );

@@ -1,14 +1,4 @@
-import {
-  Button,
-  Callout,
-  Checkbox,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  HTMLSelect,
-  Intent,
-} from '@blueprintjs/core';
+import { Callout, Checkbox, Dialog, DialogBody, FormGroup, HTMLSelect, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Group } from '../../../contract/companies';
@@ -16,6 +6,7 @@ import { ROLES, type Role } from '../../../contract/constants';
 import type { User } from '../../../contract/users';
 import { checkEmail, checkRequired } from '../../../machines/validation';
 import { useValidationText } from '../../components/FieldMessage';
+import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
 import { useRoleLabel } from './roles';
@@ -156,18 +147,11 @@ export function UserDialog({
             ))}
           </FormGroup>
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text={t('form.cancel')} onClick={onCancel} />
-              <Button
-                type="submit"
-                intent={Intent.PRIMARY}
-                text={user ? t('form.save') : t('form.invite')}
-                loading={busy}
-              />
-            </>
-          }
+        <FormDialogFooter
+          cancel={t('form.cancel')}
+          onCancel={onCancel}
+          submit={user ? t('form.save') : t('form.invite')}
+          busy={busy}
         />
       </form>
     </Dialog>

@@ -3,7 +3,6 @@ import {
   Callout,
   HTMLSelect,
   HTMLTable,
-  InputGroup,
   Intent,
   Menu,
   MenuItem,
@@ -14,7 +13,7 @@ import {
 } from '@blueprintjs/core';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { ROLES, type Role } from '../../../contract/constants';
@@ -33,13 +32,15 @@ import {
   updateUser,
 } from '../../../services/api/users';
 import { useActiveAccount } from '../../app/useAccounts';
+import { LoadFailed, SearchFilter } from '../../components/ListFilters';
+import { Pager } from '../../components/Pager';
+import { SortableHeader } from '../../components/SortableHeader';
 import { showSuccess } from '../../toaster';
 import { PasswordPrompt } from '../settings/PasswordPrompt';
-import { Pager } from './Pager';
 import { useRoleLabel } from './roles';
 import { UserDialog, type UserFormValues } from './UserDialog';
 import { useAdminErrorText } from './useAdminErrors';
-import { pageOf, useUrlView } from './useUrlView';
+import { PAGE_SIZES, pageOf, useUrlView } from './useUrlView';
 
 interface UsersView {
   search: string;
@@ -119,6 +120,7 @@ async function perform({ action, password }: { action: AdminAction; password: st
 /** The users of the company: search, filters, sort and page in the URL; add, edit and the admin actions. */
 export function UsersTab() {
   const { t } = useTranslation('admin');
+  const { t: paging } = useTranslation('admin', { keyPrefix: 'paging' });
   const { t: tc } = useTranslation();
   const errorText = useAdminErrorText();
   const [view, update] = useUrlView(readUsersView, DEFAULTS);
@@ -174,10 +176,7 @@ export function UsersTab() {
         </Callout>
       )}
       {list.isError && (
-        <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-list-message">
-          {t('users.loadFailed')}{' '}
-          <Button variant="minimal" icon="refresh" text={t('retry')} onClick={() => list.refetch()} />
-        </Callout>
+        <LoadFailed text={t('users.loadFailed')} retry={t('retry')} onRetry={() => list.refetch()} />
       )}
       {list.isPending && <Spinner className="studio-list-message" />}
       {list.data && list.data.count === 0 && (
@@ -202,7 +201,9 @@ export function UsersTab() {
             count={list.data.count}
             page={view.page}
             size={view.size}
+            sizes={PAGE_SIZES}
             label={t('users.table')}
+            text={(key, values) => paging(key, { ...values })}
             onChange={update}
           />
         </>
@@ -272,23 +273,16 @@ function changedValues(user: User, values: UserFormValues): UserUpdateBody {
 function UserFilters({ view, update }: { view: UsersView; update: (change: Partial<UsersView>) => void }) {
   const { t } = useTranslation('admin');
   const roleLabel = useRoleLabel();
-  const [search, setSearch] = useState(view.search);
-  useEffect(() => {
-    if (search === view.search) return;
-    const timer = setTimeout(() => update({ search: search.trim() }), 300);
-    return () => clearTimeout(timer);
-  }, [search, view.search, update]);
-  useEffect(() => setSearch(view.search), [view.search]);
+  // Clear also drops a search still being typed (a new search box).
+  const [cleared, setCleared] = useState(0);
   return (
     <div className="studio-filters">
-      <InputGroup
-        leftIcon="search"
-        type="search"
+      <SearchFilter
+        key={cleared}
+        value={view.search}
+        update={update}
         placeholder={t('users.search')}
-        aria-label={t('users.searchLabel')}
-        value={search}
-        onValueChange={setSearch}
-        className="studio-filter-search"
+        label={t('users.searchLabel')}
       />
       <HTMLSelect
         aria-label={t('users.role')}
@@ -315,7 +309,7 @@ function UserFilters({ view, update }: { view: UsersView; update: (change: Parti
           icon="cross"
           text={t('clear')}
           onClick={() => {
-            setSearch('');
+            setCleared((times) => times + 1);
             update({ search: '', role: '', is_active: '' });
           }}
         />
@@ -343,19 +337,14 @@ function UserTable({
   const roleLabel = useRoleLabel();
   const me = useActiveAccount();
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
-  const sortedBy = view.ordering.replace(/^-/, '');
-  const descending = view.ordering.startsWith('-');
   const sortable = (key: string, label: string) => (
-    <th scope="col" aria-sort={sortedBy === key ? (descending ? 'descending' : 'ascending') : undefined}>
-      <Button
-        variant="minimal"
-        size="small"
-        text={label}
-        aria-label={t('sortBy', { column: label })}
-        endIcon={sortedBy === key ? (descending ? 'chevron-down' : 'chevron-up') : undefined}
-        onClick={() => update({ ordering: sortedBy === key && !descending ? `-${key}` : key })}
-      />
-    </th>
+    <SortableHeader
+      column={key}
+      label={label}
+      sortBy={t('sortBy', { column: label })}
+      ordering={view.ordering}
+      update={update}
+    />
   );
   return (
     <HTMLTable

@@ -11,8 +11,8 @@ import { loadAccount, login } from '../../../services/api/auth';
 import { loadChunk } from '../../../services/chunks';
 import { ADD_ACCOUNT_QUERY } from '../../app/guards';
 import { safeRedirect } from '../../app/redirect';
+import { CodeField, EmailField, PasswordField } from '../../components/CredentialFields';
 import { useValidationText } from '../../components/FieldMessage';
-import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
 import { AuthLayout } from './AuthLayout';
 
@@ -214,22 +214,20 @@ function CredentialsForm({
 
   return (
     <form onSubmit={submit} noValidate>
-      <TextField
+      <EmailField
         id="login-email"
         label={t('login.email')}
         message={text(failures.email)}
-        type="email"
         autoComplete="username"
         autoFocus
         value={email}
         onValueChange={setEmail}
         disabled={busy}
       />
-      <TextField
+      <PasswordField
         id="login-password"
         label={t('login.password')}
         message={text(failures.password)}
-        type="password"
         autoComplete="current-password"
         value={password}
         onValueChange={setPassword}
@@ -261,15 +259,11 @@ function CodeForm({
       }}
       noValidate
     >
-      <TextField
+      <CodeField
         id="login-code"
         label={t('login.code.label')}
         message={text(failures.code)}
         subLabel={t('login.code.body')}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        autoFocus
         value={code}
         onValueChange={setCode}
       />

@@ -6,8 +6,14 @@ import { fromPromise } from 'xstate';
 import { passwordResetMachine } from '../../../machines/passwordReset.machine';
 import { checkCode, checkConfirmation, checkEmail, checkPassword } from '../../../machines/validation';
 import { sendResetCode, submitReset } from '../../../services/api/passwordReset';
+import {
+  CodeField,
+  EmailField,
+  NewPasswordFields,
+  NO_NEW_PASSWORD,
+  ResendCode,
+} from '../../components/CredentialFields';
 import { useValidationText } from '../../components/FieldMessage';
-import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
 
 /** E-mail → code → new password (§5 rules); used on /reset-password and in the forced reset dialog. */
@@ -71,19 +77,14 @@ export function PasswordResetForm({
               text={t('reset.changeEmail')}
               onClick={() => send({ type: 'email.change' })}
             />
-            {state.matches({ enteringCode: 'resendable' }) || state.matches('resending') ? (
-              <Button
-                variant="minimal"
-                icon="refresh"
-                text={t('reset.resend')}
-                loading={state.matches('resending')}
-                onClick={() => send({ type: 'code.resend' })}
-              />
-            ) : (
-              <span className="studio-muted" role="timer">
-                {t('reset.resendIn', { seconds: context.countdown })}
-              </span>
-            )}
+            <ResendCode
+              available={state.matches({ enteringCode: 'resendable' })}
+              resending={state.matches('resending')}
+              label={t('reset.resend')}
+              waiting={t('reset.resendIn', { seconds: context.countdown })}
+              className="studio-muted"
+              onResend={() => send({ type: 'code.resend' })}
+            />
           </div>
         </>
       )}
@@ -113,11 +114,10 @@ function EmailStep({
       }}
     >
       <p>{t('reset.intro')}</p>
-      <TextField
+      <EmailField
         id="reset-email"
         label={t('reset.email')}
         message={text(failures.email)}
-        type="email"
         autoComplete="username"
         autoFocus
         value={email}
@@ -140,47 +140,31 @@ function NewPasswordStep({
   const { t } = useTranslation('auth');
   const text = useValidationText();
   const [code, setCode] = useState(initialCode);
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
+  const [fresh, setFresh] = useState(NO_NEW_PASSWORD);
   const { failures, passes } = useFormCheck(() => ({
     code: checkCode(code),
-    password: checkPassword(password),
-    confirmation: checkConfirmation(password, confirmation),
+    password: checkPassword(fresh.password),
+    confirmation: checkConfirmation(fresh.password, fresh.confirmation),
   }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (passes()) onSubmit(code, password);
+    if (passes()) onSubmit(code, fresh.password);
   };
   return (
     <form noValidate onSubmit={submit}>
-      <TextField
+      <CodeField
         id="reset-code"
         label={t('reset.code')}
         message={text(failures.code)}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        autoFocus
         value={code}
         onValueChange={setCode}
       />
-      <TextField
-        id="reset-password"
-        label={t('reset.newPassword')}
-        message={text(failures.password)}
-        type="password"
-        autoComplete="new-password"
-        value={password}
-        onValueChange={setPassword}
-      />
-      <TextField
-        id="reset-confirm"
-        label={t('reset.confirm')}
-        message={text(failures.confirmation)}
-        type="password"
-        autoComplete="new-password"
-        value={confirmation}
-        onValueChange={setConfirmation}
+      <NewPasswordFields
+        ids={{ password: 'reset-password', confirmation: 'reset-confirm' }}
+        labels={{ password: t('reset.newPassword'), confirmation: t('reset.confirm') }}
+        messages={{ password: text(failures.password), confirmation: text(failures.confirmation) }}
+        value={fresh}
+        onChange={setFresh}
       />
       <Button type="submit" intent={Intent.PRIMARY} fill text={t('reset.submit')} loading={busy} />
     </form>

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, Intent } from '@blueprintjs/core';
+import { Checkbox, Dialog, DialogBody, FormGroup } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -9,6 +9,7 @@ import {
   type WebhookEventType,
 } from '../../../contract/webhooks';
 import { createEndpoint, updateEndpoint } from '../../../services/api/webhooks';
+import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { TextField } from '../../components/TextField';
 import { showError, showSuccess } from '../../toaster';
 import { useErrorText } from './WebhooksTab';
@@ -117,14 +118,7 @@ export function EndpointDialog({
             ))}
           </FormGroup>
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text={t('form.cancel')} onClick={onClose} />
-              <Button type="submit" intent={Intent.PRIMARY} text={t('form.save')} loading={busy} />
-            </>
-          }
-        />
+        <FormDialogFooter cancel={t('form.cancel')} onCancel={onClose} submit={t('form.save')} busy={busy} />
       </form>
     </Dialog>
   );

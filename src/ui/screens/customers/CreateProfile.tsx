@@ -1,4 +1,4 @@
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, Intent } from '@blueprintjs/core';
+import { Button, Dialog, DialogBody, FormGroup, HTMLSelect, Intent } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { checkRequired } from '../../../machines/validation';
 import { isApiError } from '../../../services/api/http';
 import { createProfile, quickAddId } from '../../../services/api/profileWrites';
 import { useValidationText } from '../../components/FieldMessage';
+import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { GENDERS } from '../../components/profileLabels';
 import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
@@ -108,18 +109,11 @@ export function CreateProfile() {
               />
             </FormGroup>
           </DialogBody>
-          <DialogFooter
-            actions={
-              <>
-                <Button text={t('create.cancel')} onClick={() => setOpen(false)} />
-                <Button
-                  type="submit"
-                  intent={Intent.PRIMARY}
-                  text={t('create.save')}
-                  loading={busy === 'dialog'}
-                />
-              </>
-            }
+          <FormDialogFooter
+            cancel={t('create.cancel')}
+            onCancel={() => setOpen(false)}
+            submit={t('create.save')}
+            busy={busy === 'dialog'}
           />
         </form>
       </Dialog>

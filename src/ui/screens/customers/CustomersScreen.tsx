@@ -1,15 +1,4 @@
-import {
-  Button,
-  ButtonGroup,
-  Callout,
-  H2,
-  HTMLSelect,
-  HTMLTable,
-  InputGroup,
-  Intent,
-  NonIdealState,
-  Spinner,
-} from '@blueprintjs/core';
+import { Button, H2, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +6,8 @@ import { Link } from 'wouter';
 import type { ProfileSummary } from '../../../contract/profiles';
 import { preloadRoute } from '../../app/routeTable';
 import { usePageTitle } from '../../app/usePageTitle';
+import { DateRangeFilter, LoadFailed, SearchFilter } from '../../components/ListFilters';
+import { Pager } from '../../components/Pager';
 import {
   PROFILE_STATUSES,
   RISK_LEVELS,
@@ -24,6 +15,7 @@ import {
   StatusTag,
   useProfileLabels,
 } from '../../components/profileLabels';
+import { SortableHeader } from '../../components/SortableHeader';
 import { customersListQuery } from '../../queries';
 import { CreateProfile } from './CreateProfile';
 import { type ListView, PAGE_SIZES, toRequest, useListView } from './useListParams';
@@ -50,10 +42,7 @@ export function CustomersScreen() {
       </div>
       <Filters view={view} update={update} />
       {list.isError && (
-        <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-list-message">
-          {t('loadFailed')}{' '}
-          <Button variant="minimal" icon="refresh" text={t('retry')} onClick={() => list.refetch()} />
-        </Callout>
+        <LoadFailed text={t('loadFailed')} retry={t('retry')} onRetry={() => list.refetch()} />
       )}
       {list.isPending && <Spinner className="studio-list-message" />}
       {list.data && list.data.count === 0 && (
@@ -67,7 +56,15 @@ export function CustomersScreen() {
       {list.data && list.data.count > 0 && (
         <>
           <ProfileTable rows={list.data.results} view={view} update={update} busy={list.isFetching} />
-          <Pager count={list.data.count} view={view} update={update} />
+          <Pager
+            count={list.data.count}
+            page={view.page}
+            size={view.size}
+            sizes={PAGE_SIZES}
+            label={t('table')}
+            text={(key, values) => t(key, { ...values })}
+            onChange={update}
+          />
         </>
       )}
     </section>
@@ -88,27 +85,19 @@ function useIdleProfilePreload() {
 function Filters({ view, update }: { view: ListView; update: (change: Partial<ListView>) => void }) {
   const { t } = useTranslation('customers');
   const labels = useProfileLabels();
-  const [search, setSearch] = useState(view.search);
-  // Typing settles for 300 ms before it becomes the URL's search.
-  useEffect(() => {
-    if (search === view.search) return;
-    const timer = setTimeout(() => update({ search: search.trim() }), 300);
-    return () => clearTimeout(timer);
-  }, [search, view.search, update]);
-  useEffect(() => setSearch(view.search), [view.search]);
+  // Clear also drops a search still being typed (a new search box).
+  const [cleared, setCleared] = useState(0);
   const filtered =
     view.search || view.status || view.risk_level || view.source || view.created_after || view.created_before;
 
   return (
     <div className="studio-filters">
-      <InputGroup
-        leftIcon="search"
-        type="search"
+      <SearchFilter
+        key={cleared}
+        value={view.search}
+        update={update}
         placeholder={t('search')}
-        aria-label={t('searchLabel')}
-        value={search}
-        onValueChange={setSearch}
-        className="studio-filter-search"
+        label={t('searchLabel')}
       />
       <HTMLSelect
         aria-label={t('status')}
@@ -128,21 +117,12 @@ function Filters({ view, update }: { view: ListView; update: (change: Partial<Li
           ...RISK_LEVELS.map((r) => ({ value: r, label: labels.risk(r) })),
         ]}
       />
-      <InputGroup
-        type="date"
-        aria-label={t('createdAfter')}
-        title={t('createdAfter')}
-        value={view.created_after}
-        max={view.created_before || undefined}
-        onValueChange={(value) => update({ created_after: value })}
-      />
-      <InputGroup
-        type="date"
-        aria-label={t('createdBefore')}
-        title={t('createdBefore')}
-        value={view.created_before}
-        min={view.created_after || undefined}
-        onValueChange={(value) => update({ created_before: value })}
+      <DateRangeFilter
+        from={view.created_after}
+        to={view.created_before}
+        labels={{ from: t('createdAfter'), to: t('createdBefore') }}
+        onFrom={(created_after) => update({ created_after })}
+        onTo={(created_before) => update({ created_before })}
       />
       <InputGroup
         aria-label={t('source')}
@@ -157,7 +137,7 @@ function Filters({ view, update }: { view: ListView; update: (change: Partial<Li
           icon="cross"
           text={t('clear')}
           onClick={() => {
-            setSearch('');
+            setCleared((times) => times + 1);
             update({
               search: '',
               status: '',
@@ -196,8 +176,6 @@ function ProfileTable({
     { key: 'source', label: t('columns.source'), sortable: false },
     { key: 'created_at', label: t('columns.created'), sortable: true },
   ];
-  const sortedBy = view.ordering.replace(/^-/, '');
-  const descending = view.ordering.startsWith('-');
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
   return (
@@ -213,32 +191,22 @@ function ProfileTable({
       >
         <thead>
           <tr>
-            {columns.map((column) => (
-              <th
-                key={column.key}
-                scope="col"
-                aria-sort={sortedBy === column.key ? (descending ? 'descending' : 'ascending') : undefined}
-              >
-                {column.sortable ? (
-                  <Button
-                    variant="minimal"
-                    size="small"
-                    text={column.label}
-                    aria-label={t('sortBy', { column: column.label })}
-                    endIcon={
-                      sortedBy === column.key ? (descending ? 'chevron-down' : 'chevron-up') : undefined
-                    }
-                    onClick={() =>
-                      update({
-                        ordering: sortedBy === column.key && !descending ? `-${column.key}` : column.key,
-                      })
-                    }
-                  />
-                ) : (
-                  column.label
-                )}
-              </th>
-            ))}
+            {columns.map((column) =>
+              column.sortable ? (
+                <SortableHeader
+                  key={column.key}
+                  column={column.key}
+                  label={column.label}
+                  sortBy={t('sortBy', { column: column.label })}
+                  ordering={view.ordering}
+                  update={update}
+                />
+              ) : (
+                <th key={column.key} scope="col">
+                  {column.label}
+                </th>
+              ),
+            )}
           </tr>
         </thead>
         <tbody>
@@ -264,49 +232,5 @@ function ProfileTable({
         </tbody>
       </HTMLTable>
     </div>
-  );
-}
-
-function Pager({
-  count,
-  view,
-  update,
-}: {
-  count: number;
-  view: ListView;
-  update: (change: Partial<ListView>) => void;
-}) {
-  const { t, i18n } = useTranslation('customers');
-  const number = new Intl.NumberFormat(i18n.language);
-  const from = (view.page - 1) * view.size + 1;
-  const to = Math.min(count, view.page * view.size);
-  const last = Math.max(1, Math.ceil(count / view.size));
-  return (
-    <nav className="studio-pager" aria-label={t('table')}>
-      <span role="status">
-        {t('range', { from: number.format(from), to: number.format(to), count: number.format(count) })}
-      </span>
-      <HTMLSelect
-        minimal
-        aria-label={t('pageSize')}
-        value={view.size}
-        onChange={(event) => update({ size: Number(event.currentTarget.value) })}
-        options={PAGE_SIZES.map((size) => ({ value: size, label: String(size) }))}
-      />
-      <ButtonGroup>
-        <Button
-          icon="chevron-left"
-          aria-label={t('previous')}
-          disabled={view.page <= 1}
-          onClick={() => update({ page: view.page - 1 })}
-        />
-        <Button
-          icon="chevron-right"
-          aria-label={t('next')}
-          disabled={view.page >= last}
-          onClick={() => update({ page: view.page + 1 })}
-        />
-      </ButtonGroup>
-    </nav>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, Intent } from '@blueprintjs/core';
+import { Dialog, DialogBody, FormGroup, HTMLSelect } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,7 @@ import { profileDetailKeys } from '../../../services/api/profileDetail';
 import { type ProfileChanges, updateProfile } from '../../../services/api/profileWrites';
 import { ConflictDialog } from '../../components/ConflictDialog';
 import { useValidationText } from '../../components/FieldMessage';
+import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { GENDERS } from '../../components/profileLabels';
 import { TextField } from '../../components/TextField';
 import { useConflict } from '../../components/useConflict';
@@ -190,14 +191,7 @@ export function EditProfileDialog({
             <TextField {...field('street', t('edit.street'))} className="studio-form-wide" />
           </div>
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text={t('edit.cancel')} onClick={onClose} />
-              <Button type="submit" intent={Intent.PRIMARY} text={t('edit.save')} loading={busy} />
-            </>
-          }
-        />
+        <FormDialogFooter cancel={t('edit.cancel')} onCancel={onClose} submit={t('edit.save')} busy={busy} />
       </form>
       <ConflictDialog {...conflict.dialog} subject={tp('conflict.profile')} format={format} />
     </Dialog>

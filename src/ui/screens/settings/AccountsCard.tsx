@@ -1,19 +1,10 @@
-import {
-  Button,
-  Card,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  H4,
-  HTMLTable,
-  Intent,
-  Tag,
-} from '@blueprintjs/core';
+import { Button, Card, H4, HTMLTable, Intent, Tag } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { type Account, accountKey, accounts } from '../../../services/accounts';
 import { useActiveAccount, useStoredAccounts } from '../../app/useAccounts';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { showSuccess } from '../../toaster';
 
 /** The accounts stored in this browser (§1 multiple accounts): switch to one, or remove one. */
@@ -80,32 +71,20 @@ export function AccountsCard() {
           })}
         </tbody>
       </HTMLTable>
-      <Dialog
+      <ConfirmDialog
         isOpen={removing !== null}
         title={t('accounts.remove')}
         icon="trash"
+        cancel={t('accounts.cancel')}
+        confirm={t('accounts.remove')}
+        onConfirm={() => {
+          if (removing) accounts.forget(accountKey(removing));
+          setRemoving(null);
+        }}
         onClose={() => setRemoving(null)}
       >
-        <DialogBody>
-          <p>{t('accounts.removeBody', { email: removing?.email ?? '' })}</p>
-        </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text={t('accounts.cancel')} onClick={() => setRemoving(null)} />
-              <Button
-                intent={Intent.DANGER}
-                text={t('accounts.remove')}
-                autoFocus
-                onClick={() => {
-                  if (removing) accounts.forget(accountKey(removing));
-                  setRemoving(null);
-                }}
-              />
-            </>
-          }
-        />
-      </Dialog>
+        <p>{t('accounts.removeBody', { email: removing?.email ?? '' })}</p>
+      </ConfirmDialog>
     </Card>
   );
 }

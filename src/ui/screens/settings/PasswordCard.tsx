@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { failureOf } from '../../../machines/failure';
 import { checkConfirmation, checkPassword, checkRequired } from '../../../machines/validation';
 import { changePassword } from '../../../services/api/users';
+import { NewPasswordFields, NO_NEW_PASSWORD, PasswordField } from '../../components/CredentialFields';
 import { useValidationText } from '../../components/FieldMessage';
-import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
 import { showSuccess } from '../../toaster';
 
@@ -16,19 +16,17 @@ export function PasswordCard({ userId }: { userId: number }) {
   const { t: tc } = useTranslation();
   const text = useValidationText();
   const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [confirmation, setConfirmation] = useState('');
+  const [next, setNext] = useState(NO_NEW_PASSWORD);
   const { failures, passes, reset } = useFormCheck(() => ({
     current: checkRequired(current),
-    next: checkPassword(next),
-    confirmation: checkConfirmation(next, confirmation),
+    next: checkPassword(next.password),
+    confirmation: checkConfirmation(next.password, next.confirmation),
   }));
   const change = useMutation({
-    mutationFn: () => changePassword(userId, { password: current, new_password: next }),
+    mutationFn: () => changePassword(userId, { password: current, new_password: next.password }),
     onSuccess: () => {
       setCurrent('');
-      setNext('');
-      setConfirmation('');
+      setNext(NO_NEW_PASSWORD);
       reset();
       void showSuccess(tc('success.passwordChanged'));
     },
@@ -49,32 +47,20 @@ export function PasswordCard({ userId }: { userId: number }) {
             {detail === 'Wrong password' ? tc('messages.wrongPassword') : detail}
           </Callout>
         )}
-        <TextField
+        <PasswordField
           id="settings-current-password"
           label={t('password.current')}
           message={text(failures.current)}
-          type="password"
           autoComplete="current-password"
           value={current}
           onValueChange={setCurrent}
         />
-        <TextField
-          id="settings-new-password"
-          label={t('password.new')}
-          message={text(failures.next)}
-          type="password"
-          autoComplete="new-password"
+        <NewPasswordFields
+          ids={{ password: 'settings-new-password', confirmation: 'settings-confirm-password' }}
+          labels={{ password: t('password.new'), confirmation: t('password.confirm') }}
+          messages={{ password: text(failures.next), confirmation: text(failures.confirmation) }}
           value={next}
-          onValueChange={setNext}
-        />
-        <TextField
-          id="settings-confirm-password"
-          label={t('password.confirm')}
-          message={text(failures.confirmation)}
-          type="password"
-          autoComplete="new-password"
-          value={confirmation}
-          onValueChange={setConfirmation}
+          onChange={setNext}
         />
         <Button
           type="submit"

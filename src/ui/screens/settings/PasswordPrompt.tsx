@@ -1,9 +1,10 @@
-import { Button, Dialog, DialogBody, DialogFooter, Intent } from '@blueprintjs/core';
+import { Dialog, DialogBody } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkRequired } from '../../../machines/validation';
+import { PasswordField } from '../../components/CredentialFields';
 import { useValidationText } from '../../components/FieldMessage';
-import { TextField } from '../../components/TextField';
+import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { useFormCheck } from '../../components/useFormCheck';
 
 /**
@@ -51,24 +52,21 @@ export function PasswordPrompt({
       >
         <DialogBody>
           <p>{body ?? t('twoFactor.passwordBody')}</p>
-          <TextField
+          <PasswordField
             id="two-factor-password"
             label={t('twoFactor.password')}
             message={message}
-            type="password"
             autoComplete="current-password"
             autoFocus
             value={password}
             onValueChange={setPassword}
           />
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text={t('twoFactor.cancel')} onClick={close} />
-              <Button type="submit" intent={Intent.PRIMARY} text={t('twoFactor.confirm')} loading={busy} />
-            </>
-          }
+        <FormDialogFooter
+          cancel={t('twoFactor.cancel')}
+          onCancel={close}
+          submit={t('twoFactor.confirm')}
+          busy={busy}
         />
       </form>
     </Dialog>

@@ -1,17 +1,4 @@
-import {
-  Button,
-  Callout,
-  Card,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  H4,
-  HTMLTable,
-  Intent,
-  NonIdealState,
-  Spinner,
-  Tag,
-} from '@blueprintjs/core';
+import { Button, Callout, Card, H4, HTMLTable, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +8,7 @@ import { endSession, listSessions, type SessionInfo, sessionKeys } from '../../.
 import { describeUserAgent } from '../../../services/userAgent';
 import { reloadPage } from '../../app/reload';
 import { useActiveAccount } from '../../app/useAccounts';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { showSuccess } from '../../toaster';
 
 /**
@@ -118,39 +106,32 @@ export function SessionsCard() {
           </tbody>
         </HTMLTable>
       )}
-      <Dialog isOpen={ending !== null} title={t('endTitle')} icon="log-out" onClose={() => setEnding(null)}>
-        <DialogBody>
-          {failure && (
-            <Callout intent={Intent.DANGER} icon="error" role="alert">
-              {failure}
-            </Callout>
-          )}
-          <p>
-            {ending?.current
-              ? t('endBodyCurrent')
-              : t('endBody', {
-                  browser: ending ? browserOf(ending) : '',
-                  address: ending ? addressOf(ending) : '',
-                })}
-          </p>
-        </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text={t('cancel')} onClick={() => setEnding(null)} />
-              <Button
-                intent={Intent.DANGER}
-                text={t('end')}
-                autoFocus
-                loading={end.isPending}
-                onClick={() => {
-                  if (ending) end.mutate(ending);
-                }}
-              />
-            </>
-          }
-        />
-      </Dialog>
+      <ConfirmDialog
+        isOpen={ending !== null}
+        title={t('endTitle')}
+        icon="log-out"
+        cancel={t('cancel')}
+        confirm={t('end')}
+        busy={end.isPending}
+        onConfirm={() => {
+          if (ending) end.mutate(ending);
+        }}
+        onClose={() => setEnding(null)}
+      >
+        {failure && (
+          <Callout intent={Intent.DANGER} icon="error" role="alert">
+            {failure}
+          </Callout>
+        )}
+        <p>
+          {ending?.current
+            ? t('endBodyCurrent')
+            : t('endBody', {
+                browser: ending ? browserOf(ending) : '',
+                address: ending ? addressOf(ending) : '',
+              })}
+        </p>
+      </ConfirmDialog>
     </Card>
   );
 }

@@ -7,8 +7,8 @@ import { twoFactorMachine } from '../../../machines/twoFactor.machine';
 import { checkCode } from '../../../machines/validation';
 import { ApiError } from '../../../services/api/http';
 import { otpauthUri, resetOtp, type Session, verifyOtp } from '../../../services/api/users';
+import { CodeField } from '../../components/CredentialFields';
 import { useValidationText } from '../../components/FieldMessage';
-import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
 import { PasswordPrompt } from './PasswordPrompt';
 import { QrCode } from './QrCode';
@@ -165,14 +165,10 @@ function QrStep({
       <p className="studio-muted">
         {t('twoFactor.secret')} <code data-testid="two-factor-secret">{secret}</code>
       </p>
-      <TextField
+      <CodeField
         id="two-factor-code"
         label={t('twoFactor.code')}
         message={message}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        autoFocus
         value={code}
         onValueChange={setCode}
       />

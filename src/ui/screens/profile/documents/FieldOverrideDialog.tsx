@@ -1,10 +1,11 @@
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { Dialog, DialogBody, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CONTENT_FIELDS } from '../../../../contract/constants';
 import { FIELD_MAX_LENGTH, type FieldProblem, isDateField } from '../../../../contract/documentRules';
 import type { Document } from '../../../../contract/documents';
 import { type ContentField, fieldProblems, todayOf } from '../../../../machines/documents';
+import { FormDialogFooter } from '../../../components/FormDialogFooter';
 
 type Values = Record<ContentField, string>;
 
@@ -97,19 +98,12 @@ export function FieldOverrideDialog({
             })}
           </div>
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text={t('cancel')} onClick={close} />
-              <Button
-                type="submit"
-                intent={Intent.PRIMARY}
-                text={t('save')}
-                loading={busy}
-                disabled={changed.length === 0}
-              />
-            </>
-          }
+        <FormDialogFooter
+          cancel={t('cancel')}
+          onCancel={close}
+          submit={t('save')}
+          busy={busy}
+          disabled={changed.length === 0}
         />
       </form>
     </Dialog>

@@ -1,18 +1,9 @@
-import {
-  Button,
-  Callout,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  HTMLSelect,
-  Intent,
-  Spinner,
-} from '@blueprintjs/core';
+import { Callout, Dialog, DialogBody, FormGroup, HTMLSelect, Intent, Spinner } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { documentKeys, getDocumentTypes } from '../../../../services/api/documents';
+import { FormDialogFooter } from '../../../components/FormDialogFooter';
 import { useDocumentLabels } from './labels';
 
 /** Chooses a document type (GET /documenttype): for the type override and for an upload. */
@@ -97,19 +88,12 @@ export function TypeDialog({
             <TypeSelect id="document-type" value={typeId} onChange={setTypeId} />
           </FormGroup>
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text={t('cancel')} onClick={onClose} />
-              <Button
-                type="submit"
-                intent={Intent.PRIMARY}
-                text={t('save')}
-                loading={busy}
-                disabled={typeId === null || typeId === current}
-              />
-            </>
-          }
+        <FormDialogFooter
+          cancel={t('cancel')}
+          onCancel={onClose}
+          submit={t('save')}
+          busy={busy}
+          disabled={typeId === null || typeId === current}
         />
       </form>
     </Dialog>

@@ -1,14 +1,4 @@
-import {
-  Button,
-  Callout,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  Icon,
-  Intent,
-  ProgressBar,
-} from '@blueprintjs/core';
+import { Button, Callout, Dialog, DialogBody, FormGroup, Icon, Intent, ProgressBar } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
 import { type DragEvent, useMemo, useRef, useState } from 'react';
@@ -22,6 +12,7 @@ import {
 } from '../../../../machines/documentUpload.machine';
 import { browserDeviceData, documentKeys, uploadDocument } from '../../../../services/api/documents';
 import { isApiError } from '../../../../services/api/http';
+import { FormDialogFooter } from '../../../components/FormDialogFooter';
 import { showError, showSuccess } from '../../../toaster';
 import { TypeSelect } from './TypeDialog';
 import { useFailureText } from './useDocumentAction';
@@ -205,19 +196,12 @@ export function UploadDialog({ profileId, onClose }: { profileId: number; onClos
             </Callout>
           )}
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text={t('cancel')} onClick={close} />
-              <Button
-                type="submit"
-                intent={Intent.PRIMARY}
-                icon="upload"
-                text={t('upload.send')}
-                loading={busy}
-              />
-            </>
-          }
+        <FormDialogFooter
+          cancel={t('cancel')}
+          onCancel={close}
+          submit={t('upload.send')}
+          icon="upload"
+          busy={busy}
         />
       </form>
     </Dialog>

@@ -1,22 +1,31 @@
 import { Button, ButtonGroup, HTMLSelect } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
-import { PAGE_SIZES } from './useUrlView';
+
+/** The pager's texts, from the screen's own namespace (each list screen has them). */
+export type PagerText = (
+  key: 'range' | 'pageSize' | 'previous' | 'next',
+  values?: { from: string; to: string; count: string },
+) => string;
 
 /** Rows x–y of n, page size, previous and next. */
 export function Pager({
   count,
   page,
   size,
+  sizes,
   label,
+  text,
   onChange,
 }: {
   count: number;
   page: number;
   size: number;
+  sizes: readonly number[];
   label: string;
+  text: PagerText;
   onChange: (change: { page?: number; size?: number }) => void;
 }) {
-  const { t, i18n } = useTranslation('admin');
+  const { i18n } = useTranslation();
   const number = new Intl.NumberFormat(i18n.language);
   const from = (page - 1) * size + 1;
   const to = Math.min(count, page * size);
@@ -24,25 +33,25 @@ export function Pager({
   return (
     <nav className="studio-pager" aria-label={label}>
       <span role="status">
-        {t('paging.range', { from: number.format(from), to: number.format(to), count: number.format(count) })}
+        {text('range', { from: number.format(from), to: number.format(to), count: number.format(count) })}
       </span>
       <HTMLSelect
         minimal
-        aria-label={t('paging.pageSize')}
+        aria-label={text('pageSize')}
         value={size}
         onChange={(event) => onChange({ size: Number(event.currentTarget.value) })}
-        options={PAGE_SIZES.map((s) => ({ value: s, label: String(s) }))}
+        options={sizes.map((s) => ({ value: s, label: String(s) }))}
       />
       <ButtonGroup>
         <Button
           icon="chevron-left"
-          aria-label={t('paging.previous')}
+          aria-label={text('previous')}
           disabled={page <= 1}
           onClick={() => onChange({ page: page - 1 })}
         />
         <Button
           icon="chevron-right"
-          aria-label={t('paging.next')}
+          aria-label={text('next')}
           disabled={page >= last}
           onClick={() => onChange({ page: page + 1 })}
         />
