@@ -269,19 +269,30 @@ async function runVisit(page: Page, audit: Audit, visit: Visit) {
   );
 }
 
-/** A dialog opened by a button and closed with Escape. */
-const dialogState = (name: string, open: (page: Page) => Promise<void>): State => ({
+/**
+ * A dialog opened by a button and closed with Escape: checked while open, and the focus must be back on the
+ * button that opened it once it has closed (issue 20: focus returns where it was after every dialog).
+ */
+const dialogState = (name: string, opener: (page: Page) => Locator): State => ({
   name,
   open: async (page) => {
-    await open(page);
+    await opener(page).click();
     await expect(page.getByRole('dialog').or(page.getByRole('alertdialog')).first()).toBeVisible();
     return '.bp6-portal';
   },
   close: async (page) => {
     await page.keyboard.press('Escape');
     await expect(page.locator('.bp6-overlay-open')).toHaveCount(0);
+    await expect(opener(page)).toBeFocused();
   },
 });
+
+/** A button of the main area by its exact name in either language. */
+const button = (en: string, tr: string) => (page: Page) =>
+  page
+    .locator('main')
+    .getByRole('button', { name: new RegExp(`^(${en}|${tr})$`) })
+    .first();
 
 // ---- the route table ---------------------------------------------------------------------------------
 
@@ -359,11 +370,9 @@ function studioVisits(profile: () => number): Visit[] {
       url: '/customers',
       ready: (page) => page.locator('main table'),
       states: [
-        dialogState('create-profile', async (page) => {
-          await page
-            .getByRole('button', { name: /^(New profile|Create profile|Yeni profil|Profil oluştur)/ })
-            .click();
-        }),
+        dialogState('create-profile', (page) =>
+          page.getByRole('button', { name: /^(New profile|Create profile|Yeni profil|Profil oluştur)/ }),
+        ),
       ],
     },
     {
@@ -389,7 +398,16 @@ function studioVisits(profile: () => number): Visit[] {
             await expect(page.getByRole('dialog')).toHaveCount(0);
           },
         },
+        dialogState('edit-profile', button('Edit', 'Düzenle')),
       ],
+    },
+    {
+      patterns: [],
+      name: 'profile-documents',
+      url: () => `${profileUrl()}?tab=documents`,
+      ready: heading,
+      tabs: false,
+      states: [dialogState('upload', button('Upload', 'Yükle'))],
     },
     {
       patterns: ['/profile/:profileID/document/:docID'],
@@ -434,9 +452,29 @@ function studioVisits(profile: () => number): Visit[] {
       url: async (page) => `${await firstHref(page, '/entities', 'main a[href*="/entity/"]')}/documents`,
       ready: heading,
     },
-    { patterns: ['/admin'], name: 'admin', url: '/admin', ready: heading },
+    {
+      patterns: ['/admin'],
+      name: 'admin',
+      url: '/admin',
+      ready: heading,
+      states: [dialogState('add-user', button('Add user', 'Kullanıcı ekle'))],
+    },
     { patterns: ['/settings'], name: 'settings', url: '/settings', ready: heading },
-    { patterns: ['/company-settings'], name: 'company-settings', url: '/company-settings', ready: heading },
+    {
+      patterns: ['/company-settings'],
+      name: 'company-settings',
+      url: '/company-settings',
+      ready: heading,
+      states: [dialogState('add-endpoint', button('Add endpoint', 'Uç nokta ekle'))],
+    },
+    {
+      patterns: [],
+      name: 'company-settings-plan',
+      url: '/company-settings?tab=plan',
+      ready: heading,
+      tabs: false,
+      states: [dialogState('request-price', button('Request a price', 'Fiyat iste'))],
+    },
     { patterns: ['/return'], name: 'return', url: '/return?session_id=cs_test_a11y', ready: heading },
     { patterns: ['/smart-modules'], name: 'smart-modules', url: '/smart-modules', ready: heading },
     {
@@ -504,9 +542,8 @@ test.describe('the studio, signed in as Admin', () => {
     ...studioVisits(() => id),
     ...REPORTS.map((report) => reportVisit(report, () => id)),
   ].filter((visit) => !ONLY || ONLY.includes(visit.name));
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures from an object pattern
   for (const visit of visits)
-    test(visit.name, async ({}, info) => {
+    test(visit.name, async ({ browserName: _ }, info) => {
       const audit = new Audit(info);
       await runVisit(page, audit, visit);
       audit.finish();

@@ -1,5 +1,6 @@
-import { Button, Dialog, DialogBody, DialogFooter, type IconName, Intent } from '@blueprintjs/core';
+import { Button, DialogBody, DialogFooter, type IconName, Intent } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
+import { Dialog } from './Dialog';
 
 /**
  * The confirmation before a destructive step: what will happen (`children`), Cancel, and the step's own

@@ -1,6 +1,7 @@
-import { Button, Classes, Dialog, DialogBody, DialogFooter, HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import { Button, Classes, DialogBody, DialogFooter, HTMLTable, Intent, Tag } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import type { FieldChange } from '../../machines/versionConflict';
+import { Dialog } from './Dialog';
 
 /**
  * A write was refused because someone else changed the object meanwhile (409, issue 12): what changed

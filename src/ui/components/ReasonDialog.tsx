@@ -1,7 +1,8 @@
-import { Dialog, DialogBody, FormGroup, Intent, TextArea } from '@blueprintjs/core';
+import { DialogBody, FormGroup, Intent, TextArea } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REJECT_REASON_MIN, reasonIsLongEnough } from '../../contract/constants';
+import { Dialog } from './Dialog';
 import { FormDialogFooter } from './FormDialogFooter';
 import { useFormCheck } from './useFormCheck';
 

@@ -2,7 +2,6 @@ import {
   Button,
   Callout,
   Checkbox,
-  Dialog,
   DialogBody,
   FormGroup,
   HTMLTable,
@@ -20,6 +19,7 @@ import { failureOf } from '../../../machines/failure';
 import { checkRequired } from '../../../machines/validation';
 import { adminKeys, createGroup, deleteGroup, listGroups, updateGroup } from '../../../services/api/admin';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { Dialog } from '../../components/Dialog';
 import { useValidationText } from '../../components/FieldMessage';
 import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { LoadFailed } from '../../components/ListFilters';

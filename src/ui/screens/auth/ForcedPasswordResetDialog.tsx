@@ -1,5 +1,6 @@
-import { Callout, Dialog, DialogBody, Intent } from '@blueprintjs/core';
+import { Callout, DialogBody, Intent } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../components/Dialog';
 import { PasswordResetForm } from './PasswordResetForm';
 
 /** §8 400 "Password Reset Required": the reset-password dialog, opened once. */

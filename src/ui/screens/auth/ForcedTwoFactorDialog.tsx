@@ -1,9 +1,10 @@
-import { Callout, Dialog, DialogBody, Intent } from '@blueprintjs/core';
+import { Callout, DialogBody, Intent } from '@blueprintjs/core';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TwoFactorSetupSession } from '../../../machines/session.machine';
 import { loadChunk } from '../../../services/chunks';
 import { studioConfig } from '../../../services/config';
+import { Dialog } from '../../components/Dialog';
 
 const TwoFactorPanel = lazy(() =>
   loadChunk(() => import('../settings/TwoFactorPanel')).then((module) => ({

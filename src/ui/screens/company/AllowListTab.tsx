@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Callout,
   Card,
@@ -25,6 +24,7 @@ import {
   lockoutAddressOf,
 } from '../../../services/api/ipAllowList';
 import { useActiveAccount } from '../../app/useAccounts';
+import { Alert } from '../../components/Dialog';
 import { TextField } from '../../components/TextField';
 import { showError, showSuccess } from '../../toaster';
 import { useDateFormat } from '../profile/useDateFormat';

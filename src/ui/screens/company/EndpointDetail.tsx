@@ -3,7 +3,6 @@ import {
   Callout,
   Card,
   Checkbox,
-  Dialog,
   DialogBody,
   DialogFooter,
   Drawer,
@@ -37,6 +36,7 @@ import {
   sendTestEvent,
   webhookKeys,
 } from '../../../services/api/webhooks';
+import { Dialog } from '../../components/Dialog';
 import { showError, showSuccess } from '../../toaster';
 import { useDateFormat } from '../profile/useDateFormat';
 import { PasswordPrompt } from '../settings/PasswordPrompt';

@@ -1,4 +1,4 @@
-import { Checkbox, Dialog, DialogBody, FormGroup } from '@blueprintjs/core';
+import { Checkbox, DialogBody, FormGroup } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -9,6 +9,7 @@ import {
   type WebhookEventType,
 } from '../../../contract/webhooks';
 import { createEndpoint, updateEndpoint } from '../../../services/api/webhooks';
+import { Dialog } from '../../components/Dialog';
 import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { TextField } from '../../components/TextField';
 import { showError, showSuccess } from '../../toaster';

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Callout,
   Card,
@@ -27,6 +26,7 @@ import {
   webhookKeys,
 } from '../../../services/api/webhooks';
 import { useActiveAccount } from '../../app/useAccounts';
+import { Alert } from '../../components/Dialog';
 import { showError, showSuccess } from '../../toaster';
 import { useDateFormat } from '../profile/useDateFormat';
 import { EndpointDetail } from './EndpointDetail';

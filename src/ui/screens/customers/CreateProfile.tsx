@@ -1,4 +1,4 @@
-import { Button, Dialog, DialogBody, FormGroup, HTMLSelect, Intent } from '@blueprintjs/core';
+import { Button, DialogBody, FormGroup, HTMLSelect, Intent } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { useLocation } from 'wouter';
 import { checkRequired } from '../../../machines/validation';
 import { isApiError } from '../../../services/api/http';
 import { createProfile, quickAddId } from '../../../services/api/profileWrites';
+import { Dialog } from '../../components/Dialog';
 import { useValidationText } from '../../components/FieldMessage';
 import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { GENDERS } from '../../components/profileLabels';

@@ -1,18 +1,11 @@
-import {
-  Button,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  NumericInput,
-  TextArea,
-} from '@blueprintjs/core';
+import { Button, DialogBody, DialogFooter, FormGroup, NumericInput, TextArea } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MINIMUM_COMMITMENT_VERIFICATIONS } from '../../../contract/payments';
 import { getPaymentServiceConfig, paymentKeys, requestCustomPrice } from '../../../services/api/payments';
 import { useActiveAccount } from '../../app/useAccounts';
+import { Dialog } from '../../components/Dialog';
 import { showError, showSuccess } from '../../toaster';
 import { usePaymentErrorText } from './format';
 
@@ -82,6 +75,7 @@ export function CustomPriceDialog({ isOpen, onClose }: { isOpen: boolean; onClos
               min={min}
               stepSize={100}
               majorStepSize={1000}
+              buttonPosition="none"
               minorStepSize={null}
               allowNumericCharactersOnly
               clampValueOnBlur={false}

@@ -1,10 +1,11 @@
-import { Alert, Button, Callout, Card, H4, H5, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Callout, Card, H4, H5, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MINIMUM_COMMITMENT_VERIFICATIONS, type Package } from '../../../contract/payments';
 import { buyPackage } from '../../../services/api/payments';
 import { useActiveAccount } from '../../app/useAccounts';
+import { Alert } from '../../components/Dialog';
 import { CustomPriceDialog } from './CustomPriceDialog';
 import { checkoutLocale, studioReturnUrl, useMoney, usePaymentErrorText } from './format';
 

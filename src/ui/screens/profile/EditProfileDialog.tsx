@@ -1,4 +1,4 @@
-import { Dialog, DialogBody, FormGroup, HTMLSelect } from '@blueprintjs/core';
+import { DialogBody, FormGroup, HTMLSelect } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import { isApiError } from '../../../services/api/http';
 import { profileDetailKeys } from '../../../services/api/profileDetail';
 import { type ProfileChanges, updateProfile } from '../../../services/api/profileWrites';
 import { ConflictDialog } from '../../components/ConflictDialog';
+import { Dialog } from '../../components/Dialog';
 import { useValidationText } from '../../components/FieldMessage';
 import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { GENDERS } from '../../components/profileLabels';

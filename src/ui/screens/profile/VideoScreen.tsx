@@ -1,7 +1,6 @@
 import {
   Button,
   Callout,
-  Dialog,
   DialogBody,
   DialogFooter,
   H2,
@@ -18,6 +17,7 @@ import { isApiError } from '../../../services/api/http';
 import { listCalls, stepKeys } from '../../../services/api/profileDetail';
 import { deleteRecording } from '../../../services/api/videocalls';
 import { usePageTitle } from '../../app/usePageTitle';
+import { Dialog } from '../../components/Dialog';
 import { showError, showSuccess } from '../../toaster';
 import { useDateFormat } from './useDateFormat';
 import '../call/call.css';

@@ -1,10 +1,11 @@
-import { Button, Callout, Card, Dialog, DialogBody, H4, Intent } from '@blueprintjs/core';
+import { Button, Callout, Card, DialogBody, H4, Intent } from '@blueprintjs/core';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../contract/users';
 import { isApiError } from '../../../services/api/http';
 import { uploadAuthPhoto } from '../../../services/api/users';
 import { CameraCapture } from '../../components/CameraCapture';
+import { Dialog } from '../../components/Dialog';
 import { showSuccess } from '../../toaster';
 import { PasswordPrompt } from './PasswordPrompt';
 

@@ -1,8 +1,9 @@
-import { Dialog, DialogBody } from '@blueprintjs/core';
+import { DialogBody } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkRequired } from '../../../machines/validation';
 import { PasswordField } from '../../components/CredentialFields';
+import { Dialog } from '../../components/Dialog';
 import { useValidationText } from '../../components/FieldMessage';
 import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { useFormCheck } from '../../components/useFormCheck';

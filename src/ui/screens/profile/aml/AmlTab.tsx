@@ -1,5 +1,5 @@
 import './aml.css';
-import { Alert, AnchorButton, Button, Callout, H4, H5, Intent, Spinner, Tag } from '@blueprintjs/core';
+import { AnchorButton, Button, Callout, H4, H5, Intent, Spinner, Tag } from '@blueprintjs/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
 import { useCallback, useMemo } from 'react';
@@ -13,6 +13,7 @@ import { type AmlFailure, amlReviewMachine } from '../../../../machines/amlRevie
 import { amlKeys, approveAml, getAmlResult, runAmlCheck } from '../../../../services/api/aml';
 import { isApiError } from '../../../../services/api/http';
 import { profileDetailKeys } from '../../../../services/api/profileDetail';
+import { Alert } from '../../../components/Dialog';
 import { showError, showSuccess } from '../../../toaster';
 import { useDateFormat } from '../useDateFormat';
 import { AmlRecordCard } from './AmlRecordCard';

@@ -1,4 +1,4 @@
-import { Alert, Button, ButtonGroup, Intent } from '@blueprintjs/core';
+import { Button, ButtonGroup, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
@@ -11,6 +11,7 @@ import {
   reviewDocument,
 } from '../../../../services/api/documents';
 import { ConflictDialog } from '../../../components/ConflictDialog';
+import { Alert } from '../../../components/Dialog';
 import { ReasonDialog } from '../../../components/ReasonDialog';
 import { FieldOverrideDialog } from './FieldOverrideDialog';
 import { TypeDialog } from './TypeDialog';

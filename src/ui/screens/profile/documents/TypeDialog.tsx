@@ -1,8 +1,9 @@
-import { Callout, Dialog, DialogBody, FormGroup, HTMLSelect, Intent, Spinner } from '@blueprintjs/core';
+import { Callout, DialogBody, FormGroup, HTMLSelect, Intent, Spinner } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { documentKeys, getDocumentTypes } from '../../../../services/api/documents';
+import { Dialog } from '../../../components/Dialog';
 import { FormDialogFooter } from '../../../components/FormDialogFooter';
 import { useDocumentLabels } from './labels';
 

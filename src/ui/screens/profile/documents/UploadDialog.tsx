@@ -1,4 +1,4 @@
-import { Button, Callout, Dialog, DialogBody, FormGroup, Icon, Intent, ProgressBar } from '@blueprintjs/core';
+import { Button, Callout, DialogBody, FormGroup, Icon, Intent, ProgressBar } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
 import { type DragEvent, useMemo, useRef, useState } from 'react';
@@ -12,6 +12,7 @@ import {
 } from '../../../../machines/documentUpload.machine';
 import { browserDeviceData, documentKeys, uploadDocument } from '../../../../services/api/documents';
 import { isApiError } from '../../../../services/api/http';
+import { Dialog } from '../../../components/Dialog';
 import { FormDialogFooter } from '../../../components/FormDialogFooter';
 import { showError, showSuccess } from '../../../toaster';
 import { TypeSelect } from './TypeDialog';
