@@ -1,6 +1,7 @@
 import 'virtual:blueprint-shell.css';
 import './shellIcons';
 import './realtime/realtime.css';
+import './signedIn.css';
 import {
   Alignment,
   AnchorButton,

@@ -213,7 +213,7 @@ function ProfileTable({
           {rows.map((row) => (
             <tr key={row.id}>
               <td>{row.id}</td>
-              <td>
+              <td className="studio-nowrap">
                 <Link href={`~/profile/${row.id}`}>{row.name ?? t('unnamed')}</Link>
               </td>
               <td>{row.id_card_number}</td>
@@ -226,7 +226,7 @@ function ProfileTable({
                 <RiskTag risk={row.risk_level} />
               </td>
               <td>{row.source}</td>
-              <td>{date.format(new Date(row.created_at))}</td>
+              <td className="studio-nowrap">{date.format(new Date(row.created_at))}</td>
             </tr>
           ))}
         </tbody>

@@ -88,7 +88,7 @@ export function SessionsCard() {
                 <td>{addressOf(session)}</td>
                 <td>{when(session.created_at)}</td>
                 <td>{when(session.last_seen_at)}</td>
-                <td>
+                <td className="studio-nowrap">
                   <Button
                     variant="minimal"
                     icon="log-out"

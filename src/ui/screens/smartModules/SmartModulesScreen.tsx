@@ -15,7 +15,7 @@ import { getCompanyConfig, profileDetailKeys } from '../../../services/api/profi
 import { useActiveAccount } from '../../app/useAccounts';
 import { usePageTitle } from '../../app/usePageTitle';
 
-/** Cards in the grid of studio.css (no stylesheet of its own: one file fewer for the entry to list). */
+/** Cards in the grid of studio.css; the sections' spacing is in app/signedIn.css (no stylesheet of its own). */
 const LIST = `studio-fields ${Classes.LIST_UNSTYLED}`;
 
 const STATE_INTENTS: Record<ModuleState, Intent> = {
@@ -69,7 +69,9 @@ function Modules({ modules, providerName }: { modules: SmartModule[]; providerNa
       <Callout icon="shield" className="studio-settings-card">
         {providerName ? t('provider.named', { name: providerName }) : t('provider.none')}
       </Callout>
-      <H4 id="modules-on">{t('on.title', { count: on.length })}</H4>
+      <H4 id="modules-on" className="studio-modules-heading">
+        {t('on.title', { count: on.length })}
+      </H4>
       {on.length === 0 ? (
         <p className="studio-muted">{t('on.empty')}</p>
       ) : (
@@ -79,7 +81,9 @@ function Modules({ modules, providerName }: { modules: SmartModule[]; providerNa
           ))}
         </ul>
       )}
-      <H4 id="modules-off">{t('off.title', { count: off.length })}</H4>
+      <H4 id="modules-off" className="studio-modules-heading">
+        {t('off.title', { count: off.length })}
+      </H4>
       {off.length === 0 ? (
         <p className="studio-muted">{t('off.empty')}</p>
       ) : (
@@ -89,7 +93,9 @@ function Modules({ modules, providerName }: { modules: SmartModule[]; providerNa
           ))}
         </ul>
       )}
-      <H4 id="modules-always">{t('always.title')}</H4>
+      <H4 id="modules-always" className="studio-modules-heading">
+        {t('always.title')}
+      </H4>
       <Unlocks tabs={always.tabs} sidebar={always.sidebar} />
     </>
   );
