@@ -1,11 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { blueprintCssSplit } from './build/blueprintCss.ts';
+import { blueprintIconNames } from './build/blueprintIconNames.ts';
 
 const serverUrl = process.env.STUDIO_SERVER_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), blueprintCssSplit()],
+  plugins: [react(), blueprintCssSplit(), blueprintIconNames()],
   resolve: {
     // simple-peer's package entry expects Node globals; its prebuilt browser bundle does not.
     alias: [{ find: /^simple-peer$/, replacement: 'simple-peer/simplepeer.min.js' }],
