@@ -34,6 +34,7 @@ import { IncomingCall } from './realtime/IncomingCall';
 import { RealtimeProvider } from './realtime/RealtimeProvider';
 import { reloadPage } from './reload';
 import { useActiveAccount, useStoredAccounts } from './useAccounts';
+import { usePainted } from './usePainted';
 
 function NavAreas({ account }: { account: Account }) {
   const { t } = useTranslation();
@@ -64,6 +65,7 @@ function AccountMenu({ account }: { account: Account }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const others = useStoredAccounts().filter((a) => accountKey(a) !== accountKey(account) && a.access);
+  const painted = usePainted();
   const switchTo = (other: Account) => {
     if (!accounts.switchTo(accountKey(other))) return;
     navigate('~/');
@@ -74,6 +76,18 @@ function AccountMenu({ account }: { account: Account }) {
     else accounts.logout();
     reloadPage();
   };
+  const button = (
+    <Button
+      variant="minimal"
+      icon="user"
+      endIcon="caret-down"
+      text={account.name || account.email}
+      // The accessible name holds the visible text (WCAG 2.5.3: label in name).
+      aria-label={`${t('shell.account.menu')}: ${account.name || account.email}`}
+    />
+  );
+  // The popover from the second frame on (usePainted: no synchronous second render before the first paint).
+  if (!painted) return button;
   return (
     <PopoverNext
       placement="bottom-end"
@@ -123,14 +137,7 @@ function AccountMenu({ account }: { account: Account }) {
         </Menu>
       }
     >
-      <Button
-        variant="minimal"
-        icon="user"
-        endIcon="caret-down"
-        text={account.name || account.email}
-        // The accessible name holds the visible text (WCAG 2.5.3: label in name).
-        aria-label={`${t('shell.account.menu')}: ${account.name || account.email}`}
-      />
+      {button}
     </PopoverNext>
   );
 }
