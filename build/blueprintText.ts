@@ -4,13 +4,13 @@
  * effect, and for an ellipsized text (Tag, MenuItem) measures whether it overflows (`scrollWidth`, which makes
  * the browser lay out the page in the middle of React's commit). That state change renders every such
  * component a second time, synchronously, and makes React run the passive effects of the whole screen
- * (sockets, icon loads, storage listeners) before the first paint too. On the customers list (about 60 of
- * them: 40 status and risk tags, the sort buttons, the navbar) that was the largest single cost of the first
- * row (issue 19). This version keeps the same props and the same DOM: the text's `title` is the text itself
- * only when an ellipsized text overflows, as before; it is measured after the paint (a passive effect: the
- * title is a hover tooltip, nobody sees it in the first frame) and state is set only when that title
- * changes, so a text that fits renders once. Build only, as build/blueprintIconNames.ts: the dev server and
- * the jsdom tests use Blueprint's file unchanged.
+ * (sockets, icon loads, storage listeners) in the same long task, before the browser can paint. On the
+ * customers list (about 60 of them: 40 status and risk tags, the sort buttons, the navbar) that was the
+ * largest single cost of the first row (issue 19). This version keeps the same props and the same DOM: the
+ * text's `title` is the text itself only when an ellipsized text overflows, as before; it is measured in a
+ * passive effect after the commit (the title is a hover tooltip: nobody sees it in the first frame), and
+ * state is set only when that title changes, so a text that fits renders once. Build only, as
+ * build/blueprintIconNames.ts: the dev server and the jsdom tests use Blueprint's file unchanged.
  */
 import { readFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
@@ -24,7 +24,7 @@ const SOURCE = `import classNames from "classnames";
 import { createElement, forwardRef, useEffect, useMemo, useRef, useState } from "react";
 import { Classes, mergeRefs } from "../../common";
 import { DISPLAYNAME_PREFIX } from "../../common/props";
-// Replaced at build by build/blueprintText.ts: the same component, measured after the paint, no state change on mount.
+// Replaced at build by build/blueprintText.ts: the same component, measured after the commit, no state change on mount.
 export const Text = forwardRef(({ children, tagName = "div", title, className, ellipsize = false, ...htmlProps }, forwardedRef) => {
     const contentMeasuringRef = useRef();
     const textRef = useMemo(() => mergeRefs(contentMeasuringRef, forwardedRef), [forwardedRef]);
@@ -33,7 +33,7 @@ export const Text = forwardRef(({ children, tagName = "div", title, className, e
     useEffect(() => {
         const element = contentMeasuringRef.current;
         if (element?.textContent == null) return;
-        // Only an ellipsized text is measured (scrollWidth lays out the page if it changed since the paint).
+        // Only an ellipsized text is measured (reading scrollWidth lays out the page if it is not laid out yet).
         const next = ellipsize && element.scrollWidth > element.clientWidth ? element.textContent : undefined;
         if (next !== overflowTitle) setOverflowTitle(next);
     }, [contentMeasuringRef, children, ellipsize]);

@@ -34,7 +34,7 @@ import { IncomingCall } from './realtime/IncomingCall';
 import { RealtimeProvider } from './realtime/RealtimeProvider';
 import { reloadPage } from './reload';
 import { useActiveAccount, useStoredAccounts } from './useAccounts';
-import { usePainted } from './usePainted';
+import { useMounted } from './useMounted';
 
 function NavAreas({ account }: { account: Account }) {
   const { t } = useTranslation();
@@ -65,7 +65,7 @@ function AccountMenu({ account }: { account: Account }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const others = useStoredAccounts().filter((a) => accountKey(a) !== accountKey(account) && a.access);
-  const painted = usePainted();
+  const mounted = useMounted();
   const switchTo = (other: Account) => {
     if (!accounts.switchTo(accountKey(other))) return;
     navigate('~/');
@@ -86,8 +86,8 @@ function AccountMenu({ account }: { account: Account }) {
       aria-label={`${t('shell.account.menu')}: ${account.name || account.email}`}
     />
   );
-  // The popover from the second frame on (usePainted: no synchronous second render before the first paint).
-  if (!painted) return button;
+  // The popover from the second render on (useMounted: no synchronous second render in the first commit).
+  if (!mounted) return button;
   return (
     <PopoverNext
       placement="bottom-end"

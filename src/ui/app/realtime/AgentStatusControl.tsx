@@ -2,7 +2,7 @@ import { Button, Menu, MenuItem, PopoverNext, Tooltip } from '@blueprintjs/core'
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { AGENT_STATUSES, type AgentStatusName } from '../../../contract/constants';
-import { usePainted } from '../usePainted';
+import { useMounted } from '../useMounted';
 import { type RealtimeDesk, useRealtime } from './RealtimeProvider';
 
 const INTENT: Record<AgentStatusName, 'success' | 'none' | 'warning' | 'primary'> = {
@@ -25,7 +25,7 @@ function StatusMenu({ availability }: { availability: RealtimeDesk['availability
   const status = useSelector(availability, (s) => s.context.status);
   const busy = useSelector(availability, (s) => s.hasTag('busy'));
   const label = status ? t(`realtime.status.${status}`) : t('realtime.status.unknown');
-  const painted = usePainted();
+  const mounted = useMounted();
   const button = (
     <Button
       variant="minimal"
@@ -37,8 +37,8 @@ function StatusMenu({ availability }: { availability: RealtimeDesk['availability
       aria-label={`${t('realtime.status.label')}: ${label}`}
     />
   );
-  // The popover and tooltip from the second frame on (usePainted: no synchronous render before the first paint).
-  if (!painted) return button;
+  // The popover and tooltip from the second render on (useMounted: no synchronous render in the first commit).
+  if (!mounted) return button;
   return (
     <PopoverNext
       placement="bottom-end"
