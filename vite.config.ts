@@ -1,11 +1,16 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { blueprintCssSplit } from './build/blueprintCss.ts';
+import { blueprintIconNames } from './build/blueprintIconNames.ts';
+import { blueprintText } from './build/blueprintText.ts';
+
+/** Chunks whose whole import graph is fetched at once when they load (see build.modulePreload). */
+const WHOLE_GRAPH = /\/(routeQueries|MainLayout|CustomersScreen|ProfileLayout|ProfileScreen)-[\w-]+\.js$/;
 
 const serverUrl = process.env.STUDIO_SERVER_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), blueprintCssSplit()],
+  plugins: [react(), blueprintCssSplit(), blueprintIconNames(), blueprintText()],
   resolve: {
     // simple-peer's package entry expects Node globals; its prebuilt browser bundle does not.
     alias: [{ find: /^simple-peer$/, replacement: 'simple-peer/simplepeer.min.js' }],
@@ -19,10 +24,12 @@ export default defineConfig({
       // The entry lists, for every lazy screen, the files to fetch alongside it; keeping only the stylesheets
       // there (the browser fetches a chunk's scripts as it imports them) keeps the sign-in page's first load
       // small as screens are added.
-      // The one exception: the query side of a navigation (issue 19; imported by the route table's chunk, so the
-      // entry does not list it) fetches its scripts at once, in parallel, before a screen's first request.
+      // The exceptions (issue 19): the query side of a navigation (imported by the route table's chunk, so the
+      // entry does not list it) and the screens of a reviewer's first page load and most frequent click (the
+      // shell, the customers list, the profile) fetch all their scripts at once, in parallel with their
+      // stylesheets, instead of one wave of imports after another.
       resolveDependencies: (file, deps, { hostType }) =>
-        hostType === 'js' && !/routeQueries/.test(file) ? deps.filter((dep) => dep.endsWith('.css')) : deps,
+        hostType === 'js' && !WHOLE_GRAPH.test(file) ? deps.filter((dep) => dep.endsWith('.css')) : deps,
     },
     // The studio, and the customer's join page of a video call (served by the server as /customer.html).
     rollupOptions: { input: { studio: 'index.html', customer: 'customer.html' } },

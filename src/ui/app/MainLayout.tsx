@@ -35,6 +35,7 @@ import { IncomingCall } from './realtime/IncomingCall';
 import { RealtimeProvider } from './realtime/RealtimeProvider';
 import { reloadPage } from './reload';
 import { useActiveAccount, useStoredAccounts } from './useAccounts';
+import { useMounted } from './useMounted';
 
 function NavAreas({ account }: { account: Account }) {
   const { t } = useTranslation();
@@ -65,6 +66,7 @@ function AccountMenu({ account }: { account: Account }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const others = useStoredAccounts().filter((a) => accountKey(a) !== accountKey(account) && a.access);
+  const mounted = useMounted();
   const switchTo = (other: Account) => {
     if (!accounts.switchTo(accountKey(other))) return;
     navigate('~/');
@@ -75,6 +77,18 @@ function AccountMenu({ account }: { account: Account }) {
     else accounts.logout();
     reloadPage();
   };
+  const button = (
+    <Button
+      variant="minimal"
+      icon="user"
+      endIcon="caret-down"
+      text={account.name || account.email}
+      // The accessible name holds the visible text (WCAG 2.5.3: label in name).
+      aria-label={`${t('shell.account.menu')}: ${account.name || account.email}`}
+    />
+  );
+  // The popover from the second render on (useMounted: no synchronous second render in the first commit).
+  if (!mounted) return button;
   return (
     <PopoverNext
       placement="bottom-end"
@@ -124,14 +138,7 @@ function AccountMenu({ account }: { account: Account }) {
         </Menu>
       }
     >
-      <Button
-        variant="minimal"
-        icon="user"
-        endIcon="caret-down"
-        text={account.name || account.email}
-        // The accessible name holds the visible text (WCAG 2.5.3: label in name).
-        aria-label={`${t('shell.account.menu')}: ${account.name || account.email}`}
-      />
+      {button}
     </PopoverNext>
   );
 }

@@ -2,6 +2,7 @@ import { Button, Menu, MenuItem, PopoverNext, Tooltip } from '@blueprintjs/core'
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { AGENT_STATUSES, type AgentStatusName } from '../../../contract/constants';
+import { useMounted } from '../useMounted';
 import { type RealtimeDesk, useRealtime } from './RealtimeProvider';
 
 const INTENT: Record<AgentStatusName, 'success' | 'none' | 'warning' | 'primary'> = {
@@ -24,6 +25,20 @@ function StatusMenu({ availability }: { availability: RealtimeDesk['availability
   const status = useSelector(availability, (s) => s.context.status);
   const busy = useSelector(availability, (s) => s.hasTag('busy'));
   const label = status ? t(`realtime.status.${status}`) : t('realtime.status.unknown');
+  const mounted = useMounted();
+  const button = (
+    <Button
+      variant="minimal"
+      icon={<span className={`studio-status-dot studio-status-${status ?? 'unknown'}`} aria-hidden />}
+      endIcon="caret-down"
+      intent={status ? INTENT[status] : 'none'}
+      loading={busy}
+      text={label}
+      aria-label={`${t('realtime.status.label')}: ${label}`}
+    />
+  );
+  // The popover and tooltip from the second render on (useMounted: no synchronous render in the first commit).
+  if (!mounted) return button;
   return (
     <PopoverNext
       placement="bottom-end"
@@ -43,15 +58,7 @@ function StatusMenu({ availability }: { availability: RealtimeDesk['availability
       }
     >
       <Tooltip content={t('realtime.status.onlyOnline')} placement="bottom">
-        <Button
-          variant="minimal"
-          icon={<span className={`studio-status-dot studio-status-${status ?? 'unknown'}`} aria-hidden />}
-          endIcon="caret-down"
-          intent={status ? INTENT[status] : 'none'}
-          loading={busy}
-          text={label}
-          aria-label={`${t('realtime.status.label')}: ${label}`}
-        />
+        {button}
       </Tooltip>
     </PopoverNext>
   );
