@@ -58,7 +58,8 @@ function visit(path: string, { strict = false } = {}) {
   );
 }
 
-const heading = (name: string) => screen.findByRole('heading', { level: 2, name }, { timeout: 3000 });
+// The setup's wait (15 s), not a shorter one: on a loaded machine a screen's chunk takes a few seconds in jsdom.
+const heading = (name: string) => screen.findByRole('heading', { level: 2, name });
 const currentPath = () => `${window.location.pathname}${window.location.search}`;
 
 afterEach(async () => {
