@@ -320,8 +320,19 @@ interface Marks {
 }
 
 const marksOf = (page: Page) => page.evaluate('window.__bench') as Promise<Marks>;
+/**
+ * A function predicate, not a string: under the studio's strict CSP (no eval) Playwright cannot evaluate a
+ * string predicate in the page (bench/profiles.ts had the same fix).
+ */
 const until = (page: Page, mark: keyof Marks, timeout = 30_000) =>
-  page.waitForFunction(`window.__bench && window.__bench.${mark} !== null`, null, { timeout });
+  page.waitForFunction(
+    (name) => {
+      const marks = (window as unknown as { __bench?: Record<string, number | null> }).__bench;
+      return marks !== undefined && marks[name] !== null;
+    },
+    mark,
+    { timeout },
+  );
 
 // ---------------------------------------------------------------------------------------------------
 // Server
