@@ -43,8 +43,10 @@ export function createProfileWatching(
 
   const watchOnServer = async (profileId: number) => {
     try {
-      const reply = await socket.timeout(ACK_TIMEOUT_MS).emitWithAck('profile.watch', { profile: profileId });
-      if (reply.ok) tell(profileId, { type: 'PROFILE.PRESENCE', viewers: reply.viewers });
+      // Who has it open comes from the room's `profile.presence` (this socket is in the room before the
+      // server announces), not from this answer: the answer can arrive after a newer announcement (another
+      // watcher's) and would put an older list last.
+      await socket.timeout(ACK_TIMEOUT_MS).emitWithAck('profile.watch', { profile: profileId });
     } catch {
       // The next (re)connect watches again.
     }

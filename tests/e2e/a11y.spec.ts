@@ -25,7 +25,14 @@ const SIZES = [
 ] as const;
 type Lang = (typeof LANGS)[number];
 type Theme = (typeof THEMES)[number];
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+/** A11Y_BEST_PRACTICES=1 adds axe's best-practice rules (landmarks, headings…) for a wider look by hand. */
+const TAGS = [
+  'wcag2a',
+  'wcag2aa',
+  'wcag21a',
+  'wcag21aa',
+  ...(process.env.A11Y_BEST_PRACTICES ? ['best-practice'] : []),
+];
 const BLOCKING = new Set(['serious', 'critical']);
 
 /** Route patterns of src/ui/app/routes.tsx that no visit opens, each with the reason. */

@@ -19,9 +19,7 @@ const ids = { admin: 0, viewer: 0 };
 const opened: Realtime[] = [];
 
 beforeAll(async () => {
-  // A freshly seeded database, not the shared template copy: on the copy the viewer dropped out of presence
-  // in about one run of three (session 4; cause not found yet, see docs/decisions.md).
-  t = await startTestApp({ seedOnEmpty: true });
+  t = await startTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const db = t.app.ctx.db;
@@ -97,12 +95,21 @@ describe('profile watching in the studio socket layer', () => {
     ]);
 
     // The viewer's connection drops: it leaves, reconnects, and watches again by itself.
+    const beforeDrop = adminEvents.length;
     const dropped = await t.app.inject({
       method: 'POST',
       url: '/api/dev/sockets/drop?email=viewer@acme.test',
     });
     expect(dropped.json().dropped).toBeGreaterThan(0);
-    await expect.poll(() => userIds(lastPresence(adminEvents))).toEqual([ids.admin]);
+    // Some presence after the drop lists the admin alone (not necessarily the last one: the viewer may be back
+    // before the poll looks), then the viewer is back.
+    await expect
+      .poll(() =>
+        adminEvents
+          .slice(beforeDrop)
+          .some((e) => e.type === 'PROFILE.PRESENCE' && userIds(e.viewers).join() === String(ids.admin)),
+      )
+      .toBe(true);
     await expect
       .poll(() => userIds(lastPresence(adminEvents)), { timeout: 10_000 })
       .toEqual([ids.admin, ids.viewer].sort());
