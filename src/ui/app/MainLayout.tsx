@@ -156,7 +156,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
         <a className="studio-skip-link" href="#main">
           {t('app.skipToContent')}
         </a>
-        <Navbar className="studio-navbar">
+        <Navbar className="studio-navbar" role="banner">
           <NavbarGroup align={Alignment.START}>
             <NavbarHeading className="studio-brand">
               <Link href="~/">{t('app.name')}</Link>

@@ -18,7 +18,8 @@ export function AuthLayout({
   const { t } = useTranslation();
   usePageTitle(title);
   return (
-    <div className="studio-auth">
+    // The page's main landmark (the signed-in shell has its own <main>): nothing outside a landmark.
+    <main className="studio-auth">
       <div className="studio-auth-controls">
         <LanguageSelect />
         <ThemeToggle />
@@ -31,6 +32,6 @@ export function AuthLayout({
         <H2>{title}</H2>
         {children}
       </Card>
-    </div>
+    </main>
   );
 }
