@@ -61,6 +61,11 @@ test('an agent who signs in again elsewhere keeps ringing and answers; every scr
   // client: nobody is live, so the new session starts Offline, and the board shows it at once.
   await first.context().close();
   await second.context().close();
+  // The server has seen both studios go (closing a browser reaches it a moment later): the dev endpoint
+  // counts, and closes, the account's sockets still open.
+  await expect
+    .poll(async () => (await request.post(`/api/dev/sockets/drop?email=${DEMO.agent.email}`)).json())
+    .toEqual({ dropped: 0 });
   const again = await request.post('/api/v1/login/', {
     data: { username: DEMO.agent.email, password: DEMO.agent.password },
   });
