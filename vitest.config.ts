@@ -42,6 +42,20 @@ export default defineConfig({
           expect: { poll: { timeout: 10_000 } },
         },
       },
+      {
+        extends: true,
+        // The security regression suite (issue 26): one test per finding of the attackers' probes, on the same
+        // template database as the API tests.
+        test: {
+          name: 'security',
+          include: ['tests/security/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/server/template.setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          expect: { poll: { timeout: 10_000 } },
+        },
+      },
     ],
   },
 });
