@@ -372,6 +372,13 @@ export const videoCalls = pgTable(
     callEndTime: ts(),
     recordingKey: text(),
     recordingSize: bigint({ mode: 'number' }),
+    /**
+     * Why the call was closed when its agent did not set the status (issue 25): a CALL_END_REASONS code
+     * (src/contract/constants.ts); null for a status the agent set.
+     */
+    endReason: text(),
+    /** Who set the final status: the agent, an admin (close or correction); null when the server closed it. */
+    statusSetBy: integer(),
     createdAt: createdAt(),
   },
   (t) => [

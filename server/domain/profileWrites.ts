@@ -132,7 +132,8 @@ export async function lockProfile(tx: Tx, companyId: number, profileId: number):
 export async function writeLog(
   tx: DbOrTx,
   profileId: number,
-  actorId: number,
+  /** Null for the server itself (a call it closed, issue 25). */
+  actorId: number | null,
   action: string,
   message: string,
   data: Record<string, unknown> = {},

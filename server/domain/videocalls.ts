@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, asc, count, desc, eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import { CALL_STATUSES, type CallStatusName } from '../../src/contract/common';
 import {
+  CALL_CLOSED,
   CALL_STATUS_MISSED,
   CALL_STATUS_TALKING,
   CALL_STATUS_WAITING,
+  type CallEndReason,
   MAX_RECORDING_BYTES,
+  type Role,
 } from '../../src/contract/constants';
 import type { AnsweredCall, QueuedCall } from '../../src/contract/socket';
 import type { CallAnswer, CreatedCall, VideoCall } from '../../src/contract/videocalls';
@@ -61,6 +64,7 @@ function toVideoCall(storage: Storage, { call, first, last }: CallWithAgent): Vi
     call_start_time: iso(call.callStartTime),
     call_end_time: iso(call.callEndTime),
     recorded_file: call.recordingKey ? storage.signedUrl(call.recordingKey) : null,
+    end_reason: call.endReason,
     created_at: iso(call.createdAt),
   };
 }
@@ -142,9 +146,10 @@ export async function answerCall(
   callId: number,
   agentId: number,
 ): Promise<AnsweredCall | null> {
+  const now = new Date();
   const [row] = await db
     .update(videoCalls)
-    .set({ status: CALL_STATUS_TALKING, agentId, callStartTime: new Date() })
+    .set({ status: CALL_STATUS_TALKING, agentId, callStartTime: now })
     .where(
       and(
         eq(videoCalls.id, callId),
@@ -153,6 +158,8 @@ export async function answerCall(
       ),
     )
     .returning({ call_id: videoCalls.id, profile: videoCalls.profileId, room_id: videoCalls.roomId });
+  // The board's "time in state" restarts when the call starts (issue 25).
+  if (row) await db.update(users).set({ agentStatusSince: now }).where(eq(users.id, agentId));
   return row ?? null;
 }
 
@@ -196,9 +203,10 @@ export async function missCall(db: DbOrTx, callId: number): Promise<boolean> {
 
 /** The end of a talking call (either side hung up); the agent still sets the status. */
 export async function hangUpCall(db: DbOrTx, callId: number): Promise<boolean> {
+  const now = new Date();
   const rows = await db
     .update(videoCalls)
-    .set({ callEndTime: new Date() })
+    .set({ callEndTime: now })
     .where(
       and(
         eq(videoCalls.id, callId),
@@ -206,8 +214,67 @@ export async function hangUpCall(db: DbOrTx, callId: number): Promise<boolean> {
         isNull(videoCalls.callEndTime),
       ),
     )
-    .returning({ id: videoCalls.id });
+    .returning({ agentId: videoCalls.agentId });
+  // Free again: the board's "time in state" restarts.
+  const agentId = rows[0]?.agentId;
+  if (agentId) await db.update(users).set({ agentStatusSince: now }).where(eq(users.id, agentId));
   return rows.length > 0;
+}
+
+/**
+ * Closes a call that is still open (WAITING, or TALKING with or without an end time) with a final status and
+ * why (issue 25): its agent gone for good, both sides gone, left talking by an earlier run, or an admin (`by`).
+ * One conditional UPDATE, so a close racing another close or the agent's own status happens once; null when
+ * the call was no longer open. Logged on the profile, audited (who: `by`, null for the server) and announced
+ * by webhook, like a status the agent sets.
+ */
+export async function closeCall(
+  db: DbOrTx,
+  companyId: number,
+  callId: number,
+  close: { status: number; reason: CallEndReason; by: number | null; note?: string },
+): Promise<typeof videoCalls.$inferSelect | null> {
+  const before = await requireCall(db, companyId, callId);
+  if (before.status !== CALL_STATUS_WAITING && before.status !== CALL_STATUS_TALKING) return null;
+  const now = new Date();
+  const [after] = await db
+    .update(videoCalls)
+    .set({
+      status: close.status,
+      endReason: close.reason,
+      statusSetBy: close.by,
+      callEndTime: before.callEndTime ?? now,
+    })
+    .where(
+      and(eq(videoCalls.id, callId), inArray(videoCalls.status, [CALL_STATUS_WAITING, CALL_STATUS_TALKING])),
+    )
+    .returning();
+  if (!after) return null;
+  if (before.agentId !== null && before.callEndTime === null)
+    await db.update(users).set({ agentStatusSince: now }).where(eq(users.id, before.agentId));
+  await writeLog(
+    db,
+    before.profileId,
+    close.by,
+    'videocall.closed',
+    `Video call closed: ${CALL_STATUSES[close.status]} (${close.reason})`,
+    { call: callId, status: close.status, reason: close.reason, note: close.note ?? null },
+  );
+  await enqueueWebhookEvent(db, companyId, 'videocall.completed', {
+    call_id: callId,
+    profile_id: before.profileId,
+    status: close.status,
+  });
+  await recordAudit(db, {
+    companyId,
+    actorId: close.by,
+    object: 'videocall',
+    objectId: callId,
+    action: 'call_closed',
+    before: { status: before.status, call_end_time: before.callEndTime },
+    after: { status: close.status, reason: close.reason, note: close.note, call_end_time: after.callEndTime },
+  });
+  return after;
 }
 
 /** One call of the company, or 404. */
@@ -221,31 +288,64 @@ export async function requireCall(db: DbOrTx, companyId: number, callId: number)
 }
 
 /**
- * The status the call ended with (PUT /videocall/{id}). A call that was never answered (WAITING, MISSED)
- * cannot be given one; a talking call only by its own agent.
+ * The status the call ended with (PUT /videocall/{id}), issue 25: a call never answered (WAITING, MISSED) cannot
+ * be given one (409); a talking call only by its own agent (403; an admin closes it with POST …/close); once a
+ * call has its final status, only an Admin may correct it, with a reason, audited with before and after (its
+ * agent gets 409 "The call is already closed", except for the same status again: a retried request).
+ * Answers what happened, so the caller knows whether the call just ended.
  */
 export async function setCallStatus(
   db: DbOrTx,
   companyId: number,
   callId: number,
-  actorId: number,
-  status: number,
-): Promise<void> {
+  actor: { id: number; role: Role },
+  body: { status: number; reason?: string | undefined },
+): Promise<'set' | 'corrected' | 'unchanged'> {
   const call = await requireCall(db, companyId, callId);
+  const { status } = body;
   if (call.status === CALL_STATUS_WAITING || call.status === CALL_STATUS_MISSED) {
     throw conflict('The call was not answered');
   }
-  if (call.status === CALL_STATUS_TALKING && call.agentId !== actorId) {
-    throw forbidden('Only the agent of the call can end it');
+  if (call.status !== CALL_STATUS_TALKING) {
+    if (call.agentId === actor.id && call.statusSetBy === actor.id && call.status === status)
+      return 'unchanged';
+    if (actor.role !== 'Admin') {
+      if (call.agentId === actor.id) throw conflict(CALL_CLOSED);
+      throw forbidden('Only the agent of the call can set its status');
+    }
+    if (!body.reason) throw badRequest('Give a reason of at least 10 characters');
+    await db.update(videoCalls).set({ status, statusSetBy: actor.id }).where(eq(videoCalls.id, callId));
+    await writeLog(
+      db,
+      call.profileId,
+      actor.id,
+      'videocall.status_corrected',
+      `Video call status corrected: ${CALL_STATUSES[call.status]} → ${CALL_STATUSES[status]}`,
+      { call: callId, before: call.status, status, reason: body.reason },
+    );
+    await recordAudit(db, {
+      companyId,
+      actorId: actor.id,
+      object: 'videocall',
+      objectId: callId,
+      action: 'call_status_corrected',
+      before: { status: call.status, status_set_by: call.statusSetBy, end_reason: call.endReason },
+      after: { status, status_set_by: actor.id, reason: body.reason },
+    });
+    return 'corrected';
   }
-  await db
+  if (call.agentId !== actor.id) throw forbidden('Only the agent of the call can set its status');
+  const [updated] = await db
     .update(videoCalls)
-    .set({ status, callEndTime: call.callEndTime ?? new Date() })
-    .where(eq(videoCalls.id, callId));
+    .set({ status, statusSetBy: actor.id, callEndTime: call.callEndTime ?? new Date() })
+    .where(and(eq(videoCalls.id, callId), eq(videoCalls.status, CALL_STATUS_TALKING)))
+    .returning({ id: videoCalls.id });
+  // Closed meanwhile (the server or an admin, between the read and this write).
+  if (!updated) throw conflict(CALL_CLOSED);
   await writeLog(
     db,
     call.profileId,
-    actorId,
+    actor.id,
     'videocall.status',
     `Video call status: ${CALL_STATUSES[status]}`,
     {
@@ -260,13 +360,14 @@ export async function setCallStatus(
   });
   await recordAudit(db, {
     companyId,
-    actorId,
+    actorId: actor.id,
     object: 'videocall',
     objectId: callId,
     action: 'call_status_set',
     before: { status: call.status },
     after: { status },
   });
+  return 'set';
 }
 
 /** The calls waiting now in a company, oldest first, with the customer's name. */
@@ -285,7 +386,6 @@ export function toQueuedCall(call: typeof videoCalls.$inferSelect, profileName: 
     call_id: call.id,
     profile: call.profileId,
     profile_name: profileName,
-    room_id: call.roomId,
     status: call.status,
     created_at: iso(call.createdAt),
   };

@@ -1,7 +1,12 @@
 import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Server } from 'socket.io';
 import type { AgentStatus } from '../../src/contract/common';
-import { CALL_STATUS_TALKING, CALL_STATUS_WAITING } from '../../src/contract/constants';
+import {
+  CALL_STATUS_DISCONNECTED,
+  CALL_STATUS_TALKING,
+  CALL_STATUS_WAITING,
+  type CallEndReason,
+} from '../../src/contract/constants';
 import type {
   AgentState,
   AnsweredCall,
@@ -17,12 +22,21 @@ import {
   answerCall,
   answerCallAlone,
   averageHandlingSeconds,
+  closeCall,
   hangUpCall,
   missCall,
   toQueuedCall,
   waitingCalls,
 } from '../domain/videocalls';
-import { agentStatusOf, companyRoom, customerRoom, setAgentStatus, userRoom } from './rooms';
+import {
+  agentStatusOf,
+  agentsRoom,
+  callRoom,
+  companyRoom,
+  customerRoom,
+  setAgentStatus,
+  userRoom,
+} from './rooms';
 import type { SharedDesk } from './shared';
 
 type HubServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -36,9 +50,19 @@ type Result<T extends object = object> = ({ ok: true } & T) | { ok: false; detai
 /** What the desk tells the world about; the instant stats listen here. */
 export type DeskEvent =
   | { kind: 'queued'; companyId: number; callId: number; since: string }
-  | { kind: 'answered'; companyId: number; callId: number; agentId: number }
+  | { kind: 'answered'; companyId: number; callId: number; agentId: number; since: string }
   | { kind: 'missed'; companyId: number; callId: number }
-  | { kind: 'ended'; companyId: number; callId: number; agentId: number | null; seconds: number | null }
+  /** A waiting call closed by an admin (not missed: it leaves the queue only). */
+  | { kind: 'closed'; companyId: number; callId: number }
+  | {
+      kind: 'ended';
+      companyId: number;
+      callId: number;
+      agentId: number | null;
+      seconds: number | null;
+      /** When the agent became free (their "time in state" restarts), if known. */
+      since: string | null;
+    }
   | { kind: 'agent'; companyId: number; userId: number; status: AgentStatus; since: string };
 
 /**
@@ -90,6 +114,21 @@ export interface CallDesk {
   sessionStarted(companyId: number, userId: number): Promise<void>;
   /** The agent set the call's final status (PUT /videocall/{id}): the call is over even if nobody hung up. */
   finished(companyId: number, callId: number): Promise<void>;
+  /**
+   * Closes an open call (waiting or talking) with a status its agent did not set (issue 25): an admin's close,
+   * or the server's own when the parties are gone. False when the call was no longer open.
+   */
+  closeCall(
+    companyId: number,
+    callId: number,
+    close: { status: number; reason: CallEndReason; by: number | null; note?: string },
+  ): Promise<boolean>;
+  /** Whether a staff user may join the call room `room`: the agent of the call talking in it (issue 25). */
+  mayJoin(companyId: number, userId: number, room: string): Promise<boolean>;
+  /** The room of an open (waiting or talking) call of the company; null once it is over. */
+  roomOf(companyId: number, callId: number): Promise<string | null>;
+  /** The talking call the agent is in (any process), if any. */
+  inCall(userId: number): Promise<number | undefined>;
   /** The call an agent is in, if any. */
   callOf(agentId: number): number | undefined;
   onEvent(listener: (event: DeskEvent) => void): void;
@@ -226,14 +265,70 @@ export function createCallDesk(deps: {
         offlineTimers.delete(userId);
         (async () => {
           if (await hasSocket(userId)) return;
-          // An agent gone for good cannot go on talking: the customer hears the call is over.
-          const callId = shared ? await callOfAgent(userId) : busy.get(userId);
-          if (callId !== undefined) await endCall(companyId, callId, 'agent');
+          // An agent gone for good cannot go on talking, nor set the status of a call they hung up: the server
+          // closes it (DISCONNECTED) and the customer, if still there, hears the call is over (issue 25).
+          await closeCallsOf(companyId, userId);
           if ((await agentStatusOf(deps.db, userId)) === 'Offline') return;
           await changeAgentStatus(companyId, userId, 'Offline');
         })().catch(deps.onError);
       }, deps.agentGraceMs),
     );
+  }
+
+  /** Closes the calls an agent gone for good left talking (or hung up without a status). */
+  async function closeCallsOf(companyId: number, userId: number): Promise<void> {
+    const open = await deps.db
+      .select({ id: videoCalls.id, end: videoCalls.callEndTime })
+      .from(videoCalls)
+      .where(and(eq(videoCalls.agentId, userId), eq(videoCalls.status, CALL_STATUS_TALKING)));
+    for (const call of open) {
+      const customerThere =
+        call.end === null && (await hub().in(customerRoom(call.id)).fetchSockets()).length > 0;
+      await closeOpen(companyId, call.id, {
+        status: CALL_STATUS_DISCONNECTED,
+        reason: customerThere ? 'agent_left' : 'both_left',
+        by: null,
+      });
+    }
+  }
+
+  /** Closes an open call, frees its agent, and tells its parties (the room is emptied: nobody signals in it). */
+  async function closeOpen(
+    companyId: number,
+    callId: number,
+    close: { status: number; reason: CallEndReason; by: number | null; note?: string },
+  ): Promise<boolean> {
+    const closed = await closeCall(deps.db, companyId, callId, close);
+    if (!closed) return false;
+    clearTimeout(timers.get(callId));
+    timers.delete(callId);
+    if (closed.agentId === null) {
+      // Closed while waiting: it leaves the queue (it is not a missed call).
+      present.delete(callId);
+      if (shared) await shared.remove(companyId, callId);
+      hub().to(agentsRoom(companyId)).emit('call.cancelled', { call_id: callId, reason: close.reason });
+      emitDesk({ kind: 'closed', companyId, callId });
+      reposition(companyId);
+    } else {
+      await release(companyId, callId);
+      hub().to(userRoom(closed.agentId)).emit('call.closed', {
+        call_id: callId,
+        status: close.status,
+        reason: close.reason,
+      });
+    }
+    hub().to(customerRoom(callId)).emit('call.ended', { call_id: callId, by: 'agent' });
+    hub().in(callRoom(companyId, closed.roomId)).socketsLeave(callRoom(companyId, closed.roomId));
+    return true;
+  }
+
+  /** When the agent became free or busy last (their board "time in state"). */
+  async function sinceOf(userId: number): Promise<string | null> {
+    const [row] = await deps.db
+      .select({ since: users.agentStatusSince })
+      .from(users)
+      .where(eq(users.id, userId));
+    return row?.since?.toISOString() ?? null;
   }
 
   async function queue(companyId: number): Promise<QueuedCall[]> {
@@ -287,7 +382,7 @@ export function createCallDesk(deps: {
     present.delete(callId);
     if (shared) await shared.remove(companyId, callId);
     if (await missCall(deps.db, callId)) {
-      hub().to(companyRoom(companyId)).emit('call.cancelled', { call_id: callId, reason: 'customer_left' });
+      hub().to(agentsRoom(companyId)).emit('call.cancelled', { call_id: callId, reason: 'customer_left' });
       emitDesk({ kind: 'missed', companyId, callId });
       reposition(companyId);
       return;
@@ -317,7 +412,8 @@ export function createCallDesk(deps: {
         call.callStartTime && call.callEndTime
           ? (call.callEndTime.getTime() - call.callStartTime.getTime()) / 1000
           : null;
-      emitDesk({ kind: 'ended', companyId, callId, agentId: call.agentId, seconds });
+      const since = call.agentId === null ? null : await sinceOf(call.agentId);
+      emitDesk({ kind: 'ended', companyId, callId, agentId: call.agentId, seconds, since });
       reposition(companyId);
     }
     return call;
@@ -342,7 +438,8 @@ export function createCallDesk(deps: {
       call.callStartTime && call.callEndTime
         ? (call.callEndTime.getTime() - call.callStartTime.getTime()) / 1000
         : null;
-    emitDesk({ kind: 'ended', companyId, callId, agentId: call.agentId, seconds });
+    const since = await sinceOf(call.agentId);
+    emitDesk({ kind: 'ended', companyId, callId, agentId: call.agentId, seconds, since });
     reposition(companyId);
     return call;
   }
@@ -364,17 +461,21 @@ export function createCallDesk(deps: {
       const open = await deps.db
         .select({ id: videoCalls.id, companyId: videoCalls.companyId, agentId: videoCalls.agentId })
         .from(videoCalls)
-        .where(
-          and(
-            inArray(videoCalls.status, [CALL_STATUS_WAITING, CALL_STATUS_TALKING]),
-            isNull(videoCalls.callEndTime),
-          ),
-        );
+        .where(inArray(videoCalls.status, [CALL_STATUS_WAITING, CALL_STATUS_TALKING]));
       for (const call of open) {
         // Distributed: a call another live process looks after is its business.
-        if (shared) {
-          if (await shared.ownedElsewhere(call.companyId, call.id)) continue;
-        } else if (call.agentId !== null) busy.set(call.agentId, call.id);
+        if (shared && (await shared.ownedElsewhere(call.companyId, call.id))) continue;
+        // A call left talking by an earlier run is closed now, with the reason (issue 25). Nobody is connected
+        // yet: its customer hears it on coming back (the call is over), its agent's studio from the status
+        // request (409 "The call is already closed").
+        if (call.agentId !== null) {
+          await closeCall(deps.db, call.companyId, call.id, {
+            status: CALL_STATUS_DISCONNECTED,
+            reason: 'server_restart',
+            by: null,
+          });
+          continue;
+        }
         later(call.id, deps.unattachedCallMs, () => customerLeft(call.companyId, call.id));
       }
       const available = await deps.db
@@ -405,7 +506,7 @@ export function createCallDesk(deps: {
       const returning = shared ? !(await shared.add(companyId, callId)) : present.has(callId);
       present.set(callId, companyId);
       if (row.call.status === CALL_STATUS_WAITING && !returning) {
-        hub().to(companyRoom(companyId)).emit('call.incoming', queued);
+        hub().to(agentsRoom(companyId)).emit('call.incoming', queued);
         emitDesk({ kind: 'queued', companyId, callId, since: queued.created_at });
       }
       reposition(companyId);
@@ -463,9 +564,9 @@ export function createCallDesk(deps: {
           room_id: call.room_id,
           agent_name: fullName(agent?.first ?? '', agent?.last ?? ''),
         });
-      hub().to(companyRoom(companyId)).emit('call.taken', { call_id: callId, agent_id: agentId });
+      hub().to(agentsRoom(companyId)).emit('call.taken', { call_id: callId, agent_id: agentId });
       await publishAgent(companyId, agentId);
-      emitDesk({ kind: 'answered', companyId, callId, agentId });
+      emitDesk({ kind: 'answered', companyId, callId, agentId, since: (await sinceOf(agentId)) ?? '' });
       reposition(companyId);
       return { ok: true, call };
     },
@@ -504,6 +605,42 @@ export function createCallDesk(deps: {
     },
 
     callOf: (agentId) => busy.get(agentId),
+
+    closeCall: closeOpen,
+
+    async mayJoin(companyId, userId, room) {
+      const [call] = await deps.db
+        .select({ id: videoCalls.id })
+        .from(videoCalls)
+        .where(
+          and(
+            eq(videoCalls.companyId, companyId),
+            eq(videoCalls.roomId, room),
+            eq(videoCalls.agentId, userId),
+            eq(videoCalls.status, CALL_STATUS_TALKING),
+            isNull(videoCalls.callEndTime),
+          ),
+        )
+        .limit(1);
+      return call !== undefined;
+    },
+
+    async roomOf(companyId, callId) {
+      const [call] = await deps.db
+        .select({ room: videoCalls.roomId })
+        .from(videoCalls)
+        .where(
+          and(
+            eq(videoCalls.id, callId),
+            eq(videoCalls.companyId, companyId),
+            inArray(videoCalls.status, [CALL_STATUS_WAITING, CALL_STATUS_TALKING]),
+            isNull(videoCalls.callEndTime),
+          ),
+        );
+      return call?.room ?? null;
+    },
+
+    inCall: callOfAgent,
 
     onEvent(listener) {
       listeners.push(listener);

@@ -1,5 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type ServerOptions, type Socket } from 'socket.io';
+import { MAY_NOT_TAKE_CALLS, mayTakeCalls } from '../../src/contract/constants';
 import {
   type ClientToServerEvents,
   type ServerToClientEvents,
@@ -18,7 +19,7 @@ import {
 import { loadPrincipal } from '../domain/principal';
 import type { CallDesk, DeskEvent } from './callDesk';
 import { createInstantStats } from './instantStats';
-import { callRoom, companyRoom, customerRoom, sessionRoom, userRoom } from './rooms';
+import { agentsRoom, callRoom, companyRoom, customerRoom, sessionRoom, userRoom } from './rooms';
 
 type HubServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -36,11 +37,29 @@ const callIdOf = (payload: unknown): number | null => {
   return typeof id === 'number' && Number.isInteger(id) && id > 0 ? id : null;
 };
 
-function bindSignalling(socket: HubSocket): void {
+const NOT_YOUR_CALL = 'Not your call';
+
+/**
+ * WebRTC signalling in a call's room (issue 25: a room holds two). A staff socket may join only the room of
+ * the call its user is the agent of, while it talks (and only if the user may still take calls); a customer's
+ * socket only its own call's room (it is put there when it connects). Sending needs the room joined, and
+ * a closed call's room is emptied by the desk, so nobody else can read the offer or inject a signal.
+ */
+function bindSignalling(
+  socket: HubSocket,
+  mayJoin: (room: string) => Promise<boolean>,
+  onError: (error: unknown) => void,
+): void {
   const { companyId } = socket.data;
   socket.on('signal.join', async (payload, ack) => {
     const parsed = signalJoinSchema.safeParse(payload);
     if (!parsed.success) return ack?.({ ok: false, detail: 'room is required' });
+    try {
+      if (!(await mayJoin(parsed.data.room))) return ack?.({ ok: false, detail: NOT_YOUR_CALL });
+    } catch (error) {
+      onError(error);
+      return ack?.({ ok: false, detail: 'An error occured' });
+    }
     const room = callRoom(companyId, parsed.data.room);
     const peers = (await socket.in(room).fetchSockets()).map((s) => s.id).filter((id) => id !== socket.id);
     await socket.join(room);
@@ -150,7 +169,12 @@ export function createHub(
       if (!(await deps.sessions.isActive(session))) return next(new Error('Token is invalid or expired'));
       await socket.join(sessionRoom(claims.session_id));
     }
-    socket.data = { kind: 'staff', userId: principal.id, companyId: principal.companyId };
+    socket.data = {
+      kind: 'staff',
+      userId: principal.id,
+      companyId: principal.companyId,
+      takesCalls: mayTakeCalls(principal),
+    };
     next();
   });
 
@@ -173,11 +197,18 @@ export function createHub(
     socket.on('disconnect', () => deps.calls.customerDisconnected(companyId, callId));
   }
 
+  /** Whether the user may take calls now (a role or group changed since the socket connected counts). */
+  async function takesCallsNow(userId: number): Promise<boolean> {
+    const principal = await loadPrincipal(deps.db, userId);
+    return principal !== null && mayTakeCalls(principal);
+  }
+
   function onStaff(socket: HubSocket, data: Extract<SocketData, { kind: 'staff' }>) {
     const { userId, companyId } = data;
     deps.calls.agentConnected(userId);
 
     socket.on('queue.sync', async (ack) => {
+      if (!data.takesCalls) return ack?.({ ok: false, detail: MAY_NOT_TAKE_CALLS });
       try {
         ack?.({ ok: true, calls: await deps.calls.queue(companyId) });
       } catch (error) {
@@ -189,6 +220,8 @@ export function createHub(
       const callId = callIdOf(payload);
       if (!callId) return ack?.({ ok: false, detail: 'call_id is required' });
       try {
+        if (!data.takesCalls || !(await takesCallsNow(userId)))
+          return ack?.({ ok: false, detail: MAY_NOT_TAKE_CALLS });
         ack?.(await deps.calls.answer(companyId, userId, callId));
       } catch (error) {
         deps.onError(error);
@@ -209,7 +242,11 @@ export function createHub(
     socket.on('disconnect', () => deps.calls.agentDisconnected(companyId, userId));
 
     void (async () => {
-      await socket.join([companyRoom(companyId), userRoom(userId)]);
+      await socket.join([
+        companyRoom(companyId),
+        userRoom(userId),
+        ...(data.takesCalls ? [agentsRoom(companyId)] : []),
+      ]);
       socket.emit('agent.status', await deps.calls.agentState(userId));
       socket.emit('stats.update', await stats.current(companyId, userId));
     })().catch(deps.onError);
@@ -218,8 +255,19 @@ export function createHub(
   io.on('connection', (socket) => {
     deps.onConnection?.(1);
     socket.on('disconnect', () => deps.onConnection?.(-1));
-    bindSignalling(socket);
     const data = socket.data;
+    bindSignalling(
+      socket,
+      async (room) => {
+        if (data.kind === 'customer') return room === (await deps.calls.roomOf(data.companyId, data.callId));
+        return (
+          data.takesCalls &&
+          (await deps.calls.mayJoin(data.companyId, data.userId, room)) &&
+          (await takesCallsNow(data.userId))
+        );
+      },
+      deps.onError,
+    );
     if (data.kind === 'customer') onCustomer(socket, data);
     else onStaff(socket, data);
   });

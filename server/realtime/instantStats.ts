@@ -183,17 +183,27 @@ export function createInstantStats(deps: {
         f.talking.add(event.callId);
         f.answeredToday += 1;
         const agent = f.agents.get(event.agentId);
-        if (agent) agent.call_id = event.callId;
+        if (agent) {
+          agent.call_id = event.callId;
+          // The board's "time in state" restarts when a call starts (issue 25).
+          agent.since = event.since;
+        }
         break;
       }
       case 'missed':
         f.waiting.delete(event.callId);
         f.missedToday += 1;
         break;
+      case 'closed':
+        f.waiting.delete(event.callId);
+        break;
       case 'ended': {
         f.talking.delete(event.callId);
         const agent = event.agentId === null ? undefined : f.agents.get(event.agentId);
-        if (agent?.call_id === event.callId) agent.call_id = null;
+        if (agent?.call_id === event.callId) {
+          agent.call_id = null;
+          if (event.since !== null) agent.since = event.since;
+        }
         if (event.seconds !== null && event.seconds >= 0) {
           f.handlingSeconds += event.seconds;
           f.handled += 1;

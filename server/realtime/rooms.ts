@@ -5,6 +5,11 @@ import { users } from '../db/schema';
 
 export const companyRoom = (companyId: number) => `company:${companyId}`;
 export const userRoom = (userId: number) => `user:${userId}`;
+/**
+ * The staff sockets of a company that may take calls (mayTakeCalls): only they hear of waiting calls
+ * (`call.incoming`, `call.taken`, `call.cancelled`), issue 25.
+ */
+export const agentsRoom = (companyId: number) => `agents:${companyId}`;
 /** The sockets of one sign-in session: ending the session disconnects them (issue 20). */
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 /** The customer's socket of one call. */

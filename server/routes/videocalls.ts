@@ -1,7 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema, idParams } from '../../src/contract/common';
-import { RECORDING_TOO_LARGE } from '../../src/contract/constants';
+import {
+  CALL_CLOSED,
+  MAY_NOT_TAKE_CALLS,
+  mayTakeCalls,
+  RECORDING_TOO_LARGE,
+} from '../../src/contract/constants';
 import {
   agentStatusBodySchema,
   agentStatusReplySchema,
@@ -11,6 +16,7 @@ import {
   callQuestionSchema,
   callQuestionsQuerySchema,
   callStatusEntrySchema,
+  closeCallBodySchema,
   createCallBodySchema,
   createdCallSchema,
   profileUrlBodySchema,
@@ -31,10 +37,11 @@ import {
   deleteRecording,
   listVideoCalls,
   oneVideoCall,
+  requireCall,
   setCallStatus,
   storeRecording,
 } from '../domain/videocalls';
-import { badRequest, forbidden, HttpError, notFound } from '../errors';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors';
 import { CUSTOMER, customerOf, need, principalOf, SIGNED_IN } from '../http/access';
 import { toPage } from '../http/paging';
 import { FileTooLargeError } from '../storage/storage';
@@ -159,19 +166,54 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: "Set a call's status",
           tags: ['videocalls'],
           description:
-            'The status the call ended with (3 COMPLETE … 9 SUSPICIOUS). A talking call only by its agent; ' +
-            'a call that was never answered cannot be given one (409).',
+            'The status the call ended with (3 COMPLETE … 9 SUSPICIOUS), set once by the call’s own agent (403 ' +
+            'for anyone else; a call never answered, 409). A call that already has its final status: the same ' +
+            'status again from its agent is a no-op, anything else from its agent 409 “The call is already ' +
+            'closed”; only an Admin may correct it, with a `reason` (10 to 200 characters), audited with the ' +
+            'status before and after.',
           params: idParams,
           body: updateCallBodySchema,
           response: { 200: videoCallSchema, ...authErrors, 409: errorSchema },
         },
       },
       async (request) => {
-        const { companyId, id: actorId } = principalOf(request);
-        await ctx.db.transaction((tx) =>
-          setCallStatus(tx, companyId, request.params.id, actorId, request.body.status),
+        const { companyId, id, role } = principalOf(request);
+        const done = await ctx.db.transaction((tx) =>
+          setCallStatus(tx, companyId, request.params.id, { id, role }, request.body),
         );
-        await ctx.calls.finished(companyId, request.params.id);
+        if (done === 'set') await ctx.calls.finished(companyId, request.params.id);
+        return oneVideoCall(ctx.db, ctx.storage, companyId, request.params.id);
+      },
+    );
+
+    app.post(
+      '/videocall/:id/close',
+      {
+        config: { access: need('manage_calls') },
+        schema: {
+          summary: 'Close a call (admin)',
+          tags: ['videocalls'],
+          description:
+            'Closes a waiting or talking call of the company with a final status (3 COMPLETE … 9 SUSPICIOUS) and ' +
+            'a reason (10 to 200 characters), for a call whose agent cannot (issue 25). Needs `manage_calls` ' +
+            '(Admins have it). The customer hears `call.ended`, the agent `call.closed`; the call’s room is ' +
+            'emptied. Audited (`call_closed`, before and after) and logged on the profile; 409 when the call is ' +
+            'no longer open.',
+          params: idParams,
+          body: closeCallBodySchema,
+          response: { 200: videoCallSchema, ...authErrors, 409: errorSchema },
+        },
+      },
+      async (request) => {
+        const { companyId, id } = principalOf(request);
+        await requireCall(ctx.db, companyId, request.params.id);
+        const closed = await ctx.calls.closeCall(companyId, request.params.id, {
+          status: request.body.status,
+          reason: 'closed_by_admin',
+          by: id,
+          note: request.body.reason,
+        });
+        if (!closed) throw conflict(CALL_CLOSED);
         return oneVideoCall(ctx.db, ctx.storage, companyId, request.params.id);
       },
     );
@@ -291,18 +333,30 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description:
             'The caller’s availability (Online, Offline, Break, Meeting, Education); broadcast as `agent.status` ' +
             'to the company. Only an Online agent is offered calls and may answer. With `user`, an Admin sets ' +
-            'another agent’s availability (403 for anyone else, 404 for a user of another company).',
+            'another agent’s availability (403 for anyone else, 404 for a user of another company). API users ' +
+            `and Restricted Users can only be Offline (403 “${MAY_NOT_TAKE_CALLS}”). An agent in a call stays ` +
+            'Online until it ends (409).',
           body: agentStatusBodySchema,
-          response: { 200: agentStatusReplySchema, ...authErrors },
+          response: { 200: agentStatusReplySchema, ...authErrors, 409: errorSchema },
         },
       },
       async (request) => {
-        const { companyId, id, role } = principalOf(request);
+        const caller = principalOf(request);
+        const { companyId, id, role } = caller;
         const target = request.body.user ?? id;
+        let principal = caller;
         if (target !== id) {
           if (role !== 'Admin') throw forbidden();
           if (!(await getUser(ctx.db, ctx.storage, companyId, target))) throw notFound();
+          const other = await ctx.principals.get(ctx.db, target);
+          if (!other) throw notFound();
+          principal = other;
         }
+        if (request.body.status !== 'Offline' && !mayTakeCalls(principal))
+          throw forbidden(MAY_NOT_TAKE_CALLS);
+        // The agent's state never contradicts the call's: in a call, the agent is Online (issue 25).
+        if (request.body.status !== 'Online' && (await ctx.calls.inCall(target)) !== undefined)
+          throw conflict('The agent is in a call');
         await ctx.calls.setAgentStatus(companyId, target, request.body.status);
         return { status: request.body.status };
       },

@@ -10,6 +10,8 @@ export const PERMISSIONS = [
   'view_dashboard_page',
   'view_reports_page',
   'view_company_page',
+  /** Close any call of the company with a status and a reason (issue 25); Admins have it. */
+  'manage_calls',
 ] as const;
 
 export const ROLES = ['Admin', 'User', 'Restricted User'] as const;
@@ -80,6 +82,27 @@ export const FIRST_FINAL_CALL_STATUS = 3;
 export const CALL_STATUS_WAITING = 0;
 export const CALL_STATUS_TALKING = 1;
 export const CALL_STATUS_MISSED = 2;
+/** The status the server closes a call with when its agent (or both sides) are gone for good (issue 25). */
+export const CALL_STATUS_DISCONNECTED = 8;
+
+/**
+ * Why a call was closed when its agent did not set the status (video_calls.end_reason, issue 25):
+ * the agent's studio was gone past CALL_AGENT_GRACE_MS (the customer still there), both sides were gone, the
+ * call was left talking by an earlier run of the server, or an admin closed it (with a reason of their own).
+ */
+export const CALL_END_REASONS = ['agent_left', 'both_left', 'server_restart', 'closed_by_admin'] as const;
+export type CallEndReason = (typeof CALL_END_REASONS)[number];
+
+/** Refusals of the call desk and of the call status routes (issue 25). */
+export const CALL_CLOSED = 'The call is already closed';
+export const MAY_NOT_TAKE_CALLS = 'You may not take calls';
+
+/**
+ * Staff who may take calls (go Online, answer, join a call's room, hear `call.incoming`): the calls page, and
+ * neither an API user nor a Restricted User (issue 25).
+ */
+export const mayTakeCalls = (user: { role: string; permissions: readonly string[]; isApiUser: boolean }) =>
+  !user.isApiUser && user.role !== 'Restricted User' && user.permissions.includes('view_calls_page');
 
 /** Largest call recording the server takes (§5), and its message (§8). */
 export const MAX_RECORDING_BYTES = 300 * 1024 * 1024;

@@ -7,11 +7,11 @@ import { agentStatusSchema, callStatusCodeSchema } from './common';
  * POST /api/v2/user/socket_token. The server puts each socket in a room of its company and of its user.
  */
 
+/** A waiting call as agents hear of it. It carries no room id: only the agent whose answer won learns it. */
 export const queuedCallSchema = z.object({
   call_id: z.number().int(),
   profile: z.number().int(),
   profile_name: z.string().nullable(),
-  room_id: z.string(),
   status: callStatusCodeSchema,
   /** When the customer joined the queue (ISO). */
   created_at: z.string(),
@@ -20,6 +20,12 @@ export type QueuedCall = z.infer<typeof queuedCallSchema>;
 
 export const callTakenSchema = z.object({ call_id: z.number().int(), agent_id: z.number().int() });
 export const callCancelledSchema = z.object({ call_id: z.number().int(), reason: z.string() });
+/** A call was closed with a status its agent did not set (issue 25): the reason is a CALL_END_REASONS code. */
+export const callClosedSchema = z.object({
+  call_id: z.number().int(),
+  status: callStatusCodeSchema,
+  reason: z.string(),
+});
 /**
  * An agent's availability and the call they are in, as the server holds them. Only an agent the server holds
  * Online and free (`call_id` null), with a connected socket, is offered calls.
@@ -129,8 +135,13 @@ export interface ServerToClientEvents {
   'agent.status': (event: z.infer<typeof agentStatusEventSchema>) => void;
   /** The customer's call was answered: create the answering (non-initiator) peer now (customer socket). */
   'call.answered': (event: { call_id: number; room_id: string; agent_name: string }) => void;
-  /** The other side hung up (call room). */
+  /** The other side hung up (the customer, and the call's agent). */
   'call.ended': (event: { call_id: number; by: 'agent' | 'customer' }) => void;
+  /**
+   * The call was closed with a status its agent did not set (the agent gone past the grace period, both sides
+   * gone, a restart, an admin): to the call's agent; the customer hears `call.ended`.
+   */
+  'call.closed': (event: z.infer<typeof callClosedSchema>) => void;
   /** The waiting customer's place in the queue (customer socket). */
   'queue.position': (event: QueuePosition) => void;
   /** Instant stats moved (company room). */
@@ -150,11 +161,17 @@ export interface ServerToClientEvents {
 export interface ClientToServerEvents {
   /** The calls waiting now, oldest first (staff): the studio re-syncs its queue with it after a reconnect. */
   'queue.sync': (ack: Ack<{ calls: QueuedCall[] }>) => void;
-  /** Answer a waiting call; exactly one agent gets it, the others get `Call Already Answered`. */
+  /**
+   * Answer a waiting call; exactly one agent gets it, the others get `Call Already Answered`. The winner learns
+   * the call's room here, and only here.
+   */
   'call.answer': (payload: { call_id: number }, ack: Ack<{ call: AnsweredCall }>) => void;
   /** Hang up (agent or customer); the other side gets `call.ended`. */
   'call.hangup': (payload: { call_id: number }, ack: Ack) => void;
-  /** Join a call room; wait for the acknowledgement before sending signals (browser-tests note 2). */
+  /**
+   * Join a call room; wait for the acknowledgement before sending signals (browser-tests note 2). Only the
+   * call's agent (while the call talks) may; the customer's socket is in its call's room from the start.
+   */
   'signal.join': (payload: z.infer<typeof signalJoinSchema>, ack: Ack<{ peers: string[] }>) => void;
   'signal.leave': (payload: z.infer<typeof signalJoinSchema>, ack: Ack) => void;
   /** Relay a signal to the other members of a room this socket has joined. */
@@ -167,5 +184,6 @@ export interface ClientToServerEvents {
 
 /** Data the server keeps on each socket: a staff member, or the customer of one call. */
 export type SocketData =
-  | { kind: 'staff'; userId: number; companyId: number }
+  /** `takesCalls`: the user may take calls (mayTakeCalls) as of the connection. */
+  | { kind: 'staff'; userId: number; companyId: number; takesCalls: boolean }
   | { kind: 'customer'; profileId: number; companyId: number; callId: number };

@@ -15,6 +15,8 @@ export const videoCallSchema = z.object({
   call_end_time: isoDateTime.nullable(),
   /** Signed address of the webm recording, or null. */
   recorded_file: z.string().nullable(),
+  /** Why the call was closed when its agent did not set the status (CALL_END_REASONS), else null. */
+  end_reason: z.string().nullable(),
   created_at: isoDateTime,
 });
 export type VideoCall = z.infer<typeof videoCallSchema>;
@@ -69,7 +71,18 @@ export type CreatedCall = z.infer<typeof createdCallSchema>;
 export const finalCallStatusSchema = callStatusCodeSchema.refine((code) => code >= FIRST_FINAL_CALL_STATUS, {
   message: 'Pick the status the call ended with',
 });
-export const updateCallBodySchema = z.strictObject({ status: finalCallStatusSchema });
+/** Why an admin closes a call or corrects its status: 10 to 200 characters (spec-readings.md). */
+const callReasonSchema = z.string().trim().min(10, 'Give a reason of at least 10 characters').max(200);
+/** `reason` is required when an Admin corrects a status already set (issue 25), ignored otherwise. */
+export const updateCallBodySchema = z.strictObject({
+  status: finalCallStatusSchema,
+  reason: callReasonSchema.optional(),
+});
+/** POST /api/v2/videocall/{id}/close (manage_calls): closes a waiting or talking call (issue 25). */
+export const closeCallBodySchema = z.strictObject({
+  status: finalCallStatusSchema,
+  reason: callReasonSchema,
+});
 
 export const callAnswerBodySchema = z.strictObject({
   question: id,

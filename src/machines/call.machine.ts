@@ -8,7 +8,7 @@
  * through `provide`; the session reports back with PEER.* / MEDIA.DENIED / RECORDING.READY.
  */
 import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
-import { FIRST_FINAL_CALL_STATUS } from '../contract/constants';
+import { CALL_CLOSED, FIRST_FINAL_CALL_STATUS } from '../contract/constants';
 import type { QueuedCall } from '../contract/socket';
 import { recordingUploadMachine } from './recordingUpload.machine';
 
@@ -32,6 +32,8 @@ export type CallEvent =
   | { type: 'CALL.TAKEN'; call_id: number; agent_id: number }
   | { type: 'CALL.CANCELLED'; call_id: number }
   | { type: 'CALL.ENDED'; call_id: number; by: 'agent' | 'customer' }
+  /** The server closed the call with a status its agent did not set (issue 25). */
+  | { type: 'CALL.CLOSED'; call_id: number; status: number; reason: string }
   | { type: 'RETRY' }
   | { type: 'HANG_UP' }
   | { type: 'STATUS.PICK'; status: number }
@@ -53,6 +55,8 @@ export interface CallContext {
   socketDown: boolean;
   /** The last refusal or failure shown to the agent. */
   error: string | null;
+  /** The call was closed without this agent's status (the server, an admin): why. */
+  closedReason: string | null;
 }
 
 const detailOf = (error: unknown): string | null =>
@@ -87,6 +91,8 @@ export const callMachine = setup({
     notifyCompleted: () => {},
     /** "Video call status updated successfully" */
     notifyDone: () => {},
+    /** The call was closed without the agent's status (reason: a CALL_END_REASONS code, or null if unknown). */
+    notifyClosed: (_, _reason: string | null) => {},
     notifyFailed: (_, _detail: string | null) => {},
   },
   guards: {
@@ -94,6 +100,8 @@ export const callMachine = setup({
     takenByOther: ({ context }, event: { call_id: number; agent_id: number }) =>
       event.call_id === context.call.call_id && event.agent_id !== context.agentId,
     refusedAsTaken: (_, error: unknown) => detailOf(error) === CALL_ALREADY_ANSWERED,
+    refusedAsClosed: (_, error: unknown) => detailOf(error) === CALL_CLOSED,
+    wasClosed: ({ context }) => context.closedReason !== null,
     statusPicked: ({ context }) => context.status !== null,
     finalStatus: (_, status: number) =>
       Number.isInteger(status) && status >= FIRST_FINAL_CALL_STATUS && status <= 9,
@@ -114,6 +122,7 @@ export const callMachine = setup({
     recorded: false,
     socketDown: false,
     error: null,
+    closedReason: null,
   }),
   initial: 'ringing',
   on: {
@@ -177,6 +186,11 @@ export const callMachine = setup({
           target: '.stopping',
           actions: [assign(({ event }) => ({ endedBy: event.by })), 'notifyCompleted'],
         },
+        'CALL.CLOSED': {
+          guard: { type: 'isThisCall', params: ({ event }) => event.call_id },
+          target: '.stopping',
+          actions: assign(({ event }) => ({ closedReason: event.reason })),
+        },
       },
       states: {
         connecting: {
@@ -220,10 +234,18 @@ export const callMachine = setup({
           on: {
             HANG_UP: {},
             'CALL.ENDED': {},
-            'RECORDING.READY': {
-              target: '#call.ending',
-              actions: assign(({ event }) => ({ recorded: event.kept })),
+            'CALL.CLOSED': {
+              guard: { type: 'isThisCall', params: ({ event }) => event.call_id },
+              actions: assign(({ event }) => ({ closedReason: event.reason })),
             },
+            'RECORDING.READY': [
+              {
+                guard: 'wasClosed',
+                target: '#call.closing',
+                actions: assign(({ event }) => ({ recorded: event.kept })),
+              },
+              { target: '#call.ending', actions: assign(({ event }) => ({ recorded: event.kept })) },
+            ],
           },
         },
       },
@@ -231,6 +253,11 @@ export const callMachine = setup({
     /** The agent must pick the status the call ended with before the call can close (§4). */
     ending: {
       on: {
+        'CALL.CLOSED': {
+          guard: { type: 'isThisCall', params: ({ event }) => event.call_id },
+          target: 'closing',
+          actions: assign(({ event }) => ({ closedReason: event.reason })),
+        },
         'STATUS.PICK': {
           guard: { type: 'finalStatus', params: ({ event }) => event.status },
           actions: assign(({ event }) => ({ status: event.status, error: null })),
@@ -245,24 +272,41 @@ export const callMachine = setup({
         id: 'saveStatus',
         input: ({ context }) => ({ callId: context.call.call_id, status: context.status as number }),
         onDone: [{ guard: 'recorded', target: 'uploading' }, { target: 'done' }],
-        onError: {
-          target: 'ending',
-          actions: [
-            assign(({ event }) => ({ error: detailOf(event.error) })),
-            { type: 'notifyFailed', params: ({ event }) => detailOf(event.error) },
-          ],
-        },
+        onError: [
+          {
+            // Closed meanwhile (the agent was gone past the grace period, a restart, an admin): nothing to set.
+            guard: {
+              type: 'refusedAsClosed',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
+            target: 'closing',
+            actions: assign(({ context }) => ({ closedReason: context.closedReason ?? '' })),
+          },
+          {
+            target: 'ending',
+            actions: [
+              assign(({ event }) => ({ error: detailOf(event.error) })),
+              { type: 'notifyFailed', params: ({ event }) => detailOf(event.error) },
+            ],
+          },
+        ],
       },
+    },
+    /** Closed without this agent's status: the recording (if any) is still uploaded; no status to pick. */
+    closing: {
+      entry: { type: 'notifyClosed', params: ({ context }) => context.closedReason || null },
+      always: [{ guard: 'recorded', target: 'uploading' }, { target: 'closed' }],
     },
     uploading: {
       invoke: {
         src: 'recordingUpload',
         id: 'upload',
         input: ({ context }) => ({ callId: context.call.call_id }),
-        onDone: { target: 'done' },
+        onDone: [{ guard: 'wasClosed', target: 'closed' }, { target: 'done' }],
       },
     },
     done: { type: 'final', entry: 'notifyDone' },
+    closed: { type: 'final' },
     takenByOther: { type: 'final', entry: 'notifyTaken' },
     cancelled: { type: 'final' },
     dismissed: { type: 'final' },

@@ -13,6 +13,7 @@ export type DeskEvent =
   | { type: 'CALL.TAKEN'; call_id: number; agent_id: number }
   | { type: 'CALL.CANCELLED'; call_id: number }
   | { type: 'CALL.ENDED'; call_id: number; by: 'agent' | 'customer' }
+  | { type: 'CALL.CLOSED'; call_id: number; status: number; reason: string }
   | { type: 'QUEUE.SYNC'; calls: QueuedCall[] }
   | { type: 'AVAILABILITY'; canAnswer: boolean }
   | { type: 'CONNECTION.LOST' }
@@ -89,6 +90,7 @@ export const callDeskMachine = setup({
       ],
     },
     'CALL.ENDED': { actions: 'forward' },
+    'CALL.CLOSED': { actions: 'forward' },
     'QUEUE.SYNC': { actions: [assign(({ event }) => ({ queue: [...event.calls].sort(byAge) })), 'ring'] },
     AVAILABILITY: { actions: [assign(({ event }) => ({ canAnswer: event.canAnswer })), 'ring'] },
     'CONNECTION.LOST': { actions: 'forward' },

@@ -20,6 +20,7 @@ export type RealtimeEvent =
   | { type: 'CALL.TAKEN'; call_id: number; agent_id: number }
   | { type: 'CALL.CANCELLED'; call_id: number }
   | { type: 'CALL.ENDED'; call_id: number; by: 'agent' | 'customer' }
+  | { type: 'CALL.CLOSED'; call_id: number; status: number; reason: string }
   | { type: 'QUEUE.SYNC'; calls: QueuedCall[] }
   | { type: 'AGENT.STATUS'; user_id: number; status: AgentStatusName; call_id: number | null }
   | { type: 'STATS.UPDATE'; stats: InstantStats }
@@ -40,7 +41,10 @@ export interface Signalling {
 
 export interface Realtime extends Signalling {
   subscribe(listener: (event: RealtimeEvent) => void): () => void;
-  /** Claims a waiting call; rejects with the server's detail (e.g. "Call Already Answered"). */
+  /**
+   * Claims a waiting call; rejects with the server's detail (e.g. "Call Already Answered"). Only the winner
+   * learns the call's room, here.
+   */
   answer(callId: number): Promise<AnsweredCall>;
   hangUp(callId: number): Promise<void>;
   /** The last instant stats the server pushed (on connect and on every change), or null before the first. */
@@ -192,6 +196,9 @@ export function connectRealtime(options: {
     emit({ type: 'CALL.CANCELLED', call_id: e.call_id });
   });
   socket.on('call.ended', (e) => emit({ type: 'CALL.ENDED', call_id: e.call_id, by: e.by }));
+  socket.on('call.closed', (e) =>
+    emit({ type: 'CALL.CLOSED', call_id: e.call_id, status: e.status, reason: e.reason }),
+  );
   socket.on('agent.status', (e) =>
     emit({ type: 'AGENT.STATUS', user_id: e.user_id, status: e.status, call_id: e.call_id }),
   );

@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
@@ -9,6 +10,8 @@ import { buildApp } from '../../server/app';
 import type { ServerConfig } from '../../server/config';
 import { type Database, type Db, readDatesAsText, withPreparedSelects } from '../../server/db/client';
 import * as schema from '../../server/db/schema';
+import { users } from '../../server/db/schema';
+import { answerCall, createCall } from '../../server/domain/videocalls';
 import type { FaceMatcher } from '../../server/integrations/faceMatch';
 import type { PaymentProvider } from '../../server/integrations/payment/provider';
 import { SEED_KEYS, TEMPLATE_FILES, testConfig } from './testConfig';
@@ -132,4 +135,23 @@ export async function mailedCode(app: FastifyInstance, email: string): Promise<s
   const code = /\b(\d{6})\b/.exec(body[0]?.body ?? '')?.[1];
   if (!code) throw new Error(`no code mailed to ${email}`);
   return code;
+}
+
+/**
+ * A call of Acme's profile `profile` answered by `agentId`, as the desk would leave it (issue 25: only that
+ * agent and the call's customer may signal in its room): its id, room and the customer's join token.
+ */
+export async function talkingCall(app: FastifyInstance, agentId: number, profile = 1) {
+  const created = await createCall(app.ctx.db, 1, profile);
+  const answered = await answerCall(app.ctx.db, 1, created.id, agentId);
+  if (!answered) throw new Error('the call was not answered');
+  const customer = await app.ctx.tokens.signCustomer({ profile_id: profile, company_id: 1 }, 3600);
+  return { callId: created.id, room: created.room_id, customer };
+}
+
+/** The id of a user by e-mail (the seed's users). */
+export async function userId(app: FastifyInstance, email: string): Promise<number> {
+  const [row] = await app.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (!row) throw new Error(`no user ${email}`);
+  return row.id;
 }

@@ -2,7 +2,16 @@ import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../src/contract/socket';
-import { bearer, FAST_CALLS, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
+import {
+  bearer,
+  FAST_CALLS,
+  PASSWORDS,
+  startTestApp,
+  type TestApp,
+  talkingCall,
+  tokenFor,
+  userId,
+} from './helpers';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -153,33 +162,48 @@ describe('socket.io hub', () => {
     }
   });
 
-  it('relays WebRTC signals within a call room after the join is acknowledged', async () => {
+  it('relays WebRTC signals within a call room between its agent and its customer', async () => {
+    const agentId = await userId(t.app, 'admin@acme.test');
+    const { callId, room, customer: customerToken } = await talkingCall(t.app, agentId);
     const a = await connect(await socketToken('admin@acme.test', PASSWORDS.admin));
-    const b = await connect(await socketToken('agent@acme.test', PASSWORDS.user));
     const outsider = await connect(await socketToken('admin@globex.test', PASSWORDS.admin));
+    const b: ClientSocket = io(url, {
+      path: '/socket.io',
+      auth: { customer: customerToken, call_id: callId },
+      transports: ['websocket'],
+      reconnection: false,
+    });
+    sockets.push(b);
+    await new Promise<void>((resolve, reject) => {
+      b.once('connect', () => resolve());
+      b.once('connect_error', reject);
+    });
 
-    expect(await a.emitWithAck('signal.send', { room: 'r1', data: { type: 'offer' } })).toEqual({
+    expect(await a.emitWithAck('signal.send', { room, data: { type: 'offer' } })).toEqual({
       ok: false,
       detail: 'Join the room first',
     });
-    expect(await a.emitWithAck('signal.join', { room: 'r1' })).toEqual({ ok: true, peers: [] });
-    const joined = next(a, 'signal.peer_joined');
-    expect(await b.emitWithAck('signal.join', { room: 'r1' })).toEqual({ ok: true, peers: [a.id] });
-    expect(await joined).toEqual({ room: 'r1', peer: b.id });
-    // Same room name in another company is another room.
-    expect(await outsider.emitWithAck('signal.join', { room: 'r1' })).toEqual({ ok: true, peers: [] });
+    // The customer's socket is in its call's room from the start.
+    await expect
+      .poll(async () => (await a.emitWithAck('signal.join', { room })) as unknown)
+      .toEqual({ ok: true, peers: [b.id] });
+    // The room's name is no key: another company's admin who knows it is refused.
+    expect(await outsider.emitWithAck('signal.join', { room })).toEqual({
+      ok: false,
+      detail: 'Not your call',
+    });
 
     const received = next(b, 'signal.message');
     const leaked = nothingWithin(outsider, 'signal.message');
-    expect(await a.emitWithAck('signal.send', { room: 'r1', data: { type: 'offer', sdp: 'v=0' } })).toEqual({
+    expect(await a.emitWithAck('signal.send', { room, data: { type: 'offer', sdp: 'v=0' } })).toEqual({
       ok: true,
     });
-    expect(await received).toEqual({ room: 'r1', from: a.id, data: { type: 'offer', sdp: 'v=0' } });
+    expect(await received).toEqual({ room, from: a.id, data: { type: 'offer', sdp: 'v=0' } });
     expect(await leaked).toBeUndefined();
 
-    const left = next(a, 'signal.peer_left');
-    expect(await b.emitWithAck('signal.leave', { room: 'r1' })).toEqual({ ok: true });
-    expect(await left).toEqual({ room: 'r1', peer: b.id });
+    const left = next(b, 'signal.peer_left');
+    expect(await a.emitWithAck('signal.leave', { room })).toEqual({ ok: true });
+    expect(await left).toEqual({ room, peer: a.id });
   });
 
   it('lets the server emit to a company room (used by the call queue)', async () => {
@@ -191,7 +215,6 @@ describe('socket.io hub', () => {
       call_id: 1,
       profile: 1,
       profile_name: 'Ada',
-      room_id: 'room-1-1',
       status: 0,
       created_at: new Date().toISOString(),
     };

@@ -3,16 +3,27 @@
  * and what happens after a dropped connection (re-joined rooms, a re-synced queue, a fresh token).
  */
 import type { AddressInfo } from 'node:net';
+import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRealtime, type Realtime, type RealtimeEvent } from '../../src/services/socket';
-import { bearer, FAST_CALLS, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
+import {
+  bearer,
+  FAST_CALLS,
+  PASSWORDS,
+  startTestApp,
+  type TestApp,
+  talkingCall,
+  tokenFor,
+  userId,
+} from './helpers';
 
 let t: TestApp;
 let base = '';
 const opened: Realtime[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp({ calls: FAST_CALLS });
+  // The agent's drop below outlasts FAST_CALLS' 100 ms grace: past it, the server would close the agent's call.
+  t = await startTestApp({ calls: { ...FAST_CALLS, agentGraceMs: 5_000 } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
@@ -60,13 +71,26 @@ describe('the studio socket layer', () => {
 
   it('after a drop: Connection lost, a fresh token, the call room re-joined, the queue re-synced', async () => {
     const agent = await studioSocket('agent@acme.test', PASSWORDS.user);
-    const admin = await studioSocket('admin@acme.test', PASSWORDS.admin);
     await expect.poll(() => agent.events.some((e) => e.type === 'QUEUE.SYNC')).toBe(true);
-    await expect.poll(() => admin.events.some((e) => e.type === 'QUEUE.SYNC')).toBe(true);
-    await agent.realtime.join('room-x');
-    await admin.realtime.join('room-x');
+    // A call the agent answered, and its customer connected (in the call's room from the start).
+    const {
+      callId,
+      room,
+      customer: token,
+    } = await talkingCall(t.app, await userId(t.app, 'agent@acme.test'));
+    const customer = io(base, {
+      path: '/socket.io',
+      auth: { customer: token, call_id: callId },
+      transports: ['websocket'],
+      reconnection: false,
+    });
+    await new Promise<void>((resolve, reject) => {
+      customer.once('connect', () => resolve());
+      customer.once('connect_error', reject);
+    });
+    await agent.realtime.join(room);
     const heard: unknown[] = [];
-    agent.realtime.onSignal('room-x', (data) => heard.push(data));
+    agent.realtime.onSignal(room, (data) => heard.push(data));
 
     const syncsBefore = agent.events.filter((e) => e.type === 'QUEUE.SYNC').length;
     const tokensBefore = agent.tokens();
@@ -81,7 +105,8 @@ describe('the studio socket layer', () => {
       .toBeGreaterThan(syncsBefore);
 
     // The room was joined again before anyone was told: signals of a running call reach the agent.
-    await admin.realtime.send('room-x', { type: 'candidate', n: 1 });
+    await customer.emitWithAck('signal.send', { room, data: { type: 'candidate', n: 1 } });
     await expect.poll(() => heard).toEqual([{ type: 'candidate', n: 1 }]);
+    customer.disconnect();
   });
 });

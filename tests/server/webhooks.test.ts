@@ -635,7 +635,9 @@ describe('events from real actions (enqueued in the transaction of the change)',
     const agentId = agent?.id as number;
     const created = await t.app.ctx.db.transaction((tx) => createCall(tx, 1, id));
     await answerCall(t.app.ctx.db, 1, created.id, agentId);
-    await t.app.ctx.db.transaction((tx) => setCallStatus(tx, 1, created.id, agentId, 3));
+    await t.app.ctx.db.transaction((tx) =>
+      setCallStatus(tx, 1, created.id, { id: agentId, role: 'Admin' }, { status: 3 }),
+    );
     expect((await queued('videocall.created'))[0]?.data).toMatchObject({
       call_id: created.id,
       profile_id: id,

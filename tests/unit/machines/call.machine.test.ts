@@ -8,7 +8,6 @@ const call: QueuedCall = {
   call_id: 5,
   profile: 50,
   profile_name: 'Ada Yılmaz',
-  room_id: 'room-5',
   status: 0,
   created_at: '2026-11-22T10:00:00.000Z',
 };

@@ -8,7 +8,6 @@ const waiting = (call_id: number, minute: number): QueuedCall => ({
   call_id,
   profile: call_id * 10,
   profile_name: `Customer ${call_id}`,
-  room_id: `room-${call_id}`,
   status: 0,
   created_at: `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z`,
 });

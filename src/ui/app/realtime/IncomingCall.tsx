@@ -21,10 +21,12 @@ function Ringing({ call }: { call: ActorRefFrom<typeof callMachine> }) {
   const [location, navigate] = useLocation();
   const snapshot = useSelector(call, (s) => s);
   const waited = useWaited(snapshot.context.call.created_at);
-  const path = callPath(snapshot.context.call);
+  // The room is learnt from the answer's acknowledgement only (issue 25): until then, the call screen's address
+  // holds a placeholder.
+  const path = callPath({ ...snapshot.context.call, room_id: snapshot.context.room ?? 'answering' });
   if (snapshot.status !== 'active') return null;
   if (!snapshot.hasTag('ringing')) {
-    if (location === path) return null;
+    if (location.startsWith('/call/') && location.endsWith(`/${snapshot.context.call.call_id}`)) return null;
     return (
       <div className="studio-call-toast">
         <Button

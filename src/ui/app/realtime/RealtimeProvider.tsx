@@ -110,6 +110,12 @@ function createDesk(account: Account, t: TFunction): Omit<RealtimeDesk, 'connect
       notifyTaken: () => void showError(t('messages.callAlreadyAnswered')),
       notifyCompleted: () => void showSuccess(t('messages.callCompleted')),
       notifyDone: () => void showSuccess(t('success.callStatusUpdated')),
+      notifyClosed: (_, reason) =>
+        void showError(
+          t('messages.callClosed', {
+            reason: t(`callEndReasons.${reason ?? 'server_restart'}`, { defaultValue: reason ?? '' }),
+          }),
+        ),
       notifyFailed: (_, detail) => void showError(detail ?? t('messages.error')),
     },
   });
