@@ -259,6 +259,27 @@ class FinishCall extends Step {
   }
 }
 
+/** Issue 25: an admin closes a call its agent is in; the tab ends it (no status to pick), the agent is free. */
+class AdminClosesCall extends Step {
+  constructor(readonly tab: number) {
+    super();
+  }
+  override check({ world }: Readonly<Model>) {
+    return world.openTabs().some(inOwnCall);
+  }
+  async act(world: World) {
+    const tab = pick(world.openTabs().filter(inOwnCall), this.tab);
+    const call = tab?.desk.getSnapshot().context.call;
+    if (!call) return;
+    await world.adminCloses(call.getSnapshot().context.call.call_id);
+    if (tab && World.isConnected(tab))
+      await waitFor(call, (s) => s.status !== 'active' || s.matches('ending'), { timeout: 5_000 });
+  }
+  toString() {
+    return `the admin closes the call of in-call tab #${this.tab}`;
+  }
+}
+
 class DropSocket extends Step {
   constructor(readonly tab: number) {
     super();
@@ -335,6 +356,7 @@ const commands = [
     3,
     index.map((i) => new FinishCall(i)),
   ),
+  index.map((i) => new AdminClosesCall(i)),
   index.map((i) => new DropSocket(i)),
   fc.constant(new Restart()),
 ];

@@ -199,9 +199,25 @@ export class World {
     return this.adminToken;
   }
 
-  /** An admin on the agent board sets another agent's availability. */
+  /** An admin on the agent board sets another agent's availability (refused while the agent is in a call). */
   async adminSets(agent: Agent, status: string) {
-    await this.http('POST', '/api/v2/videocall/agent_status', await this.admin(), { status, user: agent.id });
+    await this.http('POST', '/api/v2/videocall/agent_status', await this.admin(), {
+      status,
+      user: agent.id,
+    }).catch((error: Error) => {
+      if (!error.message.includes('409')) throw error;
+    });
+  }
+
+  /** An admin closes a talking call (issue 25): its agent's tab must end it, the agent be free again. */
+  async adminCloses(callId: number) {
+    await this.http('POST', `/api/v2/videocall/${callId}/close`, await this.admin(), {
+      status: 8,
+      reason: 'Closed by the truth test',
+    }).catch((error: Error) => {
+      // Closed or ended meanwhile.
+      if (!error.message.includes('409')) throw error;
+    });
   }
 
   /** Signs in and opens the studio: the socket layer, the machines and their wiring, as the shell does. */
