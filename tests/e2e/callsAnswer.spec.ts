@@ -61,8 +61,8 @@ test('the README walkthrough: answered on the profile’s Video Calls tab, away 
   await expect(linkField).toHaveValue(/customer\.html\?token=/);
   const customer = await newPage(browser);
   await customer.goto(await linkField.inputValue());
-  await expect(customer.getByTestId('queue-position')).toHaveText(/An agent is free/, { timeout: 30_000 });
-  await expect(ring(agent)).toContainText('Incoming video call', { timeout: 30_000 });
+  await expect(customer.getByTestId('queue-position')).toHaveText(/An agent is free/);
+  await expect(ring(agent)).toContainText('Incoming video call');
   // The ring dialog is opaque: its card has a background without transparency (rgb()/oklch() with no alpha).
   const background = await agent
     .locator('.studio-call-ring')
@@ -149,7 +149,7 @@ test('answered from a document, the customers list and the dashboard', async ({ 
     await expect(agent).toHaveTitle(new RegExp(title));
     const customer = await newPage(browser);
     await customer.goto(await apiJoinLink(agent, PROFILE));
-    await expect(ring(agent)).toContainText('Incoming video call', { timeout: 30_000 });
+    await expect(ring(agent)).toContainText('Incoming video call');
     await expect(agent).toHaveURL(new RegExp(`${path}$`));
     await answerAndTalk(agent, customer, PROFILE);
     await endWithStatus(agent, 'Complete');
