@@ -8,7 +8,8 @@ import { DEMO, signIn } from './support';
  * profile tabs included, and the call survives moves to other screens and a language change. Moves inside the
  * studio go through the history (as its links do), never a reload: the socket and the call desk must stay.
  */
-test.describe.configure({ mode: 'serial', timeout: 180_000 });
+// E2E_TIME_SCALE (callSupport.ts) stretches the test's time too on a loaded machine.
+test.describe.configure({ mode: 'serial', timeout: 180_000 * Number(process.env.E2E_TIME_SCALE ?? 1) });
 
 const PROFILE = 3;
 const contexts = new Contexts();
