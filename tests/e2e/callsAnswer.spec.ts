@@ -167,7 +167,7 @@ test('moving /dashboard → /profile/3 → /calls opens no new WebSocket', async
   await expect(page).toHaveTitle(/Dashboard/);
   const sockets = countSockets(page);
   await go(page, `/profile/${PROFILE}`);
-  await expect(page).toHaveTitle(/Customer profile/);
+  await expect(page.getByRole('tablist')).toBeVisible();
   await go(page, '/calls');
   await expect(page).toHaveTitle(/Calls/);
   await go(page, `/profile/${PROFILE}/amlHistory`);
