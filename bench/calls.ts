@@ -28,7 +28,9 @@
  *    from sending the request to the last of BENCH_SPREAD_SCREENS (20) other staff sockets and the agent's
  *    own showing it as `agent.status` and on the agent board (`stats.update`). Target under 1 s.
  *
- * Env: BENCH_CALL_RUNS (12), BENCH_CALL_WARMUP (2), BENCH_LOAD_AGENTS (50), BENCH_LOAD_CUSTOMERS (200),
+ *    Then the same with the agent waiting on a profile's Video Calls tab (issue 25: moved there as a link does,
+ *    the ring dialog answered on that page): Answer → video on both sides, as row c.
+ * Env: BENCH_CALL_RUNS (12), BENCH_CALL_PROFILE_RUNS (12), BENCH_CALL_WARMUP (2), BENCH_LOAD_AGENTS (50), BENCH_LOAD_CUSTOMERS (200),
  * BENCH_SPREAD_SCREENS (20), BENCH_SPREAD_RUNS (20), CHROMIUM_PATH (/usr/bin/chromium). `--no-build`,
  * `--no-browser` (only the sockets parts), `--no-load`, `--no-spread`.
  * Targets (issue 5): ring < 300 ms, video < 800 ms. Nothing is asserted.
@@ -48,6 +50,8 @@ import type { ClientToServerEvents, ServerToClientEvents } from '../src/contract
 import { benchServerEnv, finished, freePort, percentile, run, stop, waitForServer } from './support';
 
 const RUNS = Number(process.env.BENCH_CALL_RUNS ?? 12);
+/** Calls answered on a profile page (issue 25). */
+const PROFILE_RUNS = Number(process.env.BENCH_CALL_PROFILE_RUNS ?? RUNS);
 const WARMUP = Number(process.env.BENCH_CALL_WARMUP ?? 2);
 const LOAD_AGENTS = Number(process.env.BENCH_LOAD_AGENTS ?? 50);
 const LOAD_CUSTOMERS = Number(process.env.BENCH_LOAD_CUSTOMERS ?? 200);
@@ -478,25 +482,40 @@ async function browserCalls(base: string, adminToken: string, profiles: number[]
   console.log(`Signed in as ${AGENT.email}; ${WARMUP} warm-up + ${RUNS} measured calls ...`);
 
   const before = loadAverage();
-  const samples: CallSample[] = [];
-  for (let i = 0; i < WARMUP + RUNS; i++) {
-    await openCalls(agent);
-    const { url } = await api<{ url: string }>(base, adminToken, 'POST', '/api/v2/profile/url', {
-      profile: profiles[i],
-    });
-    try {
-      const sample = await oneCall(base, agent, url);
-      if (i >= WARMUP) samples.push(sample);
-    } catch (error) {
-      const alerts = await agent
-        .locator('[role="alert"]')
-        .allTextContents()
-        .catch(() => []);
-      throw new Error(
-        `call ${i + 1} failed on ${agent.url()}${alerts.length ? ` showing "${alerts.join(' / ')}"` : ''}: ${String(error)}`,
-      );
+  /** Calls answered where the agent waits: /calls, or (issue 25) a profile's Video Calls tab. */
+  const measure = async (runs: number, offset: number, onProfile: boolean): Promise<CallSample[]> => {
+    const taken: CallSample[] = [];
+    for (let i = 0; i < WARMUP + runs; i++) {
+      await openCalls(agent);
+      const profile = profiles[offset + i];
+      if (onProfile) {
+        // Moved there as a link does (no reload): the ring dialog answers on the profile page.
+        await agent.evaluate(
+          (to) => window.history.pushState(null, '', to),
+          `/profile/${profile}?tab=videoCalls`,
+        );
+        await agent.getByRole('button', { name: 'Create a join link' }).waitFor();
+      }
+      const { url } = await api<{ url: string }>(base, adminToken, 'POST', '/api/v2/profile/url', {
+        profile,
+      });
+      try {
+        const sample = await oneCall(base, agent, url);
+        if (i >= WARMUP) taken.push(sample);
+      } catch (error) {
+        const alerts = await agent
+          .locator('[role="alert"]')
+          .allTextContents()
+          .catch(() => []);
+        throw new Error(
+          `call ${i + 1}${onProfile ? ' (on a profile)' : ''} failed on ${agent.url()}${alerts.length ? ` showing "${alerts.join(' / ')}"` : ''}: ${String(error)}`,
+        );
+      }
     }
-  }
+    return taken;
+  };
+  const samples = await measure(RUNS, 0, false);
+  const onProfile = await measure(PROFILE_RUNS, WARMUP + RUNS, true);
   const after = loadAverage();
   const row = (values: number[], target: string) => ({ ...spread(values), target });
   console.log(
@@ -535,6 +554,10 @@ async function browserCalls(base: string, adminToken: string, profiles: number[]
     "   … 'playing' event on both (info)": row(
       samples.map((s) => s.playingEvent),
       '',
+    ),
+    [`c. on a profile's Video Calls tab (${onProfile.length} calls): Answer → video on BOTH sides`]: row(
+      onProfile.map((s) => s.video),
+      `< ${TARGET_VIDEO_MS}`,
     ),
   });
   console.log(
@@ -896,7 +919,7 @@ async function main() {
   const browserPart = !args.has('--no-browser');
   const loadPart = !args.has('--no-load');
   if (!args.has('--no-build')) buildStudioIfStale();
-  const browserCount = browserPart ? WARMUP + RUNS : 0;
+  const browserCount = browserPart ? 2 * WARMUP + RUNS + PROFILE_RUNS : 0;
   const base = await startServer(Math.max(240, browserCount + LOAD_CUSTOMERS + 10));
   const adminToken = await login(base, ADMIN.email, ADMIN.password);
   const profiles = await profileIds(base, adminToken, browserCount + (loadPart ? LOAD_CUSTOMERS : 0));

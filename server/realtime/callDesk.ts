@@ -28,6 +28,7 @@ import {
   toQueuedCall,
   waitingCalls,
 } from '../domain/videocalls';
+import { expectedWaitSeconds } from './queueEstimate';
 import {
   agentStatusOf,
   agentsRoom,
@@ -352,7 +353,8 @@ export function createCallDesk(deps: {
       shared ? busyAgents(companyId) : null,
     ]);
     const engaged = inCall ?? busy;
-    const free = Math.max(1, online.filter((u) => u.status === 'Online' && !engaged.has(u.id)).length);
+    const free = online.filter((u) => u.status === 'Online' && !engaged.has(u.id)).length;
+    const onDuty = online.filter((u) => u.status === 'Online' || engaged.has(u.id)).length;
     waiting.forEach((call, index) => {
       const position = index + 1;
       hub()
@@ -360,7 +362,7 @@ export function createCallDesk(deps: {
         .emit('queue.position', {
           call_id: call.call_id,
           position,
-          expected_wait_s: Math.ceil(position / free) * handling,
+          expected_wait_s: expectedWaitSeconds({ position, free, onDuty, handlingSeconds: handling }),
         });
     });
   }

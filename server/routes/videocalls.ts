@@ -12,6 +12,7 @@ import {
   agentStatusReplySchema,
   callAnswerBodySchema,
   callAnswerSchema,
+  callEntrySchema,
   callNoteBodySchema,
   callQuestionSchema,
   callQuestionsQuerySchema,
@@ -27,6 +28,7 @@ import {
   videoCallSchema,
 } from '../../src/contract/videocalls';
 import type { AppContext } from '../context';
+import { callEntries } from '../domain/callEntries';
 import { assertProfile } from '../domain/profiles';
 import { getUser } from '../domain/users';
 import {
@@ -101,6 +103,25 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         callQuestions(ctx.db, principalOf(request).companyId, request.params.id, request.query.lang),
+    );
+
+    app.get(
+      '/videocall/:id/answers',
+      {
+        config: { access: need('view_profiles_page') },
+        schema: {
+          summary: 'Answers and notes of a call',
+          tags: ['videocalls'],
+          description:
+            'The answers and notes given during the call, oldest first, each with its question in `lang` ' +
+            '(null for a note about the whole call).',
+          params: idParams,
+          querystring: callQuestionsQuerySchema,
+          response: { 200: z.array(callEntrySchema), ...authErrors },
+        },
+      },
+      async (request) =>
+        callEntries(ctx.db, principalOf(request).companyId, request.params.id, request.query.lang),
     );
 
     app.post(

@@ -110,3 +110,10 @@ export const agentStatusBodySchema = z.strictObject({
   user: id.optional(),
 });
 export const agentStatusReplySchema = z.object({ status: agentStatusSchema });
+
+/**
+ * GET /api/v2/videocall/{id}/answers (issue 25): the answers and notes given during a call, oldest first, each
+ * with its question's text in the asked language (null for a note about the whole call).
+ */
+export const callEntrySchema = callAnswerSchema.extend({ question_text: z.string().nullable() });
+export type CallEntry = z.infer<typeof callEntrySchema>;

@@ -151,7 +151,9 @@ function CustomerCall({ token, profileId }: { token: string; profileId: number }
           <p role="status" aria-live="polite" data-testid="queue-position">
             {position === null
               ? t('joined')
-              : t('position', { position, minutes: Math.max(1, Math.round((expectedWait ?? 60) / 60)) })}
+              : expectedWait === 0
+                ? t('positionNow', { position })
+                : t('position', { position, minutes: Math.max(1, Math.round((expectedWait ?? 60) / 60)) })}
           </p>
           <p className="customer-muted">{t('waitingHelp')}</p>
           {leave}

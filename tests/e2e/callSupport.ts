@@ -49,13 +49,16 @@ export async function joinLink(page: Page, profile: number): Promise<string> {
   return value;
 }
 
+/** E2E_TIME_SCALE=3 stretches the waits for video on a loaded machine (local runs beside other work). */
+const VIDEO_TIMEOUT = 20_000 * Number(process.env.E2E_TIME_SCALE ?? 1);
+
 /** True once the video element shows frames that move. */
 export async function playing(page: Page, label: string): Promise<void> {
   const video = page.getByLabel(label, { exact: true });
   await expect(video).toBeVisible();
   await expect
     .poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth > 0 && v.currentTime > 0), {
-      timeout: 20_000,
+      timeout: VIDEO_TIMEOUT,
     })
     .toBe(true);
 }

@@ -52,7 +52,7 @@ test('entities: filter in the URL, open one, walk the six tabs, open a document,
   const tabs = page.getByRole('tablist');
   await expect(tabs.getByRole('tab')).toHaveText([
     'Status',
-    'Ai Agent',
+    'AI Agent',
     'Documents',
     'Entity Details',
     'Employees',
@@ -71,7 +71,7 @@ test('entities: filter in the URL, open one, walk the six tabs, open a document,
   await page.getByRole('button', { name: 'Back to the sample values' }).click();
   await expect(page.locator('header').getByText('Risk', { exact: true })).toBeVisible();
 
-  await tabs.getByRole('tab', { name: 'Ai Agent' }).click();
+  await tabs.getByRole('tab', { name: 'AI Agent' }).click();
   // wouter's nested search update keeps the nested root's slash (/entity/8/?tab=…), as on the profile.
   await expect.poll(() => path(page)).toMatch(/^\/entity\/8\/?\?tab=aiAgent$/);
   await expect(page.getByText(/drawn up by fixed rules/)).toBeVisible();

@@ -97,7 +97,7 @@ test('the whole profile review with the keyboard alone', async ({ page, request 
   // Tabs: the arrows move between them, Enter opens one.
   await tabTo(page, page.getByRole('tab', { name: 'Profile Info' }));
   await expectFocusVisible(page);
-  for (const name of ['Verification Steps', 'Ai Agent', 'Documents']) {
+  for (const name of ['Verification Steps', 'AI Agent', 'Documents']) {
     await page.keyboard.press('ArrowRight');
     const tab = page.getByRole('tab', { name });
     await focused(tab).toBe(true);

@@ -25,7 +25,7 @@ test('a profile opens with its header, every tab of a company with all services,
   await expect(page.getByRole('tab')).toHaveText([
     'Profile Info',
     'Verification Steps',
-    'Ai Agent',
+    'AI Agent',
     'Documents',
     'AML & Adverse Media',
     'Video Calls',
@@ -71,7 +71,7 @@ test('a company with few services shows only their tabs', async ({ page }) => {
   await expect(page.getByRole('tab')).toHaveText([
     'Profile Info',
     'Verification Steps',
-    'Ai Agent',
+    'AI Agent',
     'Documents',
     'Video Calls',
   ]);
@@ -113,7 +113,7 @@ test('check list answers and their notes are saved per question and survive a re
   await expect(sidebar.getByRole('heading', { name: 'Archive' })).toBeVisible();
 });
 
-test('the Verification Steps and Ai Agent tabs show where the profile stands and answer questions', async ({
+test('the Verification Steps and AI Agent tabs show where the profile stands and answer questions', async ({
   page,
 }) => {
   await signIn(page, 'admin@acme.test', 'Admin@2026');
@@ -122,12 +122,12 @@ test('the Verification Steps and Ai Agent tabs show where the profile stands and
   const steps = page.getByRole('tabpanel').locator('.studio-step');
   await expect(steps).toHaveCount(6);
   await expect(steps.first()).toContainText('Identity document');
-  await page.getByRole('tab', { name: 'Ai Agent' }).click();
+  await page.getByRole('tab', { name: 'AI Agent' }).click();
   const panel = page.getByRole('tabpanel');
   await panel.getByLabel('Question').fill('Which documents does this customer have?');
   await panel.getByRole('button', { name: 'Ask' }).click();
-  await expect(panel.getByRole('list', { name: 'Ai Agent' }).locator('li')).toHaveCount(1);
-  await expect(panel.getByRole('list', { name: 'Ai Agent' })).toContainText(
+  await expect(panel.getByRole('list', { name: 'AI Agent' }).locator('li')).toHaveCount(1);
+  await expect(panel.getByRole('list', { name: 'AI Agent' })).toContainText(
     'Which documents does this customer have?',
   );
 });

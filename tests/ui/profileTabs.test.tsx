@@ -90,7 +90,7 @@ describe('profile tabs per service set', () => {
     ).toEqual([
       'Profile Info',
       'Verification Steps',
-      'Ai Agent',
+      'AI Agent',
       'Documents',
       'AML & Adverse Media',
       'Video Calls',
@@ -102,7 +102,7 @@ describe('profile tabs per service set', () => {
   it('only the tabs without a service when none is on', async () => {
     expect(await tabsFor({ aml_provider: null, active_services: [] })).toEqual([
       'Profile Info',
-      'Ai Agent',
+      'AI Agent',
       'Documents',
     ]);
   });
@@ -110,7 +110,7 @@ describe('profile tabs per service set', () => {
   it('no AML tab without a provider, even with the service', async () => {
     expect(await tabsFor({ aml_provider: null, active_services: ['aml', 'video_kyc'] })).toEqual([
       'Profile Info',
-      'Ai Agent',
+      'AI Agent',
       'Documents',
       'Video Calls',
     ]);

@@ -1,6 +1,6 @@
 /** Video calls (§7): join links, availability, call statuses, questions, answers, notes and recordings. */
 import type { AgentStatusName } from '../../contract/constants';
-import type { CallAnswer, ProfileUrl, VideoCall } from '../../contract/videocalls';
+import type { CallAnswer, CallEntry, ProfileUrl, VideoCall } from '../../contract/videocalls';
 import { api } from './http';
 import { progressFetch } from './progressFetch';
 
@@ -20,6 +20,9 @@ export interface CallQuestion {
 export const callKeys = {
   statusList: ['videocall', 'status_list'] as const,
   questions: (callId: number, lang: string) => ['videocall', callId, 'questions', lang] as const,
+  /** Every language's list of a call's answers and notes (invalidated together after a save). */
+  entriesOf: (callId: number) => ['videocall', callId, 'answers'] as const,
+  entries: (callId: number, lang: string) => ['videocall', callId, 'answers', lang] as const,
 };
 
 /** POST /profile/url: a join link for the profile's customer. */
@@ -37,6 +40,10 @@ export const getCallStatusList = ({ signal }: Options = {}) =>
 
 export const getCallQuestions = (callId: number, lang: 'EN' | 'TR', { signal }: Options = {}) =>
   api.get(`videocall/${callId}/questions`, { searchParams: { lang }, signal }).json<CallQuestion[]>();
+
+/** The answers and notes given during a call, oldest first, with the question texts in `lang`. */
+export const getCallEntries = (callId: number, lang: 'EN' | 'TR', { signal }: Options = {}) =>
+  api.get(`videocall/${callId}/answers`, { searchParams: { lang }, signal }).json<CallEntry[]>();
 
 export const answerCallQuestion = (callId: number, question: number, value: string) =>
   api.post(`videocall/${callId}/answers`, { json: { question, value } }).json<CallAnswer>();

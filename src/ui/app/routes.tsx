@@ -25,23 +25,10 @@ const publicScreen = (Screen: ComponentType) => (
   </PublicOnly>
 );
 
-/** Signed in, in the main layout, allowed by the permission table. */
-const Main = ({ children }: { children: ReactNode }) => (
-  <RequireAuth>
-    <ScreenSlot>
-      <Layouts.Main>
-        <RequirePermission>{children}</RequirePermission>
-      </Layouts.Main>
-    </ScreenSlot>
-  </RequireAuth>
-);
-
 const mainScreen = (Screen: ComponentType) => (
-  <Main>
-    <ScreenSlot>
-      <Screen />
-    </ScreenSlot>
-  </Main>
+  <ScreenSlot>
+    <Screen />
+  </ScreenSlot>
 );
 
 /** Printable pages: signed in and allowed, without the shell. */
@@ -62,19 +49,29 @@ function Index() {
   return mainScreen(Screens.Customers);
 }
 
-export function AppRoutes() {
+/**
+ * Every signed-in route of the shell, under ONE main layout element (issue 25): the layout holds the socket and
+ * the call desk, so it must stay mounted whatever route comes next. When each route built its own layout, a
+ * move between a flat route and a nested one (/profile/:id, /entity/:id, whose layout sits one Router deeper)
+ * mounted a new layout: a new socket, and the call in progress thrown away.
+ */
+function Studio() {
+  return (
+    <RequireAuth>
+      <ScreenSlot>
+        <Layouts.Main>
+          <RequirePermission>
+            <StudioRoutes />
+          </RequirePermission>
+        </Layouts.Main>
+      </ScreenSlot>
+    </RequireAuth>
+  );
+}
+
+function StudioRoutes() {
   return (
     <Switch>
-      <Route path="/login">{publicScreen(Screens.Login)}</Route>
-      <Route path="/reset-password">{publicScreen(Screens.ResetPassword)}</Route>
-      <Route path="/create-account">
-        <PublicOrFinishingSignup>
-          <ScreenSlot>
-            <Screens.CreateAccount />
-          </ScreenSlot>
-        </PublicOrFinishingSignup>
-      </Route>
-
       <Route path="/">
         <Index />
       </Route>
@@ -87,59 +84,68 @@ export function AppRoutes() {
       <Route path="/return">{mainScreen(Screens.Return)}</Route>
       <Route path="/admin">{mainScreen(Screens.Admin)}</Route>
       <Route path="/entities">{mainScreen(Screens.Entities)}</Route>
-      <Route path="/pdf-basic/:id">{bareScreen(Screens.PdfBasic)}</Route>
-      <Route path="/pdf-expand/:id">{bareScreen(Screens.PdfExpand)}</Route>
       <Route path="/calls">{mainScreen(Screens.Calls)}</Route>
       <Route path="/call/:customerID/:roomID/:callID">{mainScreen(Screens.Call)}</Route>
       <Route path="/landing">{mainScreen(Screens.Landing)}</Route>
       <Route path="/dashboard">{mainScreen(Screens.Dashboard)}</Route>
       <Route path="/smart-modules">{mainScreen(Screens.SmartModules)}</Route>
       <Route path="/swagger-documentation">{mainScreen(Screens.Swagger)}</Route>
-      <Route path="/not-allowed">
-        <Main>
-          <ScreenSlot>
-            <NotAllowedPage />
-          </ScreenSlot>
-        </Main>
-      </Route>
+      <Route path="/not-allowed">{mainScreen(NotAllowedPage)}</Route>
 
       <Route path="/profile/:profileID" nest>
-        <Main>
-          <Layouts.Profile>
-            <ScreenSlot>
-              <Switch>
-                <Route path="/" component={Screens.Profile} />
-                <Route path="/document/:docID" component={Screens.Document} />
-                <Route path="/video/:videoID" component={Screens.Video} />
-                <Route path="/amlHistory" component={Screens.AmlHistory} />
-                <Route path="/amlRecordDetail/:checkID" component={Screens.AmlRecordDetail} />
-                <Route>
-                  <Redirect to="~/" replace />
-                </Route>
-              </Switch>
-            </ScreenSlot>
-          </Layouts.Profile>
-        </Main>
+        <Layouts.Profile>
+          <ScreenSlot>
+            <Switch>
+              <Route path="/" component={Screens.Profile} />
+              <Route path="/document/:docID" component={Screens.Document} />
+              <Route path="/video/:videoID" component={Screens.Video} />
+              <Route path="/amlHistory" component={Screens.AmlHistory} />
+              <Route path="/amlRecordDetail/:checkID" component={Screens.AmlRecordDetail} />
+              <Route>
+                <Redirect to="~/" replace />
+              </Route>
+            </Switch>
+          </ScreenSlot>
+        </Layouts.Profile>
       </Route>
 
       <Route path="/entity/:id" nest>
-        <Main>
-          <Layouts.Entity>
-            <ScreenSlot>
-              <Switch>
-                <Route path="/" component={Screens.Entity} />
-                <Route path="/documents" component={Screens.EntityDocuments} />
-                <Route>
-                  <Redirect to="~/" replace />
-                </Route>
-              </Switch>
-            </ScreenSlot>
-          </Layouts.Entity>
-        </Main>
+        <Layouts.Entity>
+          <ScreenSlot>
+            <Switch>
+              <Route path="/" component={Screens.Entity} />
+              <Route path="/documents" component={Screens.EntityDocuments} />
+              <Route>
+                <Redirect to="~/" replace />
+              </Route>
+            </Switch>
+          </ScreenSlot>
+        </Layouts.Entity>
       </Route>
 
       <Route>
         <Redirect to="/" replace />
+      </Route>
+    </Switch>
+  );
+}
+
+export function AppRoutes() {
+  return (
+    <Switch>
+      <Route path="/login">{publicScreen(Screens.Login)}</Route>
+      <Route path="/reset-password">{publicScreen(Screens.ResetPassword)}</Route>
+      <Route path="/create-account">
+        <PublicOrFinishingSignup>
+          <ScreenSlot>
+            <Screens.CreateAccount />
+          </ScreenSlot>
+        </PublicOrFinishingSignup>
+      </Route>
+      <Route path="/pdf-basic/:id">{bareScreen(Screens.PdfBasic)}</Route>
+      <Route path="/pdf-expand/:id">{bareScreen(Screens.PdfExpand)}</Route>
+      <Route>
+        <Studio />
       </Route>
     </Switch>
   );

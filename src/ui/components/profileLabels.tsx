@@ -1,4 +1,5 @@
 import { Intent, Tag } from '@blueprintjs/core';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PROFILE_STATUSES, type ProfileStatus, RISK_LEVELS, type RiskLevel } from '../../contract/constants';
 
@@ -54,11 +55,36 @@ const RISK_INTENTS: Record<RiskLevel, Intent> = {
   Unknown: Intent.NONE,
 };
 
+/** Stored gender values (the studio's own and the one-letter codes of imports and the seed) by their label key. */
+const GENDER_KEYS: Record<string, (typeof GENDERS)[number]> = {
+  female: 'female',
+  f: 'female',
+  male: 'male',
+  m: 'male',
+  other: 'other',
+  x: 'other',
+};
+
 export function useProfileLabels() {
-  const { t } = useTranslation('profile');
+  const { t, i18n } = useTranslation('profile');
+  const language = i18n.language;
+  const regions = useMemo(() => new Intl.DisplayNames([language], { type: 'region' }), [language]);
   return {
     status: (status: ProfileStatus) => t(`profileStatus.${STATUS_KEYS[status]}`),
     risk: (risk: RiskLevel) => t(`riskLevel.${RISK_KEYS[risk]}`),
+    /** A gender by name in the interface language; a value it does not know as it is. */
+    gender: (value: string) => {
+      const key = GENDER_KEYS[value.trim().toLowerCase()];
+      return key ? t(`edit.genders.${key}`) : value;
+    },
+    /** A country (ISO 3166 code) by name in the interface language; anything else as it is. */
+    country: (code: string) => {
+      try {
+        return /^[A-Za-z]{2}$/.test(code) ? (regions.of(code.toUpperCase()) ?? code) : code;
+      } catch {
+        return code;
+      }
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { Button, Callout, Intent } from '@blueprintjs/core';
+import { Button, Callout, Card, Elevation, Intent } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
@@ -39,8 +39,9 @@ function Ringing({ call }: { call: ActorRefFrom<typeof callMachine> }) {
     );
   }
   const name = snapshot.context.call.profile_name || t('realtime.incoming.unnamed');
+  // On a card (opaque in both themes): the screen below never shows through the ringing call.
   return (
-    <div className="studio-call-toast">
+    <Card elevation={Elevation.FOUR} className="studio-call-toast studio-call-ring">
       <Callout
         intent={Intent.PRIMARY}
         icon="mobile-video"
@@ -61,6 +62,6 @@ function Ringing({ call }: { call: ActorRefFrom<typeof callMachine> }) {
           }}
         />
       </Callout>
-    </div>
+    </Card>
   );
 }

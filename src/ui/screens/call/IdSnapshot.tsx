@@ -16,13 +16,18 @@ function frameOf(video: HTMLVideoElement | null): Promise<Blob | null> {
   return new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.92));
 }
 
-/** The customer holds their ID card to the camera; a snapshot is saved as a page of an identity document. */
+/**
+ * The customer holds their ID card to the camera; a snapshot is saved as a page of an identity document. Only
+ * while the call is live: after it there is no video to take one from.
+ */
 export function IdSnapshot({
   profileId,
   remoteVideo,
+  live,
 }: {
   profileId: number;
   remoteVideo: RefObject<HTMLVideoElement | null>;
+  live: boolean;
 }) {
   const { t } = useTranslation('calls');
   const queryClient = useQueryClient();
@@ -53,8 +58,8 @@ export function IdSnapshot({
   return (
     <Card>
       <H3>{t('snapshot.title')}</H3>
-      <p className="studio-muted">{t('snapshot.help')}</p>
-      {types.isSuccess && !idType ? (
+      <p className="studio-muted">{live ? t('snapshot.help') : t('snapshot.over')}</p>
+      {!live ? null : types.isSuccess && !idType ? (
         <Callout intent={Intent.WARNING}>{t('snapshot.noType')}</Callout>
       ) : (
         <Button

@@ -4,6 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Profile } from '../../../contract/profiles';
 import { getNvi, sidebarKeys } from '../../../services/api/profileDetail';
+import { useProfileLabels } from '../../components/profileLabels';
 import { StructuredFields } from '../../components/StructuredFields';
 import { EditProfileDialog } from './EditProfileDialog';
 import { useDateFormat } from './useDateFormat';
@@ -12,6 +13,7 @@ import { useDateFormat } from './useDateFormat';
 export function ProfileInfoTab({ profile }: { profile: Profile }) {
   const { t } = useTranslation('profile');
   const [editing, setEditing] = useState(false);
+  const labels = useProfileLabels();
   const date = useDateFormat();
   const day = useDateFormat({ dateStyle: 'long' });
   const none = t('info.none');
@@ -23,10 +25,10 @@ export function ProfileInfoTab({ profile }: { profile: Profile }) {
     [t('info.id'), profile.id],
     [t('info.idCardNumber'), profile.id_card_number],
     [t('info.name'), profile.name ?? none],
-    [t('info.gender'), profile.gender ?? none],
+    [t('info.gender'), profile.gender ? labels.gender(profile.gender) : none],
     [t('info.email'), profile.email ?? none],
     [t('info.phone'), profile.phone ?? none],
-    [t('info.nationality'), profile.nationality ?? none],
+    [t('info.nationality'), profile.nationality ? labels.country(profile.nationality) : none],
     [t('info.dateOfBirth'), profile.date_of_birth ? day(profile.date_of_birth) : none],
     [t('info.address'), address || none],
     [t('info.source'), profile.source],

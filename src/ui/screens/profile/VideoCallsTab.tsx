@@ -53,7 +53,12 @@ export function VideoCallsTab({ profileId }: { profileId: number }) {
           <tbody>
             {calls.data.results.map((call) => (
               <tr key={call.id}>
-                <td>{date(call.call_start_time ?? call.created_at)}</td>
+                <td>
+                  {/* Every call opens its page: its answers and notes, and the recording if it has one. */}
+                  <Link href={`~${videoPath(profileId, call.id)}`}>
+                    {date(call.call_start_time ?? call.created_at)}
+                  </Link>
+                </td>
                 <td>{t(`statusNames.${call.status}` as 'statusNames.0')}</td>
                 <td>{call.agent?.name ?? t('video.noAgent')}</td>
                 <td>

@@ -4,6 +4,7 @@ import {
   DialogBody,
   DialogFooter,
   H2,
+  H3,
   HTMLTable,
   Intent,
   NonIdealState,
@@ -18,6 +19,7 @@ import { listCalls, stepKeys } from '../../../services/api/profileDetail';
 import { deleteRecording } from '../../../services/api/videocalls';
 import { usePageTitle } from '../../app/usePageTitle';
 import { Dialog } from '../../components/Dialog';
+import { useCallEntries } from '../../components/useCallEntries';
 import { showError, showSuccess } from '../../toaster';
 import { useDateFormat } from './useDateFormat';
 import '../call/call.css';
@@ -112,6 +114,7 @@ export function VideoScreen() {
               </tr>
             </tbody>
           </HTMLTable>
+          <CallEntries callId={call.id} />
           {call.recorded_file && (
             <Button
               intent={Intent.DANGER}
@@ -141,6 +144,31 @@ export function VideoScreen() {
           }
         />
       </Dialog>
+    </section>
+  );
+}
+
+/** What was saved during the call: the answers to the call questions and the notes, oldest first. */
+function CallEntries({ callId }: { callId: number }) {
+  const { t } = useTranslation('calls');
+  const { t: tc } = useTranslation();
+  const entries = useCallEntries(callId);
+  return (
+    <section aria-labelledby="call-entries-title" className="studio-video-entries">
+      <H3 id="call-entries-title">{t('video.entries')}</H3>
+      {entries.isPending && <Spinner size={20} />}
+      {entries.isError && <Callout intent={Intent.DANGER}>{tc('messages.error')}</Callout>}
+      {entries.data?.length === 0 && <p className="studio-muted">{t('video.noEntries')}</p>}
+      {!!entries.data?.length && (
+        <dl className="studio-call-answers">
+          {entries.data.map((entry) => (
+            <div key={entry.id}>
+              <dt>{entry.note === null ? entry.question_text : (entry.question_text ?? t('video.note'))}</dt>
+              <dd>{entry.note ?? entry.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
     </section>
   );
 }

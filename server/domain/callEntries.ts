@@ -1,0 +1,34 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { CallEntry } from '../../src/contract/videocalls';
+import type { DbOrTx } from '../db/client';
+import { videoCallAnswers, videoCallQuestions, videoCalls } from '../db/schema';
+import { notFound } from '../errors';
+import { iso } from './format';
+
+/** The answers and notes of a call of the company, oldest first, with the question texts in `lang` (issue 25). */
+export async function callEntries(
+  db: DbOrTx,
+  companyId: number,
+  callId: number,
+  lang: 'EN' | 'TR',
+): Promise<CallEntry[]> {
+  const [call] = await db
+    .select({ id: videoCalls.id })
+    .from(videoCalls)
+    .where(and(eq(videoCalls.id, callId), eq(videoCalls.companyId, companyId)));
+  if (!call) throw notFound();
+  const rows = await db
+    .select({ entry: videoCallAnswers, en: videoCallQuestions.textEn, tr: videoCallQuestions.textTr })
+    .from(videoCallAnswers)
+    .leftJoin(videoCallQuestions, eq(videoCallQuestions.id, videoCallAnswers.questionId))
+    .where(eq(videoCallAnswers.callId, callId))
+    .orderBy(asc(videoCallAnswers.createdAt), asc(videoCallAnswers.id));
+  return rows.map(({ entry, en, tr }) => ({
+    id: entry.id,
+    question: entry.questionId,
+    question_text: (lang === 'TR' ? tr : en) ?? null,
+    value: entry.value,
+    note: entry.note,
+    created_at: iso(entry.createdAt),
+  }));
+}
