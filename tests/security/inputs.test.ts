@@ -129,11 +129,8 @@ describe('dates must exist on the calendar', () => {
     expect(answer).toEqual({ status: 400, detail: `querystring.${field}: Expected a real date YYYY-MM-DD` });
   });
 
-  it('a real date, 29 February of a leap year, is still accepted', async () => {
+  it('the dashboard and the profile filter refuse the year 0 as well (29 February of a leap year is a day)', async () => {
     expect((await send('GET', '/api/v2/audit?start_date=2024-02-29&end_date=2026-12-31')).status).toBe(200);
-  });
-
-  it('the dashboard and the profile filter refuse the year 0 as well', async () => {
     const bitool = await send('GET', '/api/v2/bitool?start_date=0000-01-01&end_date=0000-02-01');
     expect(bitool).toEqual({ status: 400, detail: expect.stringContaining('querystring.start_date') });
     const profiles = await send('GET', '/api/v2/profile?created_after=0000-01-01');
