@@ -2,12 +2,7 @@ import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  type FastifyPluginAsyncZod,
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { type FastifyPluginAsyncZod, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createSecretBox } from './auth/secrets';
 import { createTokenService } from './auth/tokens';
 import type { ServerConfig } from './config';
@@ -20,8 +15,9 @@ import { createIpAllowListCache, proxyTrust } from './domain/ipAllowList';
 import { createPrincipalCache } from './domain/principalCache';
 import { createSessionService } from './domain/sessions';
 import { installAccessControl, PUBLIC } from './http/access';
-import { installErrorHandling } from './http/errors';
+import { frameworkErrors, installErrorHandling } from './http/errors';
 import { loggerOptions } from './http/logging';
+import { openapiTransform } from './http/openapi';
 import { countedStorage, createOperations, installOperations, type Operations } from './http/operations';
 import { installSecurityHeaders } from './http/securityHeaders';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
@@ -206,6 +202,7 @@ export async function buildApp(
     logger: loggerOptions(config, options.logStream),
     // X-Forwarded-For only from the proxies TRUST_PROXY names (request.ip feeds the IP allow-list).
     trustProxy: ctx.proxyTrust,
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -235,7 +232,7 @@ export async function buildApp(
       },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: openapiTransform,
   });
 
   await app.register(loginRoutes(ctx), { prefix: '/api/v1' });

@@ -114,6 +114,9 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext, guar
     if (guarded && !route.config?.access) {
       throw new Error(`Route ${route.method} ${route.url} declares no access`);
     }
+    // In the OpenAPI document a public route needs no token, unless it names its own scheme.
+    if (route.config?.access && 'public' in route.config.access && route.schema && !route.schema.security)
+      route.schema = { ...route.schema, security: [] };
   });
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access;

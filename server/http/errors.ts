@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { DETAILS, HttpError } from '../errors';
 
@@ -47,4 +47,19 @@ export function installErrorHandling(app: FastifyInstance): void {
     const detail = (error as { detail?: unknown }).detail;
     return reply.code(status).send({ detail: typeof detail === 'string' ? detail : error.message });
   });
+}
+
+/**
+ * Errors the router raises before a route is chosen (Fastify's `frameworkErrors`): a path parameter longer
+ * than `maxParamLength` (414) or a path that is not valid URL encoding (400). Also `{ detail }`.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode ?? 400;
+  const detail =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A path parameter is too long'
+      : error.code === 'FST_ERR_BAD_URL'
+        ? 'The address is not valid URL encoding'
+        : error.message;
+  void reply.code(status).send({ detail });
 }

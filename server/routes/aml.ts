@@ -8,7 +8,7 @@ import {
   amlHistoryDetailSchema,
   amlResultSchema,
 } from '../../src/contract/aml';
-import { idParams } from '../../src/contract/common';
+import { idParams, idText } from '../../src/contract/common';
 import type { AppContext } from '../context';
 import { getAmlHistoryEntry, getAmlResult, requireAmlProvider } from '../domain/aml';
 import { type AmlActor, approveAml, runAmlCheck } from '../domain/amlWrites';
@@ -121,8 +121,8 @@ export function amlRoutes(ctx: AppContext, options: { screener?: Screener } = {}
           tags: ['aml'],
           description: `One AML history entry with its records (the amlRecordDetail screen). ${description}`,
           params: z.strictObject({
-            id: z.coerce.number().int().positive(),
-            checkId: z.coerce.number().int().positive(),
+            id: idText,
+            checkId: idText,
           }),
           response: { 200: amlHistoryDetailSchema, ...authErrors },
         },

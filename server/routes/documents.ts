@@ -11,6 +11,7 @@ import {
   documentResponseSchema,
   documentTypeBodySchema,
   documentUploadFieldsSchema,
+  documentUploadFormSchema,
   ruleOverrideBodySchema,
   ruleOverrideParams,
   ruleOverrideResponseSchema,
@@ -138,6 +139,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Upload a document',
           tags,
           consumes: ['multipart/form-data'],
+          multipart: documentUploadFormSchema,
           description:
             'Multipart: `profile`, `type` (document type id), `upload_source`, `cropped`, `rotated`, `stream` ' +
             '(true/false), `device_data` (JSON) and 1–10 files `pages`, in page order. Pages must be JPEG, PNG, ' +

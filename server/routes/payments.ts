@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema, pageSchema, pagingQuery } from '../../src/contract/common';
+import { errorSchema, lineText, pageSchema, pagingQuery } from '../../src/contract/common';
 import {
   buyPackageBodySchema,
   buyPackageReplySchema,
+  notificationHeadersSchema,
   paymentSchema,
   planSchema,
   sessionStatusSchema,
@@ -62,7 +63,7 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description:
             '`paid`, `open`, `declined` or `expired`, as the provider’s notifications left it (an open ' +
             'session past its end answers `expired`). Only sessions of the caller’s company (else 404).',
-          querystring: z.strictObject({ session_id: z.string().trim().min(1).max(200) }),
+          querystring: z.strictObject({ session_id: lineText.trim().min(1).max(200) }),
           response: { 200: sessionStatusSchema, ...authErrors },
         },
       },
@@ -126,6 +127,7 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               'older than 5 minutes is refused (400); an id already applied is refused (409) and ' +
               'changes nothing.',
             security: [],
+            headers: notificationHeadersSchema,
             body: z.string().max(64 * 1024),
             response: {
               200: z.object({ received: z.literal(true), applied: z.boolean() }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { errorSchema } from '../../src/contract/common';
+import { errorSchema, idText } from '../../src/contract/common';
 
 /** Error replies every authenticated route may give. */
 export const authErrors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 
-export const profileSubParams = z.strictObject({ id: z.coerce.number().int().positive() });
+export const profileSubParams = z.strictObject({ id: idText });

@@ -22,6 +22,7 @@ import {
   createdCallSchema,
   profileUrlBodySchema,
   profileUrlSchema,
+  recordingUploadFormSchema,
   updateCallBodySchema,
   videoCallListQuerySchema,
   videoCallPageSchema,
@@ -247,6 +248,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: "Upload a call's recording",
           tags: ['videocalls'],
           consumes: ['multipart/form-data'],
+          multipart: recordingUploadFormSchema,
           description:
             'Multipart with one file `file`: the call’s webm recording, streamed to storage (checked by its first ' +
             `bytes). Over 300 MB: 413 “${RECORDING_TOO_LARGE}” and nothing is kept. Replaces an earlier recording.`,

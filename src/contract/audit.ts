@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDate, isoDateTime, MAX_ID, pageSchema, pagingQuery } from './common';
+import { calendarDate, idText, isoDateTime, lineText, pageSchema, pagingQuery } from './common';
 
 /** One entry of the audit log (GET /api/v2/audit). */
 export const auditEntrySchema = z.object({
@@ -19,7 +19,6 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-const day = isoDate.regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected a date YYYY-MM-DD');
 const word = z
   .string()
   .trim()
@@ -29,13 +28,13 @@ const word = z
 
 export const auditListQuerySchema = z.strictObject({
   ...pagingQuery,
-  user: z.coerce.number().int().positive().max(MAX_ID).optional(),
+  user: idText.optional(),
   object_type: word.optional(),
-  object_id: z.string().trim().min(1).max(64).optional(),
+  object_id: lineText.trim().min(1).max(64).optional(),
   action: word.optional(),
   /** UTC days, both included. */
-  start_date: day.optional(),
-  end_date: day.optional(),
+  start_date: calendarDate.optional(),
+  end_date: calendarDate.optional(),
 });
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
 export const auditPageSchema = pageSchema(auditEntrySchema);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lineText } from './common';
 
 export const regionSchema = z.object({ name: z.string(), server: z.string() });
 export type Region = z.infer<typeof regionSchema>;
@@ -7,16 +8,16 @@ export const regionsResponseSchema = z.array(regionSchema);
 
 /** POST /api/v1/login/ */
 export const loginBodySchema = z.strictObject({
-  username: z.string().trim().min(1).max(254),
+  username: lineText.trim().min(1).max(254),
   password: z.string().min(1).max(256),
-  otp: z.string().trim().max(16).optional().nullable(),
+  otp: lineText.trim().max(16).optional().nullable(),
   /**
    * A face photo: a data URL (or bare base64) of a JPEG or PNG of at most 5 MB. Required when the user
    * has an auth photo; compared with it, never stored.
    */
   photo: z.string().max(7_000_000).optional().nullable(),
   /** The region server chosen when the first answer listed several regions. */
-  server: z.string().max(500).optional().nullable(),
+  server: lineText.max(500).optional().nullable(),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
@@ -61,8 +62,7 @@ export type LoginError = z.infer<typeof loginErrorSchema>;
 
 /** §5 e-mail rule (6 to 254 characters, local part up to 64). */
 export const EMAIL_MESSAGE = 'This is not a valid e-mail address.';
-const emailField = z
-  .string()
+const emailField = lineText
   .trim()
   .min(6, EMAIL_MESSAGE)
   .max(254, EMAIL_MESSAGE)
@@ -76,8 +76,8 @@ export const sendCodeResponseSchema = z.object({ detail: z.string() });
 /** POST /api/v2/user/reset_password/submit */
 export const resetPasswordSubmitBodySchema = z.strictObject({
   email: emailField,
-  otp: z.string().trim().min(1).max(16),
-  new_password: z.string().min(1).max(256),
+  otp: lineText.trim().min(1).max(16),
+  new_password: lineText.min(1).max(256),
 });
 export type ResetPasswordSubmitBody = z.infer<typeof resetPasswordSubmitBodySchema>;
 export const resetPasswordSubmitResponseSchema = z.object({ detail: z.string() });
@@ -85,14 +85,14 @@ export const resetPasswordSubmitResponseSchema = z.object({ detail: z.string() }
 /** POST /api/v2/user/email_otp/submit */
 export const emailOtpSubmitBodySchema = z.strictObject({
   email: emailField,
-  otp: z.string().trim().min(1).max(16),
+  otp: lineText.trim().min(1).max(16),
 });
 export type EmailOtpSubmitBody = z.infer<typeof emailOtpSubmitBodySchema>;
 export const emailOtpSubmitResponseSchema = z.object({ verified: z.literal(true) });
 
 /** GET /api/dev/outbox?to= (development only): the newest e-mails to one address. */
 export const devOutboxQuerySchema = z.strictObject({
-  to: z.string().trim().min(1).max(254),
+  to: lineText.trim().min(1).max(254),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 export const devOutboxResponseSchema = z.array(

@@ -1,22 +1,23 @@
 /** Bodies and answers of the document write paths (SPEC §7 documents, and the alert override). */
 import { z } from 'zod';
-import { idParams } from './common';
+import { idParams, idSchema, idText, lineText, multilineText } from './common';
 import { CONTENT_FIELDS } from './constants';
+import { MAX_PAGE_BYTES, MAX_PAGES, PAGE_CONTENT_TYPES } from './documentRules';
 import { documentAlertSchema, documentSchema } from './documents';
 
 export const documentApproveBodySchema = z.strictObject({
   approved: z.boolean(),
   /** Required (≥ 10 characters after trimming) to reject; optional to approve. */
-  reason: z.string().max(500).nullish(),
+  reason: multilineText.max(500).nullish(),
 });
 
 export const documentArchiveBodySchema = z.strictObject({
-  id: z.number().int().positive(),
+  id: idSchema,
   archived: z.boolean(),
 });
 
 const fieldsShape = Object.fromEntries(
-  CONTENT_FIELDS.map((field) => [field, z.string().max(1000).nullable().optional()]),
+  CONTENT_FIELDS.map((field) => [field, lineText.max(1000).nullable().optional()]),
 ) as Record<(typeof CONTENT_FIELDS)[number], z.ZodOptional<z.ZodNullable<z.ZodString>>>;
 
 export const documentOverrideBodySchema = z.strictObject({
@@ -25,15 +26,15 @@ export const documentOverrideBodySchema = z.strictObject({
 });
 
 export const documentTypeBodySchema = z.strictObject({
-  document_type: z.number().int().positive(),
+  document_type: idSchema,
 });
 
 export const ruleOverrideParams = z.strictObject({
-  id: z.coerce.number().int().positive(),
-  ruleId: z.coerce.number().int().positive(),
+  id: idText,
+  ruleId: idText,
 });
 
-export const ruleOverrideBodySchema = z.strictObject({ reason: z.string().max(500) });
+export const ruleOverrideBodySchema = z.strictObject({ reason: multilineText.max(500) });
 
 export const documentIdParams = idParams;
 export const documentResponseSchema = documentSchema;
@@ -41,23 +42,37 @@ export const ruleOverrideResponseSchema = documentAlertSchema;
 
 /** The multipart fields of POST /document besides the page files (`pages`), as sent (text). */
 export const documentUploadFieldsSchema = z.strictObject({
-  profile: z.coerce.number().int().positive(),
-  type: z.coerce.number().int().positive(),
-  upload_source: z.string().trim().min(1).max(50).default('studio'),
+  profile: idText,
+  type: idText,
+  upload_source: lineText.trim().min(1).max(50).default('studio'),
   cropped: z.enum(['true', 'false']).default('false'),
   rotated: z.enum(['true', 'false']).default('false'),
   stream: z.enum(['true', 'false']).default('false'),
   /** JSON of the §3 device data; every field optional. */
-  device_data: z.string().max(4000).optional(),
+  device_data: multilineText.max(4000).optional(),
+});
+
+/** The whole multipart body of POST /document as the OpenAPI document declares it: the fields and the pages. */
+export const documentUploadFormSchema = documentUploadFieldsSchema.extend({
+  pages: z
+    .array(
+      z
+        .file()
+        .mime([...PAGE_CONTENT_TYPES])
+        .max(MAX_PAGE_BYTES),
+    )
+    .min(1)
+    .max(MAX_PAGES)
+    .describe('The pages in page order, one file part `pages` each'),
 });
 
 export const deviceDataInputSchema = z.strictObject({
-  brand: z.string().max(200).nullish(),
-  model: z.string().max(200).nullish(),
-  carrier: z.string().max(200).nullish(),
-  os: z.string().max(200).nullish(),
-  osVersion: z.string().max(200).nullish(),
-  sdkVersion: z.string().max(200).nullish(),
-  browser: z.string().max(200).nullish(),
-  useragent: z.string().max(1000).nullish(),
+  brand: lineText.max(200).nullish(),
+  model: lineText.max(200).nullish(),
+  carrier: lineText.max(200).nullish(),
+  os: lineText.max(200).nullish(),
+  osVersion: lineText.max(200).nullish(),
+  sdkVersion: lineText.max(200).nullish(),
+  browser: lineText.max(200).nullish(),
+  useragent: lineText.max(1000).nullish(),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { documentClassSchema, isoDate, isoDateTime, queryBoolean } from './common';
+import { documentClassSchema, isoDate, isoDateTime, lineText, queryBoolean } from './common';
 import { CHECK_KINDS, CONTENT_FIELDS } from './constants';
 
 export { CHECK_KINDS, CONTENT_FIELDS };
@@ -80,5 +80,5 @@ export type Document = z.infer<typeof documentSchema>;
 /** GET /api/v2/profile/{id}/documents?archived=true|false&upload_source=... */
 export const documentListQuerySchema = z.strictObject({
   archived: queryBoolean.optional(),
-  upload_source: z.string().trim().min(1).max(50).optional(),
+  upload_source: lineText.trim().min(1).max(50).optional(),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { permissionSchema } from './common';
+import { lineText, permissionSchema } from './common';
 
-const groupName = z.string().trim().min(1).max(100);
+const groupName = lineText.trim().min(1).max(100);
 
 /** POST /api/v2/group */
 export const groupCreateBodySchema = z.strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime } from './common';
+import { isoDateTime, lineText } from './common';
 import { MAX_ALLOWLIST_LABEL } from './ipRanges';
 
 export const ipWhitelistEntrySchema = z.object({
@@ -22,11 +22,10 @@ const confirmLockout = z
   .describe("true: apply the change even though the caller's own address would be outside the list");
 
 export const ipWhitelistBodySchema = z.object({
-  address: z
-    .string()
+  address: lineText
     .max(200)
     .describe('IPv4 or IPv6 address, or a CIDR range written with its network address (10.0.0.0/8)'),
-  label: z.string().max(MAX_ALLOWLIST_LABEL).nullish(),
+  label: lineText.max(MAX_ALLOWLIST_LABEL).nullish(),
   confirm_lockout: confirmLockout,
 });
 export type IpWhitelistBody = z.input<typeof ipWhitelistBodySchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime } from './common';
+import { idText, isoDateTime, multilineText } from './common';
 
 export const noteSchema = z.object({
   id: z.number().int(),
@@ -12,7 +12,7 @@ export const noteSchema = z.object({
 export type Note = z.infer<typeof noteSchema>;
 
 /** Notes and feedback: 10 to 200 characters after trimming (SPEC §5, §9). */
-export const noteBodySchema = z.strictObject({ note: z.string().trim().min(10).max(200) });
+export const noteBodySchema = z.strictObject({ note: multilineText.trim().min(10).max(200) });
 
 export const logEntrySchema = z.object({
   id: z.number().int(),
@@ -27,7 +27,7 @@ export type LogEntry = z.infer<typeof logEntrySchema>;
 /** Newest first; `after_id` continues below that entry. */
 export const logsQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(20),
-  after_id: z.coerce.number().int().positive().optional(),
+  after_id: idText.optional(),
 });
 export const logsResponseSchema = z.object({ results: z.array(logEntrySchema), has_more: z.boolean() });
 

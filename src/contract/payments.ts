@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime } from './common';
+import { idSchema, isoDateTime, lineText } from './common';
 
 /** GET /api/v2/stp/packages */
 export const packageSchema = z.object({
@@ -43,7 +43,7 @@ export type Payment = z.infer<typeof paymentSchema>;
 
 /** POST /payment/buy_package */
 export const buyPackageBodySchema = z.strictObject({
-  package: z.number().int().positive(),
+  package: idSchema,
   /** Where the checkout sends the browser back, with `?session_id=…` added (an address of this studio). */
   studio_url: z.url({ protocol: /^https?$/ }).max(2000),
   /** The checkout page's language (the studio's); default en-US. */
@@ -102,3 +102,16 @@ export type PaymentServiceConfig = z.infer<typeof paymentServiceConfigSchema>;
 /** GET /industry on the payment service's host. */
 export const industrySchema = z.array(z.object({ code: z.string(), name: z.string() }));
 export type Industry = z.infer<typeof industrySchema>[number];
+
+/**
+ * The Standard Webhooks headers that sign a payment notification (POST /payment/notification). Other
+ * headers pass through (the object is loose).
+ */
+export const notificationHeadersSchema = z.looseObject({
+  'webhook-id': lineText.min(1).max(200).describe('The notification id, the same on every retry'),
+  'webhook-timestamp': lineText.min(1).max(20).describe('When it was signed, in seconds since 1970 (UTC)'),
+  'webhook-signature': lineText
+    .min(1)
+    .max(2000)
+    .describe('Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` signatures'),
+});

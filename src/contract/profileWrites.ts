@@ -4,7 +4,7 @@ import { QUICK_ADD_ID_PATTERN, REJECT_REASON_MIN, STATUSES_NEEDING_REASON } from
 export { QUICK_ADD_ID_PATTERN, REJECT_REASON_MIN, STATUSES_NEEDING_REASON };
 
 import { EMAIL_MESSAGE } from './auth';
-import { profileStatusSchema } from './common';
+import { calendarDate, idSchema, lineText, multilineText, profileStatusSchema } from './common';
 import { checklistQuestionSchema, noteBodySchema, noteSchema } from './notes';
 import { profileSchema } from './profiles';
 
@@ -20,10 +20,9 @@ export const STATUS_CHANGE_FAILED = 'Status change failed';
 export const ADDRESS_MESSAGE = 'Please enter address details';
 export const DUPLICATE_ID_CARD_MESSAGE = 'A profile with this id card number already exists';
 
-/** Optional text: trimmed, blank becomes null. */
-const text = (max: number) =>
-  z
-    .string()
+/** Optional text (one line, or several with `lines`): trimmed, blank becomes null. */
+const text = (max: number, lines = false) =>
+  (lines ? multilineText : lineText)
     .trim()
     .max(max)
     .nullable()
@@ -31,15 +30,13 @@ const text = (max: number) =>
 
 /** §5 e-mail rule (6 to 254 characters, local part up to 64). */
 const emailPattern = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
-const emailField = z
-  .string()
+const emailField = lineText
   .trim()
   .min(6, EMAIL_MESSAGE)
   .max(254, EMAIL_MESSAGE)
   .regex(emailPattern, EMAIL_MESSAGE);
 /** An e-mail that may be cleared (blank or null). */
-const optionalEmail = z
-  .string()
+const optionalEmail = lineText
   .trim()
   .max(254, EMAIL_MESSAGE)
   .nullable()
@@ -52,7 +49,7 @@ const optionalEmail = z
 export const statusChangeBodySchema = z.strictObject({
   status: profileStatusSchema,
   /** Needed (≥ 10 characters after trimming) for Rejected and Blacklisted; ignored otherwise. */
-  reject_reason: z.string().max(1000).nullable().optional(),
+  reject_reason: multilineText.max(1000).nullable().optional(),
 });
 export type StatusChangeBody = z.infer<typeof statusChangeBodySchema>;
 
@@ -71,7 +68,7 @@ export type StatusChangeResponse = z.infer<typeof statusChangeResponseSchema>;
 
 /** POST /api/v2/profile (quick add: `id_card_number` = `qa_…`, name and gender null). Answers 201 the profile. */
 export const profileCreateBodySchema = z.strictObject({
-  id_card_number: z.string().trim().min(1).max(64),
+  id_card_number: lineText.trim().min(1).max(64),
   name: text(200).optional(),
   gender: text(32).optional(),
 });
@@ -99,8 +96,7 @@ export const profileEditBodySchema = z.strictObject({
     .refine((v) => v === null || /^\+?[0-9 ().-]{3,32}$/.test(v), 'This is not a valid phone number.')
     .optional(),
   nationality: text(64).optional(),
-  date_of_birth: z.iso
-    .date()
+  date_of_birth: calendarDate
     .refine((v) => v >= '1900-01-01', 'Date of birth is too early')
     .refine((v) => v <= new Date().toISOString().slice(0, 10), 'Date of birth can not be in the future')
     .nullable()
@@ -122,10 +118,10 @@ export const noteCreateResponseSchema = noteSchema;
 
 /** POST /api/v2/profile/{id}/answer: one answer per question and profile (a second one replaces it). */
 export const checklistAnswerBodySchema = z.strictObject({
-  question: z.number().int().positive(),
+  question: idSchema,
   value: z.boolean(),
   /** Omitted: the stored note stays; null or blank: cleared. */
-  note: text(200).optional(),
+  note: text(200, true).optional(),
 });
 export type ChecklistAnswerBody = z.input<typeof checklistAnswerBodySchema>;
 /** 200: the question with this profile's answer, as in GET /profile/{id}/checklist. */
@@ -134,7 +130,7 @@ export const checklistAnswerResponseSchema = checklistQuestionSchema;
 // ---------------------------------------------------------------- summary
 
 /** POST /api/v2/profile/{id}/generate_summary: the question for the AI agent, at least 10 characters. */
-export const generateSummaryBodySchema = z.strictObject({ question: z.string().trim().min(10).max(500) });
+export const generateSummaryBodySchema = z.strictObject({ question: multilineText.trim().min(10).max(500) });
 export type GenerateSummaryBody = z.input<typeof generateSummaryBodySchema>;
 /** 200 `{ summary }` (plain sentences); 502 `{ detail }` when the summariser fails. */
 export const generateSummaryResponseSchema = z.object({ summary: z.string() });
@@ -145,7 +141,7 @@ export type GenerateSummaryResponse = z.infer<typeof generateSummaryResponseSche
 /** POST /api/v2/support/contact-us, with or without a token. Answers 201 `{ id }`. */
 export const contactUsBodySchema = z.strictObject({
   email: emailField,
-  message: z.string().trim().min(10).max(2000),
+  message: multilineText.trim().min(10).max(2000),
   /** The page the message was sent from (the studio's path). */
   page: text(500).optional(),
 });

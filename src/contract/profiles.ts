@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import {
+  calendarDateOrTime,
   isoDate,
   isoDateTime,
+  lineText,
   pageSchema,
   pagingQuery,
   profileStatusSchema,
@@ -76,15 +78,9 @@ export const profileListQuerySchema = z.strictObject({
   search: searchText.optional(),
   status: profileStatusSchema.optional(),
   risk_level: riskLevelSchema.optional(),
-  source: z.string().trim().max(50).optional(),
-  created_after: z.iso
-    .date()
-    .or(z.iso.datetime({ offset: true }))
-    .optional(),
-  created_before: z.iso
-    .date()
-    .or(z.iso.datetime({ offset: true }))
-    .optional(),
+  source: lineText.trim().max(50).optional(),
+  created_after: calendarDateOrTime.optional(),
+  created_before: calendarDateOrTime.optional(),
 });
 export type ProfileListQuery = z.infer<typeof profileListQuerySchema>;
 export const profilePageSchema = pageSchema(profileSummarySchema);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime } from './common';
+import { idText, isoDateTime } from './common';
 
 export const questionnaireOptionSchema = z.object({ id: z.number().int(), text: z.string() });
 
@@ -24,4 +24,4 @@ export const questionnaireAnswerSchema = z.object({
 });
 export type QuestionnaireAnswer = z.infer<typeof questionnaireAnswerSchema>;
 
-export const questionnaireAnswerQuerySchema = z.strictObject({ profile: z.coerce.number().int().positive() });
+export const questionnaireAnswerQuerySchema = z.strictObject({ profile: idText });

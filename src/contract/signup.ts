@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { loginSuccessSchema } from './auth';
+import { idSchema, lineText } from './common';
 import type { Service } from './constants';
 
 // ---------------------------------------------------------------- §5 create-account password
@@ -70,17 +71,16 @@ export const CUSTOM_PRICE_FROM_VERIFICATIONS = 1000;
 
 // ---------------------------------------------------------------- requests and answers
 
-const trimmed = (max: number) => z.string().trim().min(1, 'This field can not be empty.').max(max);
+const trimmed = (max: number) => lineText.trim().min(1, 'This field can not be empty.').max(max);
 
 /** POST /api/v2/stp/register */
 export const registerBodySchema = z.strictObject({
-  email: z
-    .string()
+  email: lineText
     .trim()
     .min(6)
     .max(254)
     .regex(/^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/, 'This is not a valid e-mail address.'),
-  password: z.string().min(1).max(256),
+  password: lineText.min(1).max(256),
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
 export const registerResponseSchema = z.object({ detail: z.string() });
@@ -100,19 +100,17 @@ export type EmailVerified = z.infer<typeof emailVerifiedSchema>;
 /** POST /api/v2/stp/company (bearer: the sign-up token). */
 export const companyBodySchema = z.strictObject({
   company_name: trimmed(200),
-  package: z.number().int().positive(),
+  package: idSchema,
   first_name: trimmed(100),
   last_name: trimmed(100),
-  phone: z
-    .string()
+  phone: lineText
     .trim()
     .min(1, 'This field can not be empty.')
     .max(32)
     .regex(/^\+?[0-9 ()-]{5,31}$/, 'This is not a valid phone number.'),
   industry: trimmed(100),
   /** ISO 3166-1 alpha-2 code from the payment service's countries. */
-  country: z
-    .string()
+  country: lineText
     .trim()
     .regex(/^[A-Za-z]{2}$/, 'This is not a valid country.')
     .transform((c) => c.toUpperCase()),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentStatusSchema, callStatusCodeSchema } from './common';
+import { agentStatusSchema, callStatusCodeSchema, idSchema } from './common';
 
 /**
  * The socket.io event table shared by the server and the studio (docs/events.md).
@@ -94,7 +94,7 @@ export interface ProfileViewer {
   name: string;
 }
 
-export const profileWatchSchema = z.object({ profile: z.number().int().positive() });
+export const profileWatchSchema = z.object({ profile: idSchema });
 
 export interface ProfilePresence {
   profile: number;

@@ -22,9 +22,9 @@ export const RANGE_MESSAGES = {
 const DAY_MS = 86_400_000;
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Whether `value` is a real calendar date written `YYYY-MM-DD` (2026-02-30 is not). */
+/** Whether `value` is a real calendar date written `YYYY-MM-DD` (2026-02-30 is not, nor is the year 0). */
 export function isIsoDate(value: string): boolean {
-  if (!DATE_PATTERN.test(value)) return false;
+  if (!DATE_PATTERN.test(value) || value < '0001') return false;
   const time = Date.parse(`${value}T00:00:00Z`);
   return Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === value;
 }

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { pageSchema, pagingQuery, permissionSchema, roleSchema, searchText } from './common';
+import {
+  idSchema,
+  lineText,
+  pageSchema,
+  pagingQuery,
+  permissionSchema,
+  roleSchema,
+  searchText,
+} from './common';
 
 export const userGroupRefSchema = z.object({ id: z.number().int(), name: z.string() });
 
@@ -55,15 +63,15 @@ export type OtpResetResponse = z.infer<typeof otpResetResponseSchema>;
 
 /** POST /api/v2/user/{id}/otp_verify: answers the user (mfa true). */
 export const otpVerifyBodySchema = z.strictObject({
-  base32_secret: z.string().trim().min(1).max(128),
-  code: z.string().trim().min(1).max(16),
+  base32_secret: lineText.trim().min(1).max(128),
+  code: lineText.trim().min(1).max(16),
   password: z.string().min(1).max(256),
 });
 export type OtpVerifyBody = z.infer<typeof otpVerifyBodySchema>;
 
 /** POST /api/v2/user/{id}/photo: `photo` a data URL (or base64) of a JPEG or PNG ≤ 5 MB; answers the user. */
 export const userPhotoBodySchema = z.strictObject({
-  id: z.number().int().optional(),
+  id: idSchema.optional(),
   password: z.string().min(1).max(256),
   photo: z.string().min(1).max(7_000_000),
 });
@@ -73,16 +81,15 @@ export type UserPhotoBody = z.infer<typeof userPhotoBodySchema>;
 
 /** The caller's own password, confirmed by every administrative change (SPEC §5 prompt). */
 const ownPassword = z.string().min(1).max(256);
-const name = z.string().trim().min(1).max(150);
+const name = lineText.trim().min(1).max(150);
 /** Checked on the server against §5's pattern with §5's message (`This is not a valid e-mail address.`). */
-const email = z.string().trim().max(254);
-const phone = z
-  .string()
+const email = lineText.trim().max(254);
+const phone = lineText
   .trim()
   .max(32)
   .nullable()
   .transform((v) => (v === '' ? null : v));
-const groupIds = z.array(z.number().int().positive().max(2_147_483_647)).max(50);
+const groupIds = z.array(idSchema).max(50);
 
 /** POST /api/v2/user: invites a user (an e-mail with a link to set their own password). */
 export const userCreateBodySchema = z.strictObject({
@@ -121,13 +128,13 @@ export type UserUpdateBody = z.input<typeof userUpdateBodySchema>;
  */
 export const userResetPasswordBodySchema = z.strictObject({
   password: ownPassword,
-  email: z.string().trim().max(254).optional(),
+  email: lineText.trim().max(254).optional(),
 });
 export type UserResetPasswordBody = z.infer<typeof userResetPasswordBodySchema>;
 
 /** POST /api/v2/user/{id}/change_password: the user's own password, with the current one. */
 export const changePasswordBodySchema = z.strictObject({
   password: ownPassword,
-  new_password: z.string().min(1).max(256),
+  new_password: lineText.min(1).max(256),
 });
 export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;

@@ -1,8 +1,17 @@
 import { z } from 'zod';
-import { agentStatusSchema, CALL_STATUSES, callStatusCodeSchema, isoDateTime, pageSchema } from './common';
-import { FIRST_FINAL_CALL_STATUS } from './constants';
+import {
+  agentStatusSchema,
+  CALL_STATUSES,
+  callStatusCodeSchema,
+  idSchema,
+  idText,
+  isoDateTime,
+  multilineText,
+  pageSchema,
+} from './common';
+import { FIRST_FINAL_CALL_STATUS, MAX_RECORDING_BYTES } from './constants';
 
-const id = z.number().int().positive();
+const id = idSchema;
 
 export const videoCallSchema = z.object({
   id: z.number().int(),
@@ -22,7 +31,7 @@ export const videoCallSchema = z.object({
 export type VideoCall = z.infer<typeof videoCallSchema>;
 
 export const videoCallListQuerySchema = z.strictObject({
-  profile: z.coerce.number().int().positive().optional(),
+  profile: idText.optional(),
   status: z.coerce.number().int().min(0).max(9).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(20),
   offset: z.coerce.number().int().min(0).default(0),
@@ -86,7 +95,7 @@ export const closeCallBodySchema = z.strictObject({
 
 export const callAnswerBodySchema = z.strictObject({
   question: id,
-  value: z.string().trim().min(1).max(2000),
+  value: multilineText.trim().min(1).max(2000),
 });
 export const callAnswerSchema = z.object({
   id,
@@ -100,7 +109,7 @@ export type CallAnswer = z.infer<typeof callAnswerSchema>;
 /** POST /api/v2/videocall/{id}/notes: a note during the call, about one question or the whole call. */
 export const callNoteBodySchema = z.strictObject({
   question: id.nullable().optional(),
-  note: z.string().trim().min(10).max(200),
+  note: multilineText.trim().min(10).max(200),
 });
 
 /** POST /api/v2/videocall/agent_status */
@@ -117,3 +126,7 @@ export const agentStatusReplySchema = z.object({ status: agentStatusSchema });
  */
 export const callEntrySchema = callAnswerSchema.extend({ question_text: z.string().nullable() });
 export type CallEntry = z.infer<typeof callEntrySchema>;
+/** The multipart body of PATCH /videocall/{id} as the OpenAPI document declares it: one webm file `file`. */
+export const recordingUploadFormSchema = z.strictObject({
+  file: z.file().mime(['video/webm']).max(MAX_RECORDING_BYTES).describe("The call's webm recording"),
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, pageSchema, searchText } from './common';
+import { idSchema, idText, isoDateTime, lineText, pageSchema, searchText } from './common';
 
 /** The event catalogue (docs/webhooks.md): every type a delivery's body can carry. */
 export const WEBHOOK_EVENTS = [
@@ -57,7 +57,7 @@ export type WebhookEventToggle = z.infer<typeof webhookEventToggleSchema>;
 export const webhookSettingsSchema = z.object({ url: z.string().nullable(), signature_enabled: z.boolean() });
 /** PUT /api/v2/webhook: the company's event toggles (and the legacy single URL). */
 export const webhookSettingsBodySchema = z.strictObject({
-  url: z.string().max(WEBHOOK_URL_MAX).nullable().optional(),
+  url: lineText.max(WEBHOOK_URL_MAX).nullable().optional(),
   signature_enabled: z.boolean().optional(),
   events: z.partialRecord(webhookEventSchema, z.boolean()).optional(),
 });
@@ -92,14 +92,14 @@ export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
 /** POST /api/v2/webhook_endpoint */
 export const webhookEndpointBodySchema = z.strictObject({
-  url: z.string().max(WEBHOOK_URL_MAX),
-  description: z.string().max(WEBHOOK_DESCRIPTION_MAX).optional(),
+  url: lineText.max(WEBHOOK_URL_MAX),
+  description: lineText.max(WEBHOOK_DESCRIPTION_MAX).optional(),
   enabled_events: z.array(webhookEventSchema).max(WEBHOOK_EVENTS.length).default([]),
 });
 /** PATCH /api/v2/webhook_endpoint/{id} */
 export const webhookEndpointPatchSchema = z.strictObject({
-  url: z.string().max(WEBHOOK_URL_MAX).optional(),
-  description: z.string().max(WEBHOOK_DESCRIPTION_MAX).optional(),
+  url: lineText.max(WEBHOOK_URL_MAX).optional(),
+  description: lineText.max(WEBHOOK_DESCRIPTION_MAX).optional(),
   enabled_events: z.array(webhookEventSchema).max(WEBHOOK_EVENTS.length).optional(),
   is_active: z.boolean().optional(),
 });
@@ -130,7 +130,7 @@ export type WebhookTestResult = z.infer<typeof webhookTestResultSchema>;
 
 /** POST /api/v2/webhook_endpoint/retry: retry (failed) or replay (delivered) the deliveries of these log entries. */
 export const webhookRetryBodySchema = z.strictObject({
-  ids: z.array(z.number().int().positive()).min(1).max(100),
+  ids: z.array(idSchema).min(1).max(100),
 });
 export const webhookRetryResponseSchema = z.object({ queued: z.number().int() });
 
@@ -164,7 +164,7 @@ export type WebhookLog = z.infer<typeof webhookLogSchema>;
 const logFilters = {
   search: searchText.optional(),
   status: z.enum(['succeeded', 'failed']).optional(),
-  event: z.string().max(60).optional(),
+  event: lineText.max(60).optional(),
 };
 
 /** GET /api/v2/webhook/logs: page size default 10. */
@@ -178,7 +178,7 @@ export const webhookLogPageSchema = pageSchema(webhookLogSchema);
 /** GET /api/v2/webhook_endpoint/{id}/logs: newest first, `after_id` continues below that entry. */
 export const endpointLogsQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(10),
-  after_id: z.coerce.number().int().positive().optional(),
+  after_id: idText.optional(),
   ...logFilters,
 });
 export const endpointLogsResponseSchema = z.object({

@@ -23,7 +23,7 @@ describe('input at the edges gets 400, never 500', () => {
   it('a search with a NUL character', async () => {
     const answer = await get<{ detail: string }>(t.app, '/api/v2/profile?search=ab%00cd', token);
     expect(answer.status).toBe(400);
-    expect(answer.body.detail).toContain('NUL');
+    expect(answer.body.detail).toBe('querystring.search: Must not contain control characters');
   });
 
   it('a multipart body cut off in the middle (upload of document pages, of a recording)', async () => {

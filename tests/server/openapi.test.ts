@@ -239,4 +239,76 @@ describe('GET /api/v2/openapi.json', () => {
     expect(missing).toEqual([]);
     expect(Object.keys(document.paths).length).toBeGreaterThan(60);
   });
+
+  it('marks exactly the operations that need no token with `security: []` (checked against the server)', async () => {
+    const operations = Object.entries(paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { security?: unknown[] }>).map(([method, op]) => ({
+        method,
+        path,
+        open: Array.isArray(op.security) && op.security.length === 0,
+      })),
+    );
+    for (const name of [
+      'get /api/v1/regions',
+      'get /api/v2/stp/packages',
+      'post /api/v1/login/',
+      'post /api/v2/support/contact-us',
+      'post /api/v2/user/reset_password/send',
+      'post /api/v2/stp/register',
+      'post /api/v2/payment/notification',
+    ])
+      expect(operations.find((op) => `${op.method} ${op.path}` === name)?.open, name).toBe(true);
+    // Without a token, an operation the document marks open never answers 401, and every other one does
+    // (but for the company creation, whose sign-up token is checked after its body).
+    const checkedInHandler = ['post /api/v2/stp/company'];
+    const wrong: string[] = [];
+    for (const op of operations.filter((o) => !checkedInHandler.includes(`${o.method} ${o.path}`))) {
+      const url = op.path.replace(/\{[^}]+\}/g, '1');
+      const status = (await t.app.inject({ method: op.method.toUpperCase() as 'GET', url })).statusCode;
+      if (op.open === (status === 401)) wrong.push(`${op.method} ${op.path}: ${status}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('declares the multipart bodies: document pages and the call recording, with their files', () => {
+    type Field = { type?: string; items?: { format?: string }; format?: string };
+    type Body = { content: Record<string, { schema?: { properties?: Record<string, Field> } }> };
+    const form = (path: string, method: string) => {
+      const op = paths[path]?.[method] as { requestBody?: Body } | undefined;
+      return op?.requestBody?.content['multipart/form-data']?.schema?.properties ?? {};
+    };
+    const upload = form('/api/v2/document', 'post');
+    expect(Object.keys(upload)).toEqual(expect.arrayContaining(['profile', 'type', 'pages']));
+    expect(upload.pages).toMatchObject({ type: 'array', items: { format: 'binary' } });
+    expect(form('/api/v2/videocall/{id}', 'patch').file).toMatchObject({ type: 'string', format: 'binary' });
+  });
+
+  it("declares the payment notification's Standard Webhooks signature headers", () => {
+    const op = paths['/api/v2/payment/notification']?.post as {
+      parameters: { in: string; name: string; required?: boolean }[];
+    };
+    const headers = op.parameters.filter((p) => p.in === 'header');
+    expect(headers.map((p) => [p.name, p.required])).toEqual([
+      ['webhook-id', true],
+      ['webhook-timestamp', true],
+      ['webhook-signature', true],
+    ]);
+  });
+
+  it('bounds every integer id of a path or query to the integer columns (2^31 − 1)', () => {
+    const unbounded = Object.entries(paths).flatMap(([path, item]) =>
+      Object.entries(
+        item as Record<
+          string,
+          { parameters?: { in: string; name: string; schema?: { type?: string; maximum?: number } }[] }
+        >,
+      ).flatMap(([method, op]) =>
+        (op.parameters ?? [])
+          .filter((p) => p.schema?.type === 'integer' && !['limit', 'offset', 'status'].includes(p.name))
+          .filter((p) => p.schema?.maximum !== 2_147_483_647)
+          .map((p) => `${method} ${path} ${p.in}.${p.name}`),
+      ),
+    );
+    expect(unbounded).toEqual([]);
+  });
 });
