@@ -243,6 +243,9 @@ describe('GET /api/dev/outbox', () => {
 
 // ---------------------------------------------------------------- two-factor
 
+/** The code of the next time step: the one a user types after the current one was used (issue 26). */
+const nextCode = (secret: string) => totpCode(secret, Math.floor(Date.now() / 1000) + 30);
+
 describe('POST /api/v2/user/{id}/otp_reset and /otp_verify', () => {
   it('sets up two-factor with a real TOTP code, then login needs the code; disable turns it off', async () => {
     const token = await tokenFor(t.app, 'shared@demo.test', PASSWORDS.user, t.config.publicUrl);
@@ -296,7 +299,8 @@ describe('POST /api/v2/user/{id}/otp_reset and /otp_verify', () => {
       detail: 'OTP Required',
     });
     expect(
-      (await login(t.app, 'shared@demo.test', PASSWORDS.user, { ...server, otp: totpCode(secret) }))
+      // The setup's code used its time step (issue 26): the app's next code signs in (one step of drift).
+      (await login(t.app, 'shared@demo.test', PASSWORDS.user, { ...server, otp: nextCode(secret) }))
         .statusCode,
     ).toBe(200);
 
@@ -391,7 +395,7 @@ describe('forced two-factor reset (§8 Two Factor Reset Required)', () => {
       detail: 'OTP Required',
     });
     expect(
-      (await login(t.app, 'mfa-reset@acme.test', PASSWORDS.user, { otp: totpCode(secret) })).statusCode,
+      (await login(t.app, 'mfa-reset@acme.test', PASSWORDS.user, { otp: nextCode(secret) })).statusCode,
     ).toBe(200);
   });
 
