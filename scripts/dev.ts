@@ -6,7 +6,11 @@ import { spawn } from 'node:child_process';
 
 const port = process.env.PORT ?? '8080';
 const children = [
-  spawn('npx', ['tsx', 'watch', 'server/main.ts'], { stdio: 'inherit', env: { ...process.env, PORT: port } }),
+  // Development: the server also allows loopback origins (Vite's own address) for CORS and sockets.
+  spawn('npx', ['tsx', 'watch', 'server/main.ts'], {
+    stdio: 'inherit',
+    env: { NODE_ENV: 'development', ...process.env, PORT: port },
+  }),
   spawn('npx', ['vite'], {
     stdio: 'inherit',
     env: { ...process.env, STUDIO_SERVER_URL: `http://127.0.0.1:${port}` },

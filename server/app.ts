@@ -3,6 +3,7 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type FastifyPluginAsyncZod, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { createLimiters } from './auth/attemptLimiter';
 import { createSecretBox } from './auth/secrets';
 import { createTokenService } from './auth/tokens';
 import type { ServerConfig } from './config';
@@ -70,12 +71,25 @@ declare module 'fastify' {
 
 const API_V2 = '/api/v2';
 
-/** Origins allowed to call the API from a browser: both regions, and loopback dev servers (Vite). */
-export function corsOriginCheck(config: ServerConfig): (origin: string | undefined) => boolean {
-  const allowed = new Set([config.publicUrl, config.secondRegionUrl]);
+const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/;
+
+/**
+ * Origins whose browsers may call the API and open sockets (issue 26): the studio addresses (PUBLIC_URL,
+ * SECOND_REGION_URL, STUDIO_ORIGINS), and in development (`npm run dev`, NODE_ENV=development) any loopback one
+ * (Vite). A request without an Origin is no browser's cross-origin request: it passes.
+ */
+export function corsOriginCheck(
+  config: Pick<ServerConfig, 'studioOrigins' | 'allowLoopbackOrigins'>,
+): (origin: string | undefined) => boolean {
+  const allowed = new Set(config.studioOrigins);
   return (origin) =>
-    !origin || allowed.has(origin) || /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(origin);
+    origin === undefined ||
+    allowed.has(origin) ||
+    (config.allowLoopbackOrigins && LOOPBACK_ORIGIN.test(origin));
 }
+
+/** How often the HTTP server looks for requests past their header or request time-out (Node's default: 30 s). */
+const TIMEOUT_CHECK_MS = 1_000;
 
 const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   referenceRoutes(ctx),
@@ -194,6 +208,7 @@ export async function buildApp(
     ipAllowList: createIpAllowListCache(database.db, config.ipAllowListCacheMs),
     proxyTrust: proxyTrust(config.trustProxy),
     payments: options.paymentProvider ?? createLocalPaymentProvider(config.payment),
+    limiters: createLimiters(cluster?.redis),
   };
   // Calls and agents an earlier run left open wait for their sockets to come back (their grace periods).
   await ctx.calls.restore();
@@ -203,6 +218,12 @@ export async function buildApp(
     // X-Forwarded-For only from the proxies TRUST_PROXY names (request.ip feeds the IP allow-list).
     trustProxy: ctx.proxyTrust,
     frameworkErrors,
+    // Slow clients (docs/server.md "Timeouts"): a connection with nothing coming or going for `idleMs` is
+    // closed (a stalled body), the headers must arrive within `headersMs` and the whole request (a large
+    // upload) within `requestMs`.
+    connectionTimeout: config.timeouts.idleMs,
+    requestTimeout: config.timeouts.requestMs,
+    http: { headersTimeout: config.timeouts.headersMs, connectionsCheckingInterval: TIMEOUT_CHECK_MS },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

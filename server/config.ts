@@ -21,7 +21,11 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** argon2 cost; tests lower it. */
   argon2: { memoryCost: number; timeCost: number };
-  /** Login attempts per account and per client address within the window. */
+  /**
+   * Sign-in limits (server/auth/attemptLimiter.ts): failures in a row of one account from one address before each
+   * further try waits a growing delay (LOGIN_LIMIT_PER_ACCOUNT), and failures from one address within the window
+   * (LOGIN_LIMIT_PER_ADDRESS per hour).
+   */
   loginRateLimit: { perAccount: number; perAddress: number; timeWindowMs: number };
   accessTokenTtlSeconds: number;
   socketTokenTtlSeconds: number;
@@ -35,8 +39,24 @@ export interface ServerConfig {
   mfaSetupTokenTtlSeconds: number;
   /** E-mailed one-time codes: lifetime, wrong tries allowed, sends per e-mail per minute. */
   oneTimeCodes: { ttlMs: number; maxAttempts: number; sendsPerEmail: number; timeWindowMs: number };
-  /** `/api/dev/*` (the outbox listing): on unless NODE_ENV=production (env DEV_ENDPOINTS). */
+  /**
+   * `/api/dev/*` (the outbox listing, socket drops), for loopback callers only (server/routes/dev.ts). Default: on
+   * when the server listens on loopback alone outside production; DEV_ENDPOINTS=1 turns it on anywhere but in
+   * production (refused there), DEV_ENDPOINTS=0 off.
+   */
   devEndpoints: boolean;
+  /**
+   * Origins whose browsers may call the API and open sockets (CORS, socket.io): PUBLIC_URL's, SECOND_REGION_URL's
+   * and STUDIO_ORIGINS'; `allowLoopbackOrigins` adds any loopback origin (NODE_ENV=development, `npm run dev`).
+   */
+  studioOrigins: string[];
+  allowLoopbackOrigins: boolean;
+  /**
+   * Slow clients (docs/server.md "Timeouts"): a connection with no bytes in or out for `idleMs` is closed
+   * (IDLE_TIMEOUT_MS: a stalled body), the headers must arrive within `headersMs` (HEADERS_TIMEOUT_MS) and the
+   * whole request within `requestMs` (REQUEST_TIMEOUT_MS).
+   */
+  timeouts: { requestMs: number; headersMs: number; idleMs: number };
   /** Print every outgoing e-mail on one console line (not in production). */
   mailConsole: boolean;
   /** Send e-mail by SMTP as well (`smtp://user:pass@host:587`, `smtps://…`); unset: outbox only. */
@@ -166,6 +186,51 @@ function readFlag(value: string | undefined, fallback: boolean, name: string): b
   throw new Error(`${name} must be true or false, got ${value}`);
 }
 
+/** Whether a listening host is loopback alone (not 0.0.0.0, ::, or a public interface). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+function readDevEndpoints(env: NodeJS.ProcessEnv, production: boolean, host: string): boolean {
+  const explicit = readFlag(env.DEV_ENDPOINTS, false, 'DEV_ENDPOINTS');
+  if (explicit && production)
+    throw new Error('DEV_ENDPOINTS=1 cannot be used with NODE_ENV=production: it lists e-mailed codes');
+  if (env.DEV_ENDPOINTS !== undefined && env.DEV_ENDPOINTS !== '') return explicit;
+  return !production && isLoopbackHost(host);
+}
+
+/**
+ * Slow clients: 28 s without a byte closes a connection (above socket.io's 25 s polling ping, so a held poll
+ * lives; a stalled body is cut within 30 s); headers within 10 s; a whole request within 15 minutes (a 300 MB
+ * recording needs about 2.7 Mbit/s for it).
+ */
+function readTimeouts(env: NodeJS.ProcessEnv): ServerConfig['timeouts'] {
+  const timeouts = {
+    requestMs: readCount(env.REQUEST_TIMEOUT_MS, 15 * 60_000, 'REQUEST_TIMEOUT_MS'),
+    headersMs: readCount(env.HEADERS_TIMEOUT_MS, 10_000, 'HEADERS_TIMEOUT_MS'),
+    idleMs: readCount(env.IDLE_TIMEOUT_MS, 28_000, 'IDLE_TIMEOUT_MS'),
+  };
+  if (timeouts.headersMs > timeouts.requestMs)
+    throw new Error('HEADERS_TIMEOUT_MS must not be above REQUEST_TIMEOUT_MS');
+  return timeouts;
+}
+
+/** The origin (scheme, host, port) of each address; a value that is not an http(s) address is refused. */
+function readOrigins(values: string[], name: string): string[] {
+  return values.map((value) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new Error(`${name} must hold http(s) addresses, got ${value}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new Error(`${name} must hold http(s) addresses, got ${value}`);
+    return url.origin;
+  });
+}
+
 function readSimilarity(value: string | undefined): number {
   if (value === undefined || value === '') return 0.7;
   const similarity = Number(value);
@@ -246,22 +311,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const jwtSecret = loadSecret(dataDir, env.JWT_SECRET);
   const paymentSecrets = derivedPaymentSecrets(jwtSecret);
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const host = env.HOST ?? '127.0.0.1';
+  const publicUrl = (env.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, '');
+  const secondRegionUrl = (env.SECOND_REGION_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+  const extraOrigins = (env.STUDIO_ORIGINS ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   return {
     port,
-    host: env.HOST ?? '127.0.0.1',
+    host,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     pgliteDir: join(dataDir, 'pg'),
-    publicUrl: (env.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/$/, ''),
-    secondRegionUrl: (env.SECOND_REGION_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    publicUrl,
+    secondRegionUrl,
     jwtSecret,
     studioDist: resolve(env.STUDIO_DIST ?? 'dist'),
     logLevel,
     argon2: { memoryCost: 19_456, timeCost: 2 },
     loginRateLimit: {
       perAccount: readCount(env.LOGIN_LIMIT_PER_ACCOUNT, 10, 'LOGIN_LIMIT_PER_ACCOUNT'),
-      perAddress: readCount(env.LOGIN_LIMIT_PER_ADDRESS, 60, 'LOGIN_LIMIT_PER_ADDRESS'),
-      timeWindowMs: 60_000,
+      perAddress: readCount(env.LOGIN_LIMIT_PER_ADDRESS, 100, 'LOGIN_LIMIT_PER_ADDRESS'),
+      timeWindowMs: 3_600_000,
     },
     accessTokenTtlSeconds: 12 * 3600,
     socketTokenTtlSeconds: 5 * 60,
@@ -275,7 +347,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       sendsPerEmail: readCount(env.CODE_SEND_LIMIT_PER_EMAIL, 5, 'CODE_SEND_LIMIT_PER_EMAIL'),
       timeWindowMs: 60_000,
     },
-    devEndpoints: readFlag(env.DEV_ENDPOINTS, !production, 'DEV_ENDPOINTS'),
+    devEndpoints: readDevEndpoints(env, production, host),
+    studioOrigins: [
+      ...new Set(
+        readOrigins(
+          [publicUrl, secondRegionUrl, ...extraOrigins],
+          'PUBLIC_URL, SECOND_REGION_URL, STUDIO_ORIGINS',
+        ),
+      ),
+    ],
+    allowLoopbackOrigins: env.NODE_ENV === 'development',
+    timeouts: readTimeouts(env),
     mailConsole: !production,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'IDV Studio <no-reply@idv-studio.local>',

@@ -1,4 +1,5 @@
 import type { Region } from '../src/contract/auth';
+import type { LimiterFactory } from './auth/attemptLimiter';
 import type { SecretBox } from './auth/secrets';
 import type { TokenService } from './auth/tokens';
 import type { ServerConfig } from './config';
@@ -43,6 +44,8 @@ export interface AppContext {
   sessions: SessionService;
   /** Checkout sessions and their signed notifications (issue 15): the local payment service's adapter. */
   payments: PaymentProvider;
+  /** Attempt limits (issue 26): counters in Redis with REDIS_URL, else in memory (server/auth/attemptLimiter.ts). */
+  limiters: LimiterFactory;
 }
 
 /** The demo regions, both served by this process (docs/server.md). */

@@ -100,6 +100,8 @@ export const users = pgTable(
     mfaSecret: text(),
     /** Secret shown as a QR code and not yet verified. */
     mfaPendingSecret: text(),
+    /** The last RFC 6238 time step accepted for this user: each step signs in once (issue 26). */
+    mfaLastStep: bigint({ mode: 'number' }),
     forcePasswordReset: boolean().notNull().default(false),
     forceMfaReset: boolean().notNull().default(false),
     agentStatus: text().notNull().default('Offline'),

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { and, eq, sql } from 'drizzle-orm';
 import type { User } from '../../src/contract/users';
 import { hashPassword, isAcceptablePassword, verifyPassword } from '../auth/passwords';
-import { newTotpSecret, verifyTotp } from '../auth/totp';
+import { consumeTotp, newTotpSecret } from '../auth/totp';
 import type { AppContext } from '../context';
 import { users } from '../db/schema';
 import { badRequest, DETAILS, notFound } from '../errors';
@@ -68,7 +68,8 @@ export async function otpVerify(
   const row = await confirmPassword(ctx, companyId, userId, body.password);
   const pending = row.mfaPendingSecret ? ctx.secrets.open(row.mfaPendingSecret) : null;
   if (!pending || pending !== body.base32_secret.trim()) throw badRequest(DETAILS.invalidCode);
-  if (!verifyTotp(pending, body.code.trim())) throw badRequest(DETAILS.invalidCode);
+  // The code that proves the app uses up its time step too: it cannot sign in afterwards.
+  if (!(await consumeTotp(ctx.db, userId, pending, body.code.trim()))) throw badRequest(DETAILS.invalidCode);
   await ctx.db
     .update(users)
     .set({ mfaSecret: ctx.secrets.seal(pending), mfaPendingSecret: null, forceMfaReset: false })

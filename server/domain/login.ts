@@ -3,7 +3,7 @@ import type { LoginBody, LoginResponse, Region } from '../../src/contract/auth';
 import { verifyPassword } from '../auth/passwords';
 import type { SecretBox } from '../auth/secrets';
 import type { TokenService } from '../auth/tokens';
-import { verifyTotp } from '../auth/totp';
+import { consumeTotp } from '../auth/totp';
 import type { DbOrTx } from '../db/client';
 import { companies, users } from '../db/schema';
 import { badRequest, DETAILS } from '../errors';
@@ -166,7 +166,9 @@ export async function login(
   }
   if (user.mfaSecret) {
     if (!body.otp) throw badRequest(DETAILS.otpRequired);
-    if (!verifyTotp(deps.secrets.open(user.mfaSecret), body.otp)) throw badRequest(DETAILS.invalidOtp);
+    // Each time step signs in once: a replayed code gets the answer of a wrong one.
+    if (!(await consumeTotp(deps.db, user.id, deps.secrets.open(user.mfaSecret), body.otp)))
+      throw badRequest(DETAILS.invalidOtp);
   }
   if (user.photoKey) await checkFacePhoto(deps, user.photoKey, body.photo);
 

@@ -8,8 +8,8 @@
  *    proven owner) the answer says `already_registered` and no token is given.
  * 3. `createCompany` (POST /stp/company, bearer: the sign-up token): the company (with the package's services
  *    in its config) and its first Admin are created in one transaction, with their audit rows; the answer is
- *    the new admin's sign-in. Calling it again with the same token answers the same sign-in (a lost answer
- *    can be fetched again) and creates nothing.
+ *    the new admin's sign-in. The token is single use: once the company exists it answers 409 and mints no
+ *    session (a lost answer means signing in with the password).
  */
 import { and, eq, sql } from 'drizzle-orm';
 import {
@@ -173,25 +173,8 @@ export async function createCompany(
   if (!signup || lower(signup.email) !== lower(claims.email)) throw forbidden(DETAILS.invalidToken);
   if (!signup.emailVerifiedAt) throw forbidden(SIGNUP_DETAILS.notVerified);
 
-  if (signup.companyId !== null) {
-    // The same sign-up again (its answer was lost): the same company's admin signs in; nothing new is made.
-    const [admin] = await ctx.db
-      .select({ id: users.id, email: users.email, companyId: users.companyId })
-      .from(users)
-      .where(
-        and(
-          eq(users.companyId, signup.companyId),
-          eq(sql`lower(${users.email})`, lower(signup.email)),
-          eq(users.isActive, true),
-        ),
-      );
-    const [company] = await ctx.db
-      .select({ services: companies.activeServices })
-      .from(companies)
-      .where(eq(companies.id, signup.companyId));
-    if (!admin || !company) throw conflict(SIGNUP_DETAILS.alreadyRegistered);
-    return signInOf(ctx, admin, company.services, client);
-  }
+  // The sign-up token is single use: once its company exists it mints nothing more (issue 26; sign in instead).
+  if (signup.companyId !== null) throw conflict(SIGNUP_DETAILS.alreadyRegistered);
   if (await hasAccount(ctx, signup.email)) throw conflict(SIGNUP_DETAILS.alreadyRegistered);
 
   const [pkg] = await ctx.db.select().from(packages).where(eq(packages.id, body.package));

@@ -256,7 +256,8 @@ function updateAction(body: UpdateBody): string {
 /**
  * PATCH /user/{id}. Admins (role checked by the route) edit any field of a user of their company; anyone
  * edits their own name and phone. Nobody disables themself, and the last enabled Admin is never disabled
- * or demoted. A disabled user's next request is 401 (the principal cache is cleared here).
+ * or demoted. A disabled user's sessions end (their next request is 401, their sockets close); a role or group
+ * change applies to the user's next request (the principal cache is cleared here).
  */
 export async function updateUser(ctx: Ctx, me: Principal, userId: number, body: UpdateBody): Promise<User> {
   const own = isOwnProfileEdit(me, userId, body);
@@ -311,6 +312,8 @@ export async function updateUser(ctx: Ctx, me: Principal, userId: number, body: 
         ...diff,
       });
   });
+  // Disabling ends every session (and with them the sockets) for good: enabling later revives none (issue 26).
+  if (body.is_active === false) await ctx.sessions.endAllOf(ctx.db, [userId]);
   return answer(ctx, me.companyId, userId);
 }
 

@@ -116,6 +116,9 @@ export function createHub(
   const io: HubServer = new Server(httpServer, {
     path: '/socket.io',
     cors: { origin: (origin, done) => done(null, deps.corsOrigins(origin)), credentials: true },
+    // A browser opens sockets only from the studio's origins (issue 26), on either transport: CORS alone would
+    // still let a polling request or a WebSocket in.
+    allowRequest: (request, done) => done(null, deps.corsOrigins(request.headers.origin)),
     serveClient: false,
     ...(deps.cluster ? { adapter: deps.cluster.adapter } : {}),
   });

@@ -8,7 +8,7 @@ import {
 } from '../../src/contract/auth';
 import { errorSchema } from '../../src/contract/common';
 import { emailVerifiedSchema, registerBodySchema, registerResponseSchema } from '../../src/contract/signup';
-import { createAttemptLimiter } from '../auth/attemptLimiter';
+import { type CodeGuard, createCodeGuard, limitEach } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
 import { sendPasswordResetCode, submitPasswordReset } from '../domain/account';
 import { mailVerificationCode, register, verifyEmail } from '../domain/signup';
@@ -16,6 +16,8 @@ import { DETAILS, HttpError } from '../errors';
 import { PUBLIC } from '../http/access';
 
 const SENT = 'If the address is known, a code has been sent.';
+/** Code submits from one client address per window (spraying many addresses' codes). */
+const SUBMITS_PER_ADDRESS = 60;
 
 /**
  * E-mailed one-time codes on the company server, no authentication (§7): password reset and e-mail
@@ -24,31 +26,53 @@ const SENT = 'If the address is known, a code has been sent.';
  */
 export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const { sendsPerEmail, timeWindowMs } = ctx.config.oneTimeCodes;
-  const limiter = createAttemptLimiter(timeWindowMs);
-  const submitLimiter = createAttemptLimiter(timeWindowMs);
+  const window = Math.max(1, Math.round(timeWindowMs / 1000));
+  const sendsByEmail = ctx.limiters('code:sends-email', sendsPerEmail, window);
+  const sendsByAddress = ctx.limiters('code:sends-address', sendsPerEmail * 6, window);
+  const submitsByAddress = ctx.limiters('code:submits-address', SUBMITS_PER_ADDRESS, window);
+  const wrongCodes: CodeGuard = createCodeGuard(ctx.limiters);
 
-  function limitSends(
+  async function limitSends(
     purpose: string,
     email: string,
     ip: string,
     reply: { header(k: string, v: number): unknown },
   ) {
-    const verdict = limiter.hit([
-      { key: `${purpose}:email:${email.toLowerCase()}`, max: sendsPerEmail },
-      { key: `${purpose}:address:${ip}`, max: sendsPerEmail * 6 },
+    const wait = await limitEach([
+      [sendsByEmail, `${purpose}:${email.toLowerCase()}`],
+      [sendsByAddress, `${purpose}:${ip}`],
     ]);
-    if (!verdict.allowed) {
-      reply.header('retry-after', verdict.retryAfterSeconds);
+    if (wait > 0) {
+      reply.header('retry-after', wait);
       throw new HttpError(429, DETAILS.tooManyCodeRequests);
     }
   }
 
-  /** Submits per client address: wrong tries are already limited per code; this slows spraying. */
-  function limitSubmits(ip: string, reply: { header(k: string, v: number): unknown }) {
-    const verdict = submitLimiter.hit([{ key: `address:${ip}`, max: ctx.config.loginRateLimit.perAddress }]);
-    if (!verdict.allowed) {
-      reply.header('retry-after', verdict.retryAfterSeconds);
+  /**
+   * A code submit: limited per client address (spraying), and to 10 wrong codes an hour per e-mail and purpose
+   * (issue 26: new codes add no tries). `check` runs the domain function; its `Invalid code` counts.
+   */
+  async function submitCode<T>(
+    purpose: string,
+    email: string,
+    ip: string,
+    reply: { header(k: string, v: number): unknown },
+    check: () => Promise<T>,
+  ): Promise<T> {
+    const wait = await limitEach([[submitsByAddress, ip]]);
+    const attempt = wait > 0 ? null : await wrongCodes.begin(purpose, email);
+    if (!attempt?.allowed) {
+      reply.header('retry-after', attempt?.retryAfterSeconds ?? wait);
       throw new HttpError(429, DETAILS.tooManyAttempts);
+    }
+    try {
+      const result = await check();
+      await attempt.settle('success');
+      return result;
+    } catch (error) {
+      const wrong = error instanceof HttpError && error.detail === DETAILS.invalidCode;
+      await attempt.settle(wrong ? 'failure' : 'neutral');
+      throw error;
     }
   }
 
@@ -71,7 +95,7 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        limitSends('reset', request.body.email, request.ip, reply);
+        await limitSends('reset', request.body.email, request.ip, reply);
         await sendPasswordResetCode(ctx, request.body.email);
         return { detail: SENT };
       },
@@ -93,8 +117,9 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        limitSubmits(request.ip, reply);
-        await submitPasswordReset(ctx, request.body);
+        await submitCode('reset', request.body.email, request.ip, reply, () =>
+          submitPasswordReset(ctx, request.body),
+        );
         return { detail: 'Password successfully changed' };
       },
     );
@@ -115,7 +140,7 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        limitSends('verify', request.body.email, request.ip, reply);
+        await limitSends('verify', request.body.email, request.ip, reply);
         await mailVerificationCode(ctx, request.body.email);
         return { detail: 'A code has been sent.' };
       },
@@ -140,8 +165,9 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        limitSubmits(request.ip, reply);
-        return verifyEmail(ctx, request.body);
+        return submitCode('verify', request.body.email, request.ip, reply, () =>
+          verifyEmail(ctx, request.body),
+        );
       },
     );
 
@@ -164,7 +190,7 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        limitSends('verify', request.body.email, request.ip, reply);
+        await limitSends('verify', request.body.email, request.ip, reply);
         await register(ctx, request.body);
         return { detail: 'A code has been sent.' };
       },

@@ -6,15 +6,28 @@ import {
   regionsResponseSchema,
 } from '../../src/contract/auth';
 import { errorSchema } from '../../src/contract/common';
-import { createAttemptLimiter } from '../auth/attemptLimiter';
+import { type AttemptOutcome, createLoginGuard } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
 import { login } from '../domain/login';
 import { DETAILS, HttpError } from '../errors';
 import { PUBLIC } from '../http/access';
 
+/** Answers that mean a wrong guess (password, code, face): they count towards the sign-in limits. */
+const FAILURES: ReadonlySet<string> = new Set([
+  DETAILS.invalidCredentials,
+  DETAILS.invalidOtp,
+  DETAILS.faceNotMatched,
+]);
+
+function outcomeOf(error: unknown): AttemptOutcome {
+  return error instanceof HttpError && error.statusCode === 400 && FAILURES.has(error.detail)
+    ? 'failure'
+    : 'neutral';
+}
+
 /** The login host (`/api/v1`): no company server, no token. */
 export function loginRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const limiter = createAttemptLimiter(ctx.config.loginRateLimit.timeWindowMs);
+  const guard = createLoginGuard(ctx.limiters, ctx.config.loginRateLimit);
   return async (app) => {
     app.post(
       '/login/',
@@ -36,16 +49,23 @@ export function loginRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { perAccount, perAddress } = ctx.config.loginRateLimit;
-        const verdict = limiter.hit([
-          { key: `account:${request.body.username.toLowerCase()}`, max: perAccount },
-          { key: `address:${request.ip}`, max: perAddress },
-        ]);
-        if (!verdict.allowed) {
-          reply.header('retry-after', verdict.retryAfterSeconds);
+        // Limits per account and address, per address, and per account (server/auth/attemptLimiter.ts).
+        const attempt = await guard.begin(request.body.username.trim().toLowerCase(), request.ip);
+        if (!attempt.allowed) {
+          reply.header('retry-after', attempt.retryAfterSeconds);
           throw new HttpError(429, DETAILS.tooManyAttempts);
         }
-        return login(ctx, request.body, { ip: request.ip, userAgent: request.headers['user-agent'] });
+        try {
+          const answer = await login(ctx, request.body, {
+            ip: request.ip,
+            userAgent: request.headers['user-agent'],
+          });
+          await attempt.settle('access' in answer ? 'success' : 'neutral');
+          return answer;
+        } catch (error) {
+          await attempt.settle(outcomeOf(error));
+          throw error;
+        }
       },
     );
 

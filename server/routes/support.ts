@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema } from '../../src/contract/common';
 import { contactUsBodySchema, contactUsResponseSchema } from '../../src/contract/profileWrites';
-import { createAttemptLimiter } from '../auth/attemptLimiter';
+import { take } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
 import { SUPPORT_ADDRESS, storeSupportMessage } from '../domain/profileWrites';
 import { HttpError } from '../errors';
@@ -15,7 +15,7 @@ export const TOO_MANY_MESSAGES = 'Too many messages, try again later';
  * without one, messages are limited per client address.
  */
 export function supportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  const limiter = createAttemptLimiter(60_000);
+  const limiter = ctx.limiters('support:address', 5, 60);
   return async (app) => {
     app.post(
       '/support/contact-us',
@@ -34,9 +34,9 @@ export function supportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const principal = request.headers.authorization ? await authenticate(ctx, request) : null;
         if (!principal) {
-          const verdict = limiter.hit([{ key: request.ip, max: 5 }]);
-          if (!verdict.allowed) {
-            reply.header('retry-after', verdict.retryAfterSeconds);
+          const wait = await take(limiter, request.ip);
+          if (wait > 0) {
+            reply.header('retry-after', wait);
             throw new HttpError(429, TOO_MANY_MESSAGES);
           }
         }

@@ -340,7 +340,7 @@ describe('user administration rules', () => {
     expect(demoteAgain.status).toBe(400);
   });
 
-  it('ends a disabled user’s session at once and lets them back when enabled', async () => {
+  it('ends a disabled user’s session for good; enabled again, they sign in anew', async () => {
     const email = uniqueEmail();
     const created = await call('POST', '/api/v2/user', tokens.admin, {
       password: PASSWORDS.admin,
@@ -363,7 +363,10 @@ describe('user administration rules', () => {
     expect((await get(t.app, `/api/v2/user/${id}`, token)).status).toBe(401);
     expect((await login(t.app, email, 'Soon@2026')).statusCode).toBe(400);
     await call('PATCH', `/api/v2/user/${id}`, tokens.admin, { password: PASSWORDS.admin, is_active: true });
-    expect((await get(t.app, `/api/v2/user/${id}`, token)).status).toBe(200);
+    // The old session stays ended (issue 26); a new sign-in works.
+    expect((await get(t.app, `/api/v2/user/${id}`, token)).status).toBe(401);
+    const again = await tokenFor(t.app, email, 'Soon@2026');
+    expect((await get(t.app, `/api/v2/user/${id}`, again)).status).toBe(200);
   });
 
   it('forces a password reset and a two-factor setup at the next sign-in', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
-import { createAttemptLimiter } from '../../server/auth/attemptLimiter';
+import { createLimiters, createLoginGuard, FIRST_DELAY_SECONDS } from '../../server/auth/attemptLimiter';
 import { isAcceptablePassword } from '../../server/auth/passwords';
 import { totpCode, verifyTotp } from '../../server/auth/totp';
 import { DEMO_USERS } from '../../server/db/seed/demo';
@@ -49,19 +49,26 @@ describe('principal cache', () => {
   });
 });
 
-describe('attempt limiter', () => {
-  it('limits per key within a window and tells how long to wait', () => {
-    const limiter = createAttemptLimiter(60_000);
-    const keys = (ip: string) => [
-      { key: 'account:a', max: 3 },
-      { key: `address:${ip}`, max: 2 },
-    ];
-    expect(limiter.hit(keys('1'), 0).allowed).toBe(true);
-    expect(limiter.hit(keys('1'), 1_000).allowed).toBe(true);
-    expect(limiter.hit(keys('1'), 2_000)).toEqual({ allowed: false, retryAfterSeconds: 58 });
-    // A new address still meets the account's limit.
-    expect(limiter.hit(keys('2'), 3_000)).toEqual({ allowed: false, retryAfterSeconds: 57 });
-    expect(limiter.hit(keys('3'), 60_001).allowed).toBe(true);
+describe('sign-in guard (in memory)', () => {
+  it('delays an address after its failures in a row, not the account elsewhere; a success clears them', async () => {
+    const guard = createLoginGuard(createLimiters(undefined), {
+      perAccount: 3,
+      perAddress: 100,
+      timeWindowMs: 3_600_000,
+    });
+    const fail = async (address: string) => {
+      const attempt = await guard.begin('a@x.test', address);
+      if (!attempt.allowed) return attempt.retryAfterSeconds;
+      await attempt.settle('failure');
+      return 0;
+    };
+    expect([await fail('1'), await fail('1'), await fail('1')]).toEqual([0, 0, 0]);
+    const waiting = await guard.begin('a@x.test', '1');
+    expect(waiting).toEqual({ allowed: false, retryAfterSeconds: FIRST_DELAY_SECONDS });
+    const elsewhere = await guard.begin('a@x.test', '2');
+    expect(elsewhere.allowed).toBe(true);
+    if (elsewhere.allowed) await elsewhere.settle('success');
+    expect((await guard.begin('b@x.test', '1')).allowed).toBe(true);
   });
 });
 

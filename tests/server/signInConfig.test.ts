@@ -10,7 +10,12 @@ describe('sign-in settings from the environment', () => {
       devEndpoints: false,
       mailConsole: false,
     });
-    expect(loadConfig({ ...base, NODE_ENV: 'production', DEV_ENDPOINTS: 'true' }).devEndpoints).toBe(true);
+    // Issue 26: never in production, even asked for.
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production', DEV_ENDPOINTS: 'true' })).toThrow(
+      /DEV_ENDPOINTS/,
+    );
+    expect(loadConfig({ ...base, HOST: '0.0.0.0' }).devEndpoints).toBe(false);
+    expect(loadConfig({ ...base, HOST: '0.0.0.0', DEV_ENDPOINTS: 'true' }).devEndpoints).toBe(true);
     expect(loadConfig({ ...base, DEV_ENDPOINTS: 'off' }).devEndpoints).toBe(false);
     expect(() => loadConfig({ ...base, DEV_ENDPOINTS: 'maybe' })).toThrow(/DEV_ENDPOINTS/);
   });

@@ -219,18 +219,18 @@ describe('POST /stp/company', () => {
     expect(JSON.stringify(audit.body.results)).not.toContain(PASSWORD);
   });
 
-  it('the same token again answers the same sign-in and makes no second company', async () => {
+  it('the token is single use: again it answers 409, mints no session and makes no second company', async () => {
     const token = await verifiedSignup(uniqueEmail());
     const first = await post<CompanyCreated>(t.app, '/api/v2/stp/company', profile(), token);
+    expect(first.status).toBe(200);
     const again = await post<CompanyCreated>(
       t.app,
       '/api/v2/stp/company',
       profile({ company_name: 'Other' }),
       token,
     );
-    expect(again.status).toBe(200);
-    expect(again.body.company_id).toBe(first.body.company_id);
-    expect(again.body.user_id).toBe(first.body.user_id);
+    expect(again.status).toBe(409);
+    expect(again.body).not.toHaveProperty('access');
   });
 
   it('a finished sign-up registering again gets a code, then `already_registered`, and no new token', async () => {

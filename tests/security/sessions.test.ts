@@ -1,0 +1,109 @@
+/**
+ * Issue 26 point 3: a disabled user's old token worked again once the user was enabled, and the sign-up token
+ * minted a new Admin session after its company existed (no password, no second factor). Now disabling ends the
+ * user's sessions and sockets for good, and the sign-up token is single use.
+ */
+import type { AddressInfo } from 'node:net';
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EmailVerified } from '../../src/contract/signup';
+import { get, mailedCode, PASSWORDS, startTestApp, type TestApp, tokenFor } from '../server/helpers';
+
+let t: TestApp;
+let url = '';
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp({ loginRateLimit: { perAccount: 1000, perAddress: 1000, timeWindowMs: 60_000 } });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+}, 180_000);
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await t.close();
+});
+
+const userIdOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()).user_id as number;
+
+async function call(method: 'POST' | 'PATCH', path: string, payload: object, token?: string) {
+  return t.app.inject({
+    method,
+    url: path,
+    payload,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+}
+
+async function connect(token: string): Promise<Socket> {
+  const answer = await call('POST', '/api/v2/user/socket_token', { studio: true }, token);
+  const socket = io(url, {
+    path: '/socket.io',
+    auth: { token: (answer.json() as { token: string }).token },
+    transports: ['websocket'],
+    reconnection: false,
+  });
+  sockets.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
+describe('sessions', () => {
+  it('disabling a user ends their sessions and sockets; enabling again revives neither', async () => {
+    const admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
+    const agent = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
+    const id = userIdOf(agent);
+    const socket = await connect(agent);
+    const closed = new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+
+    const off = await call(
+      'PATCH',
+      `/api/v2/user/${id}`,
+      { password: PASSWORDS.admin, is_active: false },
+      admin,
+    );
+    expect(off.statusCode, off.body).toBe(200);
+    expect(await closed).toBe('io server disconnect');
+    expect((await get(t.app, '/api/v2/profile', agent)).status).toBe(401);
+
+    const on = await call(
+      'PATCH',
+      `/api/v2/user/${id}`,
+      { password: PASSWORDS.admin, is_active: true },
+      admin,
+    );
+    expect(on.statusCode, on.body).toBe(200);
+    // The old token stays dead; the user signs in again.
+    expect((await get(t.app, '/api/v2/profile', agent)).status).toBe(401);
+    const fresh = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
+    expect((await get(t.app, '/api/v2/profile', fresh)).status).toBe(200);
+  });
+
+  it('the sign-up token is single use: once the company exists it mints no session', async () => {
+    const email = `founder-${Date.now()}@newco.test`;
+    const password = 'Founder#2026';
+    expect((await call('POST', '/api/v2/stp/register', { email, password })).statusCode).toBe(200);
+    const otp = await mailedCode(t.app, email);
+    const verified = (
+      await call('POST', '/api/v2/user/email_otp/submit', { email, otp })
+    ).json() as EmailVerified;
+    const token = verified.signup_token ?? '';
+    const company = {
+      company_name: 'Newco',
+      package: 1,
+      first_name: 'Nora',
+      last_name: 'Founder',
+      phone: '+90 555 123 45 67',
+      industry: 'Payments',
+      country: 'tr',
+    };
+    const first = await call('POST', '/api/v2/stp/company', company, token);
+    expect(first.statusCode, first.body).toBe(200);
+    const again = await call('POST', '/api/v2/stp/company', company, token);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).not.toHaveProperty('access');
+  });
+});
