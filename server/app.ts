@@ -144,7 +144,9 @@ export async function buildApp(
     print: config.mailConsole ? (line) => console.log(line) : undefined,
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
-    onError: (error) => app.log.error({ err: error }, 'SMTP delivery failed'),
+    onError: (error) => app.log.error({ err: error }, 'mail failed'),
+    // The dev outbox listing shows codes from memory while they live; the database never holds them.
+    devCodesMs: config.devEndpoints ? config.oneTimeCodes.ttlMs : undefined,
   });
   const tokens = createTokenService({
     secret: config.jwtSecret,

@@ -64,15 +64,19 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['auth'],
           description:
             'Mails a 6-digit code (valid 10 minutes, single use, 5 wrong tries) when an active user has this ' +
-            'e-mail. Always 200, so it never tells whether the address is known.',
+            'e-mail. Always 200, so it never tells whether the address is known; the answer goes out before ' +
+            'the address is looked up, so known and unknown addresses take the same time.',
           security: [],
           body: sendCodeBodySchema,
           response: { 200: sendCodeResponseSchema, ...errors },
         },
+        // The work after the answer: the same answer, at the same time, for a known and an unknown address.
+        onResponse: async (request, reply) => {
+          if (reply.statusCode === 200) ctx.mail.defer(() => sendPasswordResetCode(ctx, request.body.email));
+        },
       },
       async (request, reply) => {
         limitSends('reset', request.body.email, request.ip, reply);
-        await sendPasswordResetCode(ctx, request.body.email);
         return { detail: SENT };
       },
     );
