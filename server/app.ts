@@ -23,6 +23,7 @@ import { installAccessControl, PUBLIC } from './http/access';
 import { installErrorHandling } from './http/errors';
 import { loggerOptions } from './http/logging';
 import { countedStorage, createOperations, installOperations, type Operations } from './http/operations';
+import { installPaymentGate } from './http/paymentGate';
 import { installSecurityHeaders } from './http/securityHeaders';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
 import { createDbOutbox } from './integrations/mail';
@@ -216,6 +217,7 @@ export async function buildApp(
   installErrorHandling(app);
   installAccessControl(app, ctx, ['/api/']);
   installAuditContext(app);
+  installPaymentGate(app, ctx);
   installOperations(app, ctx, ops, { redis: cluster?.redis });
   app.decorate('ops', ops);
 
