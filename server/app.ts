@@ -20,6 +20,7 @@ import { frameworkErrors, installErrorHandling } from './http/errors';
 import { loggerOptions } from './http/logging';
 import { openapiTransform } from './http/openapi';
 import { countedStorage, createOperations, installOperations, type Operations } from './http/operations';
+import { installPaymentGate } from './http/paymentGate';
 import { installSecurityHeaders } from './http/securityHeaders';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
 import { createDbOutbox } from './integrations/mail';
@@ -154,7 +155,9 @@ export async function buildApp(
     print: config.mailConsole ? (line) => console.log(line) : undefined,
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
-    onError: (error) => app.log.error({ err: error }, 'SMTP delivery failed'),
+    onError: (error) => app.log.error({ err: error }, 'mail failed'),
+    // The dev outbox listing shows codes from memory while they live; the database never holds them.
+    devCodesMs: config.devEndpoints ? config.oneTimeCodes.ttlMs : undefined,
   });
   const tokens = createTokenService({
     secret: config.jwtSecret,
@@ -232,6 +235,7 @@ export async function buildApp(
   installErrorHandling(app);
   installAccessControl(app, ctx, ['/api/']);
   installAuditContext(app);
+  installPaymentGate(app, ctx);
   installOperations(app, ctx, ops, { redis: cluster?.redis });
   app.decorate('ops', ops);
 

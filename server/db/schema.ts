@@ -672,15 +672,27 @@ export const paymentNotifications = pgTable('payment_notifications', {
   receivedAt: createdAt(),
 });
 
-/** Self-service sign-ups before the company exists (POST /stp/register). */
-export const signups = pgTable('signups', {
-  id: id(),
-  email: text().notNull().unique(),
-  passwordHash: text().notNull(),
-  emailVerifiedAt: ts(),
-  companyId: integer().references(() => companies.id, { onDelete: 'set null' }),
-  createdAt: createdAt(),
-});
+/**
+ * Self-service sign-ups before the company exists (POST /stp/register): one row per registration, each with
+ * its own password and the hash of the handle only its registrant got (issue 26: nobody replaces another's).
+ */
+export const signups = pgTable(
+  'signups',
+  {
+    id: id(),
+    email: text().notNull(),
+    passwordHash: text().notNull(),
+    /** SHA-256 of the registration's handle (the answer of POST /stp/register); null for older rows. */
+    handleHash: text(),
+    emailVerifiedAt: ts(),
+    companyId: integer().references(() => companies.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('signups_handle_hash_unique').on(t.handleHash),
+    index('signups_email_idx').on(sql`lower(${t.email})`),
+  ],
+);
 
 /** E-mailed one-time codes (reset password, e-mail verification); only a hash is kept. */
 export const oneTimeCodes = pgTable(

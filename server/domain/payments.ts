@@ -140,6 +140,8 @@ async function applyPlan(tx: DbOrTx, row: PaymentRow, paidAt: Date): Promise<voi
     planPeriodEnd: new Date(paidAt.getTime() + pkg.periodDays * 86_400_000),
     planVerifications: pkg.verifications,
     activeServices: services,
+    // AML screening needs a provider: the local lists unless the operator configured one.
+    amlProvider: company.amlProvider ?? (services.includes('aml') ? 'Local AML lists' : null),
   };
   await tx.update(companies).set(after).where(eq(companies.id, company.id));
   await recordAudit(tx, {
@@ -155,6 +157,7 @@ async function applyPlan(tx: DbOrTx, row: PaymentRow, paidAt: Date): Promise<voi
       planPeriodEnd: company.planPeriodEnd,
       planVerifications: company.planVerifications,
       activeServices: company.activeServices,
+      amlProvider: company.amlProvider,
     },
     after: { ...after, session_id: row.sessionId },
   });

@@ -1,19 +1,22 @@
 /**
- * Self-service account creation (issue 16; SPEC §1, §7 stp/register, email_otp, stp/company).
+ * Self-service account creation (issue 16; SPEC §1, §7 stp/register, email_otp, stp/company; issue 26).
  *
- * 1. `register`: e-mail and password (§5 create-account rule). A pending sign-up row keeps the password hash;
- *    a 6-digit code is mailed. The answer is the same whether or not the address already has an account.
- * 2. `verifyEmail` (POST /user/email_otp/submit): a right code proves the address. For a pending sign-up the
- *    answer carries a short-lived sign-up token; when the address already has an account, only now (to its
- *    proven owner) the answer says `already_registered` and no token is given.
- * 3. `createCompany` (POST /stp/company, bearer: the sign-up token): the company (with the package's services
- *    in its config) and its first Admin are created in one transaction, with their audit rows; the answer is
- *    the new admin's sign-in. The token is single use: once the company exists it answers 409 and mints no
- *    session (a lost answer means signing in with the password).
+ * 1. `register`: e-mail and password (§5 create-account rule). Each registration is its own pending row with
+ *    its own password hash, and answers a random handle that only its registrant holds; a 6-digit code is
+ *    mailed. A second registration for the address never touches the first one's password. The answer looks
+ *    the same whether or not the address already has an account.
+ * 2. `verifyEmail` (POST /user/email_otp/submit): a right code proves the address; the handle says which
+ *    registration (so which password) the prover made. Only that pair gives the sign-up token; when the
+ *    address already has an account, only now (to its proven owner) the answer says `already_registered`.
+ * 3. `createCompany` (POST /stp/company, bearer: the sign-up token): the company and its first Admin (with the
+ *    proven registration's password) are created in one transaction, with their audit rows; the answer is the
+ *    new admin's sign-in. The token is single use: once the company exists it is refused (401), so it never
+ *    mints a second session; the other pending registrations of the address are deleted.
+ *    Unpaid companies get no services until the checkout is paid (docs/decisions.md, issue 26).
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import {
-  BASE_SERVICES,
   type CompanyCreated,
   type EmailVerified,
   isSignupPassword,
@@ -23,7 +26,7 @@ import { hashPassword } from '../auth/passwords';
 import type { SignupClaims } from '../auth/tokens';
 import type { AppContext } from '../context';
 import { companies, packages, signups, users } from '../db/schema';
-import { badRequest, conflict, DETAILS, forbidden, HttpError } from '../errors';
+import { badRequest, conflict, DETAILS, forbidden, HttpError, unauthorized } from '../errors';
 import { recordAudit } from './audit';
 import type { LoginClient } from './login';
 import { consumeCode, issueCode } from './oneTimeCodes';
@@ -51,12 +54,34 @@ async function hasAccount(ctx: Ctx, email: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-async function signupOf(ctx: Ctx, email: string) {
+/** How long an unproven registration is kept (the codes live 10 minutes, the sign-up token 60). */
+const PENDING_KEEP_MS = 24 * 60 * 60 * 1000;
+
+const handleHashOf = (handle: string) => createHash('sha256').update(handle).digest('base64url');
+
+/** The address's pending registration made with this handle, if any. */
+async function registrationOf(ctx: Ctx, email: string, handle: string) {
   const [row] = await ctx.db
     .select()
     .from(signups)
-    .where(eq(sql`lower(${signups.email})`, lower(email)));
+    .where(
+      and(
+        eq(sql`lower(${signups.email})`, lower(email)),
+        eq(signups.handleHash, handleHashOf(handle)),
+        isNull(signups.companyId),
+      ),
+    );
   return row ?? null;
+}
+
+/** True when one of the address's registrations already made a company. */
+async function finishedSignup(ctx: Ctx, email: string): Promise<boolean> {
+  const rows = await ctx.db
+    .select({ id: signups.id })
+    .from(signups)
+    .where(and(eq(sql`lower(${signups.email})`, lower(email)), sql`${signups.companyId} is not null`))
+    .limit(1);
+  return rows.length > 0;
 }
 
 /** Mails the e-mail verification code of the create-account flow. */
@@ -80,30 +105,37 @@ export async function mailVerificationCode(ctx: Ctx, email: string): Promise<voi
 }
 
 /**
- * Keeps (or renews) the pending sign-up and mails a code. An address whose sign-up already made a company is
- * left as it is; the answer does not differ.
+ * A new pending registration of its own (the address's other registrations are left as they are) and a mailed
+ * code; answers the registration's handle, which POST /user/email_otp/submit needs with the code.
  */
-export async function register(ctx: Ctx, body: { email: string; password: string }): Promise<void> {
+export async function register(ctx: Ctx, body: { email: string; password: string }): Promise<string> {
   if (!isSignupPassword(body.password)) throw badRequest(SIGNUP_PASSWORD_DETAIL);
   const email = body.email.trim();
   const passwordHash = await hashPassword(body.password, ctx.config.argon2);
-  const existing = await signupOf(ctx, email);
-  if (!existing) {
-    await ctx.db
-      .insert(signups)
-      .values({ email, passwordHash })
-      .onConflictDoUpdate({ target: signups.email, set: { passwordHash, emailVerifiedAt: null } });
-  } else if (existing.companyId === null) {
-    await ctx.db
-      .update(signups)
-      .set({ passwordHash, emailVerifiedAt: null, createdAt: new Date() })
-      .where(eq(signups.id, existing.id));
-  }
+  const handle = randomBytes(24).toString('base64url');
+  await ctx.db
+    .delete(signups)
+    .where(
+      and(
+        eq(sql`lower(${signups.email})`, lower(email)),
+        isNull(signups.companyId),
+        lt(signups.createdAt, new Date(Date.now() - PENDING_KEEP_MS)),
+      ),
+    );
+  await ctx.db.insert(signups).values({ email, passwordHash, handleHash: handleHashOf(handle) });
   await mailVerificationCode(ctx, email);
+  return handle;
 }
 
-/** Checks the code; for a pending sign-up answers its token, for a known address `already_registered`. */
-export async function verifyEmail(ctx: Ctx, body: { email: string; otp: string }): Promise<EmailVerified> {
+/**
+ * Checks the code. For the prover's own pending registration (named by its handle) answers its sign-up token;
+ * for an address that already has an account `already_registered`; without a registration of this handle,
+ * only `verified` (register again from this browser).
+ */
+export async function verifyEmail(
+  ctx: Ctx,
+  body: { email: string; otp: string; signup?: string | undefined },
+): Promise<EmailVerified> {
   const ok = await consumeCode(
     ctx.db,
     ctx.config.jwtSecret,
@@ -113,10 +145,10 @@ export async function verifyEmail(ctx: Ctx, body: { email: string; otp: string }
     body.otp,
   );
   if (!ok) throw badRequest(DETAILS.invalidCode);
-  const signup = await signupOf(ctx, body.email);
-  if ((signup && signup.companyId !== null) || (await hasAccount(ctx, body.email))) {
+  if ((await finishedSignup(ctx, body.email)) || (await hasAccount(ctx, body.email))) {
     return { verified: true, already_registered: true };
   }
+  const signup = body.signup ? await registrationOf(ctx, body.email, body.signup) : null;
   if (!signup) return { verified: true };
   await ctx.db.update(signups).set({ emailVerifiedAt: new Date() }).where(eq(signups.id, signup.id));
   const signup_token = await ctx.tokens.signSignup(
@@ -173,15 +205,16 @@ export async function createCompany(
   if (!signup || lower(signup.email) !== lower(claims.email)) throw forbidden(DETAILS.invalidToken);
   if (!signup.emailVerifiedAt) throw forbidden(SIGNUP_DETAILS.notVerified);
 
-  // The sign-up token is single use: once its company exists it mints nothing more (issue 26; sign in instead).
-  if (signup.companyId !== null) throw conflict(SIGNUP_DETAILS.alreadyRegistered);
+  // Single use: once its company exists the token is dead (it never signs anyone in again).
+  if (signup.companyId !== null) throw unauthorized(DETAILS.invalidToken);
   if (await hasAccount(ctx, signup.email)) throw conflict(SIGNUP_DETAILS.alreadyRegistered);
 
   const [pkg] = await ctx.db.select().from(packages).where(eq(packages.id, body.package));
   if (!pkg) throw badRequest(SIGNUP_DETAILS.unknownPackage);
   if (pkg.isCustom) throw badRequest(SIGNUP_DETAILS.customPackage);
-  // The package's own services (the plan a paid checkout also applies), else the base service.
-  const services = [...(pkg.services ?? BASE_SERVICES)];
+  // Services only once paid (issue 26): the company starts with none; the paid checkout of the package adds
+  // its services (and the AML provider with AML), as any later purchase does.
+  const services: string[] = [];
   const region = ctx.regions[0];
   if (!region) throw new HttpError(500, DETAILS.serverError);
 
@@ -198,7 +231,7 @@ export async function createCompany(
       .values({
         name: body.company_name,
         region: region.name,
-        amlProvider: services.includes('aml') ? 'Local AML lists' : null,
+        amlProvider: null,
         activeServices: services,
         industry: body.industry,
         country: body.country,
@@ -222,6 +255,10 @@ export async function createCompany(
       .returning({ id: users.id, email: users.email, companyId: users.companyId });
     if (!admin) throw new HttpError(500, DETAILS.serverError);
     await tx.update(signups).set({ companyId: company.id }).where(eq(signups.id, signup.id));
+    // The address's other registrations (another password, never proven) can no longer become anything.
+    await tx
+      .delete(signups)
+      .where(and(eq(sql`lower(${signups.email})`, lower(signup.email)), isNull(signups.companyId)));
     const audit = { companyId: company.id, actorId: admin.id };
     await recordAudit(tx, {
       ...audit,

@@ -285,6 +285,14 @@ export function logFilters(base: SQL, query: LogQuery): SQL[] {
 }
 
 /** Log rows with the exact body of their message. */
+/**
+ * A log entry as someone without the webhook permission (Admin, the one that manages webhooks) sees it: what
+ * happened and when, without the payload, the signature headers or the receiver's answer.
+ */
+export function withoutContent(log: WebhookLog): WebhookLog {
+  return { ...log, payload: null, request_body: null, request_headers: null, response_body: null };
+}
+
 export async function logsWithBodies(db: DbOrTx, where: SQL[], limit: number, offset = 0) {
   const rows = await db
     .select({ log: webhookLogs, body: webhookMessages.body })

@@ -1,13 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  emailOtpSubmitBodySchema,
   resetPasswordSubmitBodySchema,
   resetPasswordSubmitResponseSchema,
   sendCodeBodySchema,
   sendCodeResponseSchema,
 } from '../../src/contract/auth';
 import { errorSchema } from '../../src/contract/common';
-import { emailVerifiedSchema, registerBodySchema, registerResponseSchema } from '../../src/contract/signup';
+import {
+  emailVerifiedSchema,
+  emailVerifyBodySchema,
+  registerBodySchema,
+  registerResponseSchema,
+} from '../../src/contract/signup';
 import { type CodeGuard, createCodeGuard, limitEach } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
 import { sendPasswordResetCode, submitPasswordReset } from '../domain/account';
@@ -88,15 +92,19 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['auth'],
           description:
             'Mails a 6-digit code (valid 10 minutes, single use, 5 wrong tries) when an active user has this ' +
-            'e-mail. Always 200, so it never tells whether the address is known.',
+            'e-mail. Always 200, so it never tells whether the address is known; the answer goes out before ' +
+            'the address is looked up, so known and unknown addresses take the same time.',
           security: [],
           body: sendCodeBodySchema,
           response: { 200: sendCodeResponseSchema, ...errors },
         },
+        // The work after the answer: the same answer, at the same time, for a known and an unknown address.
+        onResponse: async (request, reply) => {
+          if (reply.statusCode === 200) ctx.mail.defer(() => sendPasswordResetCode(ctx, request.body.email));
+        },
       },
       async (request, reply) => {
         await limitSends('reset', request.body.email, request.ip, reply);
-        await sendPasswordResetCode(ctx, request.body.email);
         return { detail: SENT };
       },
     );
@@ -155,12 +163,12 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['auth'],
           description:
             'Checks the e-mail verification code: `{ verified: true }`, or 400 `Invalid code` (wrong, used or ' +
-            'expired). For an address with a pending sign-up (POST /stp/register) the answer carries ' +
-            '`signup_token`, the bearer token of POST /stp/company (60 minutes); when the address already has ' +
-            'an account it says `already_registered: true` instead, so only the proven owner of the address ' +
-            'learns it.',
+            'expired). With `signup`, the handle POST /stp/register answered, the answer carries ' +
+            '`signup_token` for that registration (its password), the bearer token of POST /stp/company (60 ' +
+            'minutes, single use); when the address already has an account it says `already_registered: ' +
+            'true` instead, so only the proven owner of the address learns it.',
           security: [],
-          body: emailOtpSubmitBodySchema,
+          body: emailVerifyBodySchema,
           response: { 200: emailVerifiedSchema, ...errors },
         },
       },
@@ -180,10 +188,11 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['signup'],
           description:
             'Keeps the e-mail and the password (8 or more characters with an upper-case letter, a lower-case ' +
-            'letter and a symbol, §5) as a pending sign-up and mails a 6-digit verification code (valid 10 ' +
-            'minutes, single use). Answers the same whether or not the address already has an account; ' +
-            'nothing is created before the code is submitted (POST /user/email_otp/submit). Limited per ' +
-            'address and per client address like the code sends (429).',
+            'letter and a symbol, §5) as a pending registration of its own and mails a 6-digit verification ' +
+            'code (valid 10 minutes, single use). Answers `signup`, the handle of this registration, which ' +
+            'POST /user/email_otp/submit needs with the code: another registration of the address never ' +
+            'changes this one. Answers alike whether or not the address already has an account; nothing is ' +
+            'created before the code is submitted. Limited per address and per client address (429).',
           security: [],
           body: registerBodySchema,
           response: { 200: registerResponseSchema, ...errors },
@@ -191,8 +200,8 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         await limitSends('verify', request.body.email, request.ip, reply);
-        await register(ctx, request.body);
-        return { detail: 'A code has been sent.' };
+        const signup = await register(ctx, request.body);
+        return { detail: 'A code has been sent.', signup };
       },
     );
   };

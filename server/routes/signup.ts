@@ -22,11 +22,11 @@ export function signupRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['signup'],
           description:
             'Bearer: the `signup_token` of POST /user/email_otp/submit (not an access token). Creates the ' +
-            'company (its config gets the services of the chosen package; payment status unpaid until the ' +
-            'checkout of POST /payment/buy_package is paid) and its first Admin with the sign-up’s e-mail and ' +
-            'password, audited, and answers the admin’s sign-in like a login. The token is single use: once ' +
-            'the company exists it answers 409 and creates nothing. 409 when the address already has an account; 400 for a ' +
-            'custom-priced or unknown package.',
+            'company (payment status unpaid and no services until the checkout of POST /payment/buy_package ' +
+            'is paid, which adds the package’s services) and its first Admin with the proven registration’s ' +
+            'e-mail and password, audited, and answers the admin’s sign-in like a login. The token is single ' +
+            'use: once the company exists it answers 401. 409 when the address already has an account; 400 ' +
+            'for a custom-priced or unknown package.',
           security: [{ bearer: [] }],
           body: companyBodySchema,
           response: {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema, idParams } from '../../src/contract/common';
@@ -9,6 +10,7 @@ import {
   WEBHOOK_EVENTS,
   WEBHOOK_TEST_EVENT,
   WEBHOOK_URL_MESSAGE,
+  type WebhookLog,
   webhookEndpointBodySchema,
   webhookEndpointPatchSchema,
   webhookEndpointSchema,
@@ -51,6 +53,7 @@ import {
   toEndpoint,
   WEBHOOK_EVENT_DESCRIPTIONS,
   webhookSettingsOf,
+  withoutContent,
 } from '../domain/webhooks';
 import { badRequest, DETAILS } from '../errors';
 import { need, principalOf } from '../http/access';
@@ -61,6 +64,12 @@ import { authErrors } from './shared';
 const access = need('view_company_page');
 /** Writes, secrets and tokens: Admins only. */
 const adminAccess = need('view_company_page', { admin: true });
+/**
+ * Delivery logs: every user with view_company_page sees the attempts, but the payloads, the signature headers
+ * and the receivers' answers only who manages webhooks (adminAccess's Admin role).
+ */
+const logView = (request: FastifyRequest) =>
+  principalOf(request).role === 'Admin' ? (log: WebhookLog) => log : withoutContent;
 const newToken = () => randomBytes(24).toString('base64url');
 const passwordHeaders = z.object({
   'x-password': z.string().max(200).optional().describe("The admin's account password (reveals the secret)"),
@@ -203,7 +212,8 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Delivery attempts of the company',
           description:
             'Every attempt, newest first; page size default 10. Filters: `status` (succeeded, failed), `event`, ' +
-            '`search` (event, URL or message id).',
+            '`search` (event, URL or message id). Payloads, request headers (signatures) and response bodies ' +
+            'are null unless the caller is an Admin.',
           querystring: webhookLogsQuerySchema,
           response: { 200: webhookLogPageSchema, ...authErrors },
         },
@@ -217,7 +227,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             .where(and(...where)),
           logsWithBodies(ctx.db, where, request.query.limit, request.query.offset),
         ]);
-        return toPage(request, request.query, total[0]?.value ?? 0, rows);
+        return toPage(request, request.query, total[0]?.value ?? 0, rows.map(logView(request)));
       },
     );
 
@@ -481,7 +491,8 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: "An endpoint's delivery attempts",
           description:
             'Newest first, `limit` default 10; `after_id` continues below that entry; `search` matches event, ' +
-            'URL or message id; `status` and `event` filter.',
+            'URL or message id; `status` and `event` filter. Payloads, request headers (signatures) and ' +
+            'response bodies are null unless the caller is an Admin.',
           params: idParams,
           querystring: endpointLogsQuerySchema,
           response: { 200: endpointLogsResponseSchema, ...authErrors },
@@ -489,7 +500,8 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const row = await requireEndpoint(ctx.db, principalOf(request).companyId, request.params.id);
-        return endpointLogs(ctx.db, row.id, request.query);
+        const logs = await endpointLogs(ctx.db, row.id, request.query);
+        return { ...logs, results: logs.results.map(logView(request)) };
       },
     );
 

@@ -4,7 +4,7 @@
  * shapes shared by the studio and the server.
  */
 import { z } from 'zod';
-import { loginSuccessSchema } from './auth';
+import { emailOtpSubmitBodySchema, loginSuccessSchema } from './auth';
 import { idSchema, lineText } from './common';
 import type { Service } from './constants';
 
@@ -83,7 +83,16 @@ export const registerBodySchema = z.strictObject({
   password: lineText.min(1).max(256),
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
-export const registerResponseSchema = z.object({ detail: z.string() });
+/**
+ * `signup`: the handle of this registration (issue 26). Only its registrant has it; POST
+ * /user/email_otp/submit needs it with the code to give the sign-up token of this registration's password.
+ */
+export const registerResponseSchema = z.object({ detail: z.string(), signup: z.string() });
+
+/** POST /api/v2/user/email_otp/submit: the code, and for a sign-up the registration's handle. */
+export const emailVerifyBodySchema = emailOtpSubmitBodySchema.extend({
+  signup: z.string().trim().min(1).max(100).optional(),
+});
 
 /**
  * POST /api/v2/user/email_otp/submit answers `verified`, and for an address with a pending sign-up either the

@@ -126,6 +126,7 @@ export const agentStatusReplySchema = z.object({ status: agentStatusSchema });
  */
 export const callEntrySchema = callAnswerSchema.extend({ question_text: z.string().nullable() });
 export type CallEntry = z.infer<typeof callEntrySchema>;
+
 /** The multipart body of PATCH /videocall/{id} as the OpenAPI document declares it: one webm file `file`. */
 export const recordingUploadFormSchema = z.strictObject({
   file: z.file().mime(['video/webm']).max(MAX_RECORDING_BYTES).describe("The call's webm recording"),

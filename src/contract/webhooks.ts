@@ -141,14 +141,14 @@ export const webhookLogSchema = z.object({
   /** The message's `webhook-id`: the same on every attempt and replay of one message. */
   message_id: z.string().nullable(),
   url: z.string(),
-  /** The body sent, parsed. */
-  payload: z.record(z.string(), z.unknown()),
-  /** The body sent, byte for byte as signed. */
+  /** The body sent, parsed; null for callers without the webhook permission (Admin). */
+  payload: z.record(z.string(), z.unknown()).nullable(),
+  /** The body sent, byte for byte as signed; null for callers without the webhook permission (Admin). */
   request_body: z.string().nullable(),
-  /** The headers sent (signatures included: they are useless without the secret). */
-  request_headers: z.record(z.string(), z.string()),
+  /** The headers sent, signatures included; null for callers without the webhook permission (Admin). */
+  request_headers: z.record(z.string(), z.string()).nullable(),
   response_status: z.number().int().nullable(),
-  /** The receiver's answer, first 2,000 characters. */
+  /** The receiver's answer, first 2,000 characters; null for callers without the webhook permission. */
   response_body: z.string().nullable(),
   /** Why no answer came (time-out, refused address, network error). */
   error: z.string().nullable(),

@@ -63,6 +63,8 @@ export interface CreateAccountContext {
   email: string;
   resendAfter: number;
   countdown: number;
+  /** The handle of this browser's registration (POST /stp/register): the code is checked with it. */
+  signup: string | null;
   signupToken: string | null;
   packages: Package[];
   packageId: number | null;
@@ -124,6 +126,7 @@ const initialContext = (resendAfter: number): CreateAccountContext => ({
   email: '',
   resendAfter,
   countdown: 0,
+  signup: null,
   signupToken: null,
   packages: [],
   packageId: null,
@@ -143,15 +146,17 @@ export const createAccountMachine = setup({
     tags: {} as Tag,
   },
   actors: {
-    register: fromPromise<void, { email: string; password: string }>(async () => {
+    register: fromPromise<string, { email: string; password: string }>(async () => {
       throw new Error('register is provided by the app');
     }),
     sendCode: fromPromise<void, { email: string }>(async () => {
       throw new Error('sendCode is provided by the app');
     }),
-    verifyCode: fromPromise<EmailVerified, { email: string; otp: string }>(async () => {
-      throw new Error('verifyCode is provided by the app');
-    }),
+    verifyCode: fromPromise<EmailVerified, { email: string; otp: string; signup: string | null }>(
+      async () => {
+        throw new Error('verifyCode is provided by the app');
+      },
+    ),
     loadPackages: fromPromise<Package[], void>(async () => {
       throw new Error('loadPackages is provided by the app');
     }),
@@ -222,7 +227,11 @@ export const createAccountMachine = setup({
         }),
         onDone: {
           target: 'code',
-          actions: assign(({ context }) => ({ countdown: context.resendAfter, ...clear })),
+          actions: assign(({ context, event }) => ({
+            signup: event.output,
+            countdown: context.resendAfter,
+            ...clear,
+          })),
         },
         onError: { target: 'account', actions: assign(({ event }) => errorOf(event.error)) },
       },
@@ -256,6 +265,7 @@ export const createAccountMachine = setup({
         input: ({ context, event }) => ({
           email: context.email,
           otp: (event as Extract<CreateAccountEvent, { type: 'code.submitted' }>).code.trim(),
+          signup: context.signup,
         }),
         onDone: [
           {

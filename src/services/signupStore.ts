@@ -7,7 +7,7 @@
 const KEY = 'studio.createAccount';
 const FINISHING_KEY = 'studio.createAccount.finishing';
 /** Bumped when the machine's states change shape: an older snapshot is dropped. */
-const VERSION = 1;
+const VERSION = 2;
 
 function storage(): Storage | null {
   try {

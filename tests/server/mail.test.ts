@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDbOutbox, recentMail } from '../../server/integrations/mail';
+import { mailOutbox } from '../../server/db/schema';
+import { BLANKED_CODE, createDbOutbox, recentMail } from '../../server/integrations/mail';
 import { startTestApp, type TestApp } from './helpers';
 
 /** A tiny SMTP server on loopback that keeps what it receives (no TLS, no auth). */
@@ -49,7 +51,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('mail outbox', () => {
-  it('stores, prints one line with the code, and sends by SMTP when a URL is set', async () => {
+  it('stores without the code, prints one line with it, and sends by SMTP (with it) when a URL is set', async () => {
     const smtp = await fakeSmtp();
     const lines: string[] = [];
     try {
@@ -57,6 +59,7 @@ describe('mail outbox', () => {
         print: (line) => lines.push(line),
         smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
         from: 'Studio <no-reply@studio.test>',
+        devCodesMs: 60_000,
       });
       await outbox.send({
         to: 'smtp@acme.test',
@@ -73,6 +76,9 @@ describe('mail outbox', () => {
           created_at: expect.any(String),
         },
       ]);
+      // The table keeps the message without its code; the dev listing above put it back from memory.
+      const stored = await t.app.ctx.db.select().from(mailOutbox).where(eq(mailOutbox.to, 'smtp@acme.test'));
+      expect(stored.map((row) => row.body)).toEqual([`Your code is ${BLANKED_CODE}.`]);
       await expect.poll(() => smtp.received.length, { timeout: 5000 }).toBe(1);
       expect(smtp.received[0]).toContain('Subject: Your code');
       expect(smtp.received[0]).toContain('Your code is 424242.');

@@ -21,7 +21,14 @@ export const paymentKeys = {
   history: (limit: number) => ['payment', 'history', limit] as const,
   serviceConfig: (lang: string) => ['payment', 'service-config', lang] as const,
   industries: (lang: string) => ['payment', 'industries', lang] as const,
+  companyStatus: (companyId: number) => ['payment', 'company-status', companyId] as const,
 };
+
+/** The company's payment status (GET /company/{id}, any signed-in user): `paid`, else not paid yet. */
+export async function getCompanyPaymentStatus(companyId: number, { signal }: Options = {}): Promise<string> {
+  const company = await api.get(`company/${companyId}`, { signal }).json<{ payment_status: string }>();
+  return company.payment_status;
+}
 
 export function listPackages({ signal }: Options = {}): Promise<Package[]> {
   return api.get('stp/packages', { signal }).json<Package[]>();

@@ -15,16 +15,24 @@ type Options = { signal?: AbortSignal };
 const signupServer = () => publicApi(studioConfig().loginHost);
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
+/** Answers this registration's handle (POST /user/email_otp/submit needs it with the code). */
 export async function register(body: { email: string; password: string }, { signal }: Options = {}) {
-  await signupServer().post('stp/register', { json: body, signal, retry: 0 });
+  const answer = await signupServer()
+    .post('stp/register', { json: body, signal, retry: 0 })
+    .json<{ signup: string }>();
+  return answer.signup;
 }
 
 export async function sendVerificationCode({ email }: { email: string }, { signal }: Options = {}) {
   await signupServer().post('user/email_otp/send', { json: { email }, signal, retry: 0 });
 }
 
-export function verifyEmail(body: { email: string; otp: string }, { signal }: Options = {}) {
-  return signupServer().post('user/email_otp/submit', { json: body, signal, retry: 0 }).json<EmailVerified>();
+export function verifyEmail(
+  { signup, ...body }: { email: string; otp: string; signup: string | null },
+  { signal }: Options = {},
+) {
+  const json = signup ? { ...body, signup } : body;
+  return signupServer().post('user/email_otp/submit', { json, signal, retry: 0 }).json<EmailVerified>();
 }
 
 export function getPackages({ signal }: Options = {}) {
@@ -32,7 +40,7 @@ export function getPackages({ signal }: Options = {}) {
 }
 
 export function createCompany(token: string, body: CompanyBody, { signal }: Options = {}) {
-  // Not retried by ky: a second call is safe (the server answers the same sign-in) but the machine decides.
+  // Not retried by ky: the sign-up token is single use (a second call answers 401).
   return signupServer()
     .post('stp/company', { json: body, headers: bearer(token), signal, retry: 0 })
     .json<CompanyCreated>();

@@ -34,6 +34,7 @@ import { ConnectionBanner } from './realtime/ConnectionBanner';
 import { IncomingCall } from './realtime/IncomingCall';
 import { RealtimeProvider } from './realtime/RealtimeProvider';
 import { reloadPage } from './reload';
+import { UnpaidBanner } from './UnpaidBanner';
 import { useActiveAccount, useStoredAccounts } from './useAccounts';
 import { useMounted } from './useMounted';
 
@@ -175,6 +176,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
         <ConnectionBanner />
         <main id="main" className="studio-main" tabIndex={-1}>
           <QueryClientProvider client={queryClient}>
+            <UnpaidBanner account={account} />
             {children}
             <ForcedSteps account={account} />
           </QueryClientProvider>

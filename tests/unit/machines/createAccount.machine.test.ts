@@ -65,7 +65,7 @@ const events = [
   { type: 'retry' },
   { type: 'back' },
   { type: 'restart' },
-  done('register'),
+  done('register', 'handle-1'),
   failed('register', lost),
   failed('register', apiError(400, 'The password needs 8 or more characters')),
   done('sendCode'),
@@ -172,7 +172,7 @@ async function toPayment() {
   const s = sut();
   s.actor.start();
   s.actor.send({ type: 'account.submitted', email: ' nora@newco.test ', password: 'Signup#2026' });
-  await s.effects.settle('register', { output: undefined });
+  await s.effects.settle('register', { output: 'handle-1' });
   s.actor.send({ type: 'code.submitted', code: ' 123456 ' });
   await s.effects.settle('verifyCode', { output: { verified: true, signup_token: 'signup-token' } });
   await s.effects.settle('loadPackages', { output: [starter] });
@@ -184,10 +184,12 @@ async function toPayment() {
 }
 
 describe('create-account machine: what each step sends', () => {
-  it('registers with the trimmed e-mail and the password, which never enters the context', async () => {
+  it('registers with the trimmed e-mail and the password, which never enters the context; checks the code with the registration’s handle', async () => {
     const { actor, effects } = await toPayment();
     expect(effects.inputs.get('register')).toEqual([{ email: 'nora@newco.test', password: 'Signup#2026' }]);
-    expect(effects.inputs.get('verifyCode')).toEqual([{ email: 'nora@newco.test', otp: '123456' }]);
+    expect(effects.inputs.get('verifyCode')).toEqual([
+      { email: 'nora@newco.test', otp: '123456', signup: 'handle-1' },
+    ]);
     expect(effects.inputs.get('createCompany')).toEqual([{ token: 'signup-token', packageId: 1, profile }]);
     expect(JSON.stringify(actor.getPersistedSnapshot())).not.toContain('Signup#2026');
     // The sign-up token is spent once the company exists.
@@ -207,7 +209,7 @@ describe('create-account machine: what each step sends', () => {
       { input: {} },
     ).start();
     actor.send({ type: 'account.submitted', email: 'nora@newco.test', password: 'Signup#2026' });
-    await s.effects.settle('register', { output: undefined });
+    await s.effects.settle('register', { output: 'handle-1' });
     expect(actor.getSnapshot().context.countdown).toBe(RESEND_AFTER_SECONDS);
     actor.send({ type: 'code.resend' });
     expect(actor.getSnapshot().value).toEqual({ code: 'waiting' });
@@ -222,7 +224,7 @@ describe('create-account machine: what each step sends', () => {
     const { actor, effects } = sut();
     actor.start();
     actor.send({ type: 'account.submitted', email: 'nora@newco.test', password: 'Signup#2026' });
-    await effects.settle('register', { output: undefined });
+    await effects.settle('register', { output: 'handle-1' });
     actor.send({ type: 'code.submitted', code: '000000' });
     await effects.settle('verifyCode', { error: apiError(400, 'Invalid code') });
     expect(actor.getSnapshot().context.error).toBe('invalidCode');

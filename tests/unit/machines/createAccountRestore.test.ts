@@ -27,15 +27,17 @@ const options = {
 const never = <T>() => new Promise<T>(() => {});
 
 /** The machine with every request answered at once, except the profile's options (held or answered). */
-function machine(loadOptions: () => Promise<typeof options>, register = async () => {}) {
+function machine(loadOptions: () => Promise<typeof options>, register = async () => 'handle') {
   return createAccountMachine.provide({
     actors: {
       register: fromPromise(register),
       sendCode: fromPromise(async () => {}),
-      verifyCode: fromPromise<EmailVerified, { email: string; otp: string }>(async () => ({
-        verified: true,
-        signup_token: 'token',
-      })),
+      verifyCode: fromPromise<EmailVerified, { email: string; otp: string; signup: string | null }>(
+        async () => ({
+          verified: true,
+          signup_token: 'token',
+        }),
+      ),
       loadPackages: fromPromise<Package[], void>(async () => [starter]),
       loadOptions: fromPromise(loadOptions),
       ticker: fromCallback(() => () => {}),

@@ -446,16 +446,24 @@ function LogDrawer({
           </p>
           <H5>{t('drawer.request')}</H5>
           <p className="studio-webhooks-url">{`POST ${log.url}`}</p>
-          <H5>{t('drawer.headers')}</H5>
-          <pre className="studio-webhooks-pre">
-            {Object.entries(log.request_headers)
-              .map(([name, value]) => `${name}: ${value}`)
-              .join('\n')}
-          </pre>
-          <H5>{t('drawer.body')}</H5>
-          <pre className="studio-webhooks-pre">
-            {log.request_body ?? JSON.stringify(log.payload, null, 2)}
-          </pre>
+          {log.request_headers === null ? (
+            <Callout intent={Intent.PRIMARY} icon="lock" data-testid="webhook-content-hidden">
+              {t('drawer.contentHidden')}
+            </Callout>
+          ) : (
+            <>
+              <H5>{t('drawer.headers')}</H5>
+              <pre className="studio-webhooks-pre">
+                {Object.entries(log.request_headers)
+                  .map(([name, value]) => `${name}: ${value}`)
+                  .join('\n')}
+              </pre>
+              <H5>{t('drawer.body')}</H5>
+              <pre className="studio-webhooks-pre">
+                {log.request_body ?? JSON.stringify(log.payload, null, 2)}
+              </pre>
+            </>
+          )}
           <H5>{t('drawer.response')}</H5>
           <p>
             {t('drawer.status')}: <Tag minimal>{log.response_status ?? t('logs.noAnswer')}</Tag>
