@@ -1,7 +1,13 @@
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema, idParams } from '../../src/contract/common';
-import { RECORDING_TOO_LARGE } from '../../src/contract/constants';
+import {
+  CALLS_TOO_FAST,
+  RECORDING_EXISTS,
+  RECORDING_TOO_LARGE,
+  STORAGE_QUOTA_EXCEEDED,
+} from '../../src/contract/constants';
 import {
   agentStatusBodySchema,
   agentStatusReplySchema,
@@ -20,6 +26,7 @@ import {
   videoCallPageSchema,
   videoCallSchema,
 } from '../../src/contract/videocalls';
+import { createAttemptLimiter } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
 import { assertProfile } from '../domain/profiles';
 import { getUser } from '../domain/users';
@@ -31,18 +38,21 @@ import {
   deleteRecording,
   listVideoCalls,
   oneVideoCall,
+  openCallOfLink,
   setCallStatus,
   storeRecording,
 } from '../domain/videocalls';
 import { badRequest, forbidden, HttpError, notFound } from '../errors';
 import { CUSTOMER, customerOf, need, principalOf, SIGNED_IN } from '../http/access';
 import { toPage } from '../http/paging';
-import { FileTooLargeError } from '../storage/storage';
+import { uploadError } from '../storage/uploadGate';
 import { notRestricted } from './profileWrites';
 import { authErrors } from './shared';
 
 const calls = need('view_calls_page');
 export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  // Calls created per join link and per client address (issue 25, point 6), in an hour.
+  const callLimiter = createAttemptLimiter(3_600_000);
   return async (app) => {
     app.get(
       '/videocall',
@@ -135,19 +145,38 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['videocalls'],
           description:
             'Called by the customer page with the join-link token as bearer: a new call with status 0 (WAITING). ' +
-            'It rings once the customer’s socket connects with `{ customer: token, call_id }` (docs/events.md).',
+            'It rings once the customer’s socket connects with `{ customer: token, call_id }` (docs/events.md). ' +
+            'A join link holds one call at a time: while its call waits or talks, this answers that call (200). ' +
+            `New calls are limited per link and per client address in an hour (429 “${CALLS_TOO_FAST}”).`,
           body: createCallBodySchema,
-          response: { 201: createdCallSchema, ...authErrors },
+          response: { 200: createdCallSchema, 201: createdCallSchema, ...authErrors, 429: errorSchema },
         },
       },
       async (request, reply) => {
         const customer = customerOf(request);
         if (request.body.profile !== customer.profile_id) throw forbidden();
-        const call = await ctx.db.transaction((tx) =>
-          createCall(tx, customer.company_id, customer.profile_id),
-        );
-        ctx.calls.created(customer.company_id, call.id);
-        return reply.code(201).send(call);
+        const token = (request.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+        const link = createHash('sha256').update(token).digest('hex');
+        const { callsPerLinkPerHour, callsPerAddressPerHour } = ctx.config.limits;
+        const made = await ctx.db.transaction(async (tx) => {
+          const open = await openCallOfLink(tx, link);
+          if (open) return { call: open, created: false };
+          const verdict = callLimiter.hit([
+            { key: `link:${link}`, max: callsPerLinkPerHour },
+            { key: `address:${request.ip}`, max: callsPerAddressPerHour },
+          ]);
+          if (!verdict.allowed) {
+            reply.header('retry-after', verdict.retryAfterSeconds);
+            throw new HttpError(429, CALLS_TOO_FAST, { retry_after: verdict.retryAfterSeconds });
+          }
+          return {
+            call: await createCall(tx, customer.company_id, customer.profile_id, link),
+            created: true,
+          };
+        });
+        if (!made.created) return reply.code(200).send(made.call);
+        ctx.calls.created(customer.company_id, made.call.id);
+        return reply.code(201).send(made.call);
       },
     );
 
@@ -186,16 +215,29 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           consumes: ['multipart/form-data'],
           description:
             'Multipart with one file `file`: the call’s webm recording, streamed to storage (checked by its first ' +
-            `bytes). Over 300 MB: 413 “${RECORDING_TOO_LARGE}” and nothing is kept. Replaces an earlier recording.`,
+            `bytes), made seekable and kept with its SHA-256 (\`recording_sha256\`). Only the call's agent uploads ` +
+            `it (403). A call that has a recording answers 409 “${RECORDING_EXISTS}” (a recording is never ` +
+            `replaced, not even after it was deleted); a retry of an upload that never completed goes through. ` +
+            `Over 300 MB: 413 “${RECORDING_TOO_LARGE}”; past the company's storage quota: 413 ` +
+            `“${STORAGE_QUOTA_EXCEEDED}”; nothing is kept. Too many uploads by one user: 429.`,
           params: idParams,
-          response: { 200: videoCallSchema, ...authErrors, 413: errorSchema },
+          response: {
+            200: videoCallSchema,
+            ...authErrors,
+            409: errorSchema,
+            413: errorSchema,
+            429: errorSchema,
+          },
         },
       },
       async (request) => {
         if (!request.isMultipart()) throw badRequest('Send the recording as multipart/form-data');
         const { companyId, id: actorId } = principalOf(request);
+        const leave = ctx.uploads.enter(actorId);
+        const maxBytes = ctx.config.calls.maxRecordingBytes;
         try {
-          const file = await request.file();
+          // One byte over the limit reaches the byte count (busboy stops at its own limit without an error).
+          const file = await request.file({ limits: { fileSize: maxBytes + 1 } });
           if (file?.fieldname !== 'file') throw badRequest('file is required');
           await storeRecording(
             ctx.db,
@@ -204,13 +246,13 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             request.params.id,
             actorId,
             file.file,
-            ctx.config.calls.maxRecordingBytes,
+            maxBytes,
+            ctx.config.limits.companyStorageBytes,
           );
         } catch (error) {
-          const code = (error as { code?: string }).code;
-          if (error instanceof FileTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE')
-            throw new HttpError(413, RECORDING_TOO_LARGE);
-          throw error;
+          throw uploadError(error, RECORDING_TOO_LARGE);
+        } finally {
+          leave();
         }
         return oneVideoCall(ctx.db, ctx.storage, companyId, request.params.id);
       },

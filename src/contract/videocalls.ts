@@ -15,6 +15,8 @@ export const videoCallSchema = z.object({
   call_end_time: isoDateTime.nullable(),
   /** Signed address of the webm recording, or null. */
   recorded_file: z.string().nullable(),
+  /** SHA-256 (hex) of the stored recording, kept since it was stored (issue 25); null without one. */
+  recording_sha256: z.string().nullable(),
   created_at: isoDateTime,
 });
 export type VideoCall = z.infer<typeof videoCallSchema>;

@@ -75,9 +75,33 @@ const document = (id: number): Document => ({
   expiry_date: '2031-01-01',
   created_at: '2026-01-02T10:00:00.000Z',
   pages: [
-    { id: id * 10 + 1, page: 1, url: 'http://x/1.png', content_type: 'image/png', width: 400, height: 250 },
-    { id: id * 10 + 2, page: 2, url: 'http://x/2.jpg', content_type: 'image/jpeg', width: 400, height: 250 },
-    { id: id * 10 + 3, page: 3, url: 'http://x/3.webp', content_type: 'image/webp', width: 400, height: 250 },
+    {
+      id: id * 10 + 1,
+      page: 1,
+      url: 'http://x/1.png',
+      content_type: 'image/png',
+      width: 400,
+      height: 250,
+      sha256: null,
+    },
+    {
+      id: id * 10 + 2,
+      page: 2,
+      url: 'http://x/2.jpg',
+      content_type: 'image/jpeg',
+      width: 400,
+      height: 250,
+      sha256: null,
+    },
+    {
+      id: id * 10 + 3,
+      page: 3,
+      url: 'http://x/3.webp',
+      content_type: 'image/webp',
+      width: 400,
+      height: 250,
+      sha256: null,
+    },
   ],
   checks: {
     document: { result: 'passed', score: 98 },
@@ -125,6 +149,7 @@ const calls: VideoCall[] = Array.from({ length: 12 }, (_, i) => ({
   call_start_time: '2026-01-04T09:00:00.000Z',
   call_end_time: '2026-01-04T09:10:00.000Z',
   recorded_file: null,
+  recording_sha256: null,
   created_at: '2026-01-04T09:00:00.000Z',
 }));
 
