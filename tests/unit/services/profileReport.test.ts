@@ -259,6 +259,30 @@ describe('profile report PDF', () => {
     expect(raw).toContain('/DCTDecode');
   });
 
+  it('prints the SHA-256 of each stored recording and document page (issue 25)', () => {
+    const recordingHash = 'a'.repeat(64);
+    const pageHash = 'b'.repeat(64);
+    const data: ReportData = {
+      ...expanded,
+      calls: expanded.calls.map((call, i) =>
+        i === 0 ? { ...call, recorded_file: 'http://x/r.webm', recording_sha256: recordingHash } : call,
+      ),
+      documents: expanded.documents.map((document, i) =>
+        i === 0
+          ? {
+              ...document,
+              pages: document.pages.map((page, p) => (p === 0 ? { ...page, sha256: pageHash } : page)),
+            }
+          : document,
+      ),
+    };
+    const rows = build(data)
+      .model.sections.flatMap((section) => section.blocks)
+      .flatMap((block) => (block.kind === 'fields' ? block.rows : []));
+    expect(rows).toContainEqual(['Recording of 2026-01-04 09:00 (SHA-256)', recordingHash]);
+    expect(rows).toContainEqual(['Page 1 SHA-256', pageHash]);
+  });
+
   it('tr: Turkish headings and footer', async () => {
     const { bytes } = build(expanded, 'tr');
     const pages = await pagesText(bytes);
