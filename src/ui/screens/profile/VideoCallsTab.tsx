@@ -68,9 +68,7 @@ export function VideoCallsTab({ profileId }: { profileId: number }) {
                 </td>
                 <td>
                   {call.recorded_file && call.recording_sha256 ? (
-                    <code title={call.recording_sha256} aria-label={call.recording_sha256}>
-                      {call.recording_sha256.slice(0, 12)}…
-                    </code>
+                    <code title={call.recording_sha256}>{`${call.recording_sha256.slice(0, 12)}…`}</code>
                   ) : (
                     <span className="studio-muted">{t('tab.none')}</span>
                   )}
