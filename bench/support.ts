@@ -74,5 +74,8 @@ export function benchServerEnv(dataDir: string, port: number): NodeJS.ProcessEnv
     LOG_LEVEL: 'warn',
     LOGIN_LIMIT_PER_ACCOUNT: '1000',
     LOGIN_LIMIT_PER_ADDRESS: '1000',
+    // Every customer and agent of the run comes from loopback; the call and upload limits are tested in tests/server.
+    CALLS_PER_ADDRESS_PER_HOUR: '100000',
+    UPLOADS_PER_MINUTE: '100000',
   };
 }

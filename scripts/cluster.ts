@@ -236,6 +236,9 @@ export async function startCluster(options: {
           DEV_ENDPOINTS: '1',
           LOGIN_LIMIT_PER_ACCOUNT: '100000',
           LOGIN_LIMIT_PER_ADDRESS: '100000',
+          // Every customer and agent of the run comes from loopback; the call and upload limits are tested in tests/server.
+          CALLS_PER_ADDRESS_PER_HOUR: '100000',
+          UPLOADS_PER_MINUTE: '100000',
           SHUTDOWN_GRACE_MS: '5000',
           ...options.env,
         },

@@ -38,6 +38,9 @@ const child = spawn('npx', ['tsx', 'server/main.ts'], {
     // The suite signs in many times a minute from one address; the limits themselves are tested in tests/server.
     LOGIN_LIMIT_PER_ACCOUNT: '1000',
     LOGIN_LIMIT_PER_ADDRESS: '1000',
+    // Every customer and agent of the run comes from loopback; the call and upload limits are tested in tests/server.
+    CALLS_PER_ADDRESS_PER_HOUR: '1000',
+    UPLOADS_PER_MINUTE: '1000',
     // The webhook console test delivers to a receiver on loopback; the SSRF guard is tested in tests/server.
     WEBHOOK_ALLOW_PRIVATE: '1',
     WEBHOOK_RETRY_SCHEDULE: '1,1',

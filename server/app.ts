@@ -12,6 +12,7 @@ import { type Database, openDatabase } from './db/client';
 import { isDatabaseEmpty, seedDemo } from './db/seed/demo';
 import { installAuditContext } from './domain/audit';
 import { createCountCache } from './domain/countCache';
+import { sweepStorage } from './domain/evidence';
 import { createIpAllowListCache, proxyTrust } from './domain/ipAllowList';
 import { createPrincipalCache } from './domain/principalCache';
 import { createSessionService } from './domain/sessions';
@@ -61,6 +62,7 @@ import { videoCallRoutes } from './routes/videocalls';
 import { webhookRoutes } from './routes/webhooks';
 import { createS3Storage } from './storage/s3';
 import { createLocalStorage } from './storage/storage';
+import { createUploadGate } from './storage/uploadGate';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -165,11 +167,16 @@ export async function buildApp(
     socketTtlSeconds: config.socketTokenTtlSeconds,
     mfaSetupTtlSeconds: config.mfaSetupTokenTtlSeconds,
   });
+  const limiters = createLimiters(cluster?.redis);
   const ctx: AppContext = {
     config,
     db: database.db,
     secrets,
     storage,
+    uploads: createUploadGate(
+      { perMinute: config.limits.uploadsPerMinute, atOnce: config.limits.uploadsAtOnce },
+      limiters,
+    ),
     tokens,
     sessions: createSessionService({
       tokens,
@@ -211,7 +218,7 @@ export async function buildApp(
     ipAllowList: createIpAllowListCache(database.db, config.ipAllowListCacheMs),
     proxyTrust: proxyTrust(config.trustProxy),
     payments: options.paymentProvider ?? createLocalPaymentProvider(config.payment),
-    limiters: createLimiters(cluster?.redis),
+    limiters,
   };
   // Calls and agents an earlier run left open wait for their sockets to come back (their grace periods).
   await ctx.calls.restore();
@@ -231,6 +238,16 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('ctx', ctx);
+  // What a crash in the middle of an upload left in storage goes (issue 25). On S3, shared by several
+  // processes, only what is an hour old: another process may be uploading right now.
+  const swept = await sweepStorage(
+    ctx.db,
+    storage,
+    new Date(Date.now() - (config.s3 ? 3_600_000 : 0)),
+    (error) => app.log.warn({ err: error }, 'storage sweep failed'),
+  );
+  if (swept.partial + swept.unreferenced > 0)
+    app.log.info(swept, 'storage: removed what interrupted uploads left behind');
   await installSecurityHeaders(app, config);
   installErrorHandling(app);
   installAccessControl(app, ctx, ['/api/']);

@@ -79,6 +79,17 @@ export interface ServerConfig {
     /** Largest recording taken (§5: 300 MB; tests lower it). */
     maxRecordingBytes: number;
   };
+  /**
+   * Limits against abuse (issue 25, point 6; docs/server.md): a company's storage quota, uploads per user (a
+   * minute's count and how many at once), and calls created per join link and per client address in an hour.
+   */
+  limits: {
+    companyStorageBytes: number;
+    uploadsPerMinute: number;
+    uploadsAtOnce: number;
+    callsPerLinkPerHour: number;
+    callsPerAddressPerHour: number;
+  };
   /** AML screening: a full list file (else the bundled sample), its format, the hit threshold (0–100). */
   aml: {
     listPath: string | undefined;
@@ -374,6 +385,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       agentGraceMs: readCount(env.CALL_AGENT_GRACE_MS, 15_000, 'CALL_AGENT_GRACE_MS'),
       unattachedCallMs: 30_000,
       maxRecordingBytes: MAX_RECORDING_BYTES,
+    },
+    limits: {
+      companyStorageBytes:
+        readCount(env.COMPANY_STORAGE_QUOTA_GB, 100, 'COMPANY_STORAGE_QUOTA_GB') * 1024 ** 3,
+      uploadsPerMinute: readCount(env.UPLOADS_PER_MINUTE, 30, 'UPLOADS_PER_MINUTE'),
+      uploadsAtOnce: readCount(env.UPLOADS_AT_ONCE, 3, 'UPLOADS_AT_ONCE'),
+      callsPerLinkPerHour: readCount(env.CALLS_PER_LINK_PER_HOUR, 10, 'CALLS_PER_LINK_PER_HOUR'),
+      callsPerAddressPerHour: readCount(env.CALLS_PER_ADDRESS_PER_HOUR, 30, 'CALLS_PER_ADDRESS_PER_HOUR'),
     },
     aml: {
       listPath: env.AML_LIST_PATH ? resolve(env.AML_LIST_PATH) : undefined,

@@ -15,6 +15,7 @@ import type { WebhookWorker } from './integrations/webhooks/worker';
 import type { CallDesk } from './realtime/callDesk';
 import type { ProfileWatch } from './realtime/profileWatch';
 import type { Storage } from './storage/storage';
+import type { UploadGate } from './storage/uploadGate';
 
 /** Everything a route or the realtime hub needs, built once by buildApp. */
 export interface AppContext {
@@ -23,6 +24,8 @@ export interface AppContext {
   tokens: TokenService;
   secrets: SecretBox;
   storage: Storage;
+  /** Uploads per user: rate and how many at once (issue 25). */
+  uploads: UploadGate;
   mail: MailOutbox;
   /** Compares a login photo with the user's auth photo. */
   faceMatcher: FaceMatcher;

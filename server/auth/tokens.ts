@@ -129,8 +129,9 @@ export function createTokenService(options: {
       const p = await verify(token, 'mfa_setup');
       return p ? { user_id: p.user_id as number, company_id: p.company_id as number } : null;
     },
+    // A jti of its own: two links made in the same second are two links (one call per link at a time).
     signCustomer: (claims, ttlSeconds) =>
-      sign(claims, 'customer', ttlSeconds, `profile:${claims.profile_id}`),
+      sign(claims, 'customer', ttlSeconds, `profile:${claims.profile_id}`, crypto.randomUUID()),
     async verifyCustomer(token) {
       const p = await verify(token, 'customer', 'profile_id');
       return p ? { profile_id: p.profile_id as number, company_id: p.company_id as number } : null;

@@ -235,8 +235,13 @@ export const documentPages = pgTable(
     size: bigint({ mode: 'number' }).notNull(),
     width: integer(),
     height: integer(),
+    /** SHA-256 (hex) of the stored bytes, computed while streaming (issue 25: checked again when served). */
+    sha256: text(),
   },
-  (t) => [index('document_pages_document').on(t.documentId, t.pageNumber)],
+  (t) => [
+    index('document_pages_document').on(t.documentId, t.pageNumber),
+    index('document_pages_storage_key').on(t.storageKey),
+  ],
 );
 
 /** Alerts / rules raised on a document (PUT /profile/{id}/rule/{ruleId} overrides one). */
@@ -381,10 +386,16 @@ export const videoCalls = pgTable(
     endReason: text(),
     /** Who set the final status: the agent, an admin (close or correction); null when the server closed it. */
     statusSetBy: integer(),
+    /** SHA-256 (hex) of the stored recording (issue 25: written once, checked again when served). */
+    recordingSha256: text(),
+    /** SHA-256 (hex) of the join-link token the customer created the call with (one call per link at a time). */
+    joinLink: text(),
     createdAt: createdAt(),
   },
   (t) => [
     index('video_calls_profile').on(t.profileId, t.createdAt),
+    index('video_calls_join_link').on(t.joinLink, t.status),
+    index('video_calls_recording_key').on(t.recordingKey),
     index('video_calls_company_status').on(t.companyId, t.status),
     // The call report and the dashboard: a company's calls created in a range.
     index('video_calls_company_created').on(t.companyId, t.createdAt),

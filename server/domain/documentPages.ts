@@ -40,10 +40,14 @@ export function imageSize(
 
 /**
  * Streams one page to storage under `documents/`: reads only the first chunk(s) to recognise the kind,
- * then passes the rest through. Rejects with PageTypeError (nothing stored) or the storage's
- * FileTooLargeError past MAX_PAGE_BYTES (the partial file is removed by the storage).
+ * then passes the rest through, hashing it (SHA-256). Rejects with PageTypeError (nothing stored) or the
+ * storage's FileTooLargeError past `maxBytes` (the partial file is removed by the storage).
  */
-export async function storePage(storage: Storage, source: Readable): Promise<StoredPage> {
+export async function storePage(
+  storage: Storage,
+  source: Readable,
+  maxBytes = MAX_PAGE_BYTES,
+): Promise<StoredPage> {
   const iterator: AsyncIterator<Buffer> = source[Symbol.asyncIterator]();
   const chunks: Buffer[] = [];
   let length = 0;
@@ -70,6 +74,6 @@ export async function storePage(storage: Storage, source: Readable): Promise<Sto
     })(),
   );
   const key = newKey('documents', EXTENSIONS[contentType]);
-  const { size } = await storage.put(key, rest, { maxBytes: MAX_PAGE_BYTES });
-  return { key, size, contentType, ...imageSize(contentType, head) };
+  const { size, sha256 } = await storage.put(key, rest, { maxBytes });
+  return { key, size, sha256, contentType, ...imageSize(contentType, head) };
 }

@@ -330,6 +330,8 @@ export interface StoredPage {
   contentType: PageContentType;
   width: number | null;
   height: number | null;
+  /** SHA-256 (hex) of the stored bytes. */
+  sha256: string;
 }
 
 export interface UploadRecord {
@@ -373,6 +375,7 @@ export async function recordUpload(tx: Tx, actor: Actor, upload: UploadRecord): 
       size: page.size,
       width: page.width,
       height: page.height,
+      sha256: page.sha256,
     })),
   );
   if (upload.device && Object.values(upload.device).some((value) => value)) {

@@ -46,6 +46,7 @@ interface PageJson {
   content_type: string;
   width: number | null;
   height: number | null;
+  sha256: string | null;
 }
 interface AlertJson {
   id: number;
@@ -61,7 +62,7 @@ type DeviceJson = NonNullable<Document['device_data']>;
 // Pages, alerts and device data come with each document row as JSON, so a profile's documents are one query.
 const pagesJson = sql<PageJson[]>`coalesce((
   select json_agg(json_build_object('id', p.id, 'page', p.page_number, 'key', p.storage_key,
-    'content_type', p.content_type, 'width', p.width, 'height', p.height) order by p.page_number)
+    'content_type', p.content_type, 'width', p.width, 'height', p.height, 'sha256', p.sha256) order by p.page_number)
   from document_pages p where p.document_id = ${documents.id}), '[]'::json)`;
 const alertsJson = sql<AlertJson[]>`coalesce((
   select json_agg(json_build_object('id', a.id, 'code', a.code, 'name', a.name, 'result', a.result,

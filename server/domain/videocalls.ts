@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { CALL_STATUSES, type CallStatusName } from '../../src/contract/common';
 import {
   CALL_CLOSED,
@@ -9,6 +9,7 @@ import {
   CALL_STATUS_WAITING,
   type CallEndReason,
   MAX_RECORDING_BYTES,
+  RECORDING_EXISTS,
   type Role,
 } from '../../src/contract/constants';
 import type { AnsweredCall, QueuedCall } from '../../src/contract/socket';
@@ -16,8 +17,11 @@ import type { CallAnswer, CreatedCall, VideoCall } from '../../src/contract/vide
 import type { DbOrTx } from '../db/client';
 import { profiles, users, videoCallAnswers, videoCallQuestions, videoCalls } from '../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
-import type { Storage } from '../storage/storage';
+import { FileTooLargeError, type Storage, type StoredFile } from '../storage/storage';
+import { StorageQuotaError } from '../storage/uploadGate';
+import { seekableHead } from '../storage/webm';
 import { recordAudit } from './audit';
+import { uploadAllowance } from './evidence';
 import { fullName, iso } from './format';
 import { writeLog } from './profileWrites';
 import { enqueueWebhookEvent } from './webhooks';
@@ -65,6 +69,7 @@ function toVideoCall(storage: Storage, { call, first, last }: CallWithAgent): Vi
     call_end_time: iso(call.callEndTime),
     recorded_file: call.recordingKey ? storage.signedUrl(call.recordingKey) : null,
     end_reason: call.endReason,
+    recording_sha256: call.recordingKey ? call.recordingSha256 : null,
     created_at: iso(call.createdAt),
   };
 }
@@ -125,11 +130,38 @@ export async function callQuestions(db: DbOrTx, companyId: number, callId: numbe
 
 // ---------------------------------------------------------------- the call lifecycle (issue 5)
 
+/**
+ * The call a join link holds now (issue 25: one at a time), waiting or talking, or null. Takes a lock on the
+ * link for the rest of the transaction, so two creates on one link never both make a call.
+ */
+export async function openCallOfLink(db: DbOrTx, joinLink: string): Promise<CreatedCall | null> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`join-link:${joinLink}`}))`);
+  const [open] = await db
+    .select({ id: videoCalls.id, room_id: videoCalls.roomId, status: videoCalls.status })
+    .from(videoCalls)
+    .where(
+      and(
+        eq(videoCalls.joinLink, joinLink),
+        or(
+          eq(videoCalls.status, CALL_STATUS_WAITING),
+          and(eq(videoCalls.status, CALL_STATUS_TALKING), isNull(videoCalls.callEndTime)),
+        ),
+      ),
+    )
+    .limit(1);
+  return open ?? null;
+}
+
 /** A new call of the customer's profile, status 0 (WAITING), in a room of its own. */
-export async function createCall(db: DbOrTx, companyId: number, profileId: number): Promise<CreatedCall> {
+export async function createCall(
+  db: DbOrTx,
+  companyId: number,
+  profileId: number,
+  joinLink: string | null = null,
+): Promise<CreatedCall> {
   const [row] = await db
     .insert(videoCalls)
-    .values({ companyId, profileId, roomId: randomUUID(), status: CALL_STATUS_WAITING })
+    .values({ companyId, profileId, roomId: randomUUID(), status: CALL_STATUS_WAITING, joinLink })
     .returning({ id: videoCalls.id, room_id: videoCalls.roomId, status: videoCalls.status });
   if (!row) throw new Error('insert returned no row');
   await enqueueWebhookEvent(db, companyId, 'videocall.created', { call_id: row.id, profile_id: profileId });
@@ -432,7 +464,13 @@ async function* webmOnly(file: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   if (!checked) throw badRequest('The recording must be a webm video');
 }
 
-/** Stores a call's recording (streamed; over 300 MB is refused and nothing is kept). */
+/**
+ * Stores a call's recording, once (issue 25): only the call's agent uploads it; a call that has one answers
+ * 409 before anything is read (a retry of an upload that never completed finds none and goes through). The
+ * file is streamed (over `maxBytes`, or past the company's quota, nothing is kept), made seekable (duration
+ * and cues, server/storage/webm.ts) and kept with its SHA-256; the row is written only if no other upload won
+ * meanwhile.
+ */
 export async function storeRecording(
   db: DbOrTx,
   storage: Storage,
@@ -441,19 +479,90 @@ export async function storeRecording(
   actorId: number,
   file: Readable,
   maxBytes = MAX_RECORDING_BYTES,
-): Promise<void> {
+  quotaBytes = Number.POSITIVE_INFINITY,
+): Promise<{ sha256: string; size: number }> {
   const call = await requireCall(db, companyId, callId);
-  const key = `recordings/${companyId}/${callId}-${randomUUID()}.webm`;
-  const stored = await storage.put(key, Readable.from(webmOnly(file)), { maxBytes });
-  if (call.recordingKey) await storage.remove(call.recordingKey);
-  await db
-    .update(videoCalls)
-    .set({ recordingKey: key, recordingSize: stored.size })
-    .where(eq(videoCalls.id, callId));
-  await writeLog(db, call.profileId, actorId, 'videocall.recording', 'Video call recording uploaded', {
-    call: callId,
-    size: stored.size,
+  if (call.agentId !== actorId) throw forbidden('Only the agent of the call can upload its recording');
+  // A deleted recording keeps its hash: the call never takes another one.
+  if (call.recordingKey || call.recordingSha256) throw conflict(RECORDING_EXISTS);
+  const allowance = await uploadAllowance(db, companyId, maxBytes, quotaBytes);
+  const raw = `recordings/${companyId}/${callId}-${randomUUID()}.webm`;
+  let rawStored: StoredFile;
+  try {
+    rawStored = await storage.put(raw, Readable.from(webmOnly(file)), { maxBytes: allowance.maxBytes });
+  } catch (error) {
+    if (error instanceof FileTooLargeError && allowance.byQuota) throw new StorageQuotaError();
+    throw error;
+  }
+  let stored: StoredFile;
+  try {
+    stored = await seekableCopy(storage, rawStored, `recordings/${companyId}/${callId}-${randomUUID()}.webm`);
+  } catch (error) {
+    await storage.remove(raw);
+    throw error;
+  }
+  const kept = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(videoCalls)
+      .set({ recordingKey: stored.key, recordingSize: stored.size, recordingSha256: stored.sha256 })
+      .where(
+        and(eq(videoCalls.id, callId), isNull(videoCalls.recordingKey), isNull(videoCalls.recordingSha256)),
+      )
+      .returning({ id: videoCalls.id });
+    if (!row) return false;
+    const facts = { call: callId, size: stored.size, sha256: stored.sha256 };
+    await writeLog(
+      tx,
+      call.profileId,
+      actorId,
+      'videocall.recording',
+      'Video call recording uploaded',
+      facts,
+    );
+    await enqueueWebhookEvent(tx, companyId, 'videocall.recorded', {
+      call_id: callId,
+      profile_id: call.profileId,
+      size: stored.size,
+      sha256: stored.sha256,
+    });
+    await recordAudit(tx, {
+      companyId,
+      actorId,
+      object: 'videocall',
+      objectId: callId,
+      action: 'recording_stored',
+      after: { recording: stored.key, size: stored.size, sha256: stored.sha256 },
+    });
+    return true;
   });
+  if (!kept) {
+    await storage.remove(stored.key);
+    throw conflict(RECORDING_EXISTS);
+  }
+  return { sha256: stored.sha256, size: stored.size };
+}
+
+/**
+ * The stored webm `raw` made seekable under `key` (its header with duration and cues, then its body), `raw`
+ * removed; a file that cannot be indexed stays as it is, under `raw`.
+ */
+async function seekableCopy(storage: Storage, raw: StoredFile, key: string): Promise<StoredFile> {
+  const seekable = await seekableHead(storage.open(raw.key));
+  if (!seekable) return raw;
+  const { size } = raw;
+  const body =
+    size > seekable.bodyStart ? storage.open(raw.key, { start: seekable.bodyStart, end: size - 1 }) : null;
+  const stored = await storage.put(
+    key,
+    Readable.from(
+      (async function* () {
+        yield seekable.head;
+        if (body) yield* body;
+      })(),
+    ),
+  );
+  await storage.remove(raw.key);
+  return stored;
 }
 
 /** Deletes a call's recording; the call itself stays for statistics and the audit trail. */

@@ -33,6 +33,7 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'aml.approved': 'An AML result was approved',
   'videocall.created': 'A customer started a video call',
   'videocall.completed': 'A video call ended with a status',
+  'videocall.recorded': "A video call's recording was stored (with its SHA-256)",
   'user.created': 'A studio user was created',
 };
 

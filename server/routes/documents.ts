@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema, idParams } from '../../src/contract/common';
+import { STORAGE_QUOTA_EXCEEDED } from '../../src/contract/constants';
 import { DOCUMENT_DETAILS, MAX_PAGE_BYTES, MAX_PAGES } from '../../src/contract/documentRules';
 import {
   deviceDataInputSchema,
@@ -29,11 +30,13 @@ import {
   reviewDocument,
   type StoredPage,
 } from '../domain/documentWrites';
+import { uploadAllowance } from '../domain/evidence';
 import { badRequest, HttpError, notFound } from '../errors';
 import { need, principalOf } from '../http/access';
 import { describeValidation } from '../http/errors';
 import { conflictSchema, ifMatchHeaders, seenVersion, versioned, withEtag } from '../http/versioning';
 import { FileTooLargeError } from '../storage/storage';
+import { StorageQuotaError, uploadError } from '../storage/uploadGate';
 import { actorOf, notRestricted, watchOf } from './profileWrites';
 import { authErrors } from './shared';
 
@@ -69,10 +72,19 @@ function uploadFields(fields: Record<string, string>) {
   return { ...parsed.data, device };
 }
 
-/** Reads an upload's parts: pages go to storage as they arrive; fields are collected. */
+/**
+ * Reads an upload's parts: pages go to storage as they arrive (within the company's storage quota); fields
+ * are collected.
+ */
 async function readUpload(ctx: AppContext, request: FastifyRequest, stored: StoredPage[]) {
   const fields: Record<string, string> = {};
   try {
+    const allowance = await uploadAllowance(
+      ctx.db,
+      principalOf(request).companyId,
+      Number.POSITIVE_INFINITY,
+      ctx.config.limits.companyStorageBytes,
+    );
     const parts = request.parts({
       limits: { fileSize: MAX_PAGE_BYTES + 1, files: MAX_PAGES, fields: 20, fieldSize: 8_000 },
     });
@@ -82,16 +94,20 @@ async function readUpload(ctx: AppContext, request: FastifyRequest, stored: Stor
           part.file.resume();
           throw badRequest(`body.${part.fieldname}: unknown file field (pages are sent as "pages")`);
         }
-        stored.push(await storePage(ctx.storage, part.file));
+        const left = allowance.maxBytes - stored.reduce((sum, page) => sum + page.size, 0);
+        try {
+          stored.push(await storePage(ctx.storage, part.file, Math.min(MAX_PAGE_BYTES, left)));
+        } catch (error) {
+          if (error instanceof FileTooLargeError && left < MAX_PAGE_BYTES) throw new StorageQuotaError();
+          throw error;
+        }
       } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
     }
   } catch (error) {
     if (error instanceof PageTypeError) throw badRequest(DOCUMENT_DETAILS.pageType);
-    const code = (error as { code?: string }).code;
-    if (error instanceof FileTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new HttpError(413, DOCUMENT_DETAILS.pageTooLarge);
-    if (code === 'FST_FILES_LIMIT') throw new HttpError(413, DOCUMENT_DETAILS.tooManyPages);
-    throw error;
+    if ((error as { code?: string }).code === 'FST_FILES_LIMIT')
+      throw new HttpError(413, DOCUMENT_DETAILS.tooManyPages);
+    throw uploadError(error, DOCUMENT_DETAILS.pageTooLarge);
   }
   if (stored.length === 0) throw badRequest(DOCUMENT_DETAILS.noPages);
   return uploadFields(fields);
@@ -144,14 +160,16 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'Multipart: `profile`, `type` (document type id), `upload_source`, `cropped`, `rotated`, `stream` ' +
             '(true/false), `device_data` (JSON) and 1–10 files `pages`, in page order. Pages must be JPEG, PNG, ' +
             `WebP or PDF by their first bytes (the declared type is ignored), at most ${MAX_PAGE_BYTES / 1048576} MB ` +
-            `each (413). They are streamed to storage; on any error nothing is kept. ${restricted}`,
-          response: { 201: documentResponseSchema, ...authErrors, 413: errorSchema },
+            `each (413). They are streamed to storage with their SHA-256; on any error nothing is kept. Past the ` +
+            `company's storage quota: 413 “${STORAGE_QUOTA_EXCEEDED}”. Too many uploads by one user: 429. ${restricted}`,
+          response: { 201: documentResponseSchema, ...authErrors, 413: errorSchema, 429: errorSchema },
         },
       },
       async (request, reply) => {
         if (!request.isMultipart()) throw badRequest('Send the document as multipart/form-data');
         const actor = actorOf(request);
         const stored: StoredPage[] = [];
+        const leave = await ctx.uploads.enter(principalOf(request).id);
         try {
           const fields = await readUpload(ctx, request, stored);
           const id = await ctx.db.transaction((tx) =>
@@ -172,6 +190,8 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         } catch (error) {
           await Promise.all(stored.map((page) => ctx.storage.remove(page.key)));
           throw error;
+        } finally {
+          leave();
         }
       },
     );

@@ -1,11 +1,15 @@
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema, idParams } from '../../src/contract/common';
 import {
   CALL_CLOSED,
+  CALLS_TOO_FAST,
   MAY_NOT_TAKE_CALLS,
   mayTakeCalls,
+  RECORDING_EXISTS,
   RECORDING_TOO_LARGE,
+  STORAGE_QUOTA_EXCEEDED,
 } from '../../src/contract/constants';
 import {
   agentStatusBodySchema,
@@ -28,6 +32,7 @@ import {
   videoCallPageSchema,
   videoCallSchema,
 } from '../../src/contract/videocalls';
+import { limitEach } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
 import { callEntries } from '../domain/callEntries';
 import { assertProfile } from '../domain/profiles';
@@ -40,6 +45,7 @@ import {
   deleteRecording,
   listVideoCalls,
   oneVideoCall,
+  openCallOfLink,
   requireCall,
   setCallStatus,
   storeRecording,
@@ -47,12 +53,16 @@ import {
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors';
 import { CUSTOMER, customerOf, need, principalOf, SIGNED_IN } from '../http/access';
 import { toPage } from '../http/paging';
-import { FileTooLargeError } from '../storage/storage';
+import { uploadError } from '../storage/uploadGate';
 import { notRestricted } from './profileWrites';
 import { authErrors } from './shared';
 
 const calls = need('view_calls_page');
 export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  // Calls created per join link and per client address (issue 25, point 6), in an hour.
+  const { callsPerLinkPerHour: perLink, callsPerAddressPerHour: perAddress } = ctx.config.limits;
+  const linkCalls = ctx.limiters('calls:link', perLink, 3600);
+  const addressCalls = ctx.limiters('calls:address', perAddress, 3600);
   return async (app) => {
     app.get(
       '/videocall',
@@ -164,19 +174,37 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['videocalls'],
           description:
             'Called by the customer page with the join-link token as bearer: a new call with status 0 (WAITING). ' +
-            'It rings once the customer’s socket connects with `{ customer: token, call_id }` (docs/events.md).',
+            'It rings once the customer’s socket connects with `{ customer: token, call_id }` (docs/events.md). ' +
+            'A join link holds one call at a time: while its call waits or talks, this answers that call (200). ' +
+            `New calls are limited per link and per client address in an hour (429 “${CALLS_TOO_FAST}”).`,
           body: createCallBodySchema,
-          response: { 201: createdCallSchema, ...authErrors },
+          response: { 200: createdCallSchema, 201: createdCallSchema, ...authErrors, 429: errorSchema },
         },
       },
       async (request, reply) => {
         const customer = customerOf(request);
         if (request.body.profile !== customer.profile_id) throw forbidden();
-        const call = await ctx.db.transaction((tx) =>
-          createCall(tx, customer.company_id, customer.profile_id),
-        );
-        ctx.calls.created(customer.company_id, call.id);
-        return reply.code(201).send(call);
+        const token = (request.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+        const link = createHash('sha256').update(token).digest('hex');
+        const made = await ctx.db.transaction(async (tx) => {
+          const open = await openCallOfLink(tx, link);
+          if (open) return { call: open, created: false };
+          const wait = await limitEach([
+            [linkCalls, link],
+            [addressCalls, request.ip],
+          ]);
+          if (wait > 0) {
+            reply.header('retry-after', wait);
+            throw new HttpError(429, CALLS_TOO_FAST, { retry_after: wait });
+          }
+          return {
+            call: await createCall(tx, customer.company_id, customer.profile_id, link),
+            created: true,
+          };
+        });
+        if (!made.created) return reply.code(200).send(made.call);
+        ctx.calls.created(customer.company_id, made.call.id);
+        return reply.code(201).send(made.call);
       },
     );
 
@@ -251,16 +279,29 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           multipart: recordingUploadFormSchema,
           description:
             'Multipart with one file `file`: the call’s webm recording, streamed to storage (checked by its first ' +
-            `bytes). Over 300 MB: 413 “${RECORDING_TOO_LARGE}” and nothing is kept. Replaces an earlier recording.`,
+            `bytes), made seekable and kept with its SHA-256 (\`recording_sha256\`). Only the call's agent uploads ` +
+            `it (403). A call that has a recording answers 409 “${RECORDING_EXISTS}” (a recording is never ` +
+            `replaced, not even after it was deleted); a retry of an upload that never completed goes through. ` +
+            `Over 300 MB: 413 “${RECORDING_TOO_LARGE}”; past the company's storage quota: 413 ` +
+            `“${STORAGE_QUOTA_EXCEEDED}”; nothing is kept. Too many uploads by one user: 429.`,
           params: idParams,
-          response: { 200: videoCallSchema, ...authErrors, 413: errorSchema },
+          response: {
+            200: videoCallSchema,
+            ...authErrors,
+            409: errorSchema,
+            413: errorSchema,
+            429: errorSchema,
+          },
         },
       },
       async (request) => {
         if (!request.isMultipart()) throw badRequest('Send the recording as multipart/form-data');
         const { companyId, id: actorId } = principalOf(request);
+        const leave = await ctx.uploads.enter(actorId);
+        const maxBytes = ctx.config.calls.maxRecordingBytes;
         try {
-          const file = await request.file();
+          // One byte over the limit reaches the byte count (busboy stops at its own limit without an error).
+          const file = await request.file({ limits: { fileSize: maxBytes + 1 } });
           if (file?.fieldname !== 'file') throw badRequest('file is required');
           await storeRecording(
             ctx.db,
@@ -269,13 +310,13 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             request.params.id,
             actorId,
             file.file,
-            ctx.config.calls.maxRecordingBytes,
+            maxBytes,
+            ctx.config.limits.companyStorageBytes,
           );
         } catch (error) {
-          const code = (error as { code?: string }).code;
-          if (error instanceof FileTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE')
-            throw new HttpError(413, RECORDING_TOO_LARGE);
-          throw error;
+          throw uploadError(error, RECORDING_TOO_LARGE);
+        } finally {
+          leave();
         }
         return oneVideoCall(ctx.db, ctx.storage, companyId, request.params.id);
       },

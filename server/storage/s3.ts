@@ -1,15 +1,18 @@
 import { PassThrough, type Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config';
-import { byteLimit, KEY_PATTERN, type Storage, storageSigner } from './storage';
+import { byteLimit, hashing, KEY_PATTERN, type Storage, storageSigner } from './storage';
 
 /** Short-lived direct links (S3_DIRECT_DOWNLOADS): five minutes. */
 const DIRECT_URL_SECONDS = 300;
@@ -55,14 +58,18 @@ export function createS3Storage(
       const counter = byteLimit(putOptions.maxBytes ?? Number.POSITIVE_INFINITY, (n) => {
         size = n;
       });
-      const body = source.pipe(counter);
+      const hash = hashing();
+      const body = source.pipe(counter).pipe(hash.stream);
       // An error of the source (a client cut off) ends the counted stream with it.
       const failed = new Promise<never>((_, reject) => {
         source.once('error', (error) => {
           counter.destroy(error);
           reject(error);
         });
-        counter.once('error', reject);
+        counter.once('error', (error) => {
+          hash.stream.destroy(error);
+          reject(error);
+        });
       });
       const upload = new Upload({
         client,
@@ -78,12 +85,13 @@ export function createS3Storage(
         source.resume();
         throw error;
       }
-      return { key, size };
+      return { key, size, sha256: hash.digest() };
     },
-    open(key) {
+    open(key, range) {
       const out = new PassThrough();
+      const Range = range ? `bytes=${range.start}-${range.end}` : undefined;
       client
-        .send(new GetObjectCommand({ Bucket, Key: checked(key) }))
+        .send(new GetObjectCommand({ Bucket, Key: checked(key), Range }))
         .then((object) => {
           const body = object.Body as Readable | undefined;
           if (!body) return out.destroy(new Error(`Empty object ${key}`));
@@ -104,6 +112,39 @@ export function createS3Storage(
     },
     async remove(key) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: checked(key) }));
+    },
+    async *list(prefix) {
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken }),
+        );
+        for (const object of page.Contents ?? []) {
+          if (object.Key && KEY_PATTERN.test(object.Key))
+            yield { key: object.Key, modified: object.LastModified ?? new Date(0) };
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
+    async removePartial(before) {
+      let removed = 0;
+      let KeyMarker: string | undefined;
+      let UploadIdMarker: string | undefined;
+      do {
+        const page = await client.send(
+          new ListMultipartUploadsCommand({ Bucket, KeyMarker, UploadIdMarker }),
+        );
+        for (const upload of page.Uploads ?? []) {
+          if (!upload.Key || !upload.UploadId || (upload.Initiated && upload.Initiated >= before)) continue;
+          await client.send(
+            new AbortMultipartUploadCommand({ Bucket, Key: upload.Key, UploadId: upload.UploadId }),
+          );
+          removed += 1;
+        }
+        KeyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
+        UploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
+      } while (KeyMarker);
+      return removed;
     },
     signedUrl: signer.signedUrl,
     verifySignature: signer.verifySignature,

@@ -1,7 +1,7 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join, normalize, sep } from 'node:path';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, normalize, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,15 +9,37 @@ import { pipeline } from 'node:stream/promises';
 export interface StoredFile {
   key: string;
   size: number;
+  /** SHA-256 of the stored bytes (hex), computed while streaming. */
+  sha256: string;
+}
+
+/** Bytes `start` to `end` of a file, both included (an HTTP Range). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** A stored file as a listing shows it. */
+export interface ListedFile {
+  key: string;
+  modified: Date;
 }
 
 /** Files (document pages, call recordings, photos), always streamed, never held whole in memory. */
 export interface Storage {
   /** Streams `source` to `key`; rejects (and keeps nothing) if it exceeds `maxBytes`. */
   put(key: string, source: Readable, options?: { maxBytes?: number }): Promise<StoredFile>;
-  open(key: string): Readable;
+  /** The file, or only `range` of it. */
+  open(key: string, range?: ByteRange): Readable;
   size(key: string): Promise<number | null>;
   remove(key: string): Promise<void>;
+  /** The files under `prefix` (a folder such as `documents/`). */
+  list(prefix: string): AsyncIterable<ListedFile>;
+  /**
+   * Removes what interrupted uploads left behind before `before` (local `.part` files, S3 multipart uploads
+   * never completed); answers how many.
+   */
+  removePartial(before: Date): Promise<number>;
   /** A signed, time-limited address under /storage for `key`. */
   signedUrl(key: string): string;
   /** Checks a signature made by signedUrl. */
@@ -37,6 +59,24 @@ export class FileTooLargeError extends Error {
 /** A unique key under a folder, e.g. newKey('documents', 'png'). */
 export function newKey(folder: string, extension: string): string {
   return `${folder}/${randomUUID()}.${extension}`;
+}
+
+/** The SHA-256 (hex) of the bytes going through, once the stream has ended. */
+export function hashing(): { stream: Transform; digest: () => string } {
+  const hash = createHash('sha256');
+  let digest: string | undefined;
+  return {
+    stream: new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    }),
+    digest: () => {
+      digest ??= hash.digest('hex');
+      return digest;
+    },
+  };
 }
 
 /** Counts the bytes going through; fails with FileTooLargeError past `limit`. */
@@ -93,16 +133,17 @@ export function createLocalStorage(root: string, signingSecret: string, publicUr
       const counter = byteLimit(options.maxBytes ?? Number.POSITIVE_INFINITY, (n) => {
         size = n;
       });
+      const hash = hashing();
       try {
-        await pipeline(source, counter, createWriteStream(partial));
+        await pipeline(source, counter, hash.stream, createWriteStream(partial));
         await rename(partial, target);
       } catch (error) {
         await rm(partial, { force: true });
         throw error;
       }
-      return { key, size };
+      return { key, size, sha256: hash.digest() };
     },
-    open: (key) => createReadStream(pathOf(key)),
+    open: (key, range) => createReadStream(pathOf(key), range),
     async size(key) {
       try {
         return (await stat(pathOf(key))).size;
@@ -111,6 +152,23 @@ export function createLocalStorage(root: string, signingSecret: string, publicUr
       }
     },
     remove: (key) => rm(pathOf(key), { force: true }),
+    async *list(prefix) {
+      for (const file of await filesUnder(join(root, prefix))) {
+        const key = relative(root, file).split(sep).join('/');
+        if (file.endsWith('.part') || !KEY_PATTERN.test(key)) continue;
+        yield { key, modified: (await stat(file)).mtime };
+      }
+    },
+    async removePartial(before) {
+      let removed = 0;
+      for (const file of await filesUnder(root)) {
+        if (!file.endsWith('.part')) continue;
+        if ((await stat(file)).mtime >= before) continue;
+        await rm(file, { force: true });
+        removed += 1;
+      }
+      return removed;
+    },
     signedUrl: signer.signedUrl,
     verifySignature: signer.verifySignature,
     async ping() {
@@ -118,4 +176,15 @@ export function createLocalStorage(root: string, signingSecret: string, publicUr
       await stat(root);
     },
   };
+}
+
+/** Every file under `folder` (recursively); none when it does not exist. */
+async function filesUnder(folder: string): Promise<string[]> {
+  try {
+    const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+    return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }

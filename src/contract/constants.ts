@@ -107,6 +107,15 @@ export const mayTakeCalls = (user: { role: string; permissions: readonly string[
 /** Largest call recording the server takes (§5), and its message (§8). */
 export const MAX_RECORDING_BYTES = 300 * 1024 * 1024;
 export const RECORDING_TOO_LARGE = 'Size must be less than 300MB';
+/** 409 of PATCH /videocall/{id}: a stored recording is evidence and is never replaced (issue 25). */
+export const RECORDING_EXISTS = 'The call already has a recording';
+/** 413 of an upload past the company's storage quota (COMPANY_STORAGE_QUOTA_GB). */
+export const STORAGE_QUOTA_EXCEEDED = "Your company's storage quota is used up";
+/** 429 of an upload: too many by one user in a minute, or at once. */
+/** 429 of POST /videocall: too many calls from one join link or one address in an hour. */
+export const CALLS_TOO_FAST = 'Too many calls, try again later';
+export const UPLOADS_TOO_FAST = 'Too many uploads, try again later';
+export const UPLOADS_AT_ONCE = 'Too many uploads at once, wait for one to finish';
 
 export const AGENT_STATUSES = ['Online', 'Offline', 'Break', 'Meeting', 'Education'] as const;
 export type AgentStatusName = (typeof AGENT_STATUSES)[number];

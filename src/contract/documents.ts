@@ -39,6 +39,8 @@ export const documentPageSchema = z.object({
   content_type: z.string(),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
+  /** SHA-256 (hex) of the stored page (issue 25); null for pages stored before hashes were kept. */
+  sha256: z.string().nullable(),
 });
 
 export const deviceDataSchema = z.object({

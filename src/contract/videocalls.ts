@@ -26,6 +26,8 @@ export const videoCallSchema = z.object({
   recorded_file: z.string().nullable(),
   /** Why the call was closed when its agent did not set the status (CALL_END_REASONS), else null. */
   end_reason: z.string().nullable(),
+  /** SHA-256 (hex) of the stored recording, kept since it was stored (issue 25); null without one. */
+  recording_sha256: z.string().nullable(),
   created_at: isoDateTime,
 });
 export type VideoCall = z.infer<typeof videoCallSchema>;

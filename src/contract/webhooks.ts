@@ -13,6 +13,7 @@ export const WEBHOOK_EVENTS = [
   'aml.approved',
   'videocall.created',
   'videocall.completed',
+  'videocall.recorded',
   'user.created',
 ] as const;
 export const webhookEventSchema = z.enum(WEBHOOK_EVENTS);

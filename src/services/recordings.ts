@@ -2,7 +2,14 @@
  * Call recordings kept in the browser (IndexedDB) until the server confirms the upload (§8 Video Upload
  * Error: nothing recorded is lost). A reload offers what is still here.
  */
+import i18next from 'i18next';
 import { createStore, del, get, set, values } from 'idb-keyval';
+import {
+  RECORDING_EXISTS,
+  STORAGE_QUOTA_EXCEEDED,
+  UPLOADS_AT_ONCE,
+  UPLOADS_TOO_FAST,
+} from '../contract/constants';
 import type { UploadReport } from '../machines/recordingUpload.machine';
 
 export interface KeptRecording {
@@ -81,14 +88,33 @@ export function runRecordingUpload(options: {
       options.report({ type: 'UPLOAD.DONE' });
     } catch (error) {
       if (controller.signal.aborted) return;
-      const detail =
-        (error as { status?: number; detail?: string }).status === 413
-          ? (error as { detail: string }).detail
-          : VIDEO_UPLOAD_ERROR;
-      options.report({ type: 'UPLOAD.FAILED', detail });
+      options.report({ type: 'UPLOAD.FAILED', detail: uploadRefusal(error) });
     }
   })();
   return () => controller.abort();
 }
 
 export const VIDEO_UPLOAD_ERROR = 'Video Upload Error';
+
+/** Refusals whose reason the agent can act on, in the studio's language (issue 25, point 6). */
+const REFUSALS: Record<
+  string,
+  'upload.quotaExceeded' | 'upload.tooFast' | 'upload.atOnce' | 'upload.exists'
+> = {
+  [STORAGE_QUOTA_EXCEEDED]: 'upload.quotaExceeded',
+  [UPLOADS_TOO_FAST]: 'upload.tooFast',
+  [UPLOADS_AT_ONCE]: 'upload.atOnce',
+  [RECORDING_EXISTS]: 'upload.exists',
+};
+
+/**
+ * What a failed upload tells the agent: the storage quota, the upload limits and a recording already stored
+ * in the studio's language; a recording too large with the server's §8 text; anything else Video Upload Error.
+ */
+export function uploadRefusal(error: unknown): string {
+  const { status, detail } = error as { status?: number; detail?: string };
+  if (status === undefined || detail === undefined || ![409, 413, 429].includes(status))
+    return VIDEO_UPLOAD_ERROR;
+  const key = REFUSALS[detail];
+  return key ? i18next.t(key, { ns: 'common' }) : status === 413 ? detail : VIDEO_UPLOAD_ERROR;
+}

@@ -92,6 +92,9 @@ class OwnServer {
         LOG_LEVEL: 'warn',
         LOGIN_LIMIT_PER_ACCOUNT: '1000',
         LOGIN_LIMIT_PER_ADDRESS: '1000',
+        // Every customer and agent of the run comes from loopback; the call and upload limits are tested in tests/server.
+        CALLS_PER_ADDRESS_PER_HOUR: '1000',
+        UPLOADS_PER_MINUTE: '1000',
       },
     });
     await expect

@@ -2,6 +2,8 @@
  * The storage interface on an S3-compatible store (s3rver in this process): streamed multipart uploads, the
  * byte limit and the type checks as with the local folder, downloads through /storage, and /readyz.
  */
+
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,11 +64,19 @@ describe('S3 storage', () => {
   it('streams a small and a multipart file to the bucket and back, then removes them', async () => {
     const storage = createS3Storage(config, 'secret-for-signing');
     const small = newKey('documents', 'bin');
-    expect(await storage.put(small, Readable.from([Buffer.from('hello')]))).toEqual({ key: small, size: 5 });
+    expect(await storage.put(small, Readable.from([Buffer.from('hello')]))).toEqual({
+      key: small,
+      size: 5,
+      sha256: createHash('sha256').update('hello').digest('hex'),
+    });
+    expect(await text(storage.open(small, { start: 1, end: 3 }))).toBe('ell');
     expect(await text(storage.open(small))).toBe('hello');
     // 20 MiB: three parts of a multipart upload.
     const large = newKey('recordings', 'webm');
-    expect(await storage.put(large, chunked(20))).toEqual({ key: large, size: 20 * 1_048_576 });
+    expect(await storage.put(large, chunked(20))).toMatchObject({ key: large, size: 20 * 1_048_576 });
+    const listed: string[] = [];
+    for await (const file of storage.list('recordings/')) listed.push(file.key);
+    expect(listed).toContain(large);
     expect(await storage.size(large)).toBe(20 * 1_048_576);
     const back = await buffer(storage.open(large));
     expect(back.length).toBe(20 * 1_048_576);
@@ -110,8 +120,23 @@ describe('the server on S3 storage', () => {
   it('checks a recording type and size before anything is kept, and serves it by its signed address', async () => {
     const [call] = await t.app.ctx.db.select().from(videoCalls).limit(1);
     if (!call) throw new Error('the demo data has no call');
+    await t.app.ctx.db
+      .update(videoCalls)
+      .set({ recordingKey: null, recordingSha256: null })
+      .where(eq(videoCalls.id, call.id));
+    const agentId = call.agentId ?? 1;
+    if (call.agentId === null)
+      await t.app.ctx.db.update(videoCalls).set({ agentId }).where(eq(videoCalls.id, call.id));
     const store = (bytes: Buffer[], max = 64 * 1024) =>
-      storeRecording(t.app.ctx.db, t.app.ctx.storage, call.companyId, call.id, 1, Readable.from(bytes), max);
+      storeRecording(
+        t.app.ctx.db,
+        t.app.ctx.storage,
+        call.companyId,
+        call.id,
+        agentId,
+        Readable.from(bytes),
+        max,
+      );
     await expect(store([Buffer.from('hello, not a video at all')])).rejects.toMatchObject({
       statusCode: 400,
     });
@@ -125,6 +150,23 @@ describe('the server on S3 storage', () => {
     expect(fetched.statusCode).toBe(200);
     expect(fetched.headers['content-type']).toBe('video/webm');
     expect(fetched.rawPayload).toEqual(WEBM);
+    expect(fetched.headers['accept-ranges']).toBe('bytes');
+    // Range requests through S3: 206 with the part, 416 past the end.
+    const part = await t.app.inject({
+      method: 'GET',
+      url: url.replace(/^https?:\/\/[^/]+/, ''),
+      headers: { range: 'bytes=2-5' },
+    });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 2-5/${WEBM.length}`);
+    expect(part.rawPayload).toEqual(WEBM.subarray(2, 6));
+    const outside = await t.app.inject({
+      method: 'GET',
+      url: url.replace(/^https?:\/\/[^/]+/, ''),
+      headers: { range: `bytes=${WEBM.length}-` },
+    });
+    expect(outside.statusCode).toBe(416);
+    expect(stored?.recordingSha256).toBe(createHash('sha256').update(WEBM).digest('hex'));
     const forged = await t.app.inject({ method: 'GET', url: `${url.replace(/^https?:\/\/[^/]+/, '')}x` });
     expect(forged.statusCode).toBe(403);
   });

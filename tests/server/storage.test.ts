@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -24,7 +25,13 @@ function chunked(chunks: number): Readable {
 describe('local storage', () => {
   it('streams a file to disk and back', async () => {
     const key = newKey('documents', 'bin');
-    expect(await storage.put(key, chunked(16))).toEqual({ key, size: 16 * 65_536 });
+    expect(await storage.put(key, chunked(16))).toEqual({
+      key,
+      size: 16 * 65_536,
+      sha256: createHash('sha256')
+        .update(Buffer.alloc(16 * 65_536, 97))
+        .digest('hex'),
+    });
     expect(await storage.size(key)).toBe(16 * 65_536);
     expect((await text(storage.open(key))).length).toBe(16 * 65_536);
     await storage.remove(key);
@@ -37,6 +44,24 @@ describe('local storage', () => {
       FileTooLargeError,
     );
     expect(await storage.size(key)).toBeNull();
+  });
+
+  it('reads a byte range, lists a folder and removes what interrupted uploads left', async () => {
+    const key = newKey('documents', 'bin');
+    await storage.put(key, Readable.from([Buffer.from('0123456789')]));
+    expect(await text(storage.open(key, { start: 2, end: 5 }))).toBe('2345');
+    const partial = join(root, 'documents', 'cut.bin.1234.part');
+    writeFileSync(partial, 'half');
+    const listed: string[] = [];
+    for await (const file of storage.list('documents/')) listed.push(file.key);
+    expect(listed).toContain(key);
+    expect(listed.some((listedKey) => listedKey.endsWith('.part'))).toBe(false);
+    // Only what is older than the given time goes.
+    expect(await storage.removePartial(new Date(Date.now() - 60_000))).toBe(0);
+    expect(existsSync(partial)).toBe(true);
+    expect(await storage.removePartial(new Date(Date.now() + 1000))).toBe(1);
+    expect(existsSync(partial)).toBe(false);
+    expect(await storage.size(key)).toBe(10);
   });
 
   it('refuses keys that leave the root', async () => {

@@ -8,6 +8,11 @@ export function testConfig(dataDir: string): ServerConfig {
       DATA_DIR: dataDir,
       JWT_SECRET: 'test-secret-that-is-long-enough-0123456789',
       LOG_LEVEL: 'silent',
+      // Every test client comes from one address; the limits themselves are tested in evidence.test.ts.
+      CALLS_PER_ADDRESS_PER_HOUR: '100000',
+      CALLS_PER_LINK_PER_HOUR: '100000',
+      UPLOADS_PER_MINUTE: '100000',
+      UPLOADS_AT_ONCE: '100',
     }),
     pgliteDir: 'memory',
     argon2: { memoryCost: 1024, timeCost: 1 },

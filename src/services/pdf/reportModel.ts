@@ -211,6 +211,14 @@ function documentsSection(
           }
         : { kind: 'text', text: t('document.noPages') },
     );
+    const hashed = pages.filter((page) => page.sha256);
+    if (hashed.length)
+      blocks.push({
+        kind: 'fields',
+        rows: hashed.map(
+          (page) => [t('document.pageSha256', { page: page.page }), page.sha256 ?? none] as const,
+        ),
+      });
   }
   return { id: 'documents', title: t('sections.documents'), blocks };
 }
@@ -276,6 +284,24 @@ function callsSection(data: ReportData, format: ReportFormat): ReportSection {
         },
       ]
     : [{ kind: 'text', text: t('calls.noCalls') }];
+  // The recordings' SHA-256, as stored (issue 25): what a reviewer compares with the file they were given.
+  const recorded = data.calls.filter((call) => call.recorded_file && call.recording_sha256);
+  if (recorded.length)
+    blocks.push(
+      { kind: 'heading', text: t('calls.recordings') },
+      {
+        kind: 'fields',
+        rows: recorded.map(
+          (call) =>
+            [
+              t('calls.recordingSha256', {
+                start: call.call_start_time ? format.dateTime(call.call_start_time) : call.id,
+              }),
+              call.recording_sha256 ?? none,
+            ] as const,
+        ),
+      },
+    );
   return { id: 'calls', title: t('sections.calls'), blocks };
 }
 

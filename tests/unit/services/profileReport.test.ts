@@ -75,9 +75,33 @@ const document = (id: number): Document => ({
   expiry_date: '2031-01-01',
   created_at: '2026-01-02T10:00:00.000Z',
   pages: [
-    { id: id * 10 + 1, page: 1, url: 'http://x/1.png', content_type: 'image/png', width: 400, height: 250 },
-    { id: id * 10 + 2, page: 2, url: 'http://x/2.jpg', content_type: 'image/jpeg', width: 400, height: 250 },
-    { id: id * 10 + 3, page: 3, url: 'http://x/3.webp', content_type: 'image/webp', width: 400, height: 250 },
+    {
+      id: id * 10 + 1,
+      page: 1,
+      url: 'http://x/1.png',
+      content_type: 'image/png',
+      width: 400,
+      height: 250,
+      sha256: null,
+    },
+    {
+      id: id * 10 + 2,
+      page: 2,
+      url: 'http://x/2.jpg',
+      content_type: 'image/jpeg',
+      width: 400,
+      height: 250,
+      sha256: null,
+    },
+    {
+      id: id * 10 + 3,
+      page: 3,
+      url: 'http://x/3.webp',
+      content_type: 'image/webp',
+      width: 400,
+      height: 250,
+      sha256: null,
+    },
   ],
   checks: {
     document: { result: 'passed', score: 98 },
@@ -126,6 +150,7 @@ const calls: VideoCall[] = Array.from({ length: 12 }, (_, i) => ({
   call_end_time: '2026-01-04T09:10:00.000Z',
   recorded_file: null,
   end_reason: null,
+  recording_sha256: null,
   created_at: '2026-01-04T09:00:00.000Z',
 }));
 
@@ -233,6 +258,30 @@ describe('profile report PDF', () => {
     const raw = new TextDecoder('latin1').decode(bytes);
     expect(raw.match(/\/Subtype \/Image/g)?.length).toBeGreaterThanOrEqual(4);
     expect(raw).toContain('/DCTDecode');
+  });
+
+  it('prints the SHA-256 of each stored recording and document page (issue 25)', () => {
+    const recordingHash = 'a'.repeat(64);
+    const pageHash = 'b'.repeat(64);
+    const data: ReportData = {
+      ...expanded,
+      calls: expanded.calls.map((call, i) =>
+        i === 0 ? { ...call, recorded_file: 'http://x/r.webm', recording_sha256: recordingHash } : call,
+      ),
+      documents: expanded.documents.map((document, i) =>
+        i === 0
+          ? {
+              ...document,
+              pages: document.pages.map((page, p) => (p === 0 ? { ...page, sha256: pageHash } : page)),
+            }
+          : document,
+      ),
+    };
+    const rows = build(data)
+      .model.sections.flatMap((section) => section.blocks)
+      .flatMap((block) => (block.kind === 'fields' ? block.rows : []));
+    expect(rows).toContainEqual(['Recording of 2026-01-04 09:00 (SHA-256)', recordingHash]);
+    expect(rows).toContainEqual(['Page 1 SHA-256', pageHash]);
   });
 
   it('tr: Turkish headings and footer', async () => {

@@ -7,6 +7,7 @@ import {
   keptRecording,
   pendingRecordings,
   runRecordingUpload,
+  uploadRefusal,
 } from '../../../src/services/recordings';
 
 const webm = (text: string) => new Blob([text], { type: 'video/webm' });
@@ -68,5 +69,30 @@ describe('recordings kept in the browser', () => {
     expect(await upload(404, async () => undefined)).toEqual([
       { type: 'UPLOAD.FAILED', detail: 'Video Upload Error' },
     ]);
+  });
+});
+
+describe('an upload the server refuses (issue 25, point 6)', () => {
+  it('tells the agent the quota, the upload limits or a stored recording in the studio language', async () => {
+    const { default: i18next } = await import('i18next');
+    const { readFileSync } = await import('node:fs');
+    const common = (lng: string) => JSON.parse(readFileSync(`locales/${lng}/common.json`, 'utf8'));
+    const instance = i18next;
+    await instance.init({
+      lng: 'tr',
+      resources: { tr: { common: common('tr') }, 'en-US': { common: common('en-US') } },
+      defaultNS: 'common',
+    });
+    const refusal = (status: number, detail: string) =>
+      uploadRefusal(Object.assign(new Error(detail), { status, detail }));
+    expect(refusal(413, "Your company's storage quota is used up")).toBe(common('tr').upload.quotaExceeded);
+    expect(refusal(429, 'Too many uploads, try again later')).toBe(common('tr').upload.tooFast);
+    expect(refusal(429, 'Too many uploads at once, wait for one to finish')).toBe(common('tr').upload.atOnce);
+    expect(refusal(409, 'The call already has a recording')).toBe(common('tr').upload.exists);
+    await instance.changeLanguage('en-US');
+    expect(refusal(413, "Your company's storage quota is used up")).toMatch(/storage quota is used up/);
+    expect(refusal(413, 'Size must be less than 300MB')).toBe('Size must be less than 300MB');
+    expect(refusal(500, 'An error occured')).toBe('Video Upload Error');
+    expect(uploadRefusal(new TypeError('Failed to fetch'))).toBe('Video Upload Error');
   });
 });

@@ -48,6 +48,7 @@ export function VideoCallsTab({ profileId }: { profileId: number }) {
               <th scope="col">{t('tab.status')}</th>
               <th scope="col">{t('tab.agent')}</th>
               <th scope="col">{t('tab.recording')}</th>
+              <th scope="col">{t('tab.sha256')}</th>
             </tr>
           </thead>
           <tbody>
@@ -66,6 +67,13 @@ export function VideoCallsTab({ profileId }: { profileId: number }) {
                     <Link href={`~${videoPath(profileId, call.id)}`} asChild>
                       <AnchorButton role="link" small icon="video" text={t('tab.watch')} />
                     </Link>
+                  ) : (
+                    <span className="studio-muted">{t('tab.none')}</span>
+                  )}
+                </td>
+                <td>
+                  {call.recorded_file && call.recording_sha256 ? (
+                    <code title={call.recording_sha256}>{`${call.recording_sha256.slice(0, 12)}…`}</code>
                   ) : (
                     <span className="studio-muted">{t('tab.none')}</span>
                   )}

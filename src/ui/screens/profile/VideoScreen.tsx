@@ -23,6 +23,7 @@ import { useCallEntries } from '../../components/useCallEntries';
 import { showError, showSuccess } from '../../toaster';
 import { useDateFormat } from './useDateFormat';
 import '../call/call.css';
+import './presence.css';
 
 /**
  * Browser recordings carry no duration (browser-tests note, pitfall 4): seeking far past the end makes the
@@ -112,6 +113,14 @@ export function VideoScreen() {
                 <th scope="row">{t('video.ended')}</th>
                 <td>{call.call_end_time ? date(call.call_end_time) : t('tab.none')}</td>
               </tr>
+              {call.recorded_file && (
+                <tr>
+                  <th scope="row">{t('video.sha256')}</th>
+                  <td>
+                    <code className="studio-hash">{call.recording_sha256 ?? t('video.noHash')}</code>
+                  </td>
+                </tr>
+              )}
             </tbody>
           </HTMLTable>
           <CallEntries callId={call.id} />
