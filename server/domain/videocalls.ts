@@ -242,17 +242,10 @@ export async function setCallStatus(
     .update(videoCalls)
     .set({ status, callEndTime: call.callEndTime ?? new Date() })
     .where(eq(videoCalls.id, callId));
-  await writeLog(
-    db,
-    call.profileId,
-    actorId,
-    'videocall.status',
-    `Video call status: ${CALL_STATUSES[status]}`,
-    {
-      call: callId,
-      status,
-    },
-  );
+  await writeLog(db, call.profileId, actorId, 'call_status_set', {
+    call: callId,
+    status,
+  });
   await enqueueWebhookEvent(db, companyId, 'videocall.completed', {
     call_id: callId,
     profile_id: call.profileId,
@@ -350,7 +343,7 @@ export async function storeRecording(
     .update(videoCalls)
     .set({ recordingKey: key, recordingSize: stored.size })
     .where(eq(videoCalls.id, callId));
-  await writeLog(db, call.profileId, actorId, 'videocall.recording', 'Video call recording uploaded', {
+  await writeLog(db, call.profileId, actorId, 'call_recording_stored', {
     call: callId,
     size: stored.size,
   });
@@ -371,7 +364,7 @@ export async function deleteRecording(
     .set({ recordingKey: null, recordingSize: null })
     .where(eq(videoCalls.id, callId));
   await storage.remove(call.recordingKey);
-  await writeLog(db, call.profileId, actorId, 'videocall.video_deleted', 'Video deleted', { call: callId });
+  await writeLog(db, call.profileId, actorId, 'video_deleted', { call: callId });
   await recordAudit(db, {
     companyId,
     actorId,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDateTime } from './common';
+import { localizedTextSchema } from './logEvents';
 
 export const noteSchema = z.object({
   id: z.number().int(),
@@ -34,6 +35,8 @@ export const logsResponseSchema = z.object({ results: z.array(logEntrySchema), h
 export const checklistQuestionSchema = z.object({
   id: z.number().int(),
   question: z.string(),
+  /** The question in each studio language (English where no translation is set). */
+  texts: localizedTextSchema,
   sort_order: z.number().int(),
   /** The answer value; null while unanswered. */
   answer: z.boolean().nullable(),
@@ -43,6 +46,7 @@ export const checklistQuestionSchema = z.object({
 export const checklistGroupSchema = z.object({
   id: z.number().int(),
   name: z.string(),
+  texts: localizedTextSchema,
   sort_order: z.number().int(),
   questions: z.array(checklistQuestionSchema),
 });
