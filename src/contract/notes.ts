@@ -15,6 +15,10 @@ export type Note = z.infer<typeof noteSchema>;
 /** Notes and feedback: 10 to 200 characters after trimming (SPEC §5, §9). */
 export const noteBodySchema = z.strictObject({ note: z.string().trim().min(10).max(200) });
 
+/**
+ * One profile-log entry: `action` is an event code of src/contract/logEvents.ts and `data` its parameters;
+ * the studio words them in the reader's language. `message` is the English sentence, kept for API clients.
+ */
 export const logEntrySchema = z.object({
   id: z.number().int(),
   action: z.string(),
