@@ -10,6 +10,7 @@ import type customers from '../locales/en-US/customers.json';
 import type documents from '../locales/en-US/documents.json';
 import type entities from '../locales/en-US/entities.json';
 import type fields from '../locales/en-US/fields.json';
+import type logs from '../locales/en-US/logs.json';
 import type modules from '../locales/en-US/modules.json';
 import type payment from '../locales/en-US/payment.json';
 import type presence from '../locales/en-US/presence.json';
@@ -46,6 +47,7 @@ declare module 'i18next' {
       signup: typeof signup;
       fields: typeof fields;
       payment: typeof payment;
+      logs: typeof logs;
     };
     returnNull: false;
   }

@@ -313,8 +313,8 @@ export const profileLogs = pgTable(
       .notNull()
       .references(() => profiles.id, { onDelete: 'cascade' }),
     actorId: integer().references(() => users.id, { onDelete: 'set null' }),
+    /** An event code of src/contract/logEvents.ts (PROFILE_LOG_EVENTS); `data` holds its parameters. */
     action: text().notNull(),
-    message: text().notNull(),
     data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },
@@ -436,6 +436,8 @@ export const checklistGroups = pgTable('checklist_groups', {
     .notNull()
     .references(() => companies.id, { onDelete: 'cascade' }),
   name: text().notNull(),
+  /** The Turkish name (null: the English one is shown). */
+  nameTr: text(),
   sortOrder: integer().notNull(),
 });
 
@@ -445,6 +447,8 @@ export const checklistQuestions = pgTable('checklist_questions', {
     .notNull()
     .references(() => checklistGroups.id, { onDelete: 'cascade' }),
   question: text().notNull(),
+  /** The Turkish text (null: the English one is shown). */
+  questionTr: text(),
   sortOrder: integer().notNull(),
 });
 
@@ -472,12 +476,14 @@ export const questionnaireQuestions = pgTable('questionnaire_questions', {
     .notNull()
     .references(() => companies.id, { onDelete: 'cascade' }),
   title: text().notNull(),
+  /** The Turkish title (null: the English one is shown). */
+  titleTr: text(),
   /** single_choice | multiple_choice */
   answerType: text().notNull(),
   optional: boolean().notNull().default(false),
   sortOrder: integer().notNull(),
-  /** Options: [{ id, text }] */
-  answers: jsonb().$type<{ id: number; text: string }[]>().notNull().default([]),
+  /** Options: [{ id, text, text_tr? }] (text_tr: the Turkish text). */
+  answers: jsonb().$type<{ id: number; text: string; text_tr?: string }[]>().notNull().default([]),
 });
 
 export const questionnaireAnswers = pgTable(

@@ -6,11 +6,12 @@ import { and, eq } from 'drizzle-orm';
 import { AML_NO_NAME, AML_NOTHING_TO_APPROVE, type AmlCheck } from '../../src/contract/aml';
 import type { AmlMatch } from '../../src/contract/amlMatch';
 import type { Tx } from '../db/client';
-import { amlHistory, amlResults, profileLogs, profiles } from '../db/schema';
+import { amlHistory, amlResults, profiles } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import type { Screener } from '../integrations/aml';
 import { recordAudit } from './audit';
 import { iso } from './format';
+import { writeLog } from './profileWrites';
 import { enqueueWebhookEvent } from './webhooks';
 
 /** Who does a write: the caller's user and company. */
@@ -103,17 +104,21 @@ export async function runAmlCheck(
     })
     .returning({ id: amlHistory.id });
   if (!entry) throw new Error('aml_history insert returned nothing');
-  await tx.insert(profileLogs).values({
+  await writeLog(
+    tx,
     profileId,
-    actorId: actor.userId,
-    action: 'aml_checked',
-    message:
-      matches.length > 0
-        ? `AML check: ${matches.length} ${matches.length === 1 ? 'match' : 'matches'} on ${lists.join(', ')}`
-        : 'AML check: no match',
-    data: { check_id: entry.id, status, matches: matches.length, score, database: screener.database },
-    createdAt: now,
-  });
+    actor.userId,
+    'aml_checked',
+    {
+      check_id: entry.id,
+      status,
+      matches: matches.length,
+      score,
+      database: screener.database,
+      lists,
+    },
+    now,
+  );
   await enqueueWebhookEvent(tx, actor.companyId, 'aml.checked', {
     profile_id: profileId,
     check_id: entry.id,
@@ -158,17 +163,7 @@ export async function approveAml(tx: Tx, actor: AmlActor, profileId: number): Pr
     .update(amlResults)
     .set({ approved: true, approvedBy: actor.userId, approvedAt: now })
     .where(eq(amlResults.profileId, profileId));
-  await tx.insert(profileLogs).values({
-    profileId,
-    actorId: actor.userId,
-    action: 'aml_approved',
-    message:
-      result.matches.length > 0
-        ? `AML result approved (${result.matches.length} ${result.matches.length === 1 ? 'match' : 'matches'} reviewed)`
-        : 'AML result approved',
-    data: { matches: result.matches.length },
-    createdAt: now,
-  });
+  await writeLog(tx, profileId, actor.userId, 'aml_approved', { matches: result.matches.length }, now);
   await enqueueWebhookEvent(tx, actor.companyId, 'aml.approved', { profile_id: profileId });
   await recordAudit(tx, {
     companyId: actor.companyId,

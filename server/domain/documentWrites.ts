@@ -68,8 +68,6 @@ async function updateDocument(tx: Tx, row: DocumentRow, changes: Partial<typeof 
   mustHaveUpdated('document', row.id, updated);
 }
 
-const label = (row: DocumentRow) => `${row.documentClass} #${row.id}`;
-
 /** PUT /document/{id}/approve: approve, or reject with a reason of at least 10 characters. */
 export async function reviewDocument(
   tx: Tx,
@@ -88,14 +86,11 @@ export async function reviewDocument(
     reviewedBy: actor.userId,
     reviewedAt: new Date(),
   });
-  await writeLog(
-    tx,
-    row.profileId,
-    actor.userId,
-    body.approved ? 'document_approved' : 'document_rejected',
-    `Document ${label(row)} ${status}${reason ? `: ${reason}` : ''}`,
-    { document_id: row.id, ...(reason ? { reason } : {}) },
-  );
+  await writeLog(tx, row.profileId, actor.userId, body.approved ? 'document_approved' : 'document_rejected', {
+    document_id: row.id,
+    document_class: row.documentClass,
+    ...(reason ? { reason } : {}),
+  });
   await enqueueWebhookEvent(tx, actor.companyId, `document.${status}`, {
     document_id: row.id,
     profile_id: row.profileId,
@@ -123,14 +118,10 @@ export async function archiveDocument(
   const row = await lockDocument(tx, actor.companyId, documentId, seen);
   if (row.archived === body.archived) return;
   await updateDocument(tx, row, { archived: body.archived });
-  await writeLog(
-    tx,
-    row.profileId,
-    actor.userId,
-    body.archived ? 'document_archived' : 'document_restored',
-    `Document ${label(row)} ${body.archived ? 'archived' : 'restored'}`,
-    { document_id: row.id },
-  );
+  await writeLog(tx, row.profileId, actor.userId, body.archived ? 'document_archived' : 'document_restored', {
+    document_id: row.id,
+    document_class: row.documentClass,
+  });
   await recordAudit(tx, {
     companyId: actor.companyId,
     actorId: actor.userId,
@@ -146,8 +137,9 @@ export async function archiveDocument(
 export async function deleteDocument(tx: Tx, actor: Actor, documentId: number, seen?: Seen): Promise<number> {
   const row = await lockDocument(tx, actor.companyId, documentId, seen);
   await updateDocument(tx, row, { deletedAt: new Date() });
-  await writeLog(tx, row.profileId, actor.userId, 'document_deleted', `Document ${label(row)} deleted`, {
+  await writeLog(tx, row.profileId, actor.userId, 'document_deleted', {
     document_id: row.id,
+    document_class: row.documentClass,
   });
   await recordAudit(tx, {
     companyId: actor.companyId,
@@ -204,14 +196,11 @@ export async function overrideFields(
     ...('ExpiryDate' in changes ? { expiryDate: expiry } : {}),
   });
   const fields = Object.keys(changes);
-  await writeLog(
-    tx,
-    row.profileId,
-    actor.userId,
-    'document_fields_overridden',
-    `Document ${label(row)} fields overridden: ${fields.join(', ')}`,
-    { document_id: row.id, fields },
-  );
+  await writeLog(tx, row.profileId, actor.userId, 'document_fields_overridden', {
+    document_id: row.id,
+    document_class: row.documentClass,
+    fields,
+  });
   await recordAudit(tx, {
     companyId: actor.companyId,
     actorId: actor.userId,
@@ -235,14 +224,13 @@ export async function changeDocumentType(
   const row = await lockDocument(tx, actor.companyId, documentId, seen);
   if (row.documentTypeId === type.id) return;
   await updateDocument(tx, row, { documentTypeId: type.id, documentClass: type.documentClass });
-  await writeLog(
-    tx,
-    row.profileId,
-    actor.userId,
-    'document_type_changed',
-    `Document ${label(row)} type changed to ${type.name}`,
-    { document_id: row.id, from: row.documentTypeId, to: type.id },
-  );
+  await writeLog(tx, row.profileId, actor.userId, 'document_type_changed', {
+    document_id: row.id,
+    document_class: row.documentClass,
+    from: row.documentTypeId,
+    to: type.id,
+    type: type.name,
+  });
   await recordAudit(tx, {
     companyId: actor.companyId,
     actorId: actor.userId,
@@ -292,14 +280,13 @@ export async function overrideAlert(
     .returning();
   if (!updated) throw notFound();
   await touchDocument(tx, alert.document);
-  await writeLog(
-    tx,
-    profileId,
-    actor.userId,
-    'alert_overridden',
-    `Alert ${updated.name} overridden: ${trimmed}`,
-    { alert_id: updated.id, document_id: updated.documentId, reason: trimmed },
-  );
+  await writeLog(tx, profileId, actor.userId, 'alert_overridden', {
+    alert_id: updated.id,
+    document_id: updated.documentId,
+    alert: updated.code,
+    name: updated.name,
+    reason: trimmed,
+  });
   await recordAudit(tx, {
     companyId: actor.companyId,
     actorId: actor.userId,
@@ -395,14 +382,12 @@ export async function recordUpload(tx: Tx, actor: Actor, upload: UploadRecord): 
       useragent: text(d.useragent, 1000),
     });
   }
-  await writeLog(
-    tx,
-    upload.profile,
-    actor.userId,
-    'document_uploaded',
-    `Document ${type.documentClass} #${row.id} uploaded (${upload.pages.length} ${upload.pages.length === 1 ? 'page' : 'pages'})`,
-    { document_id: row.id, pages: upload.pages.length, upload_source: upload.upload_source },
-  );
+  await writeLog(tx, upload.profile, actor.userId, 'document_uploaded', {
+    document_id: row.id,
+    document_class: type.documentClass,
+    pages: upload.pages.length,
+    upload_source: upload.upload_source,
+  });
   await enqueueWebhookEvent(tx, actor.companyId, 'document.uploaded', {
     document_id: row.id,
     profile_id: upload.profile,

@@ -10,6 +10,7 @@ import {
   users,
 } from '../db/schema';
 import { fullName, iso } from './format';
+import { englishLogMessage } from './logText';
 
 export async function listNotes(db: DbOrTx, profileId: number): Promise<Note[]> {
   const rows = await db
@@ -48,7 +49,7 @@ export async function listLogs(
     results: rows.slice(0, paging.limit).map(({ log, first, last }) => ({
       id: log.id,
       action: log.action,
-      message: log.message,
+      message: englishLogMessage(log.action, log.data),
       actor: log.actorId !== null ? { id: log.actorId, name: fullName(first ?? '', last ?? '') } : null,
       data: log.data,
       created_at: iso(log.createdAt),
@@ -76,12 +77,19 @@ export async function getChecklist(
   for (const { group, question, answer } of rows) {
     let target = result.find((g) => g.id === group.id);
     if (!target) {
-      target = { id: group.id, name: group.name, sort_order: group.sortOrder, questions: [] };
+      target = {
+        id: group.id,
+        name: group.name,
+        texts: { 'en-US': group.name, tr: group.nameTr ?? group.name },
+        sort_order: group.sortOrder,
+        questions: [],
+      };
       result.push(target);
     }
     target.questions.push({
       id: question.id,
       question: question.question,
+      texts: { 'en-US': question.question, tr: question.questionTr ?? question.question },
       sort_order: question.sortOrder,
       answer: answer?.value ?? null,
       note: answer?.note ?? null,

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ProfileStatus } from '../../src/contract/common';
+import { PROFILE_LOG_EVENTS, type ProfileLogCode, type ProfileLogParams } from '../../src/contract/logEvents';
 import type { Note } from '../../src/contract/notes';
 import type { Profile } from '../../src/contract/profiles';
 import {
@@ -39,6 +40,7 @@ import { badRequest, notFound } from '../errors';
 import type { ProfileFacts } from '../integrations/summariser';
 import { changedFields, recordAudit } from './audit';
 import { fullName, iso } from './format';
+import { englishLogMessage } from './logText';
 import { toProfile } from './profiles';
 import { riskScores } from './riskScores';
 import {
@@ -128,17 +130,21 @@ export async function lockProfile(tx: Tx, companyId: number, profileId: number):
   return row;
 }
 
-/** One entry of the profile's activity log (profile_logs). */
-export async function writeLog(
+/**
+ * One entry of the profile's activity log (profile_logs): an event code of the catalogue
+ * (src/contract/logEvents.ts) with its parameters, checked against the code's schema. No sentence is stored:
+ * the studio words it in the reader's language.
+ */
+export async function writeLog<C extends ProfileLogCode>(
   tx: DbOrTx,
   profileId: number,
-  /** Null for the server itself (a call it closed, issue 25). */
   actorId: number | null,
-  action: string,
-  message: string,
-  data: Record<string, unknown> = {},
+  code: C,
+  params: ProfileLogParams<C>,
+  createdAt?: Date,
 ): Promise<void> {
-  await tx.insert(profileLogs).values({ profileId, actorId, action, message, data });
+  const data = PROFILE_LOG_EVENTS[code].parse(params) as Record<string, unknown>;
+  await tx.insert(profileLogs).values({ profileId, actorId, action: code, data, createdAt });
 }
 
 /**
@@ -170,18 +176,11 @@ export async function changeStatus(
     .where(profileAt(row))
     .returning({ id: profiles.id });
   mustHaveUpdated('profile', profileId, updated);
-  await writeLog(
-    tx,
-    profileId,
-    actor.userId,
-    'status_changed',
-    `Status changed from ${from} to ${body.status}`,
-    {
-      from,
-      to: body.status,
-      ...(reason ? { reject_reason: reason } : {}),
-    },
-  );
+  await writeLog(tx, profileId, actor.userId, 'status_changed', {
+    from,
+    to: body.status,
+    ...(reason ? { reject_reason: reason } : {}),
+  });
   await enqueueWebhookEvent(tx, actor.companyId, 'profile.status_changed', {
     profile_id: profileId,
     from,
@@ -229,7 +228,7 @@ export async function createProfile(tx: Tx, actor: Actor, body: CreateBody): Pro
     })
     .returning();
   if (!row) throw new Error('profile insert returned nothing');
-  await writeLog(tx, row.id, actor.userId, 'profile_created', 'Profile created', {
+  await writeLog(tx, row.id, actor.userId, 'profile_created', {
     id_card_number: row.idCardNumber,
   });
   await enqueueWebhookEvent(tx, actor.companyId, 'profile.created', {
@@ -314,7 +313,7 @@ export async function editProfile(
     .returning();
   mustHaveUpdated('profile', profileId, updated ? [updated] : []);
   if (!updated) throw notFound();
-  await writeLog(tx, profileId, actor.userId, 'profile_updated', `Profile updated: ${changed.join(', ')}`, {
+  await writeLog(tx, profileId, actor.userId, 'profile_updated', {
     fields: changed,
   });
   await enqueueWebhookEvent(tx, actor.companyId, 'profile.updated', {
@@ -351,17 +350,10 @@ export async function addNote(
     .select({ first: users.firstName, last: users.lastName })
     .from(users)
     .where(eq(users.id, actor.userId));
-  await writeLog(
-    tx,
-    profileId,
-    actor.userId,
-    'note_added',
-    kind === 'agent' ? 'Agent note added' : 'Note added',
-    {
-      note_id: row.id,
-      kind,
-    },
-  );
+  await writeLog(tx, profileId, actor.userId, 'note_added', {
+    note_id: row.id,
+    kind,
+  });
   return {
     id: row.id,
     profile: profileId,
@@ -386,6 +378,7 @@ export async function answerChecklist(
     .select({
       id: checklistQuestions.id,
       question: checklistQuestions.question,
+      questionTr: checklistQuestions.questionTr,
       sortOrder: checklistQuestions.sortOrder,
     })
     .from(checklistQuestions)
@@ -406,17 +399,15 @@ export async function answerChecklist(
     .returning();
   if (!answer) throw new Error('answer upsert returned nothing');
   await touchProfile(tx, profile);
-  await writeLog(
-    tx,
-    profileId,
-    actor.userId,
-    'checklist_answered',
-    `Checklist answered: ${question.question} (${body.value ? 'yes' : 'no'})`,
-    { question: question.id, value: body.value },
-  );
+  await writeLog(tx, profileId, actor.userId, 'checklist_answered', {
+    question: question.id,
+    text: { 'en-US': question.question, tr: question.questionTr ?? question.question },
+    value: body.value,
+  });
   return {
     id: question.id,
     question: question.question,
+    texts: { 'en-US': question.question, tr: question.questionTr ?? question.question },
     sort_order: question.sortOrder,
     answer: answer.value,
     note: answer.note,
@@ -457,7 +448,7 @@ export async function loadProfileFacts(
       .where(eq(videoCalls.profileId, profileId))
       .orderBy(desc(videoCalls.createdAt), desc(videoCalls.id)),
     db
-      .select({ action: profileLogs.action, message: profileLogs.message, createdAt: profileLogs.createdAt })
+      .select({ action: profileLogs.action, data: profileLogs.data, createdAt: profileLogs.createdAt })
       .from(profileLogs)
       .where(eq(profileLogs.profileId, profileId))
       .orderBy(desc(profileLogs.id))
@@ -529,7 +520,11 @@ export async function loadProfileFacts(
         }
       : null,
     calls: callRows,
-    logs: logRows,
+    logs: logRows.map((l) => ({
+      action: l.action,
+      message: englishLogMessage(l.action, l.data),
+      createdAt: l.createdAt,
+    })),
     notes: noteRows,
   };
 }

@@ -9,6 +9,7 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { EMAIL_MESSAGE } from '../../src/contract/auth';
 import type { Role } from '../../src/contract/common';
+import type { AuditAction } from '../../src/contract/logEvents';
 import type {
   ChangePasswordBody,
   User,
@@ -245,7 +246,7 @@ export function isOwnProfileEdit(me: Principal, userId: number, body: UpdateBody
 }
 
 /** The action name of an update, for the audit log and the studio's message. */
-function updateAction(body: UpdateBody): string {
+function updateAction(body: UpdateBody): AuditAction {
   if (body.is_active === true) return 'user_enabled';
   if (body.is_active === false) return 'user_disabled';
   if (body.reset_mfa) return 'user_mfa_reset';

@@ -374,17 +374,7 @@ export async function setCallStatus(
     .returning({ id: videoCalls.id });
   // Closed meanwhile (the server or an admin, between the read and this write).
   if (!updated) throw conflict(CALL_CLOSED);
-  await writeLog(
-    db,
-    call.profileId,
-    actor.id,
-    'videocall.status',
-    `Video call status: ${CALL_STATUSES[status]}`,
-    {
-      call: callId,
-      status,
-    },
-  );
+  await writeLog(db, call.profileId, actor.id, 'call_status_set', { call: callId, status });
   await enqueueWebhookEvent(db, companyId, 'videocall.completed', {
     call_id: callId,
     profile_id: call.profileId,
@@ -511,14 +501,7 @@ export async function storeRecording(
       .returning({ id: videoCalls.id });
     if (!row) return false;
     const facts = { call: callId, size: stored.size, sha256: stored.sha256 };
-    await writeLog(
-      tx,
-      call.profileId,
-      actorId,
-      'videocall.recording',
-      'Video call recording uploaded',
-      facts,
-    );
+    await writeLog(tx, call.profileId, actorId, 'call_recording_stored', facts);
     await enqueueWebhookEvent(tx, companyId, 'videocall.recorded', {
       call_id: callId,
       profile_id: call.profileId,
@@ -580,7 +563,7 @@ export async function deleteRecording(
     .set({ recordingKey: null, recordingSize: null })
     .where(eq(videoCalls.id, callId));
   await storage.remove(call.recordingKey);
-  await writeLog(db, call.profileId, actorId, 'videocall.video_deleted', 'Video deleted', { call: callId });
+  await writeLog(db, call.profileId, actorId, 'video_deleted', { call: callId });
   await recordAudit(db, {
     companyId,
     actorId,

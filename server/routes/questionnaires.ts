@@ -36,10 +36,15 @@ export function questionnaireRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return rows.map((q) => ({
           id: q.id,
           title: q.title,
+          texts: { 'en-US': q.title, tr: q.titleTr ?? q.title },
           answer_type: q.answerType as 'single_choice' | 'multiple_choice',
           optional: q.optional,
           sort_order: q.sortOrder,
-          answers: q.answers,
+          answers: q.answers.map((o) => ({
+            id: o.id,
+            text: o.text,
+            texts: { 'en-US': o.text, tr: o.text_tr ?? o.text },
+          })),
         }));
       },
     );

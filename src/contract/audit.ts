@@ -39,5 +39,5 @@ export const auditListQuerySchema = z.strictObject({
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
 export const auditPageSchema = pageSchema(auditEntrySchema);
 
-/** The object types and actions the studio offers as filters (the log may hold more). */
-export const AUDIT_OBJECT_TYPES = ['user', 'group', 'profile', 'document', 'aml', 'videocall'] as const;
+/** The object types and actions the studio offers as filters: the catalogue of logged events. */
+export { AUDIT_ACTION_CODES, AUDIT_ACTIONS, AUDIT_OBJECT_TYPES, type AuditAction } from './logEvents';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idText, isoDateTime, multilineText } from './common';
+import { localizedTextSchema } from './logEvents';
 
 export const noteSchema = z.object({
   id: z.number().int(),
@@ -14,6 +15,10 @@ export type Note = z.infer<typeof noteSchema>;
 /** Notes and feedback: 10 to 200 characters after trimming (SPEC §5, §9). */
 export const noteBodySchema = z.strictObject({ note: multilineText.trim().min(10).max(200) });
 
+/**
+ * One profile-log entry: `action` is an event code of src/contract/logEvents.ts and `data` its parameters;
+ * the studio words them in the reader's language. `message` is the English sentence, kept for API clients.
+ */
 export const logEntrySchema = z.object({
   id: z.number().int(),
   action: z.string(),
@@ -34,6 +39,8 @@ export const logsResponseSchema = z.object({ results: z.array(logEntrySchema), h
 export const checklistQuestionSchema = z.object({
   id: z.number().int(),
   question: z.string(),
+  /** The question in each studio language (English where no translation is set). */
+  texts: localizedTextSchema,
   sort_order: z.number().int(),
   /** The answer value; null while unanswered. */
   answer: z.boolean().nullable(),
@@ -43,6 +50,7 @@ export const checklistQuestionSchema = z.object({
 export const checklistGroupSchema = z.object({
   id: z.number().int(),
   name: z.string(),
+  texts: localizedTextSchema,
   sort_order: z.number().int(),
   questions: z.array(checklistQuestionSchema),
 });

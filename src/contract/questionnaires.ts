@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import { idText, isoDateTime } from './common';
+import { localizedTextSchema } from './logEvents';
 
-export const questionnaireOptionSchema = z.object({ id: z.number().int(), text: z.string() });
+/** `text` is the English text; `texts` the text in each studio language (English where none is set). */
+export const questionnaireOptionSchema = z.object({
+  id: z.number().int(),
+  text: z.string(),
+  texts: localizedTextSchema,
+});
 
 export const questionnaireQuestionSchema = z.object({
   id: z.number().int(),
   title: z.string(),
+  texts: localizedTextSchema,
   answer_type: z.enum(['single_choice', 'multiple_choice']),
   optional: z.boolean(),
   sort_order: z.number().int(),

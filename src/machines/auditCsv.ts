@@ -1,8 +1,10 @@
 /**
  * CSV export of the audit log (pure: no DOM), with the call report's rules (statsCsv.ts): RFC 4180 quoting,
- * CRLF lines, formula-like text prefixed with an apostrophe. The changes are one column per side, as JSON.
+ * CRLF lines, formula-like text prefixed with an apostrophe. In the reader's language: the object type, the
+ * action's name and the changes as sentences; the raw changes stay one column per side, as JSON, for tools.
  */
 import type { AuditEntry } from '../contract/audit';
+import { auditActionName, auditObjectName, describeAuditChanges, type LogReader } from '../contract/logText';
 import { csvLine } from './statsCsv';
 
 export interface AuditCsvLabels {
@@ -12,11 +14,12 @@ export interface AuditCsvLabels {
   objectType: string;
   objectId: string;
   action: string;
+  changes: string;
   before: string;
   after: string;
 }
 
-export function auditCsv(entries: readonly AuditEntry[], labels: AuditCsvLabels): string {
+export function auditCsv(entries: readonly AuditEntry[], reader: LogReader, labels: AuditCsvLabels): string {
   const lines = [
     csvLine([
       labels.time,
@@ -25,6 +28,7 @@ export function auditCsv(entries: readonly AuditEntry[], labels: AuditCsvLabels)
       labels.objectType,
       labels.objectId,
       labels.action,
+      labels.changes,
       labels.before,
       labels.after,
     ]),
@@ -33,20 +37,14 @@ export function auditCsv(entries: readonly AuditEntry[], labels: AuditCsvLabels)
         e.created_at,
         e.actor_email ?? (e.actor === null ? '' : `#${e.actor}`),
         e.ip,
-        e.object_type,
+        auditObjectName(reader.t, e.object_type),
         e.object_id,
-        e.action,
+        auditActionName(reader.t, e.action),
+        describeAuditChanges(reader, e).join('; '),
         Object.keys(e.before).length > 0 ? JSON.stringify(e.before) : '',
         Object.keys(e.after).length > 0 ? JSON.stringify(e.after) : '',
       ]),
     ),
   ];
   return `${lines.join('\r\n')}\r\n`;
-}
-
-/** `field: before → after` for each changed field (the table's summary of a change). */
-export function auditChanges(entry: Pick<AuditEntry, 'before' | 'after'>): string[] {
-  const keys = [...new Set([...Object.keys(entry.before), ...Object.keys(entry.after)])];
-  const show = (value: unknown) => (value === undefined ? '—' : JSON.stringify(value));
-  return keys.map((key) => `${key}: ${show(entry.before[key])} → ${show(entry.after[key])}`);
 }

@@ -20,6 +20,7 @@ export const NAMESPACES = [
   'signup',
   'fields',
   'payment',
+  'logs',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

@@ -3,6 +3,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amlHistory, companies, profileLogs, profiles } from '../../server/db/schema';
 import { AML_DISABLED } from '../../server/domain/aml';
+import { englishLogMessage } from '../../server/domain/logText';
 import { createAmlScreener } from '../../server/integrations/aml';
 import {
   AML_NO_NAME,
@@ -120,10 +121,15 @@ describe('GET /profile/{id}/aml/check runs a screening', () => {
     );
     expect(entry.body.records).toEqual(body.records);
     const [log] = await logsOf(listedId, 'aml_checked');
-    expect(log).toMatchObject({
-      message: 'AML check: 1 match on OFAC SDN',
-      data: { check_id: body.id, status: 'hit', matches: 1, score: 100, database: SAMPLE_DATABASE },
+    expect(log?.data).toEqual({
+      check_id: body.id,
+      status: 'hit',
+      matches: 1,
+      score: 100,
+      database: SAMPLE_DATABASE,
+      lists: ['OFAC SDN'],
     });
+    expect(englishLogMessage('aml_checked', log?.data ?? {})).toBe('AML check: 1 match on OFAC SDN');
   });
 
   it('replaces an earlier result with a clear one when nothing matches', async () => {
@@ -135,7 +141,9 @@ describe('GET /profile/{id}/aml/check runs a screening', () => {
     expect(body).toMatchObject({ status: 'clear', matches: 0, score: 0, records: [] });
     expect(await historyCount(1)).toBe(before + 1);
     expect((await result(1)).body).toMatchObject({ list: [], score: 0, records: [], approved: null });
-    expect((await logsOf(1, 'aml_checked'))[0]?.message).toBe('AML check: no match');
+    const [log] = await logsOf(1, 'aml_checked');
+    expect(log?.data).toMatchObject({ matches: 0, lists: [] });
+    expect(englishLogMessage('aml_checked', log?.data ?? {})).toBe('AML check: no match');
   });
 
   it('screens the profile aliases too, and uses its birth date and nationality', async () => {
@@ -181,7 +189,10 @@ describe('PATCH /profile/{id}/aml/approve', () => {
     expect(body).toMatchObject({ approved: true, approved_by: { name: 'Umut Agent' }, score: 100 });
     expect(Date.parse(body.approved_date ?? '')).toBeGreaterThan(Date.now() - 60_000);
     const logs = await logsOf(listedId, 'aml_approved');
-    expect(logs[0]?.message).toBe('AML result approved (1 match reviewed)');
+    expect(logs[0]?.data).toEqual({ matches: 1 });
+    expect(englishLogMessage('aml_approved', logs[0]?.data ?? {})).toBe(
+      'AML result approved (1 match reviewed)',
+    );
 
     const again = await approve(listedId, tokens.admin, {});
     expect(again.status).toBe(200);

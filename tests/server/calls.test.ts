@@ -319,7 +319,7 @@ describe('a call from answer to recording', () => {
     expect(await statusOf(call.id)).toMatchObject({ status: 3, recordingKey: null });
     const logs = await t.app.ctx.db.select().from(profileLogs).where(eq(profileLogs.profileId, 7));
     expect(logs.map((l) => l.action)).toEqual(
-      expect.arrayContaining(['videocall.status', 'videocall.recording', 'videocall.video_deleted']),
+      expect.arrayContaining(['call_status_set', 'call_recording_stored', 'video_deleted']),
     );
   });
 

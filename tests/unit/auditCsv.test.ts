@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/contract/audit';
-import { auditChanges, auditCsv } from '../../src/machines/auditCsv';
+import { describeAuditChanges } from '../../src/contract/logText';
+import { auditCsv } from '../../src/machines/auditCsv';
+import { logReader } from '../support/logReader';
+
+const en = logReader('en-US');
+const tr = logReader('tr');
 
 const labels = {
   time: 'Time',
@@ -9,6 +14,7 @@ const labels = {
   objectType: 'Object type',
   objectId: 'Object id',
   action: 'Action',
+  changes: 'Changes',
   before: 'Before',
   after: 'After',
 };
@@ -34,21 +40,38 @@ describe('audit log CSV', () => {
         entry({ before: { last_name: 'Old' }, after: { last_name: '=HYPERLINK("x")' } }),
         entry({ id: 2, actor: null, actor_email: null, ip: null, action: 'user_created' }),
       ],
+      en,
       labels,
     );
     expect(csv.split('\r\n')).toEqual([
-      'Time,User,Address,Object type,Object id,Action,Before,After',
-      '2026-11-24T03:00:00.000Z,admin@acme.test,127.0.0.1,user,7,user_updated,"{""last_name"":""Old""}","{""last_name"":""=HYPERLINK(\\""x\\"")""}"',
-      '2026-11-24T03:00:00.000Z,,,user,7,user_created,,',
+      'Time,User,Address,Object type,Object id,Action,Changes,Before,After',
+      '2026-11-24T03:00:00.000Z,admin@acme.test,127.0.0.1,User,7,User updated,"Last name: Old → =HYPERLINK(""x"")","{""last_name"":""Old""}","{""last_name"":""=HYPERLINK(\\""x\\"")""}"',
+      '2026-11-24T03:00:00.000Z,,,User,7,User created,,,',
       '',
     ]);
-    expect(auditCsv([entry({ actor_email: '@evil' })], labels)).toContain(",'@evil,");
+    expect(auditCsv([entry({ actor_email: '@evil' })], en, labels)).toContain(",'@evil,");
   });
 
-  it('summarises each changed field as before → after', () => {
-    expect(auditChanges({ before: { is_active: true }, after: { is_active: false, role: 'User' } })).toEqual([
-      'is_active: true → false',
-      'role: — → "User"',
-    ]);
+  it('summarises each changed field as before → after, with labels and values in the reader’s language', () => {
+    const change = {
+      object_type: 'user',
+      before: { is_active: true },
+      after: { is_active: false, role: 'User' },
+    };
+    expect(describeAuditChanges(en, change)).toEqual(['Enabled: yes → no', 'Role: — → User']);
+    expect(describeAuditChanges(tr, change)).toEqual(['Etkin: evet → hayır', 'Rol: — → Kullanıcı']);
+    const status = {
+      object_type: 'profile',
+      before: { status: 'Pending Review' },
+      after: { status: 'Approved' },
+    };
+    expect(describeAuditChanges(tr, status)).toEqual(['Durum: İnceleme bekleniyor → Onaylandı']);
+  });
+
+  it('writes the action and object names in the reader’s language', () => {
+    const csv = auditCsv([entry({ action: 'user_disabled' })], tr, labels);
+    expect(csv.split('\r\n')[1]).toBe(
+      '2026-11-24T03:00:00.000Z,admin@acme.test,127.0.0.1,Kullanıcı,7,Kullanıcı devre dışı bırakıldı,,,',
+    );
   });
 });

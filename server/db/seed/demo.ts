@@ -283,10 +283,10 @@ async function seedCompanyConfig(db: Db, companyId: number, full: boolean) {
     .values(
       full
         ? [
-            { companyId, name: 'Identity', sortOrder: 1 },
-            { companyId, name: 'Address', sortOrder: 2 },
+            { companyId, name: 'Identity', nameTr: 'Kimlik', sortOrder: 1 },
+            { companyId, name: 'Address', nameTr: 'Adres', sortOrder: 2 },
           ]
-        : [{ companyId, name: 'Identity', sortOrder: 1 }],
+        : [{ companyId, name: 'Identity', nameTr: 'Kimlik', sortOrder: 1 }],
     )
     .returning();
   const questions = await db
@@ -295,42 +295,72 @@ async function seedCompanyConfig(db: Db, companyId: number, full: boolean) {
       groupsInserted.flatMap((g) =>
         g.name === 'Identity'
           ? [
-              { groupId: g.id, question: 'Does the photo match the selfie?', sortOrder: 1 },
-              { groupId: g.id, question: 'Is the document valid and not expired?', sortOrder: 2 },
-              { groupId: g.id, question: 'Do the name and birth date match the profile?', sortOrder: 3 },
+              {
+                groupId: g.id,
+                question: 'Does the photo match the selfie?',
+                questionTr: 'Fotoğraf özçekimle eşleşiyor mu?',
+                sortOrder: 1,
+              },
+              {
+                groupId: g.id,
+                question: 'Is the document valid and not expired?',
+                questionTr: 'Belge geçerli ve süresi dolmamış mı?',
+                sortOrder: 2,
+              },
+              {
+                groupId: g.id,
+                question: 'Do the name and birth date match the profile?',
+                questionTr: 'Ad ve doğum tarihi profille eşleşiyor mu?',
+                sortOrder: 3,
+              },
             ]
           : [
-              { groupId: g.id, question: 'Is the utility bill younger than 3 months?', sortOrder: 1 },
-              { groupId: g.id, question: 'Does the address match the profile?', sortOrder: 2 },
+              {
+                groupId: g.id,
+                question: 'Is the utility bill younger than 3 months?',
+                questionTr: 'Fatura 3 aydan yeni mi?',
+                sortOrder: 1,
+              },
+              {
+                groupId: g.id,
+                question: 'Does the address match the profile?',
+                questionTr: 'Adres profille eşleşiyor mu?',
+                sortOrder: 2,
+              },
             ],
       ),
     )
     .returning({ id: checklistQuestions.id });
 
-  const titles = [
-    'What is the purpose of your account?',
-    'What is your employment status?',
-    'What is your expected monthly volume?',
-    'Which products are you interested in?',
-    'What is the source of your funds?',
-    'Do you hold a public office?',
-    'Which countries will you send money to?',
-    'How did you hear about us?',
-    'Will you act on behalf of a third party?',
-    'Which channels do you prefer for contact?',
+  const titles: [en: string, tr: string][] = [
+    ['What is the purpose of your account?', 'Hesabınızın amacı nedir?'],
+    ['What is your employment status?', 'Çalışma durumunuz nedir?'],
+    ['What is your expected monthly volume?', 'Beklediğiniz aylık işlem hacmi nedir?'],
+    ['Which products are you interested in?', 'Hangi ürünlerle ilgileniyorsunuz?'],
+    ['What is the source of your funds?', 'Fonlarınızın kaynağı nedir?'],
+    ['Do you hold a public office?', 'Bir kamu görevinde bulunuyor musunuz?'],
+    ['Which countries will you send money to?', 'Hangi ülkelere para göndereceksiniz?'],
+    ['How did you hear about us?', 'Bizi nereden duydunuz?'],
+    ['Will you act on behalf of a third party?', 'Üçüncü bir kişi adına mı işlem yapacaksınız?'],
+    ['Which channels do you prefer for contact?', 'İletişim için hangi kanalları tercih edersiniz?'],
   ];
   const questionnaire = await db
     .insert(questionnaireQuestions)
     .values(
-      titles.slice(0, full ? 10 : 3).map((title, i) => {
+      titles.slice(0, full ? 10 : 3).map(([title, titleTr], i) => {
         const multiple = [3, 6, 9].includes(i);
         return {
           companyId,
           title,
+          titleTr,
           answerType: multiple ? 'multiple_choice' : 'single_choice',
           optional: i >= 7,
           sortOrder: i + 1,
-          answers: Array.from({ length: 3 + (i % 2) }, (_, k) => ({ id: k + 1, text: `Option ${k + 1}` })),
+          answers: Array.from({ length: 3 + (i % 2) }, (_, k) => ({
+            id: k + 1,
+            text: `Option ${k + 1}`,
+            text_tr: `Seçenek ${k + 1}`,
+          })),
         };
       }),
     )

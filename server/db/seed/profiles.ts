@@ -6,6 +6,11 @@ import {
   type ProfileStatus,
   RISK_LEVELS,
 } from '../../../src/contract/common';
+import {
+  PROFILE_LOG_EVENTS,
+  type ProfileLogCode,
+  type ProfileLogParams,
+} from '../../../src/contract/logEvents';
 import { ipRisk, type RiskScores, riskScores } from '../../domain/riskScores';
 import type { Db } from '../client';
 import {
@@ -89,13 +94,18 @@ const ALERTS: [code: string, name: string][] = [
   ['FACE_MISMATCH', 'Face does not match the selfie'],
   ['DATA_MISMATCH', 'Extracted data differs from the profile'],
 ];
-const LOG_ACTIONS: [action: string, message: string][] = [
-  ['document.uploaded', 'A document was uploaded'],
-  ['profile.updated', 'Profile details were updated'],
-  ['aml.checked', 'AML screening ran'],
-  ['note.added', 'A note was added'],
-  ['status.changed', 'Status changed'],
+/** The demo log's events after `profile_created` (codes of src/contract/logEvents.ts), in turn. */
+const LOG_EVENTS = [
+  (_status: ProfileStatus) => logEvent('profile_updated', { fields: ['email'] }),
+  (_status: ProfileStatus) => logEvent('note_added', { kind: 'note' }),
+  (status: ProfileStatus) =>
+    logEvent('status_changed', { from: status === 'Created' ? 'Incomplete' : 'Created', to: status }),
+  (_status: ProfileStatus) => logEvent('profile_updated', { fields: ['phone', 'address'] }),
+  (_status: ProfileStatus) => logEvent('note_added', { kind: 'agent' }),
 ];
+function logEvent<C extends ProfileLogCode>(code: C, params: ProfileLogParams<C>) {
+  return { action: code, data: PROFILE_LOG_EVENTS[code].parse(params) as Record<string, unknown> };
+}
 const DEVICES: [brand: string, model: string, os: string, osVersion: string, browser: string | null][] = [
   ['Apple', 'iPhone 15', 'iOS', '18.2', null],
   ['Samsung', 'Galaxy S24', 'Android', '15', null],
@@ -412,18 +422,15 @@ async function seedBatch(
     const logCount = i === 0 ? 45 : 3 + (i % 5);
     logRows.push({
       profileId,
-      action: 'profile.created',
-      message: 'Profile created',
+      ...logEvent('profile_created', { id_card_number: profile.idCardNumber }),
       createdAt: new Date(created),
     });
     for (let n = 1; n < logCount; n++) {
-      const [action, message] = LOG_ACTIONS[(i + n) % LOG_ACTIONS.length] as [string, string];
+      const event = LOG_EVENTS[(i + n) % LOG_EVENTS.length] as (typeof LOG_EVENTS)[number];
       logRows.push({
         profileId,
         actorId: staff(),
-        action,
-        message,
-        data: action === 'status.changed' ? { status: profile.status } : {},
+        ...event(profile.status as ProfileStatus),
         createdAt: new Date(created + n * 600_000),
       });
     }

@@ -38,7 +38,13 @@ export const Screens = {
     ['webhooks', 'allowlist', 'payment'],
   ),
   Return: lazyScreen(() => import('../screens/payment/ReturnScreen'), 'ReturnScreen', ['payment']),
-  Admin: lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen', ['admin']),
+  Admin: lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen', [
+    'admin',
+    'logs',
+    'profile',
+    'calls',
+    'documents',
+  ]),
   Entities: lazyScreen(() => import('../screens/entity/kyb'), 'EntitiesScreen', ['entities', 'profile']),
   PdfBasic: lazyScreen(() => import('../screens/pdf/PdfBasicScreen'), 'PdfBasicScreen', [
     'report',
@@ -60,7 +66,7 @@ export const Screens = {
   Profile: lazyScreen(
     () => import('../screens/profile/ProfileScreen'),
     'ProfileScreen',
-    ['profile', 'report', 'documents', 'aml', 'calls', 'presence', 'fields'],
+    ['profile', 'report', 'documents', 'aml', 'calls', 'presence', 'fields', 'logs'],
     {
       queries: (q, { params, companyId }) => [
         q.profileQuery(Number(params.profileID)),

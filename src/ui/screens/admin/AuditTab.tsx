@@ -1,14 +1,16 @@
-import { Button, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Button, HTMLSelect, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AUDIT_OBJECT_TYPES } from '../../../contract/audit';
-import { auditChanges, auditCsv } from '../../../machines/auditCsv';
+import { AUDIT_ACTION_CODES, AUDIT_ACTIONS, AUDIT_OBJECT_TYPES } from '../../../contract/audit';
+import { isAuditAction } from '../../../contract/logEvents';
+import { auditActionName, auditObjectName, describeAuditChanges } from '../../../contract/logText';
+import { auditCsv } from '../../../machines/auditCsv';
 import { type AuditListParams, adminKeys, allAudit, listAudit } from '../../../services/api/admin';
 import { listUsers } from '../../../services/api/users';
 import { saveTextFile } from '../../../services/download';
 import { DateRangeFilter, LoadFailed } from '../../components/ListFilters';
 import { Pager } from '../../components/Pager';
+import { useLogReader } from '../../components/useLogReader';
 import { showError } from '../../toaster';
 import { PAGE_SIZES, pageOf, useUrlView } from './useUrlView';
 
@@ -40,7 +42,7 @@ function readAuditView(query: URLSearchParams): AuditView {
   return {
     user: /^\d{1,10}$/.test(user) ? user : '',
     object_type: /^[a-z_]{1,64}$/.test(objectType) ? objectType : '',
-    action: /^[a-z0-9_.]{1,64}$/.test(action) ? action : '',
+    action: isAuditAction(action) ? action : '',
     start_date: isDate(query.get('start_date')),
     end_date: isDate(query.get('end_date')),
     ...pageOf(query),
@@ -75,18 +77,24 @@ export function AuditTab() {
     queryKey: adminKeys.userList({ limit: 200, ordering: 'name' }),
     queryFn: ({ signal }) => listUsers({ limit: 200, ordering: 'name' }, { signal }),
   });
-  const [action, setAction] = useState(view.action);
-  useEffect(() => setAction(view.action), [view.action]);
+  const reader = useLogReader();
+  // The named actions, of the chosen object type only, in the reader's alphabetical order.
+  const actions = AUDIT_ACTION_CODES.filter(
+    (code) => !view.object_type || AUDIT_ACTIONS[code] === view.object_type,
+  )
+    .map((code) => ({ value: code, label: auditActionName(reader.t, code) }))
+    .sort((a, b) => a.label.localeCompare(b.label, reader.language));
   const exportCsv = useMutation({
     mutationFn: async () => {
       const entries = await allAudit(filtersOf(view));
-      const csv = auditCsv(entries, {
+      const csv = auditCsv(entries, reader, {
         time: t('audit.columns.time'),
         user: t('audit.columns.user'),
         address: t('audit.columns.address'),
         objectType: t('audit.columns.objectType'),
         objectId: t('audit.columns.objectId'),
         action: t('audit.columns.action'),
+        changes: t('audit.columns.changes'),
         before: t('audit.columns.before'),
         after: t('audit.columns.after'),
       });
@@ -113,21 +121,24 @@ export function AuditTab() {
         <HTMLSelect
           aria-label={t('audit.objectType')}
           value={view.object_type}
-          onChange={(event) => update({ object_type: event.currentTarget.value })}
+          onChange={(event) => {
+            const objectType = event.currentTarget.value;
+            const keep =
+              !view.action ||
+              !objectType ||
+              AUDIT_ACTIONS[view.action as keyof typeof AUDIT_ACTIONS] === objectType;
+            update({ object_type: objectType, ...(keep ? {} : { action: '' }) });
+          }}
           options={[
             { value: '', label: t('audit.allObjects') },
             ...AUDIT_OBJECT_TYPES.map((o) => ({ value: o, label: t(`audit.objects.${o}`) })),
           ]}
         />
-        <InputGroup
+        <HTMLSelect
           aria-label={t('audit.action')}
-          placeholder={t('audit.action')}
-          value={action}
-          onValueChange={setAction}
-          onBlur={() => update({ action: action.trim().toLowerCase() })}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') update({ action: action.trim().toLowerCase() });
-          }}
+          value={view.action}
+          onChange={(event) => update({ action: event.currentTarget.value })}
+          options={[{ value: '', label: t('audit.allActions') }, ...actions]}
         />
         <DateRangeFilter
           from={view.start_date}
@@ -184,12 +195,10 @@ export function AuditTab() {
                   <td>{date.format(new Date(entry.created_at))}</td>
                   <td>{entry.actor_email ?? (entry.actor === null ? '—' : `#${entry.actor}`)}</td>
                   <td>{entry.ip ?? '—'}</td>
-                  <td>{`${entry.object_type} #${entry.object_id}`}</td>
-                  <td>
-                    <code>{entry.action}</code>
-                  </td>
+                  <td>{`${auditObjectName(reader.t, entry.object_type)} #${entry.object_id}`}</td>
+                  <td>{auditActionName(reader.t, entry.action)}</td>
                   <td className="studio-audit-changes">
-                    {auditChanges(entry).map((line) => (
+                    {describeAuditChanges(reader, entry).map((line) => (
                       <div key={line}>{line}</div>
                     ))}
                   </td>

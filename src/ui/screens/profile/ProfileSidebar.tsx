@@ -2,11 +2,13 @@ import { Button, Callout, Card, H5, Intent, Spinner } from '@blueprintjs/core';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { describeProfileLog } from '../../../contract/logText';
 import { isApiError } from '../../../services/api/http';
 import { listDevices, listLogs, listNotes, profileDetailKeys } from '../../../services/api/profileDetail';
 import { addNote, askSummary, contactSupport } from '../../../services/api/profileWrites';
 import { useActiveAccount } from '../../app/useAccounts';
 import { TextForm } from '../../components/TextForm';
+import { useLogReader } from '../../components/useLogReader';
 import { showError, showSuccess } from '../../toaster';
 import { Checklists, DocumentList } from './SidebarLists';
 import { useDateFormat } from './useDateFormat';
@@ -72,6 +74,7 @@ function Failed() {
 
 function Logs({ profileId }: { profileId: number }) {
   const { t } = useTranslation('profile');
+  const reader = useLogReader();
   const date = useDateFormat();
   const logs = useInfiniteQuery({
     queryKey: profileDetailKeys.logs(profileId),
@@ -89,7 +92,7 @@ function Logs({ profileId }: { profileId: number }) {
       <ol className="studio-log" aria-label={t('sidebar.logs')}>
         {entries.map((entry) => (
           <li key={entry.id}>
-            <div>{entry.message}</div>
+            <div>{describeProfileLog(reader, entry.action, entry.data)}</div>
             <div className="studio-muted">
               {date(entry.created_at)} ·{' '}
               {entry.actor ? t('sidebar.by', { name: entry.actor.name }) : t('sidebar.system')}

@@ -1,12 +1,13 @@
 import { Callout, H4, HTMLTable, Intent, Spinner, Tag } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { localized } from '../../../contract/logText';
 import type { QuestionnaireAnswer, QuestionnaireQuestion } from '../../../contract/questionnaires';
 import { listAnswers, listQuestions, profileDetailKeys } from '../../../services/api/profileDetail';
 
 /** Questionnaires: questions by sort order with this profile's answers (single, multiple, typed, skipped). */
 export function QuestionnairesTab({ profileId }: { profileId: number }) {
-  const { t } = useTranslation('profile');
+  const { t, i18n } = useTranslation('profile');
   const { t: tc } = useTranslation();
   const questions = useQuery({
     queryKey: profileDetailKeys.questions,
@@ -36,7 +37,7 @@ export function QuestionnairesTab({ profileId }: { profileId: number }) {
             <tr key={question.id}>
               <td className="studio-question-order">{question.sort_order}</td>
               <td className="studio-question-title">
-                {question.title}{' '}
+                {localized(question.texts, i18n.language)}{' '}
                 {question.optional && (
                   <Tag minimal round>
                     {t('questionnaire.optional')}
@@ -61,10 +62,13 @@ function AnswerText({
   question: QuestionnaireQuestion;
   answer: QuestionnaireAnswer | undefined;
 }) {
-  const { t } = useTranslation('profile');
+  const { t, i18n } = useTranslation('profile');
   if (!answer) return <span className="studio-muted">{t('questionnaire.notAnswered')}</span>;
   if (answer.skipped) return <Tag minimal>{t('questionnaire.skipped')}</Tag>;
-  const option = (id: number) => question.answers.find((candidate) => candidate.id === id)?.text ?? `#${id}`;
+  const option = (id: number) => {
+    const found = question.answers.find((candidate) => candidate.id === id);
+    return found ? localized(found.texts, i18n.language) : `#${id}`;
+  };
   const chosen =
     question.answer_type === 'single_choice'
       ? answer.single_option_answer !== null

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { localized } from '../../../contract/logText';
 import type { ChecklistGroup } from '../../../contract/notes';
 import type { Profile } from '../../../contract/profiles';
 import { PROFILE_FIELDS } from '../../../machines/versionConflict';
@@ -23,7 +24,7 @@ import { useProfileValueFormat } from './useProfileValueFormat';
 
 /** Check Lists (§2 sidebar): each question answered yes or no, with a note, saved per question. */
 export function Checklists({ profileId }: { profileId: number }) {
-  const { t } = useTranslation('profile');
+  const { t, i18n } = useTranslation('profile');
   const groups = useQuery({
     queryKey: sidebarKeys.checklists(profileId),
     queryFn: ({ signal }) => listChecklists(profileId, { signal }),
@@ -34,8 +35,8 @@ export function Checklists({ profileId }: { profileId: number }) {
       {groups.isPending && <Spinner size={20} />}
       {groups.data?.length === 0 && <p className="studio-muted">{t('sidebar.noChecklists')}</p>}
       {groups.data?.map((group) => (
-        <section key={group.id} aria-label={group.name}>
-          <H6>{group.name}</H6>
+        <section key={group.id} aria-label={localized(group.texts, i18n.language)}>
+          <H6>{localized(group.texts, i18n.language)}</H6>
           <ul className="studio-log">
             {[...group.questions]
               .sort((a, b) => a.sort_order - b.sort_order)
@@ -56,7 +57,7 @@ function ChecklistQuestion({
   profileId: number;
   question: ChecklistGroup['questions'][number];
 }) {
-  const { t } = useTranslation('profile');
+  const { t, i18n } = useTranslation('profile');
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
   const [note, setNote] = useState(question.note ?? '');
@@ -108,7 +109,7 @@ function ChecklistQuestion({
   };
   return (
     <li className="studio-checklist-question">
-      <div>{question.question}</div>
+      <div>{localized(question.texts, i18n.language)}</div>
       <div className="studio-checklist-answer">
         <ButtonGroup>
           <Button

@@ -1,0 +1,134 @@
+/**
+ * The one catalogue of logged events (issue 25, point 8). A profile's log and the company's audit log store
+ * an event code with parameters, never a sentence; the studio turns them into sentences in the reader's
+ * language (locales/<lng>/logs.json: `events.<code>` for the profile log, `actions.<code>` for the audit log).
+ *
+ * Adding an event: add its code here (with its parameters' schema for the profile log, or its object type
+ * for the audit log), and its texts to locales/en-US/logs.json and locales/tr/logs.json. A code that is
+ * missing here is a type error at the `writeLog` / `recordAudit` call.
+ */
+import { z } from 'zod';
+import { PROFILE_STATUSES } from './constants';
+
+/** A text in each studio language: a snapshot of company data (a checklist question) taken when it is logged. */
+export const localizedTextSchema = z.object({ 'en-US': z.string(), tr: z.string() });
+export type LocalizedText = z.infer<typeof localizedTextSchema>;
+
+const id = z.number().int();
+const count = z.number().int().nonnegative();
+const profileStatus = z.enum(PROFILE_STATUSES);
+/** The document an event is about: its id and class (`ID`, `PA`, … translated as the class's name). */
+const document = { document_id: id, document_class: z.string() };
+
+/** Profile log events: code → the schema of its parameters (stored in `profile_logs.data`). */
+export const PROFILE_LOG_EVENTS = {
+  profile_created: z.object({ id_card_number: z.string().optional() }),
+  /** `fields`: the edit body's names (name, gender, email, phone, nationality, date_of_birth, address). */
+  profile_updated: z.object({ fields: z.array(z.string()) }),
+  status_changed: z.object({ from: profileStatus, to: profileStatus, reject_reason: z.string().optional() }),
+  note_added: z.object({ note_id: id.optional(), kind: z.enum(['note', 'agent']) }),
+  checklist_answered: z.object({ question: id, text: localizedTextSchema, value: z.boolean() }),
+  document_uploaded: z.object({ ...document, pages: count, upload_source: z.string() }),
+  document_approved: z.object({ ...document }),
+  document_rejected: z.object({ ...document, reason: z.string().optional() }),
+  document_archived: z.object({ ...document }),
+  document_restored: z.object({ ...document }),
+  document_deleted: z.object({ ...document }),
+  /** `fields`: the document's field keys (FirstName, BirthDate, …). */
+  document_fields_overridden: z.object({ ...document, fields: z.array(z.string()) }),
+  /** `type`: the new document type's name (company data, as named). */
+  document_type_changed: z.object({ ...document, from: id.nullable(), to: id, type: z.string() }),
+  /** `alert`: the alert's code (translated when known), `name` as stored. */
+  alert_overridden: z.object({
+    alert_id: id,
+    document_id: id,
+    alert: z.string(),
+    name: z.string(),
+    reason: z.string(),
+  }),
+  aml_checked: z.object({
+    check_id: id,
+    status: z.string(),
+    matches: count,
+    score: z.number(),
+    database: z.string(),
+    lists: z.array(z.string()),
+  }),
+  aml_approved: z.object({ matches: count }),
+  /** `status`: the call status code (0–9). */
+  call_status_set: z.object({ call: id, status: id }),
+  call_recording_stored: z.object({ call: id, size: count, sha256: z.string().optional() }),
+  video_deleted: z.object({ call: id }),
+  /** An entry written as an English sentence before the catalogue existed, shown as it was written. */
+  legacy_text: z.object({ text: z.string() }),
+} as const;
+
+export type ProfileLogCode = keyof typeof PROFILE_LOG_EVENTS;
+export type ProfileLogParams<C extends ProfileLogCode> = z.input<(typeof PROFILE_LOG_EVENTS)[C]>;
+export const PROFILE_LOG_CODES = Object.keys(PROFILE_LOG_EVENTS) as ProfileLogCode[];
+export const isProfileLogCode = (code: string): code is ProfileLogCode =>
+  Object.hasOwn(PROFILE_LOG_EVENTS, code);
+
+/** The kinds of object the audit log records changes of. */
+export const AUDIT_OBJECT_TYPES = [
+  'user',
+  'group',
+  'profile',
+  'document',
+  'aml',
+  'videocall',
+  'ip_allowlist',
+  'payment',
+  'company',
+  'signup',
+] as const;
+export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
+
+/**
+ * Audit actions: code → the object type it is recorded on. The parameters of an audit entry are the changed
+ * fields before and after (`audit_log.before` / `after`); their labels are `fields.<name>` in logs.json.
+ */
+export const AUDIT_ACTIONS = {
+  user_created: 'user',
+  user_updated: 'user',
+  user_enabled: 'user',
+  user_disabled: 'user',
+  user_mfa_reset: 'user',
+  user_mfa_setup_forced: 'user',
+  user_password_reset_forced: 'user',
+  password_changed: 'user',
+  group_created: 'group',
+  group_updated: 'group',
+  group_deleted: 'group',
+  profile_created: 'profile',
+  profile_updated: 'profile',
+  status_changed: 'profile',
+  document_uploaded: 'document',
+  document_approved: 'document',
+  document_rejected: 'document',
+  document_archived: 'document',
+  document_restored: 'document',
+  document_deleted: 'document',
+  document_fields_overridden: 'document',
+  document_type_changed: 'document',
+  alert_overridden: 'document',
+  aml_checked: 'aml',
+  aml_approved: 'aml',
+  call_status_set: 'videocall',
+  video_deleted: 'videocall',
+  ip_allowlist_entry_added: 'ip_allowlist',
+  ip_allowlist_entry_deleted: 'ip_allowlist',
+  ip_allowlist_cleared: 'ip_allowlist',
+  checkout_started: 'payment',
+  payment_succeeded: 'payment',
+  payment_declined: 'payment',
+  checkout_expired: 'payment',
+  plan_changed: 'company',
+  company_created: 'company',
+  registered: 'signup',
+  email_verified: 'signup',
+} as const satisfies Record<string, AuditObjectType>;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+export const AUDIT_ACTION_CODES = Object.keys(AUDIT_ACTIONS) as AuditAction[];
+export const isAuditAction = (code: string): code is AuditAction => Object.hasOwn(AUDIT_ACTIONS, code);
