@@ -46,6 +46,7 @@ import { groupRoutes } from './routes/groups';
 import { ipWhitelistRoutes } from './routes/ipWhitelist';
 import { loginRoutes } from './routes/login';
 import { noteRoutes } from './routes/notes';
+import { passkeyLoginRoutes, passkeyRoutes } from './routes/passkeys';
 import { paymentRoutes } from './routes/payments';
 import { profileRoutes } from './routes/profiles';
 import { profileWriteRoutes } from './routes/profileWrites';
@@ -119,6 +120,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   sessionRoutes(ctx),
   paymentRoutes(ctx),
   signupRoutes(ctx),
+  passkeyRoutes(ctx),
 ];
 
 /**
@@ -278,6 +280,7 @@ export async function buildApp(
   });
 
   await app.register(loginRoutes(ctx), { prefix: '/api/v1' });
+  await app.register(passkeyLoginRoutes(ctx), { prefix: '/api/v1' });
   if (config.devEndpoints) await app.register(devRoutes(ctx), { prefix: '/api/dev' });
   for (const routes of companyServerRoutes(ctx)) await app.register(routes, { prefix: API_V2 });
   app.get(`${API_V2}/openapi.json`, { config: { access: PUBLIC }, schema: { hide: true } }, async () =>

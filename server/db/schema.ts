@@ -66,6 +66,8 @@ export const companies = pgTable('companies', {
   planPeriodStart: ts(),
   planPeriodEnd: ts(),
   planVerifications: integer(),
+  /** Staff must sign in with a passkey (issue 26 point 10, set by an Admin). */
+  requirePasskeys: boolean().notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -823,4 +825,52 @@ export const sessions = pgTable(
     endedAt: ts(),
   },
   (t) => [index('sessions_user').on(t.userId, t.endedAt)],
+);
+
+// ---------------------------------------------------------------- passkeys (issue 26 point 10)
+
+/** A staff user's WebAuthn credential (server/domain/passkeys.ts). */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: id(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    /** The credential id, base64url. */
+    credentialId: text().notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text().notNull(),
+    /** The authenticator's signature counter as last seen (0: the authenticator keeps none). */
+    counter: bigint({ mode: 'number' }).notNull().default(0),
+    transports: jsonb().$type<string[]>().notNull().default([]),
+    /** The relying party (host name) the credential was made for. */
+    rpId: text().notNull(),
+    name: text().notNull(),
+    deviceType: text().notNull(),
+    backedUp: boolean().notNull().default(false),
+    createdAt: createdAt(),
+    lastUsedAt: ts(),
+  },
+  (t) => [uniqueIndex('passkeys_credential_id').on(t.credentialId), index('passkeys_user').on(t.userId)],
+);
+
+/** A WebAuthn challenge: kept server-side until it expires or is used once. */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    id: text().primaryKey(),
+    /** `register` (a signed-in user adds a passkey) or `login` (any sign-in with a passkey). */
+    purpose: text().notNull(),
+    challenge: text().notNull(),
+    userId: integer().references(() => users.id, { onDelete: 'cascade' }),
+    origin: text().notNull(),
+    rpId: text().notNull(),
+    expiresAt: ts().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webauthn_challenges_expires').on(t.expiresAt)],
 );

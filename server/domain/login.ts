@@ -12,6 +12,7 @@ import { parsePhoto } from '../integrations/images';
 import type { CallDesk } from '../realtime/callDesk';
 import type { Storage } from '../storage/storage';
 import { enforceIpAllowList, type IpAllowListCache } from './ipAllowList';
+import { passkeySecondFactor, requirePasskeyRegistration } from './passkeys';
 import type { SessionService } from './sessions';
 
 interface Candidate {
@@ -81,7 +82,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
  * The face photo step: a user with an auth photo must send a photo that the face matcher finds to be
  * the same person. Never accepted without a comparison.
  */
-async function checkFacePhoto(
+export async function checkFacePhoto(
   deps: { storage: Storage; faceMatcher: FaceMatcher },
   photoKey: string,
   photo: string | null | undefined,
@@ -164,12 +165,15 @@ export async function login(
       user_id: user.id,
     });
   }
-  if (user.mfaSecret) {
+  // Passkeys (issue 26 point 10, server/domain/passkeys.ts): the passkey as the second factor, instead of TOTP.
+  const passkeyUsed = await passkeySecondFactor(deps, user, body);
+  if (user.mfaSecret && !passkeyUsed) {
     if (!body.otp) throw badRequest(DETAILS.otpRequired);
     // Each time step signs in once: a replayed code gets the answer of a wrong one.
     if (!(await consumeTotp(deps.db, user.id, deps.secrets.open(user.mfaSecret), body.otp)))
       throw badRequest(DETAILS.invalidOtp);
   }
+  await requirePasskeyRegistration(deps, user);
   if (user.photoKey) await checkFacePhoto(deps, user.photoKey, body.photo);
 
   await deps.db.update(users).set({ lastLogin: new Date() }).where(eq(users.id, user.id));

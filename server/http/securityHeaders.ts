@@ -90,7 +90,6 @@ const CLOSED_FEATURES = [
   'midi',
   'payment',
   'picture-in-picture',
-  'publickey-credentials-get',
   'screen-wake-lock',
   'serial',
   'usb',
@@ -107,6 +106,9 @@ export const DOCUMENT_PERMISSIONS = [
   'microphone=(self)',
   'fullscreen=(self)',
   'autoplay=(self)',
+  // Passkeys (issue 26 point 10): WebAuthn in the studio's own documents, never in a frame.
+  'publickey-credentials-create=(self)',
+  'publickey-credentials-get=(self)',
   ...CLOSED_FEATURES.map((f) => `${f}=()`),
 ].join(', ');
 /** API answers and files never use a device. */
@@ -115,6 +117,8 @@ export const RESOURCE_PERMISSIONS = [
   'microphone=()',
   'fullscreen=()',
   'autoplay=()',
+  'publickey-credentials-create=()',
+  'publickey-credentials-get=()',
   ...CLOSED_FEATURES.map((f) => `${f}=()`),
 ].join(', ');
 

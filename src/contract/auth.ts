@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lineText } from './common';
+import { passkeyAssertionSchema } from './passkeys';
 
 export const regionSchema = z.object({ name: z.string(), server: z.string() });
 export type Region = z.infer<typeof regionSchema>;
@@ -18,6 +19,8 @@ export const loginBodySchema = z.strictObject({
   photo: z.string().max(7_000_000).optional().nullable(),
   /** The region server chosen when the first answer listed several regions. */
   server: lineText.max(500).optional().nullable(),
+  /** The user's passkey as the second factor, instead of `otp` (issue 26; src/contract/passkeys.ts). */
+  passkey: passkeyAssertionSchema.optional().nullable(),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
@@ -57,6 +60,8 @@ export const loginErrorSchema = z.object({
   access: z.string().optional(),
   server: z.string().optional(),
   user_id: z.number().int().optional(),
+  /** With "Passkey Required": whether a TOTP code is accepted instead. */
+  otp: z.boolean().optional(),
 });
 export type LoginError = z.infer<typeof loginErrorSchema>;
 

@@ -6,6 +6,7 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { LoginResponse, LoginSuccess, Region } from '../contract/auth';
+import type { PasskeyAssertion } from '../contract/passkeys';
 import { detailIs, failureOf } from './failure';
 
 /** What the login call sends (§7 POST /api/v1/login/). */
@@ -15,6 +16,8 @@ export interface LoginRequest {
   otp: string | null;
   photo: string | null;
   server: string | null;
+  /** The passkey as the second factor, instead of `otp` (issue 26). */
+  passkey: PasskeyAssertion | null;
 }
 
 /** The session's stored account, as the accounts store keeps it. */
@@ -40,6 +43,9 @@ export const LOGIN_DETAILS = {
   photoUnavailable: 'Face Login Unavailable',
   passwordReset: 'Password Reset Required',
   twoFactorReset: 'Two Factor Reset Required',
+  passkeyRequired: 'Passkey Required',
+  passkeyRegistration: 'Passkey Registration Required',
+  passkeyRejected: 'Passkey Not Accepted',
 } as const;
 
 export type SessionError =
@@ -49,9 +55,10 @@ export type SessionError =
   | 'photoUnavailable'
   | 'noCameraPermission'
   | 'apiUser'
+  | 'passkeyFailed'
   | 'server';
 
-export type SessionNotice = 'passwordChanged' | 'twoFactorEnabled';
+export type SessionNotice = 'passwordChanged' | 'twoFactorEnabled' | 'passkeyRegistered';
 
 export interface SessionContext {
   email: string;
@@ -60,6 +67,12 @@ export interface SessionContext {
   photo: string | null;
   server: string | null;
   regions: Region[];
+  /** How this sign-in goes: the password (then a second factor), or a passkey alone. */
+  method: 'password' | 'passkey';
+  /** The browser's passkey answer for the second factor, sent with the password. */
+  passkey: PasskeyAssertion | null;
+  /** With "Passkey Required": a TOTP code is accepted instead. */
+  otpAllowed: boolean;
   login: LoginSuccess | null;
   /** The restricted session of a forced two-factor setup, when the server gave one. */
   setup: TwoFactorSetupSession | null;
@@ -98,6 +111,14 @@ export type SessionEvent =
   | { type: 'back' }
   | { type: 'passwordReset.completed' }
   | { type: 'twoFactor.completed' }
+  /** Sign in with a passkey alone (no password). */
+  | { type: 'passkey.requested' }
+  /** Use the passkey as the second factor. */
+  | { type: 'passkey.chosen' }
+  /** Use a TOTP code instead of the passkey (when the server accepts one). */
+  | { type: 'code.chosen' }
+  /** The forced passkey registration is done. */
+  | { type: 'passkey.registered' }
   | { type: 'forced.cancelled' };
 
 /** Reads a JWT's claims without verifying it (the server verifies); null when unreadable. */
@@ -121,7 +142,20 @@ export const isApiUserToken = (token: string) => readTokenClaims(token)?.is_api_
 
 const isRegionChoice = (answer: LoginResponse): answer is { regions: Region[] } => !('access' in answer);
 
-const fresh = { otp: null, photo: null, server: null, regions: [], login: null, setup: null };
+const fresh = {
+  otp: null,
+  photo: null,
+  server: null,
+  regions: [],
+  method: 'password' as const,
+  passkey: null,
+  otpAllowed: false,
+  login: null,
+  setup: null,
+};
+
+const otpAllowedOf = (body: unknown) =>
+  typeof body === 'object' && body !== null && (body as { otp?: unknown }).otp === true;
 const clearMessages = { error: null, errorDetail: null, notice: null } as const;
 
 export const sessionMachine = setup({
@@ -138,6 +172,14 @@ export const sessionMachine = setup({
     loadAccount: fromPromise<SignedInAccount, { login: LoginSuccess; email: string }>(async () => {
       throw new Error('loadAccount is provided by the app');
     }),
+    /** The browser's passkey ceremony on a fresh sign-in challenge (second factor). */
+    passkeyAssertion: fromPromise<PasskeyAssertion>(async () => {
+      throw new Error('passkeyAssertion is provided by the app');
+    }),
+    /** Sign-in with a passkey alone: challenge, ceremony and login (with the face photo when asked). */
+    passkeyLogin: fromPromise<LoginResponse, { photo: string | null }>(async () => {
+      throw new Error('passkeyLogin is provided by the app');
+    }),
   },
   actions: {
     storeAccount: (_, _account: SignedInAccount) => {},
@@ -146,6 +188,8 @@ export const sessionMachine = setup({
   guards: {
     isRegionChoice: (_, answer: LoginResponse) => isRegionChoice(answer),
     isApiUser: ({ context }) => !!context.login && isApiUserToken(context.login.access),
+    otpAllowed: ({ context }) => context.otpAllowed,
+    byPasskey: ({ context }) => context.method === 'passkey',
     /** The invoked request failed with this server detail. */
     failedWith: ({ event }, detail: string) => detailIs((event as { error?: unknown }).error, detail),
   },
@@ -174,6 +218,10 @@ export const sessionMachine = setup({
                 ...clearMessages,
               })),
             },
+            'passkey.requested': {
+              target: '#session.passkeySigningIn',
+              actions: assign({ password: '', ...fresh, method: 'passkey', ...clearMessages }),
+            },
           },
         },
         choosingRegion: {
@@ -191,15 +239,31 @@ export const sessionMachine = setup({
               target: '#session.submitting',
               actions: assign(({ event }) => ({ otp: event.otp.trim(), ...clearMessages })),
             },
+            'passkey.chosen': { guard: 'otpAllowed', target: '#session.assertingPasskey' },
+            back: { target: 'credentials', actions: assign({ ...fresh, ...clearMessages }) },
+          },
+        },
+        /** The password was right; the user's passkey is the second factor (or a code, when allowed). */
+        askingPasskey: {
+          on: {
+            'passkey.chosen': { target: '#session.assertingPasskey', actions: assign(clearMessages) },
+            'code.chosen': { guard: 'otpAllowed', target: 'askingCode', actions: assign(clearMessages) },
             back: { target: 'credentials', actions: assign({ ...fresh, ...clearMessages }) },
           },
         },
         askingPhoto: {
           on: {
-            'photo.taken': {
-              target: '#session.submitting',
-              actions: assign(({ event }) => ({ photo: event.photo, ...clearMessages })),
-            },
+            'photo.taken': [
+              {
+                guard: 'byPasskey',
+                target: '#session.passkeySigningIn',
+                actions: assign(({ event }) => ({ photo: event.photo, ...clearMessages })),
+              },
+              {
+                target: '#session.submitting',
+                actions: assign(({ event }) => ({ photo: event.photo, ...clearMessages })),
+              },
+            ],
             'camera.denied': { actions: assign({ error: 'noCameraPermission' }) },
             back: { target: 'credentials', actions: assign({ ...fresh, ...clearMessages }) },
           },
@@ -217,6 +281,7 @@ export const sessionMachine = setup({
           otp: context.otp,
           photo: context.photo,
           server: context.server,
+          passkey: context.passkey,
         }),
         onDone: [
           {
@@ -263,6 +328,25 @@ export const sessionMachine = setup({
             actions: assign(({ event }) => ({ setup: setupSessionOf(failureOf(event.error).body) })),
           },
           {
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.passkeyRequired },
+            target: 'signedOut.askingPasskey',
+            actions: assign(({ event }) => ({
+              otpAllowed: otpAllowedOf(failureOf(event.error).body),
+              passkey: null,
+              otp: null,
+            })),
+          },
+          {
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.passkeyRejected },
+            target: 'signedOut.askingPasskey',
+            actions: assign({ error: 'passkeyFailed', passkey: null }),
+          },
+          {
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.passkeyRegistration },
+            target: 'forcedPasskey',
+            actions: assign(({ event }) => ({ setup: setupSessionOf(failureOf(event.error).body) })),
+          },
+          {
             guard: { type: 'failedWith', params: LOGIN_DETAILS.invalidCredentials },
             target: 'signedOut.credentials',
             actions: assign({ error: 'invalidCredentials', password: '' }),
@@ -273,6 +357,62 @@ export const sessionMachine = setup({
               error: 'server' as const,
               errorDetail: failureOf(event.error).detail,
             })),
+          },
+        ],
+      },
+    },
+    /** The browser's passkey ceremony for the second factor; then the password sign-in again with it. */
+    assertingPasskey: {
+      tags: ['busy'],
+      invoke: {
+        id: 'passkeyAssertion',
+        src: 'passkeyAssertion',
+        onDone: {
+          target: 'submitting',
+          actions: assign(({ event }) => ({ passkey: event.output, otp: null })),
+        },
+        onError: { target: 'signedOut.askingPasskey', actions: assign({ error: 'passkeyFailed' }) },
+      },
+    },
+    /** Sign-in with a passkey alone (the server may still ask for the face photo or a forced step). */
+    passkeySigningIn: {
+      tags: ['busy'],
+      invoke: {
+        id: 'passkeyLogin',
+        src: 'passkeyLogin',
+        input: ({ context }) => ({ photo: context.photo }),
+        onDone: {
+          target: 'checkingToken',
+          actions: assign(({ event }) => ({ login: event.output as LoginSuccess })),
+        },
+        onError: [
+          {
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.photoRequired },
+            target: 'signedOut.askingPhoto',
+          },
+          {
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.photoRejected },
+            target: 'signedOut.askingPhoto',
+            actions: assign({ error: 'photoRejected', photo: null }),
+          },
+          {
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.passwordReset },
+            target: 'forcedPasswordReset',
+          },
+          {
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.twoFactorReset },
+            target: 'forcedTwoFactor',
+            actions: assign(({ event }) => ({ setup: setupSessionOf(failureOf(event.error).body) })),
+          },
+          {
+            guard: { type: 'failedWith', params: LOGIN_DETAILS.photoUnavailable },
+            target: 'signedOut.credentials',
+            actions: assign({ ...fresh, error: 'photoUnavailable' }),
+          },
+          {
+            // The browser's ceremony failed or was cancelled, or the server refused the passkey.
+            target: 'signedOut.credentials',
+            actions: assign({ ...fresh, error: 'passkeyFailed' }),
           },
         ],
       },
@@ -333,6 +473,22 @@ export const sessionMachine = setup({
             error: null,
             errorDetail: null,
             notice: 'twoFactorEnabled',
+          }),
+        },
+        'forced.cancelled': { target: 'signedOut.credentials', actions: assign({ ...fresh, password: '' }) },
+      },
+    },
+    /** 400 "Passkey Registration Required": the company requires passkeys; register one, then sign in again. */
+    forcedPasskey: {
+      on: {
+        'passkey.registered': {
+          target: 'signedOut.credentials',
+          actions: assign({
+            ...fresh,
+            password: '',
+            error: null,
+            errorDetail: null,
+            notice: 'passkeyRegistered',
           }),
         },
         'forced.cancelled': { target: 'signedOut.credentials', actions: assign({ ...fresh, password: '' }) },

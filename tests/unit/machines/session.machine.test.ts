@@ -34,6 +34,22 @@ const account = {
   name: 'Ada Agent',
 };
 const apiError = (status: number, detail: string, body: unknown = { detail }) => ({ status, detail, body });
+const assertion = {
+  challenge_id: 'c1',
+  response: {
+    id: 'cred',
+    rawId: 'cred',
+    type: 'public-key' as const,
+    response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' },
+    clientExtensionResults: {},
+  },
+};
+const bodyOf = (detail: string) =>
+  detail === LOGIN_DETAILS.twoFactorReset || detail === LOGIN_DETAILS.passkeyRegistration
+    ? { detail, access: 'setup-token' }
+    : detail === LOGIN_DETAILS.passkeyRequired
+      ? { detail, otp: true }
+      : { detail };
 
 const events = [
   { type: 'credentials.submitted', email: ' agent@acme.test ', password: 'Secret12' },
@@ -45,19 +61,19 @@ const events = [
   { type: 'passwordReset.completed' },
   { type: 'twoFactor.completed' },
   { type: 'forced.cancelled' },
+  { type: 'passkey.requested' },
+  { type: 'passkey.chosen' },
+  { type: 'code.chosen' },
+  { type: 'passkey.registered' },
+  done('passkeyAssertion', assertion),
+  failed('passkeyAssertion', new Error('NotAllowedError')),
+  done('passkeyLogin', success(userToken)),
+  failed('passkeyLogin', apiError(400, LOGIN_DETAILS.photoRequired)),
+  failed('passkeyLogin', apiError(400, LOGIN_DETAILS.passkeyRejected)),
   done('login', { regions }),
   done('login', success(userToken)),
   done('login', success(apiToken)),
-  ...Object.values(LOGIN_DETAILS).map((detail) =>
-    failed(
-      'login',
-      apiError(
-        400,
-        detail,
-        detail === LOGIN_DETAILS.twoFactorReset ? { detail, access: 'setup-token' } : { detail },
-      ),
-    ),
-  ),
+  ...Object.values(LOGIN_DETAILS).map((detail) => failed('login', apiError(400, detail, bodyOf(detail)))),
   failed('login', apiError(0, 'Remote Server Error')),
   done('loadAccount', account),
   failed('loadAccount', apiError(500, 'Remote Server Error')),
@@ -69,7 +85,12 @@ function sut() {
   let signedIn = 0;
   const actor = createActor(
     sessionMachine.provide({
-      actors: { login: effects.actor('login') as never, loadAccount: effects.actor('loadAccount') as never },
+      actors: {
+        login: effects.actor('login') as never,
+        loadAccount: effects.actor('loadAccount') as never,
+        passkeyAssertion: effects.actor('passkeyAssertion') as never,
+        passkeyLogin: effects.actor('passkeyLogin') as never,
+      },
       actions: {
         storeAccount: (_, params) => stored.push(params),
         signedIn: () => {
@@ -91,6 +112,10 @@ describe('session machine: every path of the model', () => {
       'signedIn',
       'forcedPasswordReset',
       'forcedTwoFactor',
+      'forcedPasskey',
+      'assertingPasskey',
+      'passkeySigningIn',
+      '{"signedOut":"askingPasskey"}',
       '{"signedOut":"credentials"}',
       '{"signedOut":"choosingRegion"}',
       '{"signedOut":"askingCode"}',
@@ -118,14 +143,29 @@ describe('session machine: what reaches the outside', () => {
     await effects.settle('login', { error: apiError(400, LOGIN_DETAILS.otpRequired) });
     actor.send({ type: 'code.submitted', otp: ' 654321 ' });
     expect(effects.inputs.get('login')).toEqual([
-      { username: 'agent@acme.test', password: 'Secret12', otp: null, photo: null, server: null },
-      { username: 'agent@acme.test', password: 'Secret12', otp: null, photo: null, server: 'http://tr.test' },
+      {
+        username: 'agent@acme.test',
+        password: 'Secret12',
+        otp: null,
+        photo: null,
+        server: null,
+        passkey: null,
+      },
+      {
+        username: 'agent@acme.test',
+        password: 'Secret12',
+        otp: null,
+        photo: null,
+        server: 'http://tr.test',
+        passkey: null,
+      },
       {
         username: 'agent@acme.test',
         password: 'Secret12',
         otp: '654321',
         photo: null,
         server: 'http://tr.test',
+        passkey: null,
       },
     ]);
   });
@@ -171,6 +211,100 @@ describe('session machine: what reaches the outside', () => {
       server: 'http://eu.test',
       user_id: 3,
     });
+  });
+});
+
+describe('session machine: passkeys', () => {
+  it('asks for the passkey after the password, then sends the assertion with the password', async () => {
+    const { actor, effects, stored } = sut();
+    actor.start();
+    actor.send({ type: 'credentials.submitted', email: 'agent@acme.test', password: 'Secret12' });
+    await effects.settle('login', {
+      error: apiError(400, LOGIN_DETAILS.passkeyRequired, {
+        detail: LOGIN_DETAILS.passkeyRequired,
+        otp: false,
+      }),
+    });
+    expect(actor.getSnapshot().value).toEqual({ signedOut: 'askingPasskey' });
+    // No TOTP code is offered when the server does not accept one.
+    actor.send({ type: 'code.chosen' });
+    expect(actor.getSnapshot().value).toEqual({ signedOut: 'askingPasskey' });
+    actor.send({ type: 'passkey.chosen' });
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    await effects.settle('passkeyAssertion', { output: assertion });
+    expect(effects.inputs.get('login')?.at(-1)).toEqual({
+      username: 'agent@acme.test',
+      password: 'Secret12',
+      otp: null,
+      photo: null,
+      server: null,
+      passkey: assertion,
+    });
+    await effects.settle('login', { output: success(userToken) });
+    await effects.settle('loadAccount', { output: account });
+    expect(stored).toEqual([account]);
+  });
+
+  it('offers the TOTP code instead when the server accepts one, and back to the passkey', async () => {
+    const { actor, effects } = sut();
+    actor.start();
+    actor.send({ type: 'credentials.submitted', email: 'mfa@acme.test', password: 'Secret12' });
+    await effects.settle('login', {
+      error: apiError(400, LOGIN_DETAILS.passkeyRequired, {
+        detail: LOGIN_DETAILS.passkeyRequired,
+        otp: true,
+      }),
+    });
+    actor.send({ type: 'code.chosen' });
+    expect(actor.getSnapshot().value).toEqual({ signedOut: 'askingCode' });
+    actor.send({ type: 'passkey.chosen' });
+    expect(actor.getSnapshot().value).toBe('assertingPasskey');
+    // A cancelled ceremony comes back to the passkey step with a message.
+    await effects.settle('passkeyAssertion', { error: new Error('NotAllowedError') });
+    expect(actor.getSnapshot().value).toEqual({ signedOut: 'askingPasskey' });
+    expect(actor.getSnapshot().context.error).toBe('passkeyFailed');
+  });
+
+  it('signs in without a password, with the face photo when the server asks for it', async () => {
+    const { actor, effects, stored } = sut();
+    actor.start();
+    actor.send({ type: 'passkey.requested' });
+    expect(effects.inputs.get('login')).toBeUndefined();
+    await effects.settle('passkeyLogin', { error: apiError(400, LOGIN_DETAILS.photoRequired) });
+    expect(actor.getSnapshot().value).toEqual({ signedOut: 'askingPhoto' });
+    actor.send({ type: 'photo.taken', photo: 'data:image/jpeg;base64,AAAA' });
+    expect(effects.inputs.get('passkeyLogin')).toEqual([
+      { photo: null },
+      { photo: 'data:image/jpeg;base64,AAAA' },
+    ]);
+    await effects.settle('passkeyLogin', { output: success(userToken) });
+    await effects.settle('loadAccount', { output: account });
+    expect(stored).toEqual([account]);
+  });
+
+  it('registers a passkey when the company requires one, then asks to sign in again', async () => {
+    const { actor, effects } = sut();
+    actor.start();
+    actor.send({ type: 'credentials.submitted', email: 'viewer@acme.test', password: 'Secret12' });
+    await effects.settle('login', {
+      error: apiError(400, LOGIN_DETAILS.passkeyRegistration, {
+        detail: LOGIN_DETAILS.passkeyRegistration,
+        access: userToken,
+        server: 'http://eu.test',
+        user_id: 3,
+      }),
+    });
+    expect(actor.getSnapshot().value).toBe('forcedPasskey');
+    expect(actor.getSnapshot().context.setup).toEqual({
+      access: userToken,
+      server: 'http://eu.test',
+      user_id: 3,
+    });
+    expect(actor.getSnapshot().context.password).toBe('Secret12');
+    actor.send({ type: 'passkey.registered' });
+    expect(actor.getSnapshot().value).toEqual({ signedOut: 'credentials' });
+    expect(actor.getSnapshot().context.notice).toBe('passkeyRegistered');
+    expect(actor.getSnapshot().context.password).toBe('');
   });
 });
 

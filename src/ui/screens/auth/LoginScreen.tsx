@@ -1,4 +1,4 @@
-import { Button, Callout, Intent } from '@blueprintjs/core';
+import { Button, Callout, Classes, Intent } from '@blueprintjs/core';
 import { useMachine } from '@xstate/react';
 import { type FormEvent, lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { type SessionError, sessionMachine } from '../../../machines/session.mac
 import { checkCode, checkEmail, checkRequired } from '../../../machines/validation';
 import { accounts } from '../../../services/accounts';
 import { loadAccount, login } from '../../../services/api/auth';
+import { loginWithPasskey, passkeyAssertion, passkeysAvailable } from '../../../services/api/passkeys';
 import { loadChunk } from '../../../services/chunks';
 import { ADD_ACCOUNT_QUERY } from '../../app/guards';
 import { safeRedirect } from '../../app/redirect';
@@ -28,11 +29,14 @@ const ForcedPasswordResetDialog = lazy(() =>
     default: m.ForcedPasswordResetDialog,
   })),
 );
+const ForcedPasskeyDialog = lazy(() =>
+  loadChunk(() => import('./ForcedPasskeyDialog')).then((m) => ({ default: m.ForcedPasskeyDialog })),
+);
 const ForcedTwoFactorDialog = lazy(() =>
   loadChunk(() => import('./ForcedTwoFactorDialog')).then((m) => ({ default: m.ForcedTwoFactorDialog })),
 );
 
-type Step = 'credentials' | 'choosingRegion' | 'askingCode' | 'askingPhoto';
+type Step = 'credentials' | 'choosingRegion' | 'askingCode' | 'askingPasskey' | 'askingPhoto';
 
 function useSessionErrorText() {
   const { t } = useTranslation('auth');
@@ -53,6 +57,8 @@ function useSessionErrorText() {
         return tc('messages.noCameraPermission');
       case 'apiUser':
         return t('login.errors.apiUser');
+      case 'passkeyFailed':
+        return t('passkeys.failed');
       case 'server':
         return detail || tc('messages.serverError');
     }
@@ -75,6 +81,8 @@ export function LoginScreen() {
         actors: {
           login: fromPromise(({ input, signal }) => login(input, { signal })),
           loadAccount: fromPromise(({ input, signal }) => loadAccount(input, { signal })),
+          passkeyAssertion: fromPromise(({ signal }) => passkeyAssertion({ signal })),
+          passkeyLogin: fromPromise(({ input, signal }) => loginWithPasskey(input, { signal })),
         },
         actions: {
           storeAccount: (_, account) => accounts.save(account),
@@ -104,7 +112,9 @@ export function LoginScreen() {
         <Callout intent={Intent.SUCCESS} icon="tick" className="studio-auth-callout" role="status">
           {context.notice === 'passwordChanged'
             ? tc('success.passwordChanged')
-            : t('login.notices.twoFactorEnabled')}
+            : context.notice === 'passkeyRegistered'
+              ? t('passkeys.registered')
+              : t('login.notices.twoFactorEnabled')}
         </Callout>
       )}
       {errorText && (
@@ -119,6 +129,53 @@ export function LoginScreen() {
           busy={busy}
           onSubmit={(email, password) => send({ type: 'credentials.submitted', email, password })}
         />
+      )}
+      {showing('credentials') && passkeysAvailable() && (
+        <div className="studio-auth-passkey">
+          <span className={Classes.TEXT_MUTED}>{t('passkeys.or')}</span>
+          <Button
+            icon="key"
+            fill
+            text={t('passkeys.signIn')}
+            disabled={busy}
+            onClick={() => send({ type: 'passkey.requested' })}
+          />
+        </div>
+      )}
+
+      {showing('askingPasskey') && (
+        <section aria-label={t('passkeys.askTitle')}>
+          <p>{t('passkeys.askBody')}</p>
+          {!passkeysAvailable() && (
+            <Callout intent={Intent.WARNING} icon="warning-sign" className="studio-auth-callout">
+              {t('passkeys.unavailableHere')}
+            </Callout>
+          )}
+          <Button
+            icon="key"
+            intent={Intent.PRIMARY}
+            fill
+            text={t('passkeys.use')}
+            loading={busy}
+            disabled={!passkeysAvailable()}
+            onClick={() => send({ type: 'passkey.chosen' })}
+          />
+          <div className="studio-form-actions">
+            <Button
+              variant="minimal"
+              icon="arrow-left"
+              text={t('login.back')}
+              onClick={() => send({ type: 'back' })}
+            />
+            {context.otpAllowed && (
+              <Button
+                variant="minimal"
+                text={t('passkeys.useCode')}
+                onClick={() => send({ type: 'code.chosen' })}
+              />
+            )}
+          </div>
+        </section>
       )}
 
       {showing('choosingRegion') && (
@@ -136,6 +193,14 @@ export function LoginScreen() {
           busy={busy}
           onSubmit={(otp) => send({ type: 'code.submitted', otp })}
           onBack={() => send({ type: 'back' })}
+        />
+      )}
+      {showing('askingCode') && context.otpAllowed && passkeysAvailable() && (
+        <Button
+          variant="minimal"
+          icon="key"
+          text={t('passkeys.useInstead')}
+          onClick={() => send({ type: 'passkey.chosen' })}
         />
       )}
 
@@ -166,6 +231,15 @@ export function LoginScreen() {
             isOpen
             email={context.email}
             onDone={() => send({ type: 'passwordReset.completed' })}
+            onCancel={() => send({ type: 'forced.cancelled' })}
+          />
+        )}
+        {state.matches('forcedPasskey') && (
+          <ForcedPasskeyDialog
+            isOpen
+            setup={context.setup}
+            password={context.password}
+            onDone={() => send({ type: 'passkey.registered' })}
             onCancel={() => send({ type: 'forced.cancelled' })}
           />
         )}

@@ -7,6 +7,7 @@ import { useActiveAccount } from '../../app/useAccounts';
 import { usePageTitle } from '../../app/usePageTitle';
 import { AccountsCard } from './AccountsCard';
 import { AuthPhotoCard } from './AuthPhotoCard';
+import { PasskeysCard } from './PasskeysCard';
 import { PasswordCard } from './PasswordCard';
 import { PreferencesCard } from './PreferencesCard';
 import { ProfileCard } from './ProfileCard';
@@ -62,6 +63,7 @@ export function SettingsScreen() {
           />
         )}
       </Card>
+      <PasskeysCard />
       {user.data && <AuthPhotoCard user={user.data} onSaved={refresh} />}
       <PreferencesCard />
       <AccountsCard />

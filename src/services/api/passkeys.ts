@@ -1,0 +1,99 @@
+/**
+ * Passkeys (issue 26 point 10): the WebAuthn ceremonies of the browser (@simplewebauthn/browser) around the
+ * server's challenges. The login host gives sign-in challenges; the company server keeps the user's passkeys.
+ */
+import {
+  browserSupportsWebAuthn,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  startAuthentication,
+  startRegistration,
+} from '@simplewebauthn/browser';
+import type { LoginResponse } from '../../contract/auth';
+import type { Passkey, PasskeyAssertion, PasskeyOptions, PasskeyPolicy } from '../../contract/passkeys';
+import { api, loginApi, publicApi } from './http';
+import type { Session } from './users';
+
+type Options = { signal?: AbortSignal };
+
+const IP_HOST = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
+
+/**
+ * Whether this page can use passkeys: the browser has WebAuthn and the studio is open at a host name
+ * (browsers refuse WebAuthn on IP addresses such as 127.0.0.1; the demo's passkeys live on localhost).
+ */
+export function passkeysAvailable(): boolean {
+  return (
+    typeof window !== 'undefined' && browserSupportsWebAuthn() && !IP_HOST.test(window.location.hostname)
+  );
+}
+
+/** A fresh sign-in challenge of the login host, answered by the browser's passkey. */
+export async function passkeyAssertion({ signal }: Options = {}): Promise<PasskeyAssertion> {
+  const { challenge_id, options } = await loginApi()
+    .post('login/passkey/options', { signal, retry: 0 })
+    .json<PasskeyOptions>();
+  const response = await startAuthentication({
+    optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
+  });
+  return { challenge_id, response: response as PasskeyAssertion['response'] };
+}
+
+/** POST /api/v1/login/passkey: sign in with the passkey alone (the face photo when the server asked for it). */
+export async function loginWithPasskey(
+  { photo }: { photo: string | null },
+  { signal }: Options = {},
+): Promise<LoginResponse> {
+  const assertion = await passkeyAssertion({ signal });
+  return loginApi()
+    .post('login/passkey', { json: { ...assertion, ...(photo ? { photo } : {}) }, signal, retry: 0 })
+    .json<LoginResponse>();
+}
+
+const client = (session?: Session) =>
+  session ? publicApi(session.server).extend({ headers: { Authorization: `Bearer ${session.token}` } }) : api;
+
+export const passkeyKeys = {
+  all: ['passkeys'] as const,
+  list: () => [...passkeyKeys.all, 'list'] as const,
+  policy: () => [...passkeyKeys.all, 'policy'] as const,
+};
+
+export function listPasskeys({ signal }: Options = {}): Promise<Passkey[]> {
+  return api.get('passkeys', { signal }).json<Passkey[]>();
+}
+
+/**
+ * Registers a passkey of this browser: the server's challenge, the browser's ceremony, then the attestation
+ * with its name and the account password. `session`: the restricted token of "Passkey Registration Required".
+ */
+export async function registerPasskey(
+  { name, password }: { name: string; password: string },
+  { signal, session }: Options & { session?: Session } = {},
+): Promise<Passkey> {
+  const http = client(session);
+  const { challenge_id, options } = await http
+    .post('passkeys/options', { signal, retry: 0 })
+    .json<PasskeyOptions>();
+  const response = await startRegistration({
+    optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,
+  });
+  return http
+    .post('passkeys', { json: { challenge_id, name, password, response }, signal, retry: 0 })
+    .json<Passkey>();
+}
+
+export async function removePasskey(id: number, password: string, { signal }: Options = {}): Promise<void> {
+  await api.delete(`passkeys/${id}`, { json: { password }, signal });
+}
+
+export function getPasskeyPolicy({ signal }: Options = {}): Promise<PasskeyPolicy> {
+  return api.get('company/passkeys', { signal }).json<PasskeyPolicy>();
+}
+
+export function setPasskeyPolicy(
+  body: { require_passkeys: boolean; password: string },
+  { signal }: Options = {},
+): Promise<PasskeyPolicy> {
+  return api.put('company/passkeys', { json: body, signal }).json<PasskeyPolicy>();
+}
