@@ -284,14 +284,12 @@ export async function closeCall(
   if (!after) return null;
   if (before.agentId !== null && before.callEndTime === null)
     await db.update(users).set({ agentStatusSince: now }).where(eq(users.id, before.agentId));
-  await writeLog(
-    db,
-    before.profileId,
-    close.by,
-    'videocall.closed',
-    `Video call closed: ${CALL_STATUSES[close.status]} (${close.reason})`,
-    { call: callId, status: close.status, reason: close.reason, note: close.note ?? null },
-  );
+  await writeLog(db, before.profileId, close.by, 'call_closed', {
+    call: callId,
+    status: close.status,
+    reason: close.reason,
+    note: close.note ?? null,
+  });
   await enqueueWebhookEvent(db, companyId, 'videocall.completed', {
     call_id: callId,
     profile_id: before.profileId,
@@ -347,14 +345,12 @@ export async function setCallStatus(
     }
     if (!body.reason) throw badRequest('Give a reason of at least 10 characters');
     await db.update(videoCalls).set({ status, statusSetBy: actor.id }).where(eq(videoCalls.id, callId));
-    await writeLog(
-      db,
-      call.profileId,
-      actor.id,
-      'videocall.status_corrected',
-      `Video call status corrected: ${CALL_STATUSES[call.status]} → ${CALL_STATUSES[status]}`,
-      { call: callId, before: call.status, status, reason: body.reason },
-    );
+    await writeLog(db, call.profileId, actor.id, 'call_status_corrected', {
+      call: callId,
+      before: call.status,
+      status,
+      reason: body.reason,
+    });
     await recordAudit(db, {
       companyId,
       actorId: actor.id,

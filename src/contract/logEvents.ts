@@ -59,6 +59,10 @@ export const PROFILE_LOG_EVENTS = {
   call_status_set: z.object({ call: id, status: id }),
   call_recording_stored: z.object({ call: id, size: count, sha256: z.string().optional() }),
   video_deleted: z.object({ call: id }),
+  /** A call closed without its agent's status (issue 25): by the server or an admin; `reason` a CALL_END_REASONS code. */
+  call_closed: z.object({ call: id, status: id, reason: z.string(), note: z.string().nullable().optional() }),
+  /** An admin corrected a call's final status: `before` and `status` are call status codes. */
+  call_status_corrected: z.object({ call: id, before: id, status: id, reason: z.string() }),
   /** An entry written as an English sentence before the catalogue existed, shown as it was written. */
   legacy_text: z.object({ text: z.string() }),
 } as const;
@@ -81,6 +85,7 @@ export const AUDIT_OBJECT_TYPES = [
   'payment',
   'company',
   'signup',
+  'passkey',
 ] as const;
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
@@ -116,6 +121,14 @@ export const AUDIT_ACTIONS = {
   aml_approved: 'aml',
   call_status_set: 'videocall',
   video_deleted: 'videocall',
+  call_closed: 'videocall',
+  call_status_corrected: 'videocall',
+  recording_stored: 'videocall',
+  /** A stored recording or document page whose bytes no longer match their SHA-256 (recorded on its own object). */
+  evidence_hash_mismatch: 'videocall',
+  passkey_registered: 'passkey',
+  passkey_removed: 'passkey',
+  passkey_policy_changed: 'company',
   ip_allowlist_entry_added: 'ip_allowlist',
   ip_allowlist_entry_deleted: 'ip_allowlist',
   ip_allowlist_cleared: 'ip_allowlist',

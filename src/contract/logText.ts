@@ -120,6 +120,19 @@ const DESCRIBE: { [C in ProfileLogCode]: Describe<C> } = {
       size: new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(p.size / 1_048_576),
     }),
   video_deleted: (p, { t }) => t('logs:events.video_deleted', { call: p.call }),
+  call_closed: (p, { t }) =>
+    t('logs:events.call_closed', {
+      call: p.call,
+      status: callStatusName(t, p.status),
+      reason: label(t, `common:callEndReasons.${p.reason}`, p.reason),
+    }),
+  call_status_corrected: (p, { t }) =>
+    t('logs:events.call_status_corrected', {
+      call: p.call,
+      from: callStatusName(t, p.before),
+      to: callStatusName(t, p.status),
+      reason: p.reason,
+    }),
   legacy_text: (p) => p.text,
 };
 

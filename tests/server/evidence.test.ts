@@ -268,7 +268,7 @@ describe('limits on uploads', () => {
   });
 
   it('limits uploads per user at once and in a minute (429 with a detail)', async () => {
-    const leave = t.app.ctx.uploads.enter(agentId);
+    const leave = await t.app.ctx.uploads.enter(agentId);
     const busy = await uploadRecording(await endedCall(), RECORDING);
     expect(busy.statusCode).toBe(429);
     expect(busy.json()).toEqual({ detail: 'Too many uploads at once, wait for one to finish' });
