@@ -3,6 +3,7 @@
  * factor or to sign in without a password, and required by a company when its Admin says so.
  */
 import { z } from 'zod';
+import { lineText } from './common';
 
 const base64url = (max: number) =>
   z
@@ -54,7 +55,7 @@ export type PasskeyOptions = z.infer<typeof passkeyOptionsSchema>;
 
 /** A signed assertion answering the challenge `challenge_id` (second factor or sign-in without password). */
 export const passkeyAssertionSchema = z.strictObject({
-  challenge_id: z.string().max(64),
+  challenge_id: lineText.max(64),
   response: authenticationResponseSchema,
 });
 export type PasskeyAssertion = z.infer<typeof passkeyAssertionSchema>;
@@ -76,7 +77,7 @@ export const passkeyNameSchema = z
 
 /** POST /api/v2/passkeys: stores the new passkey once the account password and the attestation check out. */
 export const passkeyRegisterBodySchema = z.strictObject({
-  challenge_id: z.string().max(64),
+  challenge_id: lineText.max(64),
   name: passkeyNameSchema,
   password: z.string().min(1).max(256),
   response: registrationResponseSchema,

@@ -85,10 +85,12 @@ describe('sessions', () => {
   it('the sign-up token is single use: once the company exists it mints no session', async () => {
     const email = `founder-${Date.now()}@newco.test`;
     const password = 'Founder#2026';
-    expect((await call('POST', '/api/v2/stp/register', { email, password })).statusCode).toBe(200);
+    const registered = await call('POST', '/api/v2/stp/register', { email, password });
+    expect(registered.statusCode).toBe(200);
+    const { signup } = registered.json() as { signup: string };
     const otp = await mailedCode(t.app, email);
     const verified = (
-      await call('POST', '/api/v2/user/email_otp/submit', { email, otp })
+      await call('POST', '/api/v2/user/email_otp/submit', { email, otp, signup })
     ).json() as EmailVerified;
     const token = verified.signup_token ?? '';
     const company = {
@@ -103,7 +105,7 @@ describe('sessions', () => {
     const first = await call('POST', '/api/v2/stp/company', company, token);
     expect(first.statusCode, first.body).toBe(200);
     const again = await call('POST', '/api/v2/stp/company', company, token);
-    expect(again.statusCode).toBe(409);
+    expect(again.statusCode).toBe(401);
     expect(again.json()).not.toHaveProperty('access');
   });
 });
