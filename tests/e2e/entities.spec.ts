@@ -8,9 +8,11 @@ function apiCalls(page: Page): string[] {
   const calls: string[] = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
-    // The shell's socket token is the shell's, not the entity area's.
-    if (url.pathname.startsWith('/api/') && url.pathname !== '/api/v2/user/socket_token')
-      calls.push(url.pathname);
+    // The shell's own reads (its socket token, the company's payment status for the unpaid banner) are the
+    // shell's, not the entity area's.
+    const shell =
+      url.pathname === '/api/v2/user/socket_token' || /^\/api\/v2\/company\/\d+$/.test(url.pathname);
+    if (url.pathname.startsWith('/api/') && !shell) calls.push(url.pathname);
   });
   return calls;
 }

@@ -23,6 +23,7 @@ import {
 import { downloadRecording, keptRecording, runRecordingUpload } from '../../../services/recordings';
 import { connectRealtime, type Realtime } from '../../../services/socket';
 import { showError, showSuccess } from '../../toaster';
+import { queryClient } from '../queryClient';
 import { ProfileSocketContext, ProfileSocketOnly } from './ProfileSocket';
 import { wireDesk } from './wireDesk';
 
@@ -80,12 +81,18 @@ function createDesk(account: Account, t: TFunction): Omit<RealtimeDesk, 'connect
     socketToken: async () => (await getSocketToken(accounts.active()?.access ?? account.access)).token,
   });
   const failed = (error: unknown) => void showError(isApiError(error) ? error.detail : t('messages.error'));
+  // A call's status and recording change its profile (Video Calls tab, logs): an open profile reads them again
+  // rather than showing what it cached before the call.
+  const profileChanged = <T,>(result: T) => {
+    void queryClient.invalidateQueries({ queryKey: ['profiles', 'detail'] });
+    return result;
+  };
   const uploadMachine = recordingUploadMachine.provide({
     actors: {
       upload: fromCallback<RecordingUploadEvent, { callId: number }>(({ input, sendBack }) =>
         runRecordingUpload({
           callId: input.callId,
-          upload: (blob, progress) => uploadRecording(input.callId, blob, progress),
+          upload: (blob, progress) => uploadRecording(input.callId, blob, progress).then(profileChanged),
           report: sendBack,
         }),
       ),
@@ -102,7 +109,7 @@ function createDesk(account: Account, t: TFunction): Omit<RealtimeDesk, 'connect
     actors: {
       answer: fromPromise(({ input }) => realtime.answer(input.callId)),
       session: lazySession(realtime, key),
-      saveStatus: fromPromise(({ input }) => setCallStatus(input.callId, input.status)),
+      saveStatus: fromPromise(({ input }) => setCallStatus(input.callId, input.status).then(profileChanged)),
       recordingUpload: uploadMachine,
     },
     actions: {
