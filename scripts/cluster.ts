@@ -214,7 +214,9 @@ export async function startCluster(options: {
         stdio: ['ignore', 'ignore', 'inherit'],
         env: {
           ...process.env,
-          NODE_ENV: 'production',
+          // Not NODE_ENV=production: the run reads e-mailed codes through the dev endpoints, which production
+          // never serves (issue 26); every process listens on loopback behind nginx on loopback.
+          NODE_ENV: 'test',
           PORT: String(port),
           HOST: '127.0.0.1',
           DATA_DIR: dataDir,
