@@ -1,9 +1,9 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { CallEntry } from '../../src/contract/videocalls';
 import type { DbOrTx } from '../db/client';
-import { videoCallAnswers, videoCallQuestions, videoCalls } from '../db/schema';
-import { notFound } from '../errors';
+import { videoCallAnswers, videoCallQuestions } from '../db/schema';
 import { iso } from './format';
+import { requireCall } from './videocalls';
 
 /** The answers and notes of a call of the company, oldest first, with the question texts in `lang` (issue 25). */
 export async function callEntries(
@@ -12,11 +12,7 @@ export async function callEntries(
   callId: number,
   lang: 'EN' | 'TR',
 ): Promise<CallEntry[]> {
-  const [call] = await db
-    .select({ id: videoCalls.id })
-    .from(videoCalls)
-    .where(and(eq(videoCalls.id, callId), eq(videoCalls.companyId, companyId)));
-  if (!call) throw notFound();
+  await requireCall(db, companyId, callId);
   const rows = await db
     .select({ entry: videoCallAnswers, en: videoCallQuestions.textEn, tr: videoCallQuestions.textTr })
     .from(videoCallAnswers)
