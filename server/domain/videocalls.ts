@@ -321,7 +321,8 @@ export async function requireCall(db: DbOrTx, companyId: number, callId: number)
  * The status the call ended with (PUT /videocall/{id}), issue 25: a call never answered (WAITING, MISSED) cannot
  * be given one (409); a talking call only by its own agent (403; an admin closes it with POST …/close); once a
  * call has its final status, only an Admin may correct it, with a reason, audited with before and after (its
- * agent gets 409 "The call is already closed", except for the same status again: a retried request).
+ * agent, an Admin too when it gives no reason, gets 409 "The call is already closed", except for the same status
+ * again: a retried request).
  * Answers what happened, so the caller knows whether the call just ended.
  */
 export async function setCallStatus(
@@ -339,7 +340,8 @@ export async function setCallStatus(
   if (call.status !== CALL_STATUS_TALKING) {
     if (call.agentId === actor.id && call.statusSetBy === actor.id && call.status === status)
       return 'unchanged';
-    if (actor.role !== 'Admin') {
+    // An Admin who was the call's own agent and gives no reason is its agent saving the wrap-up, not correcting.
+    if (actor.role !== 'Admin' || (call.agentId === actor.id && !body.reason)) {
       if (call.agentId === actor.id) throw conflict(CALL_CLOSED);
       throw forbidden('Only the agent of the call can set its status');
     }

@@ -264,6 +264,31 @@ describe('closing and correcting a call', () => {
     expect(correction?.after).toMatchObject({ status: 3, reason: 'The identification was complete' });
   });
 
+  it("answers an Admin in its own call, closed behind it, as the call's agent: 409, not a correction", async () => {
+    // The truth test found it: a restart closed an Admin's call, its wrap-up then asked for a correction reason.
+    const admin = await staff(ids.admin, true);
+    const waiting = await customer(6);
+    await expect
+      .poll(async () => (await admin.socket.emitWithAck('call.answer', { call_id: waiting.call.id })).ok)
+      .toBe(true);
+    const closed = await t.app.inject({
+      method: 'POST',
+      url: `/api/v2/videocall/${waiting.call.id}/close`,
+      headers: bearer(tokens.admin),
+      payload: { status: 8, reason: 'Closed as a restart would' },
+    });
+    expect(closed.statusCode).toBe(200);
+    const wrapUp = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v2/videocall/${waiting.call.id}`,
+      headers: bearer(tokens.admin),
+      payload: { status: 3 },
+    });
+    expect(wrapUp.statusCode).toBe(409);
+    expect(wrapUp.json()).toMatchObject({ detail: 'The call is already closed' });
+    expect((await callRow(waiting.call.id))?.status).toBe(8);
+  });
+
   it('lets the agent set the final status once; another user can never change it', async () => {
     const agent = await staff(ids.agent, true);
     const waiting = await customer(5);

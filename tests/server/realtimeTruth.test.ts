@@ -17,6 +17,13 @@ import { type Agent, eventually, type Tab, World } from './truth/world';
 const RUNS = Number(process.env.TRUTH_RUNS ?? 300);
 const AGENTS = 3;
 const CONVERGE_MS = 1_000;
+/**
+ * Replays a counterexample fast-check printed: TRUTH_SEED, TRUTH_PATH and TRUTH_REPLAY (its seed, path and the
+ * replayPath in the comment after the steps).
+ */
+const replay = process.env.TRUTH_SEED
+  ? { seed: Number(process.env.TRUTH_SEED), path: process.env.TRUTH_PATH, endOnFailure: true }
+  : {};
 const ALLOWED_REFUSALS = new Set(['Call Already Answered', 'You are already in a call']);
 
 type Model = { world: World };
@@ -388,7 +395,7 @@ describe('realtime truth', () => {
       fc.asyncProperty(
         // Some agents are at their desks, Online, when the sequence starts (so calls ring from the first step).
         fc.subarray([0, 1, 2, AGENTS]),
-        fc.commands(commands, { maxCommands: 14, size: 'max' }),
+        fc.commands(commands, { maxCommands: 14, size: 'max', replayPath: process.env.TRUTH_REPLAY }),
         async (atDesks, steps) => {
           try {
             await fc.asyncModelRun(async () => {
@@ -401,7 +408,7 @@ describe('realtime truth', () => {
           }
         },
       ),
-      { numRuns: RUNS },
+      { numRuns: RUNS, ...replay },
     );
   });
 });

@@ -36,6 +36,16 @@ export const PASSWORD = 'Truth@2026';
 export const ADMIN = { email: 'admin@acme.test', password: 'Admin@2026' };
 const HOST = '127.0.0.1';
 
+/** The server's `detail` in an error body, if it has one. */
+function detailOf(text: string): string | null {
+  try {
+    const body: unknown = JSON.parse(text);
+    return typeof body === 'object' && body !== null && 'detail' in body ? String(body.detail) : null;
+  } catch {
+    return null;
+  }
+}
+
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 export interface Agent {
@@ -181,7 +191,12 @@ export class World {
     // A kept-alive connection to the process before a restart fails once; the request never reached it.
     const response = await send().catch(send);
     const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    if (!response.ok) {
+      // Shaped like the studio's ApiError: its machines read the server's `detail` (e.g. "The call is already
+      // closed" after a restart closed it).
+      const error = new Error(`${method} ${path}: ${response.status} ${text}`);
+      throw Object.assign(error, { status: response.status, detail: detailOf(text) });
+    }
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
