@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { waitFor } from 'xstate';
-import { AGENT_STATUSES } from '../../src/contract/constants';
+import { AGENT_STATUSES, CALL_STATUS_DISCONNECTED } from '../../src/contract/constants';
 import { type Agent, eventually, type Tab, World } from './truth/world';
 
 /** Sequences per CI run (TRUTH_RUNS raises it for a longer local search). */
@@ -411,4 +411,54 @@ describe('realtime truth', () => {
       { numRuns: RUNS, ...replay },
     );
   });
+});
+
+/**
+ * Issue 25, point 2, as named sequences (the random search above meets them too, but not every run): a call's
+ * agent gone, both its people gone, and a restart while it talks. Each must end the call with its reason, free
+ * the agent and leave every screen showing what the server holds.
+ */
+describe('no call left talking', () => {
+  const answered = (agentIndex: number): Step[] => [
+    new OpenTab(agentIndex, true),
+    new CustomerJoins(0),
+    new AnswerRace(1),
+  ];
+  const sequences: [string, Step[], string][] = [
+    ["the agent's studio is gone", [...answered(0), new CloseTab(0)], 'agent_left'],
+    [
+      'the customer leaves, then the studio is gone',
+      [...answered(0), new CustomerLeaves(0), new CloseTab(0)],
+      'both_left',
+    ],
+    [
+      'the server restarts mid-call; the tab then wraps up',
+      [...answered(3), new Restart(), new FinishCall(0)],
+      'server_restart',
+    ],
+  ];
+  for (const [name, steps, reason] of sequences)
+    it(`${name}: the call ends with "${reason}"`, { timeout: 60_000 }, async () => {
+      const model = { world };
+      try {
+        for (const step of steps) {
+          if (!step.check(model)) throw new Error(`cannot run "${step}" here`);
+          await step.run(model, world);
+        }
+        const callId = world.customers[0]?.callId as number;
+        await eventually(
+          async () => {
+            const row = await world.call(callId);
+            return row?.status === CALL_STATUS_DISCONNECTED && row.endReason === reason
+              ? []
+              : [`call ${callId} is ${row?.status} (${row?.endReason})`];
+          },
+          5_000,
+          `the call ending with ${reason}`,
+        );
+        await truthHolds(world);
+      } finally {
+        await world.clear();
+      }
+    });
 });

@@ -18,7 +18,7 @@ import { loadConfig, type ServerConfig } from '../../../server/config';
 import { type Database, openDatabase } from '../../../server/db/client';
 import { profiles, users, videoCalls } from '../../../server/db/schema';
 import { createInstantStats } from '../../../server/realtime/instantStats';
-import { CALL_STATUS_WAITING } from '../../../src/contract/constants';
+import { CALL_STATUS_TALKING, CALL_STATUS_WAITING } from '../../../src/contract/constants';
 import type {
   ClientToServerEvents,
   InstantStats,
@@ -363,6 +363,12 @@ export class World {
   }
 
   /** Where each connected tab differs from the server (empty when every screen shows the truth). */
+  /** A call's row as the server stored it. */
+  async call(callId: number) {
+    const [row] = await this.app.ctx.db.select().from(videoCalls).where(eq(videoCalls.id, callId));
+    return row;
+  }
+
   async mismatches(): Promise<string[]> {
     const { ctx } = this.app;
     const found: string[] = [];
@@ -459,12 +465,19 @@ export class World {
           .select({ id: videoCalls.id })
           .from(videoCalls)
           .where(and(eq(videoCalls.companyId, COMPANY), eq(videoCalls.status, CALL_STATUS_WAITING)));
+        // Issue 25: with its agent and customer gone past their grace periods, no call is left talking (nor
+        // hung up without a status).
+        const talking = await ctx.db
+          .select({ id: videoCalls.id })
+          .from(videoCalls)
+          .where(and(eq(videoCalls.companyId, COMPANY), eq(videoCalls.status, CALL_STATUS_TALKING)));
         const available = await ctx.db
           .select({ id: users.id, status: users.agentStatus })
           .from(users)
           .where(eq(users.companyId, COMPANY));
         return [
           ...open.map((call) => `call ${call.id} still waiting`),
+          ...talking.map((call) => `call ${call.id} left talking`),
           ...available.filter((u) => u.status !== 'Offline').map((u) => `user ${u.id} still ${u.status}`),
           ...this.agents.filter((a) => ctx.calls.callOf(a.id) !== undefined).map((a) => `agent ${a.id} busy`),
         ];
