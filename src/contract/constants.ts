@@ -79,6 +79,10 @@ export const CALL_STATUSES = [
 
 /** Codes an agent may end a call with (§4: an agent must set a call status at the end): COMPLETE onwards. */
 export const FIRST_FINAL_CALL_STATUS = 3;
+/** The final status codes, in order: what a call may end, be closed or be corrected with. */
+export const FINAL_CALL_STATUSES = CALL_STATUSES.map((_, code) => code).filter(
+  (code) => code >= FIRST_FINAL_CALL_STATUS,
+);
 export const CALL_STATUS_WAITING = 0;
 export const CALL_STATUS_TALKING = 1;
 export const CALL_STATUS_MISSED = 2;

@@ -51,6 +51,10 @@ export const answerCallQuestion = (callId: number, question: number, value: stri
 export const addCallNote = (callId: number, note: string, question: number | null = null) =>
   api.post(`videocall/${callId}/notes`, { json: { note, question } }).json<CallAnswer>();
 
+/** POST /videocall/{id}/close (manage_calls, issue 25): closes another agent's call with a status and a reason. */
+export const closeCall = (callId: number, status: number, reason: string) =>
+  api.post(`videocall/${callId}/close`, { json: { status, reason } }).json<VideoCall>();
+
 /** PUT /videocall/{callID}: the status the call ended with. */
 export const setCallStatus = (callId: number, status: number) =>
   api.put(`videocall/${callId}`, { json: { status } }).json<VideoCall>();

@@ -1,5 +1,5 @@
 import { DialogBody, FormGroup, Intent, TextArea } from '@blueprintjs/core';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REJECT_REASON_MIN, reasonIsLongEnough } from '../../contract/constants';
 import { Dialog } from './Dialog';
@@ -23,6 +23,7 @@ export function ReasonDialog({
   onConfirm,
   onClose,
   onClosed,
+  children,
 }: {
   isOpen: boolean;
   title: string;
@@ -38,6 +39,8 @@ export function ReasonDialog({
   onClose: () => void;
   /** Once the closing transition has ended (the dialog has given the focus back, where it could). */
   onClosed?: () => void;
+  /** Fields asked for with the reason (e.g. the status a call is closed with), above it. */
+  children?: ReactNode;
 }) {
   const { t: tc } = useTranslation();
   const [reason, setReason] = useState('');
@@ -62,6 +65,7 @@ export function ReasonDialog({
       >
         <DialogBody>
           <p>{body}</p>
+          {children}
           <FormGroup
             label={label}
             labelFor="confirm-reason"

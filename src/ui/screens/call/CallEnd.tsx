@@ -13,14 +13,13 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
-import { CALL_STATUSES, FIRST_FINAL_CALL_STATUS } from '../../../contract/constants';
+import { FINAL_CALL_STATUSES } from '../../../contract/constants';
 import type { callMachine } from '../../../machines/call.machine';
 import type { recordingUploadMachine } from '../../../machines/recordingUpload.machine';
 import { videoPath } from '../../components/callPaths';
 import { BackToCalls } from './CallView';
 
 type CallRef = ActorRefFrom<typeof callMachine>;
-const FINAL_CODES = CALL_STATUSES.map((_, code) => code).filter((code) => code >= FIRST_FINAL_CALL_STATUS);
 
 /** After the call: the status the agent must pick, the recording's upload, and the end. */
 export function CallEnd({ call }: { call: CallRef }) {
@@ -54,7 +53,7 @@ export function CallEnd({ call }: { call: CallRef }) {
             }
             disabled={saving}
           >
-            {FINAL_CODES.map((code) => (
+            {FINAL_CALL_STATUSES.map((code) => (
               <Radio key={code} value={code} label={t(`statusNames.${code}` as 'statusNames.3')} />
             ))}
           </RadioGroup>

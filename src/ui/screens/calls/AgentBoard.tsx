@@ -1,25 +1,45 @@
-import { Button, Card, H3, HTMLTable, Menu, MenuItem, NonIdealState, PopoverNext } from '@blueprintjs/core';
+import {
+  Button,
+  Card,
+  FormGroup,
+  H3,
+  HTMLSelect,
+  HTMLTable,
+  Menu,
+  MenuItem,
+  NonIdealState,
+  PopoverNext,
+} from '@blueprintjs/core';
 import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AGENT_STATUSES, type AgentStatusName } from '../../../contract/constants';
+import {
+  AGENT_STATUSES,
+  type AgentStatusName,
+  CALL_STATUS_DISCONNECTED,
+  FINAL_CALL_STATUSES,
+} from '../../../contract/constants';
 import type { BoardAgent } from '../../../contract/socket';
 import { secondsInState } from '../../../machines/instantStats';
 import { isApiError } from '../../../services/api/http';
-import { setAgentStatus } from '../../../services/api/videocalls';
+import { closeCall, setAgentStatus } from '../../../services/api/videocalls';
 import { useActiveAccount } from '../../app/useAccounts';
+import { ReasonDialog } from '../../components/ReasonDialog';
 import { formatDuration } from '../../components/useWaited';
-import { showError } from '../../toaster';
+import { showError, showSuccess } from '../../toaster';
 import { useNow } from './InstantStatsPanel';
 
 /**
  * Every agent of the company with availability, time in that state and current call. Supervisors see it;
- * an admin may also change another agent's availability (the server checks this too).
+ * an admin may also change another agent's availability, and whoever may manage calls close an agent's call
+ * with a status and a reason (issue 25; the server checks both too).
  */
 export function AgentBoard({ agents }: { agents: readonly BoardAgent[] }) {
   const { t } = useTranslation('calls');
   const account = useActiveAccount();
   const now = useNow();
   const isAdmin = account?.role === 'Admin';
+  const mayClose = account?.permissions.includes('manage_calls') === true;
   return (
     <Card className="studio-calls-board">
       <H3>{t('board.title')}</H3>
@@ -53,6 +73,9 @@ export function AgentBoard({ agents }: { agents: readonly BoardAgent[] }) {
                   <td>{seconds === null ? t('board.noCall') : formatDuration(seconds)}</td>
                   <td>
                     {agent.call_id === null ? t('board.noCall') : t('board.inCall', { id: agent.call_id })}
+                    {agent.call_id !== null && mayClose && (
+                      <CallCloser agent={agent} callId={agent.call_id} />
+                    )}
                   </td>
                 </tr>
               );
@@ -99,5 +122,62 @@ function StatusChanger({ agent }: { agent: BoardAgent }) {
         aria-label={`${t(`realtime.status.${agent.status}`)}: ${t('board.change', { name: agent.name })}`}
       />
     </PopoverNext>
+  );
+}
+
+/** Closes an agent's call (one left talking, an agent who cannot): a final status and a reason, confirmed. */
+function CallCloser({ agent, callId }: { agent: BoardAgent; callId: number }) {
+  const { t } = useTranslation('calls');
+  const { t: tc } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [status, setStatus] = useState(CALL_STATUS_DISCONNECTED);
+  const close = useMutation({
+    mutationFn: (reason: string) => closeCall(callId, status, reason),
+    onSuccess: () => void showSuccess(t('board.closed', { id: callId })),
+    onError: (error) => void showError(isApiError(error) ? error.detail : tc('messages.error')),
+  });
+  return (
+    <>
+      <Button
+        small
+        variant="minimal"
+        intent="danger"
+        icon="cross-circle"
+        className="studio-board-close"
+        text={t('board.close')}
+        aria-label={t('board.closeOf', { id: callId, name: agent.name })}
+        onClick={() => setOpen(true)}
+      />
+      <ReasonDialog
+        isOpen={open}
+        title={t('board.closeTitle', { id: callId })}
+        body={t('board.closeBody', { name: agent.name })}
+        label={t('board.closeReason')}
+        help={t('board.closeReasonHelp')}
+        confirm={t('board.closeConfirm')}
+        cancel={t('board.closeCancel')}
+        busy={close.isPending}
+        onConfirm={(reason) =>
+          close.mutateAsync(reason).then(
+            () => true,
+            () => false,
+          )
+        }
+        onClose={() => setOpen(false)}
+      >
+        <FormGroup label={t('board.closeStatus')} labelFor="close-call-status">
+          <HTMLSelect
+            id="close-call-status"
+            fill
+            value={status}
+            onChange={(event) => setStatus(Number(event.currentTarget.value))}
+            options={FINAL_CALL_STATUSES.map((code) => ({
+              value: code,
+              label: t(`statusNames.${code}` as 'statusNames.3'),
+            }))}
+          />
+        </FormGroup>
+      </ReasonDialog>
+    </>
   );
 }

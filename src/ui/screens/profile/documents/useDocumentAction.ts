@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { STORAGE_QUOTA_EXCEEDED, UPLOADS_AT_ONCE, UPLOADS_TOO_FAST } from '../../../../contract/constants';
 import type { Document } from '../../../../contract/documents';
 import { DOCUMENT_FIELDS, type Wanted } from '../../../../machines/versionConflict';
 import { documentKeys } from '../../../../services/api/documents';
@@ -8,15 +9,26 @@ import { isApiError } from '../../../../services/api/http';
 import { useConflict } from '../../../components/useConflict';
 import { showError, showSuccess } from '../../../toaster';
 
-/** The message of a failed document action (§6, §8): a 403 has its own text; otherwise the server's detail. */
+/** Refusals of an upload whose reason the user can act on, in the studio's language (issue 25, point 6). */
+const UPLOAD_REFUSALS: Record<string, 'upload.documentQuotaExceeded' | 'upload.tooFast' | 'upload.atOnce'> = {
+  [STORAGE_QUOTA_EXCEEDED]: 'upload.documentQuotaExceeded',
+  [UPLOADS_TOO_FAST]: 'upload.tooFast',
+  [UPLOADS_AT_ONCE]: 'upload.atOnce',
+};
+
+/**
+ * The message of a failed document action (§6, §8): a 403 has its own text, the storage quota and the upload
+ * limits theirs; otherwise the server's detail.
+ */
 export function useFailureText() {
   const { t: tc } = useTranslation();
-  return (error: unknown) =>
-    isApiError(error) && error.status === 403
-      ? tc('messages.noPermission')
-      : isApiError(error) && error.detail
-        ? error.detail
-        : tc('messages.error');
+  return (error: unknown) => {
+    if (!isApiError(error)) return tc('messages.error');
+    if (error.status === 403) return tc('messages.noPermission');
+    const refusal = UPLOAD_REFUSALS[error.detail];
+    if (refusal) return tc(refusal);
+    return error.detail || tc('messages.error');
+  };
 }
 
 const isDocument = (value: unknown): value is Document =>
