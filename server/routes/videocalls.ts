@@ -208,6 +208,26 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
+    app.get(
+      '/videocall/:id',
+      {
+        config: { access: calls },
+        schema: {
+          summary: 'Get one call',
+          tags: ['videocalls'],
+          description:
+            'One call of the company, as the list gives it. The studio reads its own call again after its socket ' +
+            'comes back, to learn whether the call was closed (a restart, an admin) or hung up meanwhile.',
+          params: idParams,
+          response: { 200: videoCallSchema, ...authErrors },
+        },
+      },
+      async (request) => {
+        const { companyId } = principalOf(request);
+        return oneVideoCall(ctx.db, ctx.storage, companyId, request.params.id);
+      },
+    );
+
     app.put(
       '/videocall/:id',
       {

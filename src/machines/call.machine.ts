@@ -7,8 +7,8 @@
  * Pure: the answer, the call session (camera, peer, recording), the status request and the notices come in
  * through `provide`; the session reports back with PEER.* / MEDIA.DENIED / RECORDING.READY.
  */
-import { assign, fromCallback, fromPromise, sendTo, setup } from 'xstate';
-import { CALL_CLOSED, FIRST_FINAL_CALL_STATUS } from '../contract/constants';
+import { assign, fromCallback, fromPromise, sendTo, setup, spawnChild } from 'xstate';
+import { CALL_CLOSED, CALL_STATUS_TALKING, FIRST_FINAL_CALL_STATUS } from '../contract/constants';
 import type { QueuedCall } from '../contract/socket';
 import { recordingUploadMachine } from './recordingUpload.machine';
 
@@ -41,6 +41,13 @@ export type CallEvent =
   | { type: 'CONNECTION.LOST' }
   | { type: 'CONNECTION.RESTORED' };
 
+/** The call as the server holds it, read again after the socket comes back (what `checkCall` answers). */
+export interface HeldCall {
+  status: number;
+  end_reason: string | null;
+  call_end_time: string | null;
+}
+
 export interface CallContext {
   call: QueuedCall;
   agentId: number;
@@ -65,7 +72,10 @@ const detailOf = (error: unknown): string | null =>
 export const callMachine = setup({
   types: {
     context: {} as CallContext,
-    events: {} as CallEvent,
+    events: {} as
+      | CallEvent
+      | { type: 'xstate.done.actor.check'; output: HeldCall }
+      | { type: 'xstate.error.actor.check'; error: unknown },
     input: {} as { call: QueuedCall; agentId: number },
     tags: {} as 'ringing' | 'live' | 'busy',
   },
@@ -79,6 +89,10 @@ export const callMachine = setup({
     }),
     saveStatus: fromPromise<unknown, { callId: number; status: number }>(async () => {
       throw new Error('saveStatus is provided by the app');
+    }),
+    /** Reads the call again (after a reconnect: what was missed while the socket was down). */
+    checkCall: fromPromise<HeldCall, { callId: number }>(async () => {
+      throw new Error('checkCall is provided by the app');
     }),
     recordingUpload: recordingUploadMachine,
   },
@@ -106,6 +120,11 @@ export const callMachine = setup({
     finalStatus: (_, status: number) =>
       Number.isInteger(status) && status >= FIRST_FINAL_CALL_STATUS && status <= 9,
     recorded: ({ context }) => context.recorded,
+    /** Closed with a final status while the socket was down (a restart, an admin, the agent's grace period). */
+    closedMeanwhile: (_, held: HeldCall) => held.status >= FIRST_FINAL_CALL_STATUS,
+    /** Hung up by the customer while the socket was down: the agent still picks the status. */
+    hungUpMeanwhile: (_, held: HeldCall) =>
+      held.status === CALL_STATUS_TALKING && held.call_end_time !== null,
   },
   delays: {
     /** How long a peer may take to connect before "Connection can not be established". */
@@ -191,6 +210,31 @@ export const callMachine = setup({
           target: '.stopping',
           actions: assign(({ event }) => ({ closedReason: event.reason })),
         },
+        // Events of the call sent while the socket was down are lost: the call is read again (issue 25: a
+        // restart closes a talking call before anybody is back).
+        'CONNECTION.RESTORED': {
+          actions: [
+            assign({ socketDown: false }),
+            spawnChild('checkCall', {
+              id: 'check',
+              input: ({ context }) => ({ callId: context.call.call_id }),
+            }),
+          ],
+        },
+        'xstate.done.actor.check': [
+          {
+            guard: { type: 'closedMeanwhile', params: ({ event }) => event.output },
+            target: '.stopping',
+            actions: assign(({ event }) => ({ closedReason: event.output.end_reason ?? '' })),
+          },
+          {
+            guard: { type: 'hungUpMeanwhile', params: ({ event }) => event.output },
+            target: '.stopping',
+            actions: [assign({ endedBy: 'customer' }), 'notifyCompleted'],
+          },
+        ],
+        // Not read (the network again): the call goes on; a hang-up or the status will learn it.
+        'xstate.error.actor.check': {},
       },
       states: {
         connecting: {

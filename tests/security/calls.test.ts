@@ -287,6 +287,13 @@ describe('closing and correcting a call', () => {
     expect(wrapUp.statusCode).toBe(409);
     expect(wrapUp.json()).toMatchObject({ detail: 'The call is already closed' });
     expect((await callRow(waiting.call.id))?.status).toBe(8);
+    // What the studio reads again after its socket comes back: the call, closed and why; never another
+    // company's call.
+    const read = (token: string) =>
+      t.app.inject({ method: 'GET', url: `/api/v2/videocall/${waiting.call.id}`, headers: bearer(token) });
+    expect((await read(tokens.agent)).json()).toMatchObject({ status: 8, end_reason: 'closed_by_admin' });
+    const stranger = await tokenFor(t.app, 'admin@globex.test', PASSWORDS.admin);
+    expect((await read(stranger)).statusCode).toBe(404);
   });
 
   it('lets the agent set the final status once; another user can never change it', async () => {

@@ -432,8 +432,8 @@ describe('no call left talking', () => {
       'both_left',
     ],
     [
-      'the server restarts mid-call; the tab then wraps up',
-      [...answered(3), new Restart(), new FinishCall(0)],
+      'the server restarts mid-call (the tab learns it on coming back)',
+      [...answered(3), new Restart()],
       'server_restart',
     ],
   ];
@@ -455,6 +455,16 @@ describe('no call left talking', () => {
           },
           5_000,
           `the call ending with ${reason}`,
+        );
+        // The agent's tab shows the call over (it is not left in a call the server closed).
+        await eventually(
+          async () =>
+            world
+              .openTabs()
+              .filter(inOwnCall)
+              .map((tab) => `tab ${tab.id} still in its call`),
+          5_000,
+          'the tab ending the call',
         );
         await truthHolds(world);
       } finally {

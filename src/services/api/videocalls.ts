@@ -51,6 +51,10 @@ export const answerCallQuestion = (callId: number, question: number, value: stri
 export const addCallNote = (callId: number, note: string, question: number | null = null) =>
   api.post(`videocall/${callId}/notes`, { json: { note, question } }).json<CallAnswer>();
 
+/** GET /videocall/{id}: one call as the server holds it (the studio checks its own call after a reconnect). */
+export const getVideoCall = (callId: number, { signal }: Options = {}) =>
+  api.get(`videocall/${callId}`, { signal }).json<VideoCall>();
+
 /** POST /videocall/{id}/close (manage_calls, issue 25): closes another agent's call with a status and a reason. */
 export const closeCall = (callId: number, status: number, reason: string) =>
   api.post(`videocall/${callId}/close`, { json: { status, reason } }).json<VideoCall>();

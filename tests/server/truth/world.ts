@@ -26,7 +26,12 @@ import type {
   ServerToClientEvents,
 } from '../../../src/contract/socket';
 import { agentAvailabilityMachine } from '../../../src/machines/agentAvailability.machine';
-import { callMachine, type SessionCommand, type SessionReport } from '../../../src/machines/call.machine';
+import {
+  callMachine,
+  type HeldCall,
+  type SessionCommand,
+  type SessionReport,
+} from '../../../src/machines/call.machine';
 import { callDeskMachine } from '../../../src/machines/callDesk.machine';
 import { connectRealtime, type Realtime } from '../../../src/services/socket';
 import { wireDesk } from '../../../src/ui/app/realtime/wireDesk';
@@ -267,6 +272,9 @@ export class World {
         session,
         saveStatus: fromPromise(({ input }) =>
           this.http('PUT', `/api/v2/videocall/${input.callId}`, access, { status: input.status }),
+        ),
+        checkCall: fromPromise(({ input }) =>
+          this.http<HeldCall>('GET', `/api/v2/videocall/${input.callId}`, access),
         ),
       },
       actions: {

@@ -51,6 +51,7 @@ function sut() {
       actors: {
         answer: effects.actor('answer') as never,
         saveStatus: effects.actor('saveStatus') as never,
+        checkCall: effects.actor('checkCall') as never,
         recordingUpload: effects.actor('upload') as never,
         session: fromCallback<SessionCommand, { call: QueuedCall; room: string }>(({ receive }) => {
           receive((command) => commands.push(command.type));
@@ -62,6 +63,7 @@ function sut() {
         notifyCompleted: () => notices.push(['completed']),
         notifyDone: () => notices.push(['done']),
         notifyFailed: (_, detail) => notices.push(['failed', detail]),
+        notifyClosed: (_, reason) => notices.push(['closed', reason]),
       },
     }),
     { input },
@@ -192,5 +194,54 @@ describe('call machine', () => {
     expect(actor.getSnapshot().matches({ live: 'inCall' })).toBe(true);
     actor.send({ type: 'CONNECTION.RESTORED' });
     expect(actor.getSnapshot().context.socketDown).toBe(false);
+  });
+
+  describe('reads its call again when the socket comes back (what it missed meanwhile)', () => {
+    async function inCallThenBack() {
+      const parts = sut();
+      parts.actor.start();
+      parts.actor.send({ type: 'ANSWER' });
+      await parts.effects.settle('answer', { output: { room_id: 'room-5' } });
+      parts.actor.send({ type: 'PEER.CONNECTED' });
+      parts.actor.send({ type: 'CONNECTION.LOST' });
+      parts.actor.send({ type: 'CONNECTION.RESTORED' });
+      expect(parts.effects.inputs.get('checkCall')).toEqual([{ callId: 5 }]);
+      return parts;
+    }
+
+    it('closed meanwhile (a restart): the call ends with the reason, no status to pick', async () => {
+      const { actor, effects, notices, commands } = await inCallThenBack();
+      await effects.settle('checkCall', {
+        output: { status: 8, end_reason: 'server_restart', call_end_time: '2026-11-25T10:00:00Z' },
+      });
+      expect(actor.getSnapshot().matches({ live: 'stopping' })).toBe(true);
+      expect(commands).toEqual(['SESSION.STOP']);
+      actor.send({ type: 'RECORDING.READY', kept: false });
+      expect(actor.getSnapshot().value).toBe('closed');
+      expect(notices).toEqual([['closed', 'server_restart']]);
+    });
+
+    it('hung up by the customer meanwhile: Call Completed, and the agent picks the status', async () => {
+      const { actor, effects, notices } = await inCallThenBack();
+      await effects.settle('checkCall', {
+        output: { status: 1, end_reason: null, call_end_time: '2026-11-25T10:00:00Z' },
+      });
+      actor.send({ type: 'RECORDING.READY', kept: false });
+      expect(actor.getSnapshot().value).toBe('ending');
+      expect(actor.getSnapshot().context.endedBy).toBe('customer');
+      expect(notices).toEqual([['completed']]);
+    });
+
+    it('still talking, or not read: the call goes on', async () => {
+      const talking = await inCallThenBack();
+      await talking.effects.settle('checkCall', {
+        output: { status: 1, end_reason: null, call_end_time: null },
+      });
+      expect(talking.actor.getSnapshot().matches({ live: 'inCall' })).toBe(true);
+      const unread = await inCallThenBack();
+      await unread.effects.settle('checkCall', { error: new Error('offline') });
+      expect(unread.actor.getSnapshot().matches({ live: 'inCall' })).toBe(true);
+      expect(unread.notices).toEqual([]);
+    });
   });
 });

@@ -16,6 +16,7 @@ import { type Account, accountKey, accounts } from '../../../services/accounts';
 import { isApiError } from '../../../services/api/http';
 import {
   getSocketToken,
+  getVideoCall,
   setAgentStatus,
   setCallStatus,
   uploadRecording,
@@ -110,6 +111,7 @@ function createDesk(account: Account, t: TFunction): Omit<RealtimeDesk, 'connect
       answer: fromPromise(({ input }) => realtime.answer(input.callId)),
       session: lazySession(realtime, key),
       saveStatus: fromPromise(({ input }) => setCallStatus(input.callId, input.status).then(profileChanged)),
+      checkCall: fromPromise(({ input, signal }) => getVideoCall(input.callId, { signal })),
       recordingUpload: uploadMachine,
     },
     actions: {
