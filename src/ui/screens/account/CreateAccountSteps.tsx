@@ -43,6 +43,7 @@ import {
 import { useValidationText } from '../../components/FieldMessage';
 import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
+import { useFormat } from '../../format';
 
 type Send = (event: CreateAccountEvent) => void;
 
@@ -268,11 +269,8 @@ export function AlreadyRegistered({ email, send }: { email: string; send: Send }
 const isService = (name: string): name is Service => (SERVICES as readonly string[]).includes(name);
 
 export function usePrice() {
-  const { i18n } = useTranslation();
-  return (pkg: Pick<Package, 'price' | 'currency'>) =>
-    new Intl.NumberFormat(i18n.language, { style: 'currency', currency: pkg.currency }).format(
-      pkg.price / 100,
-    );
+  const { money } = useFormat();
+  return (pkg: Pick<Package, 'price' | 'currency'>) => money(pkg.price, pkg.currency);
 }
 
 export function PackageStep({

@@ -37,8 +37,8 @@ import {
   webhookKeys,
 } from '../../../services/api/webhooks';
 import { Dialog } from '../../components/Dialog';
+import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
-import { useDateFormat } from '../profile/useDateFormat';
 import { PasswordPrompt } from '../settings/PasswordPrompt';
 import { useErrorText } from './WebhooksTab';
 
@@ -70,7 +70,7 @@ export function EndpointDetail({
 
 function SecretPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
   const { t } = useTranslation('webhooks');
-  const formatDate = useDateFormat();
+  const formatDate = useFormat().dateTime;
   const errorText = useErrorText();
   const queryClient = useQueryClient();
   const [secret, setSecret] = useState<string | null>(null);
@@ -232,7 +232,7 @@ function TestPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
 
 function DeliveryLog({ endpoint, isAdmin }: { endpoint: WebhookEndpoint; isAdmin: boolean }) {
   const { t } = useTranslation('webhooks');
-  const formatDate = useDateFormat({ dateStyle: 'short', timeStyle: 'medium' });
+  const formatDate = useFormat().moment;
   const errorText = useErrorText();
   const queryClient = useQueryClient();
   const [filter, setFilter] = useState<LogFilter>({});

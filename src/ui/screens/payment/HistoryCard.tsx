@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getPaymentHistory, paymentKeys } from '../../../services/api/payments';
-import { useDateFormat } from '../profile/useDateFormat';
+import { useFormat } from '../../format';
 import { STATUS_INTENT, useMoney, usePaymentErrorText } from './format';
 
 const PAGE = 10;
@@ -13,7 +13,7 @@ export function HistoryCard() {
   const { t } = useTranslation('payment');
   const errorText = usePaymentErrorText();
   const money = useMoney();
-  const formatDate = useDateFormat();
+  const formatDate = useFormat().dateTime;
   const [limit, setLimit] = useState(PAGE);
   const history = useQuery({
     queryKey: paymentKeys.history(limit),
