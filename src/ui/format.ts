@@ -18,6 +18,8 @@ export interface Formats {
   dateTime(value: string | Date): string;
   /** A moment to the second, for logs read by the technical reader: "Nov 25, 2026, 2:58:48 PM". */
   moment(value: string | Date): string;
+  /** The time of day of a moment: "2:58 PM" / "14:58". */
+  time(value: string | Date): string;
   /** A date without a time of day (a birth date, `YYYY-MM-DD`): the same day everywhere on Earth. */
   day(value: string | Date): string;
   /** A short day for chart axes: "Nov 25". */
@@ -45,6 +47,7 @@ export function formatsFor(language: string): Formats {
   const dateFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium' });
   const dateTimeFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
   const momentFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' });
+  const timeFormat = new Intl.DateTimeFormat(language, { timeStyle: 'short' });
   const dayFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
   const shortDayFormat = new Intl.DateTimeFormat(language, {
     day: 'numeric',
@@ -67,6 +70,7 @@ export function formatsFor(language: string): Formats {
     date: safe(dateFormat),
     dateTime: safe(dateTimeFormat),
     moment: safe(momentFormat),
+    time: safe(timeFormat),
     day: safe(dayFormat),
     shortDay: safe(shortDayFormat),
     number: (value) => numberFormat.format(value),
