@@ -19,7 +19,9 @@ async function accessToken(page: Page): Promise<string> {
 /** The figure of a totals card (`<dt>` label, `<dd>` value). */
 /** A `YYYY-MM-DD` day as the date inputs show it in en-US ("Nov 25, 2026"). */
 const shown = (day: string) =>
-  new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
+  new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(`${day}T00:00:00Z`),
+  );
 
 const total = (page: Page, label: string) =>
   page
