@@ -65,6 +65,8 @@ declare module 'fastify' {
 const DEFAULT_TTL_SECONDS = 30 * 60;
 
 const lineItem = z.strictObject({
+  /** What is bought (Stripe's `product_data.name`): the checkout page's heading. */
+  name: z.string().trim().min(1).max(100).optional(),
   description: z.string().trim().min(1).max(200),
   quantity: z.number().int().min(1).max(1_000_000),
   /** Unit amount in minor units. */

@@ -69,12 +69,13 @@ function summary(session: CheckoutSession, lang: Lang): string {
   const t = textsOf(lang);
   const item = session.line_items[0];
   const expires = new Date(session.expires_at * 1000).toISOString().slice(11, 16);
+  const amount = formatAmount(session.amount_total, session.currency, lang);
   return `<section aria-labelledby="summary-title">
   <p class="muted">${esc(t('payTo'))}</p>
-  <h1 id="summary-title">${esc(t('orderSummary'))}</h1>
+  <h1 id="summary-title">${esc(item?.name ? `${item.name} · ${amount}` : t('orderSummary'))}</h1>
   <p>${esc(item?.description ?? '')}</p>
   <p class="muted">${esc(t('total'))}</p>
-  <p class="amount" data-testid="checkout-amount">${esc(formatAmount(session.amount_total, session.currency, lang))}</p>
+  <p class="amount" data-testid="checkout-amount">${esc(amount)}</p>
   <p class="muted">${esc(t('expires', { time: expires }))}</p>
 </section>`;
 }
@@ -124,7 +125,13 @@ ${summary(session, lang)}
   <p class="muted">${esc(t('testCardsHint'))}</p>
 </section>
 </main>`;
-  return layout(lang, `${t('title')} · ${amount}`, body, languageNav(lang, `/checkout/${session.id}`));
+  const bought = session.line_items[0]?.name;
+  return layout(
+    lang,
+    `${bought ? `${bought} · ` : ''}${amount} · ${t('title')}`,
+    body,
+    languageNav(lang, `/checkout/${session.id}`),
+  );
 }
 
 export function authenticatePage(session: CheckoutSession, lang: Lang): string {

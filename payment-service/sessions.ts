@@ -18,7 +18,7 @@ export interface CheckoutSession {
   payment_status: 'unpaid' | 'paid';
   amount_total: number;
   currency: string;
-  line_items: { description: string; quantity: number; amount: number }[];
+  line_items: { name?: string; description: string; quantity: number; amount: number }[];
   client_reference_id: string | null;
   metadata: Record<string, string>;
   success_url: string;

@@ -4,7 +4,7 @@ import type { Lang } from './reference';
 const EN = {
   title: 'Checkout',
   testMode: 'Test mode: no real card is charged.',
-  payTo: 'Pay IDV Studio',
+  payTo: 'Sold by IDV Studio',
   orderSummary: 'Order summary',
   total: 'Total due',
   expires: 'This checkout expires at {time} (UTC).',
@@ -49,7 +49,7 @@ type Texts = Record<keyof typeof EN, string>;
 const TR: Texts = {
   title: 'Ödeme',
   testMode: 'Test modu: gerçek bir karttan ödeme alınmaz.',
-  payTo: 'IDV Studio’ya öde',
+  payTo: 'Satıcı: IDV Studio',
   orderSummary: 'Sipariş özeti',
   total: 'Ödenecek tutar',
   expires: 'Bu ödeme sayfasının süresi {time} (UTC) saatinde dolar.',

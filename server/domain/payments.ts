@@ -2,7 +2,7 @@
  * Plan and payment (issue 15): checkout sessions started by the studio, their outcome applied from the
  * provider's signed notifications only, and the company's plan that a paid session sets.
  */
-import { and, count, desc, eq, gte, lt } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, lte } from 'drizzle-orm';
 import type {
   BuyPackageBody,
   BuyPackageReply,
@@ -27,7 +27,46 @@ export const PAYMENT_DETAILS = {
   duplicate: 'Notification already processed',
   unknownSession: 'Unknown checkout session',
   mismatch: 'The notification does not match the checkout session',
+  runningPlan:
+    'A paid period of your plan is still running: confirm that the new package replaces it (its remaining days and verifications end)',
 } as const;
+
+/** Whether a paid period is running now: buying another package would replace it. */
+export const runsPaidPeriod = (
+  company: Pick<typeof companies.$inferSelect, 'paymentStatus' | 'planPeriodEnd' | 'packageId'>,
+  now = Date.now(),
+) =>
+  company.packageId !== null &&
+  company.paymentStatus === 'paid' &&
+  company.planPeriodEnd !== null &&
+  company.planPeriodEnd.getTime() > now;
+
+/**
+ * Abandoned checkouts expire visibly: every open session of the company past its end becomes `expired`
+ * (audited as `checkout_expired`, as the provider's notification would), swept on every read of the
+ * payments so no screen keeps showing "Pending".
+ */
+export async function expireAbandonedCheckouts(db: Db, companyId: number, now = new Date()): Promise<void> {
+  await db.transaction(async (tx) => {
+    const expired = await tx
+      .update(payments)
+      .set({ status: 'expired' })
+      .where(
+        and(eq(payments.companyId, companyId), eq(payments.status, 'open'), lte(payments.expiresAt, now)),
+      )
+      .returning({ id: payments.id, sessionId: payments.sessionId });
+    for (const row of expired)
+      await recordAudit(tx, {
+        companyId,
+        actorId: null,
+        object: 'payment',
+        objectId: row.id,
+        action: 'checkout_expired',
+        before: { status: 'open' },
+        after: { status: 'expired', session_id: row.sessionId },
+      });
+  });
+}
 
 type PaymentRow = typeof payments.$inferSelect;
 type PackageRow = typeof packages.$inferSelect;
@@ -50,8 +89,13 @@ export function returnUrl(studioUrl: string): string {
   return `${url.toString()}${separator}session_id={CHECKOUT_SESSION_ID}`;
 }
 
-const line = (pkg: PackageRow) =>
-  `${pkg.name}: ${pkg.verifications.toLocaleString('en-US')} verifications, ${pkg.periodDays} days`;
+/** The line item in the checkout's language: "2,000 verifications for 30 days". */
+const line = (pkg: PackageRow, locale: 'en' | 'tr') => {
+  const count = pkg.verifications.toLocaleString(locale === 'tr' ? 'tr-TR' : 'en-US');
+  return locale === 'tr'
+    ? `${pkg.periodDays} gün için ${count} doğrulama`
+    : `${count} verification${pkg.verifications === 1 ? '' : 's'} for ${pkg.periodDays} days`;
+};
 
 /** POST /payment/buy_package: a checkout session at the provider and its open payment row. */
 export async function startCheckout(
@@ -66,6 +110,9 @@ export async function startCheckout(
   if (pkg.isCustom || pkg.priceCents <= 0) throw badRequest(PAYMENT_DETAILS.customPackage);
   const studio = new URL(body.studio_url);
   if (!corsOriginCheck(config)(studio.origin)) throw badRequest(PAYMENT_DETAILS.studioUrl);
+  const [company] = await db.select().from(companies).where(eq(companies.id, caller.companyId));
+  if (company && runsPaidPeriod(company) && body.replace_current_plan !== true)
+    throw new HttpError(409, PAYMENT_DETAILS.runningPlan);
 
   const back = returnUrl(body.studio_url);
   let session: Awaited<ReturnType<PaymentProvider['createCheckoutSession']>>;
@@ -73,7 +120,8 @@ export async function startCheckout(
     session = await provider.createCheckoutSession({
       amount: pkg.priceCents,
       currency: pkg.currency,
-      description: line(pkg),
+      name: pkg.name,
+      description: line(pkg, body.locale === 'tr' ? 'tr' : 'en'),
       successUrl: back,
       cancelUrl: back,
       locale: body.locale === 'tr' ? 'tr' : 'en',
@@ -253,11 +301,8 @@ export async function applyNotification(
 }
 
 /** GET /payment/session_status: only a session of the caller's company (else 404). */
-export async function sessionStatus(
-  db: DbOrTx,
-  companyId: number,
-  sessionId: string,
-): Promise<SessionStatus> {
+export async function sessionStatus(db: Db, companyId: number, sessionId: string): Promise<SessionStatus> {
+  await expireAbandonedCheckouts(db, companyId);
   const [found] = await db
     .select({ payment: payments, packageName: packages.name })
     .from(payments)
@@ -281,10 +326,11 @@ export async function sessionStatus(
 
 /** GET /payment/history: one page, newest first. */
 export async function paymentHistory(
-  db: DbOrTx,
+  db: Db,
   companyId: number,
   page: { limit: number; offset: number },
 ): Promise<{ total: number; results: Payment[] }> {
+  await expireAbandonedCheckouts(db, companyId);
   const where = eq(payments.companyId, companyId);
   const [total, rows] = await Promise.all([
     db.select({ value: count() }).from(payments).where(where),
@@ -308,6 +354,7 @@ export async function paymentHistory(
       status: effectiveStatus(p, now),
       session_id: p.sessionId,
       created_at: iso(p.createdAt),
+      expires_at: iso(p.expiresAt),
       paid_at: iso(p.paidAt),
       receipt_number: p.receiptNumber,
       receipt_url: p.receiptUrl,

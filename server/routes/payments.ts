@@ -36,9 +36,11 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'Creates a checkout session at the payment provider for the package and answers its hosted ' +
             'checkout address. The browser goes there; the checkout sends it back to `studio_url` with ' +
             '`?session_id=…`. The outcome reaches this server only by the provider’s signed notification ' +
-            '(`POST /payment/notification`). Custom-priced packages cannot be bought (400).',
+            '(`POST /payment/notification`). Custom-priced packages cannot be bought (400). While a paid ' +
+            'period runs, the new package replaces it from the payment on (its remaining days and ' +
+            'verifications end): without `replace_current_plan: true` the call answers 409 and starts nothing.',
           body: buyPackageBodySchema,
-          response: { 200: buyPackageReplySchema, ...authErrors, 502: errorSchema },
+          response: { 200: buyPackageReplySchema, ...authErrors, 409: errorSchema, 502: errorSchema },
         },
       },
       async (request) => {
@@ -62,7 +64,8 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['payment'],
           description:
             '`paid`, `open`, `declined` or `expired`, as the provider’s notifications left it (an open ' +
-            'session past its end answers `expired`). Only sessions of the caller’s company (else 404).',
+            'session past its end is recorded and answered as `expired`). Only sessions of the caller’s ' +
+            'company (else 404).',
           querystring: z.strictObject({ session_id: lineText.trim().min(1).max(200) }),
           response: { 200: sessionStatusSchema, ...authErrors },
         },
@@ -77,7 +80,9 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary: 'Payment history',
           tags: ['payment'],
-          description: 'The company’s checkout sessions, newest first, with status and receipt.',
+          description:
+            'The company’s checkout sessions, newest first, with status and receipt. An open session past ' +
+            'its `expires_at` is recorded as `expired` before the page is read.',
           querystring: z.strictObject(pagingQuery),
           response: { 200: pageSchema(paymentSchema), ...authErrors },
         },

@@ -127,6 +127,7 @@ export type AgentStatusName = (typeof AGENT_STATUSES)[number];
 export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
 export type RiskLevel = (typeof RISK_LEVELS)[number];
 export type Service = (typeof SERVICES)[number];
+export const isService = (name: string): name is Service => (SERVICES as readonly string[]).includes(name);
 
 /** Statuses that need a reason of at least REJECT_REASON_MIN characters (SPEC §4, §5). */
 export const STATUSES_NEEDING_REASON = [

@@ -33,6 +33,8 @@ export const paymentSchema = z.object({
   status: z.enum(PAYMENT_STATUSES),
   session_id: z.string(),
   created_at: isoDateTime,
+  /** When an open checkout stops being payable and becomes `expired` (null for older rows). */
+  expires_at: isoDateTime.nullable(),
   paid_at: isoDateTime.nullable(),
   /** Our receipt number, given when the provider reports the payment. */
   receipt_number: z.string().nullable(),
@@ -48,6 +50,11 @@ export const buyPackageBodySchema = z.strictObject({
   studio_url: z.url({ protocol: /^https?$/ }).max(2000),
   /** The checkout page's language (the studio's); default en-US. */
   locale: z.enum(['en-US', 'tr']).optional(),
+  /**
+   * While a paid period runs, buying any package replaces that period when the payment arrives: its
+   * remaining days and verifications end. The caller must say it knows (`true`), else 409.
+   */
+  replace_current_plan: z.boolean().optional(),
 });
 export type BuyPackageBody = z.infer<typeof buyPackageBodySchema>;
 

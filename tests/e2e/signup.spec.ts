@@ -112,10 +112,13 @@ test('a sign-up in English: wrong code then the right one, a reload mid-flow, pa
 
   await expect(page.getByText('Step 3 of 6: Plan')).toBeVisible();
   const plans = page.getByRole('listitem');
-  await expect(plans.filter({ hasText: 'Starter' })).toContainText('€250.00');
+  await expect(plans.filter({ hasText: 'Starter' })).toContainText('€250.00 per 30 days');
+  // Counts are written as everywhere else (2,000), with the period the plan really has (30 days).
+  await expect(plans.filter({ hasText: 'Growth' }).first()).toContainText('2,000 verifications');
   await expect(plans.filter({ hasText: 'Enterprise' })).toContainText(
-    'From 1000 verifications a month we agree a custom price',
+    'From 1,000 verifications we agree a custom price',
   );
+  await expect(page.getByText(/a month/)).toHaveCount(0);
   await photograph(page, '3-package');
   // The payment service's industries are held unanswered: the reload comes while the step still loads.
   const industries = /\/industry\?/;
@@ -143,7 +146,7 @@ test('a sign-up in English: wrong code then the right one, a reload mid-flow, pa
   await page.getByRole('button', { name: 'Continue to payment' }).click();
 
   await expect(page.getByText('Step 5 of 6: Payment')).toBeVisible();
-  await expect(page.getByText('Starter: €250.00 a month')).toBeVisible();
+  await expect(page.getByText('Starter: €250.00 per 30 days')).toBeVisible();
   await photograph(page, '5-payment');
   await payAtCheckout(page, 'succeeds');
 

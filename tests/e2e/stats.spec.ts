@@ -17,6 +17,12 @@ async function accessToken(page: Page): Promise<string> {
 }
 
 /** The figure of a totals card (`<dt>` label, `<dd>` value). */
+/** A `YYYY-MM-DD` day as the date inputs show it in en-US ("Nov 25, 2026"). */
+const shown = (day: string) =>
+  new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(`${day}T00:00:00Z`),
+  );
+
 const total = (page: Page, label: string) =>
   page
     .locator('.studio-stats-total')
@@ -28,8 +34,9 @@ test('the dashboard opens on the last 6 months and draws its charts from the dat
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { level: 2, name: 'Dashboard' })).toBeVisible();
   const { start, end } = lastMonths(dayOf(new Date()));
-  await expect(page.getByLabel('From', { exact: true })).toHaveValue(start);
-  await expect(page.getByLabel('To', { exact: true })).toHaveValue(end);
+  // The range is shown as the studio writes dates, not as ISO days.
+  await expect(page.getByLabel('From', { exact: true })).toHaveValue(shown(start));
+  await expect(page.getByLabel('To', { exact: true })).toHaveValue(shown(end));
   await expect(page.getByText('Monthly periods')).toBeVisible();
 
   const token = await accessToken(page);
@@ -52,8 +59,8 @@ test('detailed call statistics show the figures of a chosen range and export the
   await page.goto('/calls?tab=report');
   await expect(page.getByRole('heading', { level: 3, name: 'Detailed call statistics' })).toBeVisible();
   const { start, end } = lastMonths(dayOf(new Date()));
-  await page.getByLabel('From', { exact: true }).fill(start);
-  await page.getByLabel('To', { exact: true }).fill(end);
+  await page.getByLabel('From', { exact: true }).fill(shown(start));
+  await page.getByLabel('To', { exact: true }).fill(shown(end));
   await page.keyboard.press('Enter');
 
   const token = await accessToken(page);

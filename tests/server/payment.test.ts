@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildPaymentService } from '../../payment-service/app';
 import type { PaymentEvent } from '../../payment-service/notifier';
 import { TEST_CARDS } from '../../payment-service/sessions';
-import { auditLog, companies, paymentNotifications } from '../../server/db/schema';
+import { auditLog, companies, paymentNotifications, payments } from '../../server/db/schema';
 import { createLocalPaymentProvider } from '../../server/integrations/payment/localProvider';
 import { signedHeaders } from '../../server/integrations/webhooks/signer';
 import type { BuyPackageReply, Payment, Plan, SessionStatus } from '../../src/contract/payments';
@@ -88,7 +88,12 @@ beforeEach(() => {
   clockOffset = 0;
 });
 
-const buy = (pkg: number, token = tokens.admin, extra: Record<string, unknown> = {}) =>
+/** Acme's plan runs a paid period: the checkout tests confirm replacing it, as the studio's dialog does. */
+const buy = (
+  pkg: number,
+  token = tokens.admin,
+  extra: Record<string, unknown> = { replace_current_plan: true },
+) =>
   post<BuyPackageReply & { detail?: string }>(
     t.app,
     '/api/v2/payment/buy_package',
@@ -165,7 +170,7 @@ describe('the payment service', () => {
   });
 
   it('shows the test cards on an accessible checkout page in the language asked for', async () => {
-    const { body } = await buy(1, tokens.admin, { locale: 'tr' });
+    const { body } = await buy(1, tokens.admin, { locale: 'tr', replace_current_plan: true });
     const page = await service.inject({ method: 'GET', url: `/checkout/${body.session_id}` });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<html lang="tr">');
@@ -174,6 +179,34 @@ describe('the payment service', () => {
       expect(page.body).toContain(card.replace(/(\d{4})(?=\d)/g, '$1 '));
     const english = await service.inject({ method: 'GET', url: `/checkout/${body.session_id}?lang=en` });
     expect(english.body).toContain('<label for="card_number">Card number</label>');
+  });
+
+  it('is headed by what is bought, the package and its price, and describes it in the checkout’s language', async () => {
+    for (const [locale, heading, title, line, seller] of [
+      [
+        'en-US',
+        'Growth · €800.00',
+        'Growth · €800.00 · Checkout',
+        '2,000 verifications for 30 days',
+        'Sold by IDV Studio',
+      ],
+      [
+        'tr',
+        'Growth · €800,00',
+        'Growth · €800,00 · Ödeme',
+        '30 gün için 2.000 doğrulama',
+        'Satıcı: IDV Studio',
+      ],
+    ] as const) {
+      const { body } = await buy(2, tokens.admin, { locale, replace_current_plan: true });
+      const page = await service.inject({ method: 'GET', url: `/checkout/${body.session_id}` });
+      const text = page.body.replace(/\u00a0/g, ' ');
+      expect(text).toContain(`<h1 id="summary-title">${heading}</h1>`);
+      expect(text).toContain(`<title>${title}</title>`);
+      expect(text).toContain(`<p>${line}</p>`);
+      expect(text).toContain(seller);
+      expect(text).not.toContain('Pay IDV Studio');
+    }
   });
 
   it('re-renders the form with messages for an unknown card or bad fields, changing nothing', async () => {
@@ -285,6 +318,60 @@ describe('checkout sessions (POST /payment/buy_package, GET /payment/session_sta
     const late = await pay(body.session_id, TEST_CARDS.succeeds);
     expect(late.statusCode).toBe(409);
     expect((await status(body.session_id)).body.status).toBe('expired');
+  });
+
+  it('an abandoned checkout is recorded and listed as expired once its time is up (swept on read)', async () => {
+    const { body } = await buy(1);
+    const history = async () =>
+      (await get<{ results: Payment[] }>(t.app, '/api/v2/payment/history?limit=50', tokens.admin)).body
+        .results;
+    const listed = (await history()).find((p) => p.session_id === body.session_id);
+    expect(listed).toMatchObject({ status: 'open', expires_at: body.expires_at });
+    const expiredBefore = await auditCount('checkout_expired');
+    // The provider's notification never comes (the browser left; the service is silent): the time runs out.
+    await t.app.ctx.db
+      .update(payments)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(payments.sessionId, body.session_id));
+    expect((await history()).find((p) => p.session_id === body.session_id)?.status).toBe('expired');
+    const [row] = await t.app.ctx.db.select().from(payments).where(eq(payments.sessionId, body.session_id));
+    expect(row?.status).toBe('expired');
+    expect(await auditCount('checkout_expired')).toBe(expiredBefore + 1);
+    // A second read changes nothing more.
+    await history();
+    expect(await auditCount('checkout_expired')).toBe(expiredBefore + 1);
+  });
+
+  it('while a paid period runs, another package is refused (409) unless the caller confirms replacing it', async () => {
+    const before = await plan();
+    expect(before.payment_status).toBe('paid');
+    expect(Date.parse(before.period_end ?? '')).toBeGreaterThan(Date.now());
+    const started = await auditCount('checkout_started');
+    for (const extra of [{}, { replace_current_plan: false }]) {
+      const refused = await buy(2, tokens.admin, extra);
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toMatch(/still running: confirm that the new package replaces it/);
+    }
+    expect(await auditCount('checkout_started')).toBe(started);
+    expect(await plan()).toEqual(before);
+
+    const confirmed = await buy(2, tokens.admin, { replace_current_plan: true });
+    expect(confirmed.status).toBe(200);
+    await pay(confirmed.body.session_id, TEST_CARDS.succeeds);
+    const after = await plan();
+    expect(after.package?.name).toBe('Growth');
+    expect(Date.parse(after.period_start ?? '')).toBeGreaterThan(Date.parse(before.period_start ?? ''));
+    expect(after.included_verifications).toBe(2000);
+  });
+
+  it('a company without a running paid period buys without confirming anything', async () => {
+    await t.app.ctx.db.update(companies).set({ paymentStatus: 'unpaid' }).where(eq(companies.id, 2));
+    try {
+      const { status: code } = await buy(1, tokens.globex, {});
+      expect(code).toBe(200);
+    } finally {
+      await t.app.ctx.db.update(companies).set({ paymentStatus: 'paid' }).where(eq(companies.id, 2));
+    }
   });
 
   it('cancel on the checkout page expires the session and returns to the studio', async () => {

@@ -12,6 +12,7 @@ import type { LogEntry } from '../../src/contract/notes';
 import { switchLanguage } from '../../src/services/i18n';
 import { App } from '../../src/ui/app/App';
 import { queryClient } from '../../src/ui/app/queryClient';
+import { formatsFor } from '../../src/ui/format';
 import { adminAccount, storeAccounts } from '../support/accounts';
 
 let server: Server;
@@ -105,6 +106,8 @@ afterEach(async () => {
   if (i18next.language !== 'en-US') await act(() => switchLanguage('en-US'));
 });
 
+const plain = (text: string | null) => (text ?? '').replace(/[\u202f\u00a0]/g, ' ');
+
 function open(path: string) {
   storeAccounts(localStorage, [adminAccount({ server: origin })]);
   window.history.replaceState(null, '', path);
@@ -155,6 +158,9 @@ describe('the audit log', () => {
     const table = await screen.findByRole('table', { name: 'Audit log' });
     expect(within(table).getByText('Profile status changed')).toBeInTheDocument();
     expect(within(table).getByText('Status: Pending Review → Approved')).toBeInTheDocument();
+    // Its moments are written as every other screen writes them (the webhook deliveries too).
+    expect(plain(table.textContent)).toContain(formatsFor('en-US').moment(audit.created_at));
+    expect(plain(table.textContent)).toMatch(/Nov 2, 2026, \d{1,2}:00:00 [AP]M/);
 
     // Choosing an object type offers only its actions.
     fireEvent.change(screen.getByRole('combobox', { name: 'Object' }), { target: { value: 'user' } });
@@ -164,6 +170,7 @@ describe('the audit log', () => {
     await act(() => switchLanguage('tr'));
     const trTable = await screen.findByRole('table', { name: 'Denetim kaydı' });
     expect(await within(trTable).findByText('Durum: İnceleme bekleniyor → Onaylandı')).toBeInTheDocument();
+    expect(plain(trTable.textContent)).toMatch(/2 Kas 2026 \d{2}:00:00/);
     expect(screen.getByRole('combobox', { name: 'İşlem' })).toBeInTheDocument();
     view.unmount();
   });

@@ -47,7 +47,7 @@ describe('StructuredFields', () => {
     expect(fieldValue('Mother’s name', group)).toBe('Ayşe');
     expect(fieldValue('Father’s name', group)).toBe('Mehmet');
     expect(fieldValue('Place of registry', group)).toBe('İzmir');
-    expect(fieldValue('Date of birth', group)).toBe('March 1, 1980');
+    expect(fieldValue('Date of birth', group)).toBe('Mar 1, 1980');
     expect(fieldValue('Checked at', group)).toMatch(/^Nov 2, 2026/);
     // Keys without a text of their own: still a readable label, never the raw key or JSON.
     expect(fieldValue('Household size', group)).toBe('4');
@@ -77,7 +77,7 @@ describe('StructuredFields', () => {
     expect(fieldValue('Doğrulandı', group)).toBe('Evet');
     expect(fieldValue('Anne adı', group)).toBe('Ayşe');
     expect(fieldValue('Nüfusa kayıtlı olduğu yer', group)).toBe('İzmir');
-    expect(fieldValue('Doğum tarihi', group)).toBe('1 Mart 1980');
+    expect(fieldValue('Doğum tarihi', group)).toBe('1 Mar 1980');
     expect(fieldValue('Deceased', group)).toBe('Hayır');
     const items = within(
       screen.getByText('Previous addresses').nextElementSibling as HTMLElement,

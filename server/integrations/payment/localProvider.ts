@@ -92,7 +92,9 @@ export function createLocalPaymentProvider(options: {
     name: 'local',
     createCheckoutSession(params: CreateCheckoutSessionParams) {
       return call('POST', '/v1/checkout/sessions', {
-        line_items: [{ description: params.description, quantity: 1, amount: params.amount }],
+        line_items: [
+          { name: params.name, description: params.description, quantity: 1, amount: params.amount },
+        ],
         currency: params.currency,
         client_reference_id: params.reference,
         metadata: params.metadata,

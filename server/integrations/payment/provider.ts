@@ -13,7 +13,9 @@ export interface CreateCheckoutSessionParams {
   /** Minor units (cents). */
   amount: number;
   currency: string;
-  /** The line item's text, e.g. "Growth: 2,000 verifications a month". */
+  /** What is bought, the checkout's heading: the package's name. */
+  name: string;
+  /** The line item's text in the checkout's language, e.g. "2,000 verifications for 30 days". */
   description: string;
   /** Where the browser goes after paying or a decline; `{CHECKOUT_SESSION_ID}` is replaced by the id. */
   successUrl: string;

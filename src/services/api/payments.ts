@@ -50,11 +50,15 @@ export function buyPackage(
   packageId: number,
   studioUrl: string,
   locale: Locale,
-  { signal }: Options = {},
+  { signal, replaceCurrentPlan }: Options & { replaceCurrentPlan?: boolean } = {},
 ): Promise<BuyPackageReply> {
-  return api
-    .post('payment/buy_package', { json: { package: packageId, studio_url: studioUrl, locale }, signal })
-    .json<BuyPackageReply>();
+  const json = {
+    package: packageId,
+    studio_url: studioUrl,
+    locale,
+    ...(replaceCurrentPlan ? { replace_current_plan: true } : {}),
+  };
+  return api.post('payment/buy_package', { json, signal }).json<BuyPackageReply>();
 }
 
 export function getSessionStatus(sessionId: string, { signal }: Options = {}): Promise<SessionStatus> {

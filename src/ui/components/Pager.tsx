@@ -1,5 +1,5 @@
 import { Button, ButtonGroup, HTMLSelect } from '@blueprintjs/core';
-import { useTranslation } from 'react-i18next';
+import { useFormat } from '../format';
 
 /** The pager's texts, from the screen's own namespace (each list screen has them). */
 export type PagerText = (
@@ -25,16 +25,13 @@ export function Pager({
   text: PagerText;
   onChange: (change: { page?: number; size?: number }) => void;
 }) {
-  const { i18n } = useTranslation();
-  const number = new Intl.NumberFormat(i18n.language);
+  const { number } = useFormat();
   const from = (page - 1) * size + 1;
   const to = Math.min(count, page * size);
   const last = Math.max(1, Math.ceil(count / size));
   return (
     <nav className="studio-pager" aria-label={label}>
-      <span role="status">
-        {text('range', { from: number.format(from), to: number.format(to), count: number.format(count) })}
-      </span>
+      <span role="status">{text('range', { from: number(from), to: number(to), count: number(count) })}</span>
       <HTMLSelect
         minimal
         aria-label={text('pageSize')}

@@ -1,5 +1,5 @@
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFormat } from '../format';
 
 /** Nested objects deeper than this are shown as text (a registry answer is two or three levels deep). */
 const MAX_DEPTH = 5;
@@ -95,22 +95,16 @@ function Field({ label, value, depth }: { label: string; value: unknown; depth: 
 }
 
 function Value({ value }: { value: unknown }) {
-  const { t, i18n } = useTranslation('fields');
-  const formats = useMemo(
-    () => ({
-      // A date-only value is a calendar day: read and written in UTC so no time zone moves it a day.
-      day: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long', timeZone: 'UTC' }),
-      moment: new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }),
-      number: new Intl.NumberFormat(i18n.language),
-    }),
-    [i18n.language],
-  );
+  const { t } = useTranslation('fields');
+  // A date-only value is a calendar day (`day` reads and writes it in UTC); a real date that is not one
+  // (e.g. 2026-02-31) comes back as it was.
+  const formats = useFormat();
   if (value === null || value === undefined || value === '') return <>{t('values.empty')}</>;
   if (typeof value === 'boolean') return <>{value ? t('values.yes') : t('values.no')}</>;
-  if (typeof value === 'number') return <>{formats.number.format(value)}</>;
+  if (typeof value === 'number') return <>{formats.number(value)}</>;
   if (typeof value === 'string') {
-    if (DATE_ONLY.test(value)) return <>{formatSafely(formats.day, `${value}T00:00:00Z`, value)}</>;
-    if (DATE_TIME.test(value)) return <>{formatSafely(formats.moment, value, value)}</>;
+    if (DATE_ONLY.test(value)) return <>{formats.day(value)}</>;
+    if (DATE_TIME.test(value)) return <>{formats.dateTime(value)}</>;
     return <>{value}</>;
   }
   if (Array.isArray(value)) {
@@ -129,12 +123,6 @@ function scalarText(value: unknown, words: { yes: string; no: string; empty: str
   if (value === null || value === undefined || value === '') return words.empty;
   if (typeof value === 'boolean') return value ? words.yes : words.no;
   return String(value);
-}
-
-/** A date in the interface language, or the text as it came when it is no real date (e.g. 2026-02-31). */
-function formatSafely(format: Intl.DateTimeFormat, iso: string, fallback: string) {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? fallback : format.format(date);
 }
 
 /** The label of a key: its text in the `fields` namespace, else the key made readable. */

@@ -16,7 +16,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import type { SnapshotFrom } from 'xstate';
-import { SERVICES, type Service } from '../../../contract/constants';
+import { isService } from '../../../contract/constants';
 import type { Package } from '../../../contract/payments';
 import {
   BASE_SERVICES,
@@ -43,6 +43,7 @@ import {
 import { useValidationText } from '../../components/FieldMessage';
 import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
+import { useFormat } from '../../format';
 
 type Send = (event: CreateAccountEvent) => void;
 
@@ -265,14 +266,9 @@ export function AlreadyRegistered({ email, send }: { email: string; send: Send }
 
 // ---------------------------------------------------------------- package
 
-const isService = (name: string): name is Service => (SERVICES as readonly string[]).includes(name);
-
 export function usePrice() {
-  const { i18n } = useTranslation();
-  return (pkg: Pick<Package, 'price' | 'currency'>) =>
-    new Intl.NumberFormat(i18n.language, { style: 'currency', currency: pkg.currency }).format(
-      pkg.price / 100,
-    );
+  const { money } = useFormat();
+  return (pkg: Pick<Package, 'price' | 'currency'>) => money(pkg.price, pkg.currency);
 }
 
 export function PackageStep({
@@ -305,7 +301,9 @@ export function PackageStep({
                 ) : (
                   <>
                     <strong>{price(pkg)}</strong>{' '}
-                    <span className={Classes.TEXT_MUTED}>{t('package.perMonth')}</span>
+                    <span className={Classes.TEXT_MUTED}>
+                      {t('package.perPeriod', { days: pkg.period_days })}
+                    </span>
                   </>
                 )}
               </div>
@@ -509,7 +507,9 @@ export function PaymentStep({
       )}
       <p>{t('payment.intro')}</p>
       <Card className="studio-signup-summary">
-        <strong>{pkg ? t('payment.summary', { plan: pkg.name, price: amount }) : null}</strong>
+        <strong>
+          {pkg ? t('payment.summary', { plan: pkg.name, price: amount, days: pkg.period_days }) : null}
+        </strong>
         <div className={Classes.TEXT_MUTED}>
           {t('payment.company', { name: context.profile.company_name })}
         </div>

@@ -11,6 +11,7 @@ import { saveTextFile } from '../../../services/download';
 import { DateRangeFilter, LoadFailed } from '../../components/ListFilters';
 import { Pager } from '../../components/Pager';
 import { useLogReader } from '../../components/useLogReader';
+import { useFormat } from '../../format';
 import { showError } from '../../toaster';
 import { PAGE_SIZES, pageOf, useUrlView } from './useUrlView';
 
@@ -59,7 +60,7 @@ const filtersOf = (view: AuditView): Omit<AuditListParams, 'limit' | 'offset'> =
 
 /** The audit log: who changed what, when and from where; filters in the URL; CSV export. */
 export function AuditTab() {
-  const { t, i18n } = useTranslation('admin');
+  const { t } = useTranslation('admin');
   const { t: paging } = useTranslation('admin', { keyPrefix: 'paging' });
   const { t: tc } = useTranslation();
   const [view, update] = useUrlView(readAuditView, DEFAULTS);
@@ -103,7 +104,7 @@ export function AuditTab() {
     },
     onError: () => void showError(tc('messages.error')),
   });
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' });
+  const { moment } = useFormat();
   const filtered = view.user || view.object_type || view.action || view.start_date || view.end_date;
 
   return (
@@ -192,7 +193,7 @@ export function AuditTab() {
             <tbody>
               {list.data.results.map((entry) => (
                 <tr key={entry.id}>
-                  <td>{date.format(new Date(entry.created_at))}</td>
+                  <td>{moment(entry.created_at)}</td>
                   <td>{entry.actor_email ?? (entry.actor === null ? '—' : `#${entry.actor}`)}</td>
                   <td>{entry.ip ?? '—'}</td>
                   <td>{`${auditObjectName(reader.t, entry.object_type)} #${entry.object_id}`}</td>

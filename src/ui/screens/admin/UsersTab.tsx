@@ -35,6 +35,7 @@ import { useActiveAccount } from '../../app/useAccounts';
 import { LoadFailed, SearchFilter } from '../../components/ListFilters';
 import { Pager } from '../../components/Pager';
 import { SortableHeader } from '../../components/SortableHeader';
+import { useFormat } from '../../format';
 import { showSuccess } from '../../toaster';
 import { PasswordPrompt } from '../settings/PasswordPrompt';
 import { useRoleLabel } from './roles';
@@ -333,10 +334,10 @@ function UserTable({
   onEdit: (user: User) => void;
   onAction: (action: AdminAction) => void;
 }) {
-  const { t, i18n } = useTranslation('admin');
+  const { t } = useTranslation('admin');
   const roleLabel = useRoleLabel();
   const me = useActiveAccount();
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const { dateTime } = useFormat();
   const sortable = (key: string, label: string) => (
     <SortableHeader
       column={key}
@@ -408,7 +409,7 @@ function UserTable({
                   </Tag>
                 )}
               </td>
-              <td>{user.last_login ? date.format(new Date(user.last_login)) : t('users.never')}</td>
+              <td>{user.last_login ? dateTime(user.last_login) : t('users.never')}</td>
               <td>
                 <PopoverNext
                   placement="bottom-end"

@@ -8,9 +8,9 @@ import { accountKey } from '../../../services/accounts';
 import { downloadRecording, type KeptRecording, pendingRecordings } from '../../../services/recordings';
 import { type RealtimeDesk, useRealtime } from '../../app/realtime/RealtimeProvider';
 import { useActiveAccount } from '../../app/useAccounts';
+import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
 import { UploadPanel } from '../call/CallEnd';
-import { useDateFormat } from '../profile/useDateFormat';
 
 const pendingKey = (account: string) => ['recordings', 'pending', account] as const;
 
@@ -58,7 +58,7 @@ function PendingRecording({
 }) {
   const { t } = useTranslation('calls');
   const { t: tc } = useTranslation();
-  const date = useDateFormat();
+  const date = useFormat().dateTime;
   const [uploading, setUploading] = useState(false);
   return (
     <li>

@@ -26,8 +26,8 @@ import {
 import { useActiveAccount } from '../../app/useAccounts';
 import { Alert } from '../../components/Dialog';
 import { TextField } from '../../components/TextField';
+import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
-import { useDateFormat } from '../profile/useDateFormat';
 import { useErrorText } from './WebhooksTab';
 
 /** The tab's title, in the allow-list's own namespace. */
@@ -287,7 +287,7 @@ function EntryTable({
   onDelete: (entry: IpWhitelistEntry) => void;
 }) {
   const { t } = useTranslation('allowlist');
-  const formatDate = useDateFormat();
+  const formatDate = useFormat().dateTime;
   return (
     <HTMLTable compact striped aria-label={t('title')}>
       <thead>

@@ -37,12 +37,16 @@ import {
   webhookKeys,
 } from '../../../services/api/webhooks';
 import { Dialog } from '../../components/Dialog';
+import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
-import { useDateFormat } from '../profile/useDateFormat';
 import { PasswordPrompt } from '../settings/PasswordPrompt';
+import { DeliveryProblemText } from './deliveryProblem';
 import { useErrorText } from './WebhooksTab';
 
 const GRACE_CHOICES = [0, 1, 24, 72, 168];
+/** After a retry the log is read again every second for up to 30 s, until the new attempt is listed. */
+const RETRY_POLL_MS = 1000;
+const RETRY_WATCH_MS = 30_000;
 
 /** One endpoint: its signing secret (reveal, rotate), a test event with the answer inline, and its log. */
 export function EndpointDetail({
@@ -70,7 +74,7 @@ export function EndpointDetail({
 
 function SecretPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
   const { t } = useTranslation('webhooks');
-  const formatDate = useDateFormat();
+  const formatDate = useFormat().dateTime;
   const errorText = useErrorText();
   const queryClient = useQueryClient();
   const [secret, setSecret] = useState<string | null>(null);
@@ -217,7 +221,7 @@ function TestPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
               : t('detail.testFailed')
           }
         >
-          {result.error && <p>{t('detail.testNoAnswer', { error: result.error })}</p>}
+          <DeliveryProblemText error={result.error} status={result.status_code} success={result.success} />
           {result.response_body && (
             <>
               <H5>{t('detail.receiverAnswer')}</H5>
@@ -232,7 +236,7 @@ function TestPanel({ endpoint }: { endpoint: WebhookEndpoint }) {
 
 function DeliveryLog({ endpoint, isAdmin }: { endpoint: WebhookEndpoint; isAdmin: boolean }) {
   const { t } = useTranslation('webhooks');
-  const formatDate = useDateFormat({ dateStyle: 'short', timeStyle: 'medium' });
+  const formatDate = useFormat().moment;
   const errorText = useErrorText();
   const queryClient = useQueryClient();
   const [filter, setFilter] = useState<LogFilter>({});
@@ -240,12 +244,20 @@ function DeliveryLog({ endpoint, isAdmin }: { endpoint: WebhookEndpoint; isAdmin
   const [picked, setPicked] = useState<number[]>([]);
   const [open, setOpen] = useState<WebhookLog | null>(null);
   const [busy, setBusy] = useState(false);
+  /** After a retry: the newest entry then, until a newer one (the new attempt) is listed or time runs out. */
+  const [awaiting, setAwaiting] = useState<{ after: number; until: number } | null>(null);
   const logs = useInfiniteQuery({
     queryKey: webhookKeys.logs(endpoint.id, filter),
     queryFn: ({ signal, pageParam }) =>
       listEndpointLogs(endpoint.id, { ...filter, after_id: pageParam }, { signal }),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last) => (last.has_more ? last.results.at(-1)?.id : undefined),
+    // The worker sends a retried delivery within moments: read the log again until its attempt shows.
+    refetchInterval: (query) => {
+      if (!awaiting || Date.now() > awaiting.until) return false;
+      const newest = query.state.data?.pages[0]?.results[0]?.id ?? 0;
+      return newest > awaiting.after ? false : RETRY_POLL_MS;
+    },
   });
   const rows = logs.data?.pages.flatMap((p) => p.results) ?? [];
 
@@ -257,6 +269,7 @@ function DeliveryLog({ endpoint, isAdmin }: { endpoint: WebhookEndpoint; isAdmin
       void showSuccess(t('logs.queued', { count: queued }));
       setPicked([]);
       setOpen(null);
+      setAwaiting({ after: rows[0]?.id ?? 0, until: Date.now() + RETRY_WATCH_MS });
       await queryClient.invalidateQueries({ queryKey: ['webhooks'] });
     } catch (error) {
       void showError(errorText(error));
@@ -468,9 +481,9 @@ function LogDrawer({
           <p>
             {t('drawer.status')}: <Tag minimal>{log.response_status ?? t('logs.noAnswer')}</Tag>
           </p>
-          {log.error && (
+          {!log.success && (
             <Callout intent={Intent.DANGER} title={t('drawer.error')}>
-              {log.error}
+              <DeliveryProblemText error={log.error} status={log.response_status} success={log.success} />
             </Callout>
           )}
           {log.response_body && <pre className="studio-webhooks-pre">{log.response_body}</pre>}

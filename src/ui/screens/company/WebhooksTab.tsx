@@ -27,8 +27,8 @@ import {
 } from '../../../services/api/webhooks';
 import { useActiveAccount } from '../../app/useAccounts';
 import { Alert } from '../../components/Dialog';
+import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
-import { useDateFormat } from '../profile/useDateFormat';
 import { EndpointDetail } from './EndpointDetail';
 import { EndpointDialog } from './EndpointDialog';
 
@@ -75,7 +75,7 @@ function EndpointsCard({
   onSelect: (id: number) => void;
 }) {
   const { t } = useTranslation('webhooks');
-  const formatDate = useDateFormat();
+  const formatDate = useFormat().dateTime;
   const errorText = useErrorText();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<WebhookEndpoint | 'new' | null>(null);
@@ -252,7 +252,7 @@ function EndpointsCard({
 
 function EventsCard({ isAdmin }: { isAdmin: boolean }) {
   const { t } = useTranslation('webhooks');
-  const formatDate = useDateFormat();
+  const formatDate = useFormat().dateTime;
   const errorText = useErrorText();
   const queryClient = useQueryClient();
   const events = useQuery({

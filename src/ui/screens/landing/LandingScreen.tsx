@@ -8,7 +8,7 @@ import { listProfiles } from '../../../services/api/profiles';
 import { getBitool, getCallReport, statsKeys } from '../../../services/api/stats';
 import { useActiveAccount } from '../../app/useAccounts';
 import { usePageTitle } from '../../app/usePageTitle';
-import { useDuration } from '../stats/useDuration';
+import { useFormat } from '../../format';
 import { type Tile, type TileName, visibleTiles } from './tiles';
 import '../stats/stats.css';
 
@@ -81,9 +81,8 @@ function TileCard({ tile, figure }: { tile: Tile; figure: Figure | 'none' }) {
  * and the average handling time of the last 30 days, and the dashboard's approvals and rejections.
  */
 function useTileFigures(shown: Set<TileName>): Partial<Record<TileName, Figure | 'none'>> {
-  const { t, i18n } = useTranslation('stats');
-  const duration = useDuration();
-  const number = new Intl.NumberFormat(i18n.language);
+  const { t } = useTranslation('stats');
+  const { duration, number } = useFormat();
   const [range] = useState(() => lastDays(new Date()));
   const profiles = useQuery({
     queryKey: ['landing', 'profiles'],
@@ -103,15 +102,15 @@ function useTileFigures(shown: Set<TileName>): Partial<Record<TileName, Figure |
   const of = <T,>(query: { data?: T; isError: boolean }, text: (data: T) => string): Figure =>
     query.isError ? null : query.data === undefined ? undefined : text(query.data);
   return {
-    customers: of(profiles, (page) => t('landing.tiles.customers.figure', { n: number.format(page.count) })),
-    calls: of(calls, (report) => t('landing.tiles.calls.figure', { n: number.format(report.totals.calls) })),
+    customers: of(profiles, (page) => t('landing.tiles.customers.figure', { n: number(page.count) })),
+    calls: of(calls, (report) => t('landing.tiles.calls.figure', { n: number(report.totals.calls) })),
     callStats: of(calls, (report) =>
       t('landing.tiles.callStats.figure', { duration: duration(report.totals.average_handling_seconds) }),
     ),
     dashboard: of(dashboard, (data) =>
       t('landing.tiles.dashboard.figure', {
-        approved: number.format(data.totals.approved),
-        rejected: number.format(data.totals.rejected),
+        approved: number(data.totals.approved),
+        rejected: number(data.totals.rejected),
       }),
     ),
     entities: 'none',

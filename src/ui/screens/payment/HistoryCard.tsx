@@ -2,23 +2,35 @@ import { Button, Callout, Card, H4, HTMLTable, Icon, NonIdealState, Spinner, Tag
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Payment } from '../../../contract/payments';
 import { getPaymentHistory, paymentKeys } from '../../../services/api/payments';
-import { useDateFormat } from '../profile/useDateFormat';
+import { useFormat } from '../../format';
 import { STATUS_INTENT, useMoney, usePaymentErrorText } from './format';
 
 const PAGE = 10;
+
+/** Milliseconds until the first pending checkout's end (a second after it), or false when none is pending. */
+export function untilFirstExpiry(payments: Payment[] | undefined, now = Date.now()): number | false {
+  const ends = (payments ?? [])
+    .filter((p) => p.status === 'open' && p.expires_at)
+    .map((p) => Date.parse(p.expires_at ?? ''));
+  if (ends.length === 0) return false;
+  return Math.max(1000, Math.min(...ends) - now + 1000);
+}
 
 /** The company's payments, newest first, with status and receipt. */
 export function HistoryCard() {
   const { t } = useTranslation('payment');
   const errorText = usePaymentErrorText();
   const money = useMoney();
-  const formatDate = useDateFormat();
+  const { dateTime: formatDate, time } = useFormat();
   const [limit, setLimit] = useState(PAGE);
   const history = useQuery({
     queryKey: paymentKeys.history(limit),
     queryFn: ({ signal }) => getPaymentHistory(limit, { signal }),
     placeholderData: keepPreviousData,
+    // A pending checkout is read again when its time is up, so it turns "Expired" on the screen.
+    refetchInterval: (query) => untilFirstExpiry(query.state.data?.results),
   });
 
   let body: React.ReactNode;
@@ -57,6 +69,12 @@ export function HistoryCard() {
                   <Tag intent={STATUS_INTENT[payment.status]} minimal>
                     {t(`status.${payment.status}`)}
                   </Tag>
+                  {payment.status === 'open' && payment.expires_at && (
+                    <span className="studio-muted">
+                      {' '}
+                      {t('history.expiresAt', { time: time(payment.expires_at) })}
+                    </span>
+                  )}
                 </td>
                 <td>
                   {payment.receipt_number && payment.receipt_url ? (

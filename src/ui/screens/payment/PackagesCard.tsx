@@ -1,13 +1,33 @@
-import { Button, Callout, Card, H4, H5, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Callout, Card, H4, H5, Icon, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MINIMUM_COMMITMENT_VERIFICATIONS, type Package } from '../../../contract/payments';
+import { isService } from '../../../contract/constants';
+import { MINIMUM_COMMITMENT_VERIFICATIONS, type Package, type Plan } from '../../../contract/payments';
+import { BASE_SERVICES } from '../../../contract/signup';
 import { buyPackage } from '../../../services/api/payments';
 import { useActiveAccount } from '../../app/useAccounts';
 import { Alert } from '../../components/Dialog';
+import { useFormat } from '../../format';
 import { CustomPriceDialog } from './CustomPriceDialog';
-import { checkoutLocale, studioReturnUrl, useMoney, usePaymentErrorText } from './format';
+import { checkoutLocale, studioReturnUrl, usePaymentErrorText } from './format';
+
+const DAY = 86_400_000;
+
+/** The paid period that buying now would replace, with what is left of it; null when none runs. */
+export function runningPeriod(plan: Plan | undefined, now = Date.now()) {
+  if (!plan?.package || plan.payment_status !== 'paid' || !plan.period_end) return null;
+  const end = Date.parse(plan.period_end);
+  if (!(end > now)) return null;
+  const included = plan.included_verifications ?? plan.package.verifications;
+  return {
+    current: plan.package,
+    end: plan.period_end,
+    daysLeft: Math.ceil((end - now) / DAY),
+    included,
+    left: Math.max(0, included - plan.used_verifications),
+  };
+}
 
 /**
  * The packages on offer with their prices. Buying asks for a confirmation, creates a checkout session and
@@ -15,16 +35,20 @@ import { checkoutLocale, studioReturnUrl, useMoney, usePaymentErrorText } from '
  */
 export function PackagesCard({
   packages,
-  currentPackageId,
+  plan,
 }: {
   packages: UseQueryResult<Package[]>;
-  currentPackageId: number | null;
+  /** The company's plan: a running paid period makes buying a replacement that must be confirmed. */
+  plan: Plan | undefined;
 }) {
   const { t, i18n } = useTranslation('payment');
   const { t: tc } = useTranslation();
+  const { t: ts } = useTranslation('signup');
   const account = useActiveAccount();
   const errorText = usePaymentErrorText();
-  const money = useMoney();
+  const { money, date } = useFormat();
+  const currentPackageId = plan?.package?.id ?? null;
+  const running = runningPeriod(plan);
   const [confirming, setConfirming] = useState<Package | null>(null);
   const [redirecting, setRedirecting] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -41,7 +65,9 @@ export function PackagesCard({
     setRedirecting(true);
     setProblem(null);
     try {
-      const session = await buyPackage(pkg.id, studioReturnUrl(), checkoutLocale(i18n.language));
+      const session = await buyPackage(pkg.id, studioReturnUrl(), checkoutLocale(i18n.language), {
+        replaceCurrentPlan: running !== null,
+      });
       window.location.assign(session.checkout_url);
     } catch (error) {
       setRedirecting(false);
@@ -97,7 +123,16 @@ export function PackagesCard({
                     })
                   : t('packages.verifications', { count: pkg.verifications })}
               </span>
-              <span className="studio-muted">{pkg.description}</span>
+              {!pkg.is_custom && (
+                <ul className="studio-payment-services" aria-label={ts('package.includes')}>
+                  {(pkg.services ?? BASE_SERVICES).filter(isService).map((service) => (
+                    <li key={service}>
+                      <Icon icon="small-tick" intent="success" />
+                      {ts(`package.services.${service}`)}
+                    </li>
+                  ))}
+                </ul>
+              )}
               <div className="studio-payment-actions">
                 {pkg.is_custom ? (
                   <Button
@@ -142,14 +177,14 @@ export function PackagesCard({
         isOpen={confirming !== null}
         intent="primary"
         icon="credit-card"
-        confirmButtonText={t('packages.confirm')}
+        confirmButtonText={running ? t('packages.replace.confirm') : t('packages.confirm')}
         cancelButtonText={t('packages.cancel')}
         loading={redirecting}
         onConfirm={() => void checkout()}
         onCancel={() => setConfirming(null)}
         canEscapeKeyCancel={!redirecting}
       >
-        {confirming && (
+        {confirming && !running && (
           <>
             <H5>{t('packages.confirmTitle', { name: confirming.name })}</H5>
             <p>
@@ -161,6 +196,51 @@ export function PackagesCard({
               })}
             </p>
           </>
+        )}
+        {confirming && running && (
+          <div data-testid="plan-change">
+            <H5>
+              {confirming.id === running.current.id
+                ? t('packages.replace.titleSame', { name: confirming.name })
+                : t('packages.replace.title', { current: running.current.name, name: confirming.name })}
+            </H5>
+            <p>
+              {t('packages.replace.now', {
+                current: running.current.name,
+                end: date(running.end),
+                left: running.left,
+                included: running.included,
+              })}
+            </p>
+            <ul>
+              <li>
+                <strong>{t('packages.replace.loseLabel')}</strong>{' '}
+                {t('packages.replace.lose', { count: running.daysLeft, left: running.left })}
+              </li>
+              <li>
+                <strong>{t('packages.replace.keepLabel')}</strong> {t('packages.replace.keep')}
+              </li>
+              <li>
+                <strong>{t('packages.replace.getLabel')}</strong>{' '}
+                {t('packages.replace.get', {
+                  name: confirming.name,
+                  count: confirming.verifications,
+                  days: confirming.period_days,
+                  end: date(new Date(Date.now() + confirming.period_days * DAY)),
+                  price: money(confirming.price, confirming.currency),
+                })}
+              </li>
+            </ul>
+            {confirming.verifications < running.included && (
+              <Callout intent="warning" icon="warning-sign">
+                {t('packages.replace.smaller', {
+                  name: confirming.name,
+                  current: running.current.name,
+                  end: date(running.end),
+                })}
+              </Callout>
+            )}
+          </div>
         )}
       </Alert>
       <CustomPriceDialog isOpen={customOpen} onClose={() => setCustomOpen(false)} />

@@ -2,7 +2,7 @@ import { Button, Callout, Card, H4, NonIdealState, ProgressBar, Spinner, Tag } f
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Plan } from '../../../contract/payments';
-import { useDateFormat } from '../profile/useDateFormat';
+import { useFormat } from '../../format';
 import { useMoney, usePaymentErrorText } from './format';
 
 /** The company's plan: package, paid period, and verifications used in it against those included. */
@@ -10,7 +10,7 @@ export function PlanCard({ plan }: { plan: UseQueryResult<Plan> }) {
   const { t } = useTranslation('payment');
   const errorText = usePaymentErrorText();
   const money = useMoney();
-  const formatDate = useDateFormat({ dateStyle: 'medium' });
+  const formatDate = useFormat().date;
 
   let body: React.ReactNode;
   if (plan.isPending) body = <Spinner size={24} aria-label={t('plan.title')} />;

@@ -36,7 +36,7 @@ export function PlanTab() {
         </Callout>
       )}
       <PlanCard plan={plan} />
-      <PackagesCard packages={packages} currentPackageId={plan.data?.package?.id ?? null} />
+      <PackagesCard packages={packages} plan={plan.data} />
       <HistoryCard />
     </div>
   );

@@ -61,7 +61,12 @@ function ReturnResult({ sessionId }: { sessionId: string }) {
             getSessionStatus(input.sessionId, { signal }),
           ),
           startCheckout: fromPromise<BuyPackageReply, { packageId: number }>(({ input, signal }) =>
-            buyPackage(input.packageId, studioReturnUrl(), checkoutLocale(i18n.language), { signal }),
+            // Try again repeats the purchase the user confirmed before the checkout (a running plan's
+            // replacement included).
+            buyPackage(input.packageId, studioReturnUrl(), checkoutLocale(i18n.language), {
+              signal,
+              replaceCurrentPlan: true,
+            }),
           ),
         },
         actions: {

@@ -1,24 +1,10 @@
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PaymentStatus } from '../../../contract/payments';
 import { isApiError } from '../../../services/api/http';
+import { useFormat } from '../../format';
 
-/** Formats an amount in minor units (cents) in the interface language. */
-export function useMoney() {
-  const { i18n } = useTranslation();
-  const language = i18n.language;
-  return useMemo(() => {
-    const formats = new Map<string, Intl.NumberFormat>();
-    return (amount: number, currency: string) => {
-      let format = formats.get(currency);
-      if (!format) {
-        format = new Intl.NumberFormat(language, { style: 'currency', currency });
-        formats.set(currency, format);
-      }
-      return format.format(amount / 100);
-    };
-  }, [language]);
-}
+/** An amount in minor units (cents) in the interface language. */
+export const useMoney = () => useFormat().money;
 
 export const STATUS_INTENT: Record<PaymentStatus, 'success' | 'danger' | 'warning' | 'none'> = {
   paid: 'success',

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
 import { amlKeys, getAmlResult } from '../../../services/api/aml';
 import { isApiError } from '../../../services/api/http';
+import { useFormat } from '../../format';
 import { AmlScreenFrame } from './aml/AmlScreenFrame';
-import { useDateFormat } from './useDateFormat';
 
 const STATUS_INTENTS = { clear: Intent.SUCCESS, hit: Intent.DANGER, error: Intent.WARNING } as const;
 
@@ -26,7 +26,7 @@ export function AmlHistoryScreen() {
 function HistoryTable({ profileId }: { profileId: number }) {
   const { t } = useTranslation('aml');
   const { t: tc } = useTranslation();
-  const date = useDateFormat();
+  const date = useFormat().dateTime;
   const result = useQuery({
     queryKey: amlKeys.result(profileId),
     queryFn: ({ signal }) => getAmlResult(profileId, { signal }),

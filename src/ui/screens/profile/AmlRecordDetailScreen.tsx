@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'wouter';
 import { amlKeys, getAmlHistoryEntry } from '../../../services/api/aml';
 import { isApiError } from '../../../services/api/http';
+import { useFormat } from '../../format';
 import { AmlRecordCard } from './aml/AmlRecordCard';
 import { AmlScreenFrame } from './aml/AmlScreenFrame';
-import { useDateFormat } from './useDateFormat';
 
 const STATUS_INTENTS = { clear: Intent.SUCCESS, hit: Intent.DANGER, error: Intent.WARNING } as const;
 
@@ -39,7 +39,7 @@ function useEntry(profileId: number, checkId: number, valid: boolean) {
 function EntryBody({ entry, valid }: { entry: ReturnType<typeof useEntry>; valid: boolean }) {
   const { t } = useTranslation('aml');
   const { t: tc } = useTranslation();
-  const date = useDateFormat();
+  const date = useFormat().dateTime;
   if (!valid || (entry.isError && isApiError(entry.error) && entry.error.status === 404))
     return (
       <Callout intent={Intent.WARNING} icon="warning-sign" role="alert">

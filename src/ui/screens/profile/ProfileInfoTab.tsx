@@ -6,16 +6,16 @@ import type { Profile } from '../../../contract/profiles';
 import { getNvi, sidebarKeys } from '../../../services/api/profileDetail';
 import { useProfileLabels } from '../../components/profileLabels';
 import { StructuredFields } from '../../components/StructuredFields';
+import { useFormat } from '../../format';
 import { EditProfileDialog } from './EditProfileDialog';
-import { useDateFormat } from './useDateFormat';
 
 /** Profile Info (§3 customer profile fields). */
 export function ProfileInfoTab({ profile }: { profile: Profile }) {
   const { t } = useTranslation('profile');
   const [editing, setEditing] = useState(false);
   const labels = useProfileLabels();
-  const date = useDateFormat();
-  const day = useDateFormat({ dateStyle: 'long' });
+  const date = useFormat().dateTime;
+  const day = useFormat().day;
   const none = t('info.none');
   const address = [profile.address.street, profile.address.city, profile.address.province]
     .filter(Boolean)

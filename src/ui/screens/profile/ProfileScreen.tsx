@@ -10,6 +10,7 @@ import { useProfileLive } from '../../app/realtime/ProfileSocket';
 import { useActiveAccount } from '../../app/useAccounts';
 import { usePageTitle } from '../../app/usePageTitle';
 import { RiskTag } from '../../components/profileLabels';
+import { useFormat } from '../../format';
 import { companyConfigQuery, profileQuery } from '../../queries';
 import { ReportLinks } from '../pdf/ReportLinks';
 import { AiAgentTab } from './AiAgentTab';
@@ -21,7 +22,6 @@ import { ProfileSidebar } from './ProfileSidebar';
 import { QuestionnairesTab } from './QuestionnairesTab';
 import { StatusMenu } from './StatusMenu';
 import { TransactionsTab } from './TransactionsTab';
-import { useDateFormat } from './useDateFormat';
 import { VerificationStepsTab } from './VerificationStepsTab';
 import { VideoCallsTab } from './VideoCallsTab';
 
@@ -39,7 +39,7 @@ export function ProfileScreen() {
   // Who else has it open, and live refreshes when someone changes it (issue 12).
   const live = useProfileLive(Number.isInteger(id) ? id : 0);
   const [query, setQuery] = useSearchParams();
-  const date = useDateFormat();
+  const date = useFormat().dateTime;
   usePageTitle(profile.data?.name ?? t('unnamed'));
 
   if (profile.isError || !profile.data || !config.data) {

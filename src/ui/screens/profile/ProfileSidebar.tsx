@@ -9,9 +9,9 @@ import { addNote, askSummary, contactSupport } from '../../../services/api/profi
 import { useActiveAccount } from '../../app/useAccounts';
 import { TextForm } from '../../components/TextForm';
 import { useLogReader } from '../../components/useLogReader';
+import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
 import { Checklists, DocumentList } from './SidebarLists';
-import { useDateFormat } from './useDateFormat';
 
 /** Notes and feedback: 10 to 200 characters; questions and help-desk messages: at least 10 (§5, §9). */
 const NOTE_LENGTH = { min: 10, max: 200 };
@@ -75,7 +75,7 @@ function Failed() {
 function Logs({ profileId }: { profileId: number }) {
   const { t } = useTranslation('profile');
   const reader = useLogReader();
-  const date = useDateFormat();
+  const date = useFormat().dateTime;
   const logs = useInfiniteQuery({
     queryKey: profileDetailKeys.logs(profileId),
     queryFn: ({ pageParam, signal }) => listLogs(profileId, pageParam, { signal }),
@@ -116,7 +116,7 @@ function Logs({ profileId }: { profileId: number }) {
 function Notes({ profileId }: { profileId: number }) {
   const { t } = useTranslation('profile');
   const { t: tc } = useTranslation();
-  const date = useDateFormat();
+  const date = useFormat().dateTime;
   const queryClient = useQueryClient();
   const reportFailure = useReportFailure();
   const notes = useQuery({

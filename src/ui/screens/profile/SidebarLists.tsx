@@ -18,8 +18,8 @@ import {
 } from '../../../services/api/profileDetail';
 import { ConflictDialog } from '../../components/ConflictDialog';
 import { useConflict } from '../../components/useConflict';
+import { useFormat } from '../../format';
 import { showError } from '../../toaster';
-import { useDateFormat } from './useDateFormat';
 import { useProfileValueFormat } from './useProfileValueFormat';
 
 /** Check Lists (§2 sidebar): each question answered yes or no, with a note, saved per question. */
@@ -161,7 +161,7 @@ export function DocumentList({
   only?: (document: { document_class: string }) => boolean;
 }) {
   const { t } = useTranslation('profile');
-  const date = useDateFormat({ dateStyle: 'medium' });
+  const date = useFormat().date;
   const documents = useQuery({
     queryKey: sidebarKeys.documents(profileId, filter),
     queryFn: ({ signal }) => listDocuments(profileId, filter, { signal }),

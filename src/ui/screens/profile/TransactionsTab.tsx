@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../services/api/http';
 import { listTransactions, transactionKeys } from '../../../services/api/profileDetail';
-import { useDateFormat } from './useDateFormat';
+import { useFormat } from '../../format';
 
 const STATUS_INTENTS = {
   completed: Intent.SUCCESS,
@@ -13,9 +13,9 @@ const STATUS_INTENTS = {
 
 /** Transactions (§2, service `transactions`): the customer's payments, with what monitoring flagged. */
 export function TransactionsTab({ profileId }: { profileId: number }) {
-  const { t, i18n } = useTranslation('profile');
+  const { t } = useTranslation('profile');
   const { t: tc } = useTranslation();
-  const date = useDateFormat();
+  const { dateTime: date, money } = useFormat();
   const list = useQuery({
     queryKey: transactionKeys(profileId),
     queryFn: ({ signal }) => listTransactions(profileId, { signal }),
@@ -29,8 +29,6 @@ export function TransactionsTab({ profileId }: { profileId: number }) {
   }
   if (!list.data) return <Spinner size={24} />;
   const flagged = list.data.filter((tx) => tx.flag_reason).length;
-  const money = (minor: number, currency: string) =>
-    new Intl.NumberFormat(i18n.language, { style: 'currency', currency }).format(minor / 100);
   return (
     <section aria-labelledby="transactions-title">
       <div className="studio-section-title">

@@ -17,13 +17,13 @@ import { listCalls, stepKeys } from '../../../services/api/profileDetail';
 import { createJoinLink } from '../../../services/api/videocalls';
 import { useActiveAccount } from '../../app/useAccounts';
 import { videoPath } from '../../components/callPaths';
+import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
-import { useDateFormat } from './useDateFormat';
 
 /** The profile's video calls and recordings, and the join link a customer opens to call in. */
 export function VideoCallsTab({ profileId }: { profileId: number }) {
   const { t } = useTranslation('calls');
-  const date = useDateFormat();
+  const date = useFormat().dateTime;
   const account = useActiveAccount();
   const calls = useQuery({
     queryKey: stepKeys.calls(profileId),
@@ -90,7 +90,7 @@ export function VideoCallsTab({ profileId }: { profileId: number }) {
 function JoinLink({ profileId }: { profileId: number }) {
   const { t } = useTranslation('calls');
   const { t: tc } = useTranslation();
-  const date = useDateFormat();
+  const date = useFormat().dateTime;
   const link = useMutation({
     mutationFn: () => createJoinLink(profileId),
     onError: (error) => void showError(isApiError(error) ? error.detail : tc('messages.error')),

@@ -20,8 +20,8 @@ import { deleteRecording } from '../../../services/api/videocalls';
 import { usePageTitle } from '../../app/usePageTitle';
 import { Dialog } from '../../components/Dialog';
 import { useCallEntries } from '../../components/useCallEntries';
+import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
-import { useDateFormat } from './useDateFormat';
 import '../call/call.css';
 import './presence.css';
 
@@ -48,7 +48,7 @@ export function VideoScreen() {
   const profileId = Number(profileID);
   const callId = Number(videoID);
   const [, navigate] = useLocation();
-  const date = useDateFormat();
+  const date = useFormat().dateTime;
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   usePageTitle(ts('video.title'));

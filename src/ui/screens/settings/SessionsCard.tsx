@@ -9,6 +9,7 @@ import { describeUserAgent } from '../../../services/userAgent';
 import { reloadPage } from '../../app/reload';
 import { useActiveAccount } from '../../app/useAccounts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useFormat } from '../../format';
 import { showSuccess } from '../../toaster';
 
 /**
@@ -17,7 +18,7 @@ import { showSuccess } from '../../toaster';
  * a logout.
  */
 export function SessionsCard() {
-  const { t, i18n } = useTranslation('sessions');
+  const { t } = useTranslation('sessions');
   const account = useActiveAccount();
   const queryClient = useQueryClient();
   const key = sessionKeys.list(account?.server ?? '', account?.id ?? 0);
@@ -41,8 +42,7 @@ export function SessionsCard() {
     },
   });
 
-  const dates = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
-  const when = (iso: string) => dates.format(new Date(iso));
+  const when = useFormat().dateTime;
   const browserOf = (session: SessionInfo) => {
     const { browser, os } = describeUserAgent(session.user_agent);
     if (!browser) return t('unknownBrowser');

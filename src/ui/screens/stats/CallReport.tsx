@@ -21,10 +21,10 @@ import { type CsvLabels, callReportCsv, callReportFileName } from '../../../mach
 import { COMPLETE, lastDays, MISSED, share } from '../../../machines/statsFigures';
 import { type DayRange, getCallReport, statsKeys } from '../../../services/api/stats';
 import { saveTextFile } from '../../../services/download';
+import { useFormat } from '../../format';
 import { BarChartCard, type Series } from './BarChartCard';
 import { CALL_STATUS_COLORS } from './chartColors';
 import { RangePicker } from './RangePicker';
-import { useDuration } from './useDuration';
 import './stats.css';
 
 type Breakdown = 'day' | 'agent' | 'status';
@@ -118,15 +118,10 @@ function useCsvLabels(): CsvLabels {
 }
 
 function ReportBody({ report, busy }: { report: Report; busy: boolean }) {
-  const { t, i18n } = useTranslation('stats');
-  const duration = useDuration();
+  const { t } = useTranslation('stats');
+  const { duration, number, shortDay: dayLabel } = useFormat();
   const [tab, setTab] = useState<Breakdown>('day');
-  const number = new Intl.NumberFormat(i18n.language);
   const statusName = (code: number) => t(`status.${code}` as 'status.0');
-  const dayLabel = (day: string) =>
-    new Intl.DateTimeFormat(i18n.language, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
-      new Date(`${day}T00:00:00Z`),
-    );
   const { totals } = report;
   const present = CALL_STATUSES.map((_, code) => code).filter((code) => (totals.statuses[code] ?? 0) > 0);
   const statusSeries: Series[] = present.map((code) => ({
@@ -139,10 +134,10 @@ function ReportBody({ report, busy }: { report: Report; busy: boolean }) {
   const agentName = (row: Report['by_agent'][number]) => row.agent?.name ?? t('report.table.noAgent');
 
   const cards = [
-    { label: t('report.totals.calls'), value: number.format(totals.calls) },
-    { label: t('report.totals.answered'), value: number.format(totals.answered) },
-    { label: t('report.totals.missed'), value: number.format(totals.statuses[MISSED] ?? 0) },
-    { label: t('report.totals.completed'), value: number.format(totals.statuses[COMPLETE] ?? 0) },
+    { label: t('report.totals.calls'), value: number(totals.calls) },
+    { label: t('report.totals.answered'), value: number(totals.answered) },
+    { label: t('report.totals.missed'), value: number(totals.statuses[MISSED] ?? 0) },
+    { label: t('report.totals.completed'), value: number(totals.statuses[COMPLETE] ?? 0) },
     { label: t('report.totals.averageHandling'), value: duration(totals.average_handling_seconds) },
   ];
 
@@ -251,8 +246,8 @@ function ReportBody({ report, busy }: { report: Report; busy: boolean }) {
                   {report.by_status.map((row) => (
                     <tr key={row.code}>
                       <td>{statusName(row.code)}</td>
-                      <td className="studio-number">{number.format(row.calls)}</td>
-                      <td className="studio-number">{`${number.format(share(row.calls, totals.calls))} %`}</td>
+                      <td className="studio-number">{number(row.calls)}</td>
+                      <td className="studio-number">{`${number(share(row.calls, totals.calls))} %`}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -277,15 +272,14 @@ function FiguresTable({
   rows: { key: string; name: string; row: CallFigures }[];
   totals: CallFigures;
 }) {
-  const { t, i18n } = useTranslation('stats');
-  const duration = useDuration();
-  const number = new Intl.NumberFormat(i18n.language);
+  const { t } = useTranslation('stats');
+  const { duration, number } = useFormat();
   const cells = (row: CallFigures) => (
     <>
-      <td className="studio-number">{number.format(row.calls)}</td>
-      <td className="studio-number">{number.format(row.answered)}</td>
-      <td className="studio-number">{number.format(row.statuses[MISSED] ?? 0)}</td>
-      <td className="studio-number">{number.format(row.statuses[COMPLETE] ?? 0)}</td>
+      <td className="studio-number">{number(row.calls)}</td>
+      <td className="studio-number">{number(row.answered)}</td>
+      <td className="studio-number">{number(row.statuses[MISSED] ?? 0)}</td>
+      <td className="studio-number">{number(row.statuses[COMPLETE] ?? 0)}</td>
       <td className="studio-number">{duration(row.average_handling_seconds)}</td>
       <td className="studio-number">{duration(row.total_handling_seconds)}</td>
     </>

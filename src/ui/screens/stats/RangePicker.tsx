@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addDays, daysInRange, lastMonths } from '../../../contract/statsRange';
 import type { DayRange } from '../../../services/api/stats';
+import { DATE_INPUT_PATTERN } from '../../format';
 
 /** A `YYYY-MM-DD` day as the local-midnight Date the picker shows (and back). */
 export const toDate = (day: string): Date => {
@@ -18,7 +19,7 @@ export const toDay = (date: Date): string =>
 
 /**
  * The statistics' date range: Blueprint's DateRangeInput (the former DateRangeInput3 of datetime2, now in
- * @blueprintjs/datetime 6) with typed dates `YYYY-MM-DD`, shortcuts, and at most `maxDays` days. A new
+ * @blueprintjs/datetime 6) with dates typed and shown as the studio writes them ("Nov 25, 2026"), shortcuts, and at most `maxDays` days. A new
  * range is passed on only when both ends are chosen and it is allowed.
  */
 export function RangePicker({
@@ -72,7 +73,7 @@ export function RangePicker({
       <DateRangeInput
         value={draft}
         onChange={change}
-        dateFnsFormat="yyyy-MM-dd"
+        dateFnsFormat={DATE_INPUT_PATTERN}
         locale={i18n.language === 'tr' ? tr : enUS}
         allowSingleDayRange
         shortcuts={shortcuts}

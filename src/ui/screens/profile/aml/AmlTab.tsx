@@ -14,8 +14,8 @@ import { amlKeys, approveAml, getAmlResult, runAmlCheck } from '../../../../serv
 import { isApiError } from '../../../../services/api/http';
 import { profileDetailKeys } from '../../../../services/api/profileDetail';
 import { Alert } from '../../../components/Dialog';
+import { useFormat } from '../../../format';
 import { showError, showSuccess } from '../../../toaster';
-import { useDateFormat } from '../useDateFormat';
 import { AmlRecordCard } from './AmlRecordCard';
 
 /** The text of a failed check or approval: the §6 AML message for a refusal. */
@@ -72,7 +72,7 @@ export function AmlTab({ profile }: { profile: Profile }) {
     [profileId, queryClient, t, failureText],
   );
   const [state, send] = useMachine(machine, { input: { profileId } });
-  const date = useDateFormat();
+  const date = useFormat().dateTime;
 
   if (result.isError) {
     return (

@@ -1,15 +1,15 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatsFor } from '../../../format';
 
 /** Listed birth dates (`YYYY-MM-DD` or a bare year), country codes and score points, in the interface language. */
 export function useAmlFormat() {
   const { i18n } = useTranslation();
   return useMemo(() => {
-    const day = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long', timeZone: 'UTC' });
+    const { day } = formatsFor(i18n.language);
     const regions = new Intl.DisplayNames([i18n.language], { type: 'region' });
     return {
-      birthDate: (value: string) =>
-        /^\d{4}$/.test(value) ? value : day.format(new Date(`${value}T00:00:00Z`)),
+      birthDate: (value: string) => (/^\d{4}$/.test(value) ? value : day(value)),
       country: (code: string) => {
         try {
           return regions.of(code) ?? code;

@@ -10,7 +10,7 @@ import {
   useImageViewer,
   type ViewerImage,
 } from '../../../components/imageViewer/ImageViewer';
-import { useDateFormat } from '../useDateFormat';
+import { useFormat } from '../../../format';
 import { AlertOverrideButton } from './AlertOverride';
 import { DocumentActions } from './DocumentActions';
 import { useDocumentLabels } from './labels';
@@ -39,8 +39,8 @@ export function DocumentCard({
 }) {
   const { t } = useTranslation('documents');
   const labels = useDocumentLabels();
-  const date = useDateFormat();
-  const day = useDateFormat({ dateStyle: 'medium', timeZone: 'UTC' });
+  const date = useFormat().dateTime;
+  const day = useFormat().day;
   const viewer = useImageViewer();
   const flags = documentFlags(document, new Date());
   const title = document.type?.name ?? labels.documentClass(document.document_class);

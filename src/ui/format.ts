@@ -1,0 +1,107 @@
+/**
+ * The studio's one way of writing dates, times, numbers, amounts and durations: Intl, in the interface
+ * language (i18next's). Every screen takes its formatters from here (`useFormat()`), so a delivery log, the
+ * audit log and a profile write the same moment the same way ("Nov 25, 2026, 2:58 PM" / "25 Kas 2026 14:58").
+ */
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { durationParts } from '../machines/statsFigures';
+
+/** What is shown for a missing value. */
+export const NO_VALUE = '–';
+
+export interface Formats {
+  language: string;
+  /** A calendar day of a moment, in the viewer's time zone: "Nov 25, 2026". */
+  date(value: string | Date): string;
+  /** A moment to the minute: "Nov 25, 2026, 2:58 PM". */
+  dateTime(value: string | Date): string;
+  /** A moment to the second, for logs read by the technical reader: "Nov 25, 2026, 2:58:48 PM". */
+  moment(value: string | Date): string;
+  /** The time of day of a moment: "2:58 PM" / "14:58". */
+  time(value: string | Date): string;
+  /** A date without a time of day (a birth date, `YYYY-MM-DD`): the same day everywhere on Earth. */
+  day(value: string | Date): string;
+  /** A short day for chart axes: "Nov 25". */
+  shortDay(value: string | Date): string;
+  /** A count: "2,000" / "2.000". */
+  number(value: number): string;
+  /** An amount in minor units (cents): "$800.00" / "$800,00". */
+  money(minor: number, currency: string): string;
+  /** Seconds as "4 min 12 sec" / "4 dk. 12 sn." (a dash when there is no figure). */
+  duration(seconds: number | null): string;
+}
+
+const asDate = (value: string | Date) => {
+  if (value instanceof Date) return value;
+  // A bare day is a calendar day, not midnight UTC.
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value);
+};
+
+const cache = new Map<string, Formats>();
+
+/** The formatters of a language (cached: Intl formatters are costly to build). */
+export function formatsFor(language: string): Formats {
+  const known = cache.get(language);
+  if (known) return known;
+  const dateFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium' });
+  const dateTimeFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+  const momentFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' });
+  const timeFormat = new Intl.DateTimeFormat(language, { timeStyle: 'short' });
+  const dayFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
+  const shortDayFormat = new Intl.DateTimeFormat(language, {
+    day: 'numeric',
+    month: 'short',
+    timeZone: 'UTC',
+  });
+  const numberFormat = new Intl.NumberFormat(language);
+  const unit = (name: 'hour' | 'minute' | 'second') =>
+    new Intl.NumberFormat(language, { style: 'unit', unit: name, unitDisplay: 'short' });
+  const hours = unit('hour');
+  const minutes = unit('minute');
+  const seconds = unit('second');
+  const moneyFormats = new Map<string, Intl.NumberFormat>();
+  const safe = (format: Intl.DateTimeFormat) => (value: string | Date) => {
+    const date = asDate(value);
+    return Number.isNaN(date.getTime()) ? String(value) : format.format(date);
+  };
+  const formats: Formats = {
+    language,
+    date: safe(dateFormat),
+    dateTime: safe(dateTimeFormat),
+    moment: safe(momentFormat),
+    time: safe(timeFormat),
+    day: safe(dayFormat),
+    shortDay: safe(shortDayFormat),
+    number: (value) => numberFormat.format(value),
+    money: (minor, currency) => {
+      let format = moneyFormats.get(currency);
+      if (!format) {
+        format = new Intl.NumberFormat(language, { style: 'currency', currency });
+        moneyFormats.set(currency, format);
+      }
+      return format.format(minor / 100);
+    },
+    duration: (value) => {
+      const parts = durationParts(value);
+      if (!parts) return NO_VALUE;
+      if (parts.kind === 'seconds') return seconds.format(parts.s);
+      if (parts.kind === 'minutes') return `${minutes.format(parts.m)} ${seconds.format(parts.s)}`;
+      return `${hours.format(parts.h)} ${minutes.format(parts.m)}`;
+    },
+  };
+  cache.set(language, formats);
+  return formats;
+}
+
+/** The formatters of the interface language; they change when the language does. */
+export function useFormat(): Formats {
+  const { i18n } = useTranslation();
+  return useMemo(() => formatsFor(i18n.language), [i18n.language]);
+}
+
+/**
+ * The date-fns pattern for typed dates in the interface language: the same medium date the studio shows
+ * ("Nov 25, 2026" / "25 Kas 2026"), for Blueprint's date inputs.
+ */
+export const DATE_INPUT_PATTERN = 'PP';
