@@ -14,7 +14,6 @@ import { installAuditContext } from './domain/audit';
 import { createCountCache } from './domain/countCache';
 import { sweepStorage } from './domain/evidence';
 import { createIpAllowListCache, proxyTrust } from './domain/ipAllowList';
-import { createPrincipalCache } from './domain/principalCache';
 import { createSessionService } from './domain/sessions';
 import { installAccessControl, PUBLIC } from './http/access';
 import { frameworkErrors, installErrorHandling } from './http/errors';
@@ -183,7 +182,7 @@ export async function buildApp(
     sessions: createSessionService({
       tokens,
       accessTtlSeconds: config.accessTokenTtlSeconds,
-      cacheMs: config.principalCacheMs,
+      cacheMs: config.sessionCacheMs,
       onError: (error) => app.log.error({ err: error }, 'session last-seen write failed'),
     }),
     mail,
@@ -196,7 +195,6 @@ export async function buildApp(
             onError: (error) => app.log.error({ err: error }, 'face model failed to load'),
           })),
     regions: regionsOf(config),
-    principals: createPrincipalCache(config.principalCacheMs),
     profileCounts: createCountCache(config.listCountCacheMs),
     calls: createCallDesk({
       db: database.db,

@@ -29,8 +29,11 @@ export interface ServerConfig {
   loginRateLimit: { perAccount: number; perAddress: number; timeWindowMs: number };
   accessTokenTtlSeconds: number;
   socketTokenTtlSeconds: number;
-  /** How long an authenticated user's permissions are reused between requests. */
-  principalCacheMs: number;
+  /**
+   * How long a session check is reused in this process (ending a session here forgets it at once). A user's
+   * role, groups and state are read on every request, so their changes apply on the next one everywhere.
+   */
+  sessionCacheMs: number;
   /** How long an exact profile-list count is reused (write paths invalidate it sooner). */
   listCountCacheMs: number;
   /** Seed the demo data when the database has no company yet. */
@@ -348,7 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     accessTokenTtlSeconds: 12 * 3600,
     socketTokenTtlSeconds: 5 * 60,
-    principalCacheMs: 5_000,
+    sessionCacheMs: 5_000,
     listCountCacheMs: 2_000,
     seedOnEmpty: true,
     mfaSetupTokenTtlSeconds: 10 * 60,

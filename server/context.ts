@@ -6,7 +6,6 @@ import type { ServerConfig } from './config';
 import type { Db } from './db/client';
 import type { CountCache } from './domain/countCache';
 import type { IpAllowListCache, ProxyTrust } from './domain/ipAllowList';
-import type { PrincipalCache } from './domain/principalCache';
 import type { SessionService } from './domain/sessions';
 import type { FaceMatcher } from './integrations/faceMatch';
 import type { MailOutbox } from './integrations/mail';
@@ -30,7 +29,6 @@ export interface AppContext {
   /** Compares a login photo with the user's auth photo. */
   faceMatcher: FaceMatcher;
   regions: Region[];
-  principals: PrincipalCache;
   /** Profile list counts; write paths that change a company's profiles call `invalidate`. */
   profileCounts: CountCache;
   /** The live call queue (presence, answering, hang-ups); bound to the socket server by the hub. */

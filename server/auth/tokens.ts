@@ -43,7 +43,8 @@ export interface TokenService {
   signSocket(claims: SocketClaims): Promise<string>;
   verifySocket(token: string): Promise<SocketClaims | null>;
   signMfaSetup(claims: MfaSetupClaims): Promise<string>;
-  verifyMfaSetup(token: string): Promise<MfaSetupClaims | null>;
+  /** The claims and `issued_at` (seconds): a setup token issued before its user was disabled is refused. */
+  verifyMfaSetup(token: string): Promise<(MfaSetupClaims & { issued_at: number }) | null>;
   signCustomer(claims: CustomerClaims, ttlSeconds: number): Promise<string>;
   verifyCustomer(token: string): Promise<CustomerClaims | null>;
   signSignup(claims: SignupClaims, ttlSeconds: number): Promise<string>;
@@ -127,7 +128,8 @@ export function createTokenService(options: {
       signUser({ ...claims, restricted: 'mfa_setup' }, 'mfa_setup', options.mfaSetupTtlSeconds ?? 600),
     async verifyMfaSetup(token) {
       const p = await verify(token, 'mfa_setup');
-      return p ? { user_id: p.user_id as number, company_id: p.company_id as number } : null;
+      if (!p || typeof p.iat !== 'number') return null;
+      return { user_id: p.user_id as number, company_id: p.company_id as number, issued_at: p.iat };
     },
     // A jti of its own: two links made in the same second are two links (one call per link at a time).
     signCustomer: (claims, ttlSeconds) =>

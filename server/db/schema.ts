@@ -110,6 +110,8 @@ export const users = pgTable(
     /** When the agent entered `agentStatus` (the status board's time in state). */
     agentStatusSince: ts(),
     lastLogin: ts(),
+    /** When the user was last disabled: tokens without a session issued before it stay dead (issue 26). */
+    disabledAt: ts(),
     createdAt: createdAt(),
   },
   (t) => [

@@ -11,7 +11,7 @@ import { newKey } from '../storage/storage';
 import { consumeCode, issueCode } from './oneTimeCodes';
 import { getUser } from './users';
 
-type Ctx = Pick<AppContext, 'db' | 'config' | 'secrets' | 'storage' | 'mail' | 'principals' | 'sessions'>;
+type Ctx = Pick<AppContext, 'db' | 'config' | 'secrets' | 'storage' | 'mail' | 'sessions'>;
 
 /** The user's row after the account password was confirmed; 400 'Wrong password' otherwise. */
 async function confirmPassword(ctx: Ctx, companyId: number, userId: number, password: string) {
@@ -25,7 +25,6 @@ async function confirmPassword(ctx: Ctx, companyId: number, userId: number, pass
 }
 
 async function answerUser(ctx: Ctx, companyId: number, userId: number): Promise<User> {
-  ctx.principals.forget(userId);
   const user = await getUser(ctx.db, ctx.storage, companyId, userId);
   if (!user) throw notFound();
   return user;
@@ -46,7 +45,6 @@ export async function otpReset(
   await confirmPassword(ctx, companyId, userId, body.password);
   if (body.disable) {
     await ctx.db.update(users).set({ mfaSecret: null, mfaPendingSecret: null }).where(eq(users.id, userId));
-    ctx.principals.forget(userId);
     return { base32_secret: null };
   }
   const secret = newTotpSecret();
@@ -54,7 +52,6 @@ export async function otpReset(
     .update(users)
     .set({ mfaPendingSecret: ctx.secrets.seal(secret) })
     .where(eq(users.id, userId));
-  ctx.principals.forget(userId);
   return { base32_secret: secret };
 }
 
@@ -152,5 +149,4 @@ export async function submitPasswordReset(
     ctx.db,
     changed.map(({ id }) => id),
   );
-  for (const { id } of changed) ctx.principals.forget(id);
 }

@@ -5,12 +5,12 @@ import type { Group } from '../../src/contract/companies';
 import type { GroupUpdateBody } from '../../src/contract/groups';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
-import { groups, userGroups } from '../db/schema';
+import { groups } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { changedFields, recordAudit } from './audit';
 import type { Principal } from './principal';
 
-type Ctx = Pick<AppContext, 'db' | 'principals'>;
+type Ctx = Pick<AppContext, 'db'>;
 const DUPLICATE = 'A group with this name already exists';
 
 const toGroup = (row: typeof groups.$inferSelect): Group => ({
@@ -42,15 +42,6 @@ async function lockGroup(tx: Tx, companyId: number, groupId: number) {
     .for('update');
   if (!row) throw notFound();
   return row;
-}
-
-/** Members' cached principals carry the group's permissions: drop them after a change. */
-async function forgetMembers(ctx: Ctx, groupId: number) {
-  const members = await ctx.db
-    .select({ id: userGroups.userId })
-    .from(userGroups)
-    .where(eq(userGroups.groupId, groupId));
-  for (const { id } of members) ctx.principals.forget(id);
 }
 
 /** Keeps §6 order and drops repeats. */
@@ -111,15 +102,10 @@ export async function updateGroup(
     });
     return toGroup(updated);
   });
-  await forgetMembers(ctx, groupId);
   return group;
 }
 
 export async function deleteGroup(ctx: Ctx, me: Principal, groupId: number): Promise<void> {
-  const members = await ctx.db
-    .select({ id: userGroups.userId })
-    .from(userGroups)
-    .where(eq(userGroups.groupId, groupId));
   await ctx.db.transaction(async (tx) => {
     const row = await lockGroup(tx, me.companyId, groupId);
     await tx.delete(groups).where(eq(groups.id, groupId));
@@ -132,5 +118,4 @@ export async function deleteGroup(ctx: Ctx, me: Principal, groupId: number): Pro
       before: { name: row.name, permissions: row.permissions },
     });
   });
-  for (const { id } of members) ctx.principals.forget(id);
 }

@@ -24,9 +24,16 @@ export function permissionsOf(role: Role, groupPermissions: readonly string[]): 
   return PERMISSIONS.filter((p) => granted.has(p));
 }
 
-/** Loads an active user as a principal; null when missing or disabled. */
-export async function loadPrincipal(db: DbOrTx, userId: number): Promise<Principal | null> {
-  const [user] = await db
+/**
+ * Loads an active user as a principal; null when missing or disabled. One query (the user and their groups'
+ * permissions), run on every request: a change of role, groups or state applies to the next request in every
+ * process (issue 26). `disabledAt`: when the user was last disabled (tokens without a session check it).
+ */
+export async function loadPrincipalState(
+  db: DbOrTx,
+  userId: number,
+): Promise<{ principal: Principal; disabledAt: Date | null } | null> {
+  const rows = await db
     .select({
       id: users.id,
       companyId: users.companyId,
@@ -35,26 +42,33 @@ export async function loadPrincipal(db: DbOrTx, userId: number): Promise<Princip
       isActive: users.isActive,
       isApiUser: users.isApiUser,
       isSuperuser: users.isSuperuser,
+      disabledAt: users.disabledAt,
+      groupPermissions: groups.permissions,
     })
     .from(users)
+    .leftJoin(userGroups, eq(userGroups.userId, users.id))
+    .leftJoin(groups, eq(groups.id, userGroups.groupId))
     .where(eq(users.id, userId));
+  const user = rows[0];
   if (!user?.isActive) return null;
-  const groupRows = await db
-    .select({ permissions: groups.permissions })
-    .from(userGroups)
-    .innerJoin(groups, eq(groups.id, userGroups.groupId))
-    .where(eq(userGroups.userId, userId));
   const role = asRole(user.role);
   return {
-    id: user.id,
-    companyId: user.companyId,
-    email: user.email,
-    role,
-    permissions: permissionsOf(
+    principal: {
+      id: user.id,
+      companyId: user.companyId,
+      email: user.email,
       role,
-      groupRows.flatMap((g) => g.permissions),
-    ),
-    isApiUser: user.isApiUser,
-    isSuperuser: user.isSuperuser,
+      permissions: permissionsOf(
+        role,
+        rows.flatMap((row) => row.groupPermissions ?? []),
+      ),
+      isApiUser: user.isApiUser,
+      isSuperuser: user.isSuperuser,
+    },
+    disabledAt: user.disabledAt,
   };
+}
+
+export async function loadPrincipal(db: DbOrTx, userId: number): Promise<Principal | null> {
+  return (await loadPrincipalState(db, userId))?.principal ?? null;
 }

@@ -31,7 +31,7 @@ import { recordAudit } from './audit';
 import type { LoginClient } from './login';
 import { consumeCode, issueCode } from './oneTimeCodes';
 
-type Ctx = Pick<AppContext, 'db' | 'config' | 'mail' | 'tokens' | 'regions' | 'principals' | 'sessions'>;
+type Ctx = Pick<AppContext, 'db' | 'config' | 'mail' | 'tokens' | 'regions' | 'sessions'>;
 
 /** Lifetime of the sign-up token: long enough to choose a package and fill in the company profile. */
 export const SIGNUP_TOKEN_TTL_SECONDS = 60 * 60;

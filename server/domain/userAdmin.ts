@@ -30,7 +30,7 @@ import { enqueueWebhookEvent } from './webhooks';
 
 type CreateBody = z.output<typeof userCreateBodySchema>;
 type UpdateBody = z.output<typeof userUpdateBodySchema>;
-type Ctx = Pick<AppContext, 'db' | 'config' | 'storage' | 'mail' | 'principals' | 'regions' | 'sessions'>;
+type Ctx = Pick<AppContext, 'db' | 'config' | 'storage' | 'mail' | 'regions' | 'sessions'>;
 type UserRow = typeof users.$inferSelect;
 
 export const USER_DETAILS = {
@@ -158,7 +158,6 @@ function auditView(row: UserRow, groupIds: number[]) {
 }
 
 async function answer(ctx: Ctx, companyId: number, userId: number): Promise<User> {
-  ctx.principals.forget(userId);
   const user = await getUser(ctx.db, ctx.storage, companyId, userId);
   if (!user) throw notFound();
   return user;
@@ -258,7 +257,7 @@ function updateAction(body: UpdateBody): AuditAction {
  * PATCH /user/{id}. Admins (role checked by the route) edit any field of a user of their company; anyone
  * edits their own name and phone. Nobody disables themself, and the last enabled Admin is never disabled
  * or demoted. A disabled user's sessions end (their next request is 401, their sockets close); a role or group
- * change applies to the user's next request (the principal cache is cleared here).
+ * change applies to the user's next request in every process (each request loads its principal).
  */
 export async function updateUser(ctx: Ctx, me: Principal, userId: number, body: UpdateBody): Promise<User> {
   const own = isOwnProfileEdit(me, userId, body);
@@ -288,6 +287,8 @@ export async function updateUser(ctx: Ctx, me: Principal, userId: number, body: 
       role: body.role,
       isStaff: body.role === undefined ? undefined : body.role === 'Admin',
       isActive: body.is_active,
+      // Tokens without a session (a forced two-factor setup's) issued before this stay dead (issue 26).
+      ...(body.is_active === false && row.isActive ? { disabledAt: new Date() } : {}),
       ...(body.force_mfa_setup ? { forceMfaReset: true } : {}),
       ...(body.reset_mfa ? { forceMfaReset: true, mfaSecret: null, mfaPendingSecret: null } : {}),
     };
@@ -347,7 +348,6 @@ export async function forcePasswordReset(
     });
   });
   await ctx.sessions.endAllOf(ctx.db, [userId], userId === me.id ? currentSession : null);
-  ctx.principals.forget(userId);
   return answer(ctx, me.companyId, userId);
 }
 
@@ -380,5 +380,4 @@ export async function changeOwnPassword(
     });
   });
   await ctx.sessions.endAllOf(ctx.db, [me.id], currentSession);
-  ctx.principals.forget(me.id);
 }

@@ -3,7 +3,7 @@ import type { Permission } from '../../src/contract/common';
 import type { CustomerClaims } from '../auth/tokens';
 import type { AppContext } from '../context';
 import { enforceIpAllowList } from '../domain/ipAllowList';
-import type { Principal } from '../domain/principal';
+import { loadPrincipalState, type Principal } from '../domain/principal';
 import { DETAILS, forbidden, unauthorized } from '../errors';
 
 /**
@@ -80,14 +80,23 @@ export async function authenticate(
   if (access && !(await ctx.sessions.check(ctx.db, access, request.ip)))
     throw unauthorized(DETAILS.invalidToken);
   if (access) request.sessionId = access.session_id;
-  let claims: { user_id: number; company_id: number } | null = access;
+  let claims: { user_id: number; company_id: number; issued_at?: number } | null = access;
   if (!claims && options.mfaSetup) {
     claims = await ctx.tokens.verifyMfaSetup(token);
     if (claims) request.mfaSetupToken = true;
   }
   if (!claims) throw unauthorized(DETAILS.invalidToken);
-  const principal = await ctx.principals.get(ctx.db, claims.user_id);
+  // Read on every request (no cache): a role, group or state change applies now, in every process.
+  const state = await loadPrincipalState(ctx.db, claims.user_id);
+  const principal = state?.principal;
   if (!principal || principal.companyId !== claims.company_id) throw unauthorized(DETAILS.invalidToken);
+  // A token without a session (the forced two-factor setup's) dies for good when its user is disabled.
+  if (
+    claims.issued_at !== undefined &&
+    state.disabledAt &&
+    claims.issued_at * 1000 <= state.disabledAt.getTime()
+  )
+    throw unauthorized(DETAILS.invalidToken);
   await enforceIpAllowList(ctx, principal.companyId, request.ip);
   return principal;
 }

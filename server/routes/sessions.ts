@@ -45,7 +45,6 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const me = principalOf(request);
         if (!(await ctx.sessions.end(ctx.db, me.id, request.params.id))) throw notFound();
-        ctx.principals.forget(me.id);
         return reply.code(204).send(null);
       },
     );
@@ -66,7 +65,6 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const me = principalOf(request);
         if (request.sessionId) await ctx.sessions.end(ctx.db, me.id, request.sessionId);
-        ctx.principals.forget(me.id);
         return reply.code(204).send(null);
       },
     );

@@ -35,6 +35,7 @@ import {
 import { limitEach } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
 import { callEntries } from '../domain/callEntries';
+import { loadPrincipal } from '../domain/principal';
 import { assertProfile } from '../domain/profiles';
 import { getUser } from '../domain/users';
 import {
@@ -432,7 +433,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (target !== id) {
           if (role !== 'Admin') throw forbidden();
           if (!(await getUser(ctx.db, ctx.storage, companyId, target))) throw notFound();
-          const other = await ctx.principals.get(ctx.db, target);
+          const other = await loadPrincipal(ctx.db, target);
           if (!other) throw notFound();
           principal = other;
         }

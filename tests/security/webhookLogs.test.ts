@@ -32,7 +32,6 @@ beforeAll(async () => {
     .values({ companyId: 1, name: 'Company page', permissions: ['view_company_page'] })
     .returning();
   await t.app.ctx.db.insert(userGroups).values({ userId: agent?.id as number, groupId: group?.id as number });
-  t.app.ctx.principals.forget(agent?.id as number);
   member = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
 });
 afterAll(async () => {

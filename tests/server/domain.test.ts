@@ -9,7 +9,6 @@ import { createCountCache } from '../../server/domain/countCache';
 import { contentOf } from '../../server/domain/documents';
 import { likePattern } from '../../server/domain/format';
 import { permissionsOf } from '../../server/domain/principal';
-import { createPrincipalCache } from '../../server/domain/principalCache';
 import { callStatusList } from '../../server/domain/videocalls';
 import { describeValidation } from '../../server/http/errors';
 import { toPage } from '../../server/http/paging';
@@ -25,29 +24,6 @@ describe('permissions', () => {
     ]);
     expect(permissionsOf('Admin', []).toSorted()).toEqual([...PERMISSIONS].sort());
     expect(permissionsOf('Admin', [])).toContain('manage_calls');
-  });
-});
-
-describe('principal cache', () => {
-  it('reuses a principal within its time and reloads after forget', async () => {
-    vi.useFakeTimers();
-    try {
-      const cache = createPrincipalCache(5_000);
-      const select = vi.fn();
-      // A fake database whose only query returns no rows: loadPrincipal then yields null.
-      const db = { select: () => ({ from: () => ({ where: select.mockResolvedValue([]) }) }) } as never;
-      expect(await cache.get(db, 1)).toBeNull();
-      await cache.get(db, 1);
-      expect(select).toHaveBeenCalledTimes(1);
-      cache.forget(1);
-      await cache.get(db, 1);
-      expect(select).toHaveBeenCalledTimes(2);
-      vi.advanceTimersByTime(5_001);
-      await cache.get(db, 1);
-      expect(select).toHaveBeenCalledTimes(3);
-    } finally {
-      vi.useRealTimers();
-    }
   });
 });
 

@@ -63,8 +63,12 @@ async function registrationOptions(token: string): Promise<Options> {
 }
 
 /** Registers a new software passkey for the token's user; returns the authenticator. */
-async function registerPasskey(token: string, password: string, name = 'Laptop') {
-  const authenticator = new SoftAuthenticator();
+async function registerPasskey(
+  token: string,
+  password: string,
+  name = 'Laptop',
+  authenticator = new SoftAuthenticator(),
+) {
   const { challenge_id, options } = await registrationOptions(token);
   const response = await send(
     t.app,
@@ -291,6 +295,22 @@ describe('signing in with a passkey', () => {
       response: { id: '!' },
     });
     expect(bad.statusCode).toBe(400);
+  });
+  it('accepts an ML-DSA-44 passkey (the first algorithm offered): its 2,420-byte signature fits', async () => {
+    const token = tokens.globex;
+    const { options } = await registrationOptions(token);
+    expect((options as unknown as { pubKeyCredParams: { alg: number }[] }).pubKeyCredParams[0]?.alg).toBe(
+      -48,
+    );
+    const { authenticator } = await registerPasskey(
+      token,
+      PASSWORDS.admin,
+      'Post-quantum key',
+      new SoftAuthenticator('ML-DSA-44'),
+    );
+    const ok = await send(t.app, 'POST', '/api/v1/login/passkey', await assertion(authenticator));
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect((ok.json() as { access: string }).access).toBeTruthy();
   });
 });
 

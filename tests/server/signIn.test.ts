@@ -408,7 +408,7 @@ describe('forced two-factor reset (§8 Two Factor Reset Required)', () => {
       mfaSetupTtlSeconds: 1,
     });
     const restricted = await tokens.signMfaSetup({ user_id: 6, company_id: 1 });
-    expect(await tokens.verifyMfaSetup(restricted)).toEqual({ user_id: 6, company_id: 1 });
+    expect(await tokens.verifyMfaSetup(restricted)).toMatchObject({ user_id: 6, company_id: 1 });
     await new Promise((resolve) => setTimeout(resolve, 2100));
     expect(await tokens.verifyMfaSetup(restricted)).toBeNull();
     const answer = await post(

@@ -1,6 +1,7 @@
 /**
  * A software WebAuthn authenticator for API tests (issue 26 point 10): makes real attestations ("none"
- * format, ES256) and assertions, signed with a P-256 key held here, as a platform authenticator would.
+ * format) and assertions, signed with a key held here, as a platform authenticator would: ES256 (P-256) by
+ * default, or ML-DSA-44 (COSE -48, what Chromium's authenticator picks first from the server's list).
  */
 import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
@@ -33,8 +34,11 @@ export class SoftAuthenticator {
   /** The user handle given at registration (what a discoverable credential returns). */
   private userHandle = '';
 
-  constructor() {
-    const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  constructor(readonly algorithm: 'ES256' | 'ML-DSA-44' = 'ES256') {
+    const pair =
+      algorithm === 'ES256'
+        ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+        : generateKeyPairSync('ml-dsa-44');
     this.privateKey = pair.privateKey;
     this.publicKey = pair.publicKey;
   }
@@ -45,6 +49,16 @@ export class SoftAuthenticator {
 
   private coseKey(): Uint8Array {
     const jwk = this.publicKey.export({ format: 'jwk' });
+    if (this.algorithm === 'ML-DSA-44') {
+      // An AKP key (kty 7) of ML-DSA-44 (alg -48) with its public key bytes (-1).
+      return isoCBOR.encode(
+        new Map<number, number | Uint8Array>([
+          [1, 7],
+          [3, -48],
+          [-1, Buffer.from(jwk.pub as string, 'base64url')],
+        ]),
+      );
+    }
     const key = new Map<number, number | Uint8Array>([
       [1, 2],
       [3, -7],
@@ -107,7 +121,8 @@ export class SoftAuthenticator {
     });
     const flags = FLAG_UP | (ceremony.userVerified === false ? 0 : FLAG_UV);
     const authData = Buffer.concat([sha256(options.rpId), Buffer.from([flags]), counterBytes(this.counter)]);
-    const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), this.privateKey);
+    const signed = Buffer.concat([authData, sha256(clientDataJSON)]);
+    const signature = sign(this.algorithm === 'ES256' ? 'sha256' : null, signed, this.privateKey);
     return {
       id: this.id,
       rawId: this.id,

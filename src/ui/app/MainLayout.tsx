@@ -14,9 +14,10 @@ import {
   NavbarGroup,
   NavbarHeading,
   PopoverNext,
+  Tooltip,
 } from '@blueprintjs/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useBrowserLocation } from 'wouter/use-browser-location';
@@ -38,25 +39,49 @@ import { UnpaidBanner } from './UnpaidBanner';
 import { useActiveAccount, useStoredAccounts } from './useAccounts';
 import { useMounted } from './useMounted';
 
+/** Below this width the areas show as icons with tooltips, so the navbar keeps one row (1024 px, Turkish). */
+const COMPACT_NAV = '(max-width: 1279px)';
+
+function useMediaQuery(query: string): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      const list = window.matchMedia(query);
+      list.addEventListener('change', changed);
+      return () => list.removeEventListener('change', changed);
+    },
+    () => window.matchMedia(query).matches,
+  );
+}
+
 function NavAreas({ account }: { account: Account }) {
   const { t } = useTranslation();
   // The full path: the shell also shows inside nested routes (profile, entity).
   const [location] = useBrowserLocation();
+  const compact = useMediaQuery(COMPACT_NAV);
   return (
     <nav aria-label={t('nav.label')} className="studio-nav">
       {NAV_AREAS.filter((area) => canVisit(area.path, account)).map((area) => {
         const active = isAreaActive(area, location);
-        return (
+        const label = t(area.label);
+        const link = (
           <Link key={area.path} href={`~${area.path}`} asChild>
             <AnchorButton
               role="link"
               variant="minimal"
               icon={area.icon}
-              text={t(area.label)}
+              text={compact ? undefined : label}
+              aria-label={compact ? label : undefined}
               active={active}
               aria-current={active ? 'page' : undefined}
             />
           </Link>
+        );
+        return compact ? (
+          <Tooltip key={area.path} content={label} placement="bottom">
+            {link}
+          </Tooltip>
+        ) : (
+          link
         );
       })}
     </nav>

@@ -16,6 +16,7 @@ import {
   useProfileLabels,
 } from '../../components/profileLabels';
 import { SortableHeader } from '../../components/SortableHeader';
+import { TableScroll } from '../../components/TableScroll';
 import { customersListQuery } from '../../queries';
 import { CreateProfile } from './CreateProfile';
 import { type ListView, PAGE_SIZES, toRequest, useListView } from './useListParams';
@@ -179,13 +180,13 @@ function ProfileTable({
   const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
   return (
-    // Narrow windows scroll the table, not the page.
-    <div className="studio-table-scroll">
+    // Narrow windows scroll the table, not the page; the id and name stay in view.
+    <TableScroll label={t('tableRegion')}>
       <HTMLTable
         striped
         interactive
         compact
-        className="studio-table"
+        className="studio-table studio-sticky-columns"
         aria-label={t('table')}
         aria-busy={busy}
       >
@@ -231,6 +232,6 @@ function ProfileTable({
           ))}
         </tbody>
       </HTMLTable>
-    </div>
+    </TableScroll>
   );
 }
