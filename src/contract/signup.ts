@@ -117,7 +117,7 @@ export const companyBodySchema = z.strictObject({
     .min(1, 'This field can not be empty.')
     .max(32)
     .regex(/^\+?[0-9 ()-]{5,31}$/, 'This is not a valid phone number.'),
-  industry: trimmed(100),
+  industry: lineText.trim().min(1, 'Choose an industry.').max(100),
   /** ISO 3166-1 alpha-2 code from the payment service's countries. */
   country: lineText
     .trim()

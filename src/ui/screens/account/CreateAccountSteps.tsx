@@ -386,7 +386,10 @@ export function ProfileStep({
     <FormGroup
       label={t(`profile.${key}`)}
       labelFor={`signup-${key}`}
-      helperText={text(failures[key])}
+      // A list asks to choose, not to fill in (issue 27).
+      helperText={
+        failures[key] ? t(key === 'industry' ? 'profile.chooseIndustry' : 'profile.chooseCountry') : undefined
+      }
       intent={failures[key] ? Intent.DANGER : Intent.NONE}
     >
       <HTMLSelect
