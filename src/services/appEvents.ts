@@ -1,3 +1,5 @@
+import type { SessionEndReason } from '../contract/sessions';
+
 /**
  * App-level events raised by services for the views (§8): a forced dialog, a session that ended.
  * Forced events are raised once: a repeat is ignored until the handler settles it.
@@ -5,7 +7,7 @@
 export type AppEvent =
   | { type: 'password-reset.required' }
   | { type: 'two-factor-reset.required' }
-  | { type: 'session.ended'; email: string | null };
+  | { type: 'session.ended'; email: string | null; reason: SessionEndReason | null };
 
 type Listener = (event: AppEvent) => void;
 

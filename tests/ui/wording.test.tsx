@@ -9,6 +9,7 @@ import trScreens from '../../locales/tr/screens.json';
 import type { BusinessEntity } from '../../src/contract/entities';
 import { findEntity } from '../../src/services/entities/sampleEntities';
 import { switchLanguage } from '../../src/services/i18n';
+import { App } from '../../src/ui/app/App';
 import { NAV_AREAS } from '../../src/ui/app/areas';
 import { AiAgentTab } from '../../src/ui/screens/entity/AiAgentTab';
 import { missingKeys } from './setup';
@@ -56,5 +57,31 @@ describe('the Reports link and the page it opens carry one name (SPEC §2: /repo
     expect(link?.label).toBe('nav.reports');
     expect(common.nav.reports).toBe(name);
     expect(screens.landing.title).toBe(name);
+  });
+});
+
+describe('the invitation link opens "Set your password" with the one password rule', () => {
+  const open = () => {
+    window.history.replaceState(null, '', '/reset-password?email=new%40acme.test&code=123456');
+    return render(<App />);
+  };
+
+  it('English', async () => {
+    open();
+    expect(await screen.findByRole('heading', { name: 'Set your password' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Reset password' })).toBeNull();
+    expect(screen.getByText('The password needs')).toBeInTheDocument();
+    for (const rule of ['8 or more characters', 'an upper-case letter', 'a lower-case letter'])
+      expect(screen.getByText(rule)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Set password' })).toBeInTheDocument();
+  });
+
+  it('Turkish', async () => {
+    await act(() => switchLanguage('tr'));
+    open();
+    expect(await screen.findByRole('heading', { name: 'Şifrenizi belirleyin' })).toBeInTheDocument();
+    expect(screen.getByText('en az 8 karakter')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Şifreyi belirle' })).toBeInTheDocument();
+    expect(missingKeys).toEqual([]);
   });
 });

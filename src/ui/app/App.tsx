@@ -1,10 +1,9 @@
 import { OverlaysProvider } from '@blueprintjs/core';
 import { Suspense, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { onLogoutInOtherTab } from '../../services/accounts';
 import { onAppEvent } from '../../services/appEvents';
-import { showError } from '../toaster';
+import { SESSION_ENDED_QUERY } from './guards';
 import { NavigationRouter } from './navigation';
 import { reloadPage } from './reload';
 import { AppRoutes } from './routes';
@@ -15,7 +14,6 @@ import { AppRoutes } from './routes';
  */
 function useSessionEnd(): void {
   const [, navigate] = useLocation();
-  const { t } = useTranslation();
   useEffect(
     () =>
       onAppEvent((event) => {
@@ -23,10 +21,11 @@ function useSessionEnd(): void {
         const query = new URLSearchParams();
         if (event.email) query.set('email', event.email);
         query.set('redirect', `${window.location.pathname}${window.location.search}`);
+        // The sign-in page says why (issue 27): the server's reason, or that the session ended.
+        query.set(SESSION_ENDED_QUERY, event.reason ?? 'unknown');
         navigate(`/login?${query}`, { replace: true });
-        void showError(t('messages.sessionEnded'));
       }),
-    [navigate, t],
+    [navigate],
   );
   useEffect(() => onLogoutInOtherTab(window, reloadPage), []);
 }
