@@ -19,8 +19,21 @@ export function onAppEvent(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
+type SessionEnded = Extract<AppEvent, { type: 'session.ended' }>;
+
+/** The latest session end nobody has taken yet: a 401 while the page starts comes before the app listens. */
+let pendingSessionEnd: SessionEnded | null = null;
+
 export function raiseAppEvent(event: AppEvent): void {
+  if (event.type === 'session.ended') pendingSessionEnd = event;
   for (const listener of [...listeners]) listener(event);
+}
+
+/** The session end raised and not yet taken (the app's handler takes it, also when it mounts after it). */
+export function takeSessionEnd(): SessionEnded | null {
+  const event = pendingSessionEnd;
+  pendingSessionEnd = null;
+  return event;
 }
 
 /** Raise a forced event unless it is already raised and not yet settled. */

@@ -170,6 +170,20 @@ describe('shell', () => {
     ).toBeInTheDocument();
   });
 
+  it('a session that ended while the page started (before the app listened) is still explained', async () => {
+    const { raiseAppEvent } = await import('../../src/services/appEvents');
+    raiseAppEvent({ type: 'session.ended', email: 'admin@acme.test', reason: 'password_changed' });
+    showApp('/calls');
+    expect(
+      await screen.findByText(
+        'Your password was changed, so you were signed out. Sign in with the new password.',
+      ),
+    ).toBeInTheDocument();
+    const query = new URLSearchParams(window.location.search);
+    expect(query.get('ended')).toBe('password_changed');
+    expect(query.get('redirect')).toBe('/calls');
+  });
+
   it('a session that ends with no reason from the server says that it ended', async () => {
     storeAccounts(localStorage, [acme]);
     showApp('/calls');
