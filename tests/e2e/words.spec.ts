@@ -272,7 +272,8 @@ test('the API documentation: a readable title in the dark theme, summaries in Tu
           hasText: lang === 'tr' ? /^Profilleri listele$/ : /^List profiles$/,
         }),
       ).toBeVisible({ timeout: 30_000 });
-      expect(await drawnContrast(title)).toBeGreaterThanOrEqual(4.5);
+      // As clear as the studio's own headings (swagger-ui's grey title came out 7.5:1 in the dark theme; 9.5:1 in the light one).
+      expect(await drawnContrast(title)).toBeGreaterThanOrEqual(9);
     },
   );
 });
