@@ -35,7 +35,7 @@ export const SHELL_ONLY = [
   'overflow-list',
   'panel-stack',
   'panel-stack2',
-  'progress-bar',
+  // progress-bar is public: the password strength on sign-up, reset and invitation (issue 27).
   'segmented-control',
   'section',
   'entity-title',

@@ -25,7 +25,6 @@ export const DETAILS = {
   tooManyCodeRequests: 'Too many code requests, try again later',
   wrongPassword: 'Wrong password',
   invalidCode: 'Invalid code',
-  passwordRule: 'Min 6 lowercase and uppercase characters needed',
   facePhotoRequired: 'Face Photo Required',
   faceNotMatched: 'Face Not Matched',
   faceLoginUnavailable: 'Face Login Unavailable',

@@ -2,6 +2,7 @@ import 'i18next';
 import type admin from '../locales/en-US/admin.json';
 import type allowlist from '../locales/en-US/allowlist.json';
 import type aml from '../locales/en-US/aml.json';
+import type apiDocs from '../locales/en-US/apiDocs.json';
 import type auth from '../locales/en-US/auth.json';
 import type calls from '../locales/en-US/calls.json';
 import type common from '../locales/en-US/common.json';
@@ -48,6 +49,7 @@ declare module 'i18next' {
       fields: typeof fields;
       payment: typeof payment;
       logs: typeof logs;
+      apiDocs: typeof apiDocs;
     };
     returnNull: false;
   }

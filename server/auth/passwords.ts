@@ -5,11 +5,6 @@ export interface PasswordCost {
   timeCost: number;
 }
 
-/** Password rule of SPEC §5: at least 6 characters with a digit, a lowercase and an uppercase letter. */
-export function isAcceptablePassword(password: string): boolean {
-  return password.length >= 6 && /\d/.test(password) && /[a-z]/.test(password) && /[A-Z]/.test(password);
-}
-
 /** argon2id (the library's default algorithm). */
 export function hashPassword(password: string, cost: PasswordCost): Promise<string> {
   return hash(password, { memoryCost: cost.memoryCost, timeCost: cost.timeCost, parallelism: 1 });

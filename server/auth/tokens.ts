@@ -1,4 +1,4 @@
-import { jwtVerify, SignJWT } from 'jose';
+import { decodeJwt, jwtVerify, SignJWT } from 'jose';
 
 /** Claims of the access token (the studio decodes them without verifying). */
 export interface AccessClaims {
@@ -40,6 +40,8 @@ type TokenUse = 'access' | 'socket' | 'mfa_setup' | 'customer' | 'signup';
 export interface TokenService {
   signAccess(claims: AccessClaims): Promise<string>;
   verifyAccess(token: string): Promise<AccessClaims | null>;
+  /** True for an access token of ours whose only fault is that it has expired. */
+  accessExpired(token: string): Promise<boolean>;
   signSocket(claims: SocketClaims): Promise<string>;
   verifySocket(token: string): Promise<SocketClaims | null>;
   signMfaSetup(claims: MfaSetupClaims): Promise<string>;
@@ -115,6 +117,25 @@ export function createTokenService(options: {
       if (verified.size >= 10_000) verified.clear();
       verified.set(token, { claims, expiresAt: Number(p.exp) * 1000 });
       return claims;
+    },
+    async accessExpired(token) {
+      let exp: number | undefined;
+      try {
+        exp = decodeJwt(token).exp;
+      } catch {
+        return false;
+      }
+      if (typeof exp !== 'number' || exp * 1000 > Date.now()) return false;
+      // Checked as of a second before it expired: the signature and the rest must hold.
+      try {
+        const { payload } = await jwtVerify(token, await key, {
+          algorithms: ['HS256'],
+          currentDate: new Date((exp - 1) * 1000),
+        });
+        return payload.token_type === 'access';
+      } catch {
+        return false;
+      }
     },
     signSocket: (claims) => signUser(claims, 'socket', options.socketTtlSeconds),
     async verifySocket(token) {

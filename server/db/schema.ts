@@ -825,6 +825,8 @@ export const sessions = pgTable(
     lastSeenAt: ts().notNull().defaultNow(),
     expiresAt: ts().notNull(),
     endedAt: ts(),
+    /** Why it ended (a SessionEndReason of src/contract/sessions.ts; issue 27): the 401 of its token says so. */
+    endReason: text(),
   },
   (t) => [index('sessions_user').on(t.userId, t.endedAt)],
 );

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { and, eq, sql } from 'drizzle-orm';
+import { isAcceptablePassword, PASSWORD_RULE_DETAIL } from '../../src/contract/passwords';
 import type { User } from '../../src/contract/users';
-import { hashPassword, isAcceptablePassword, verifyPassword } from '../auth/passwords';
+import { hashPassword, verifyPassword } from '../auth/passwords';
 import { consumeTotp, newTotpSecret } from '../auth/totp';
 import type { AppContext } from '../context';
 import { users } from '../db/schema';
@@ -128,7 +129,7 @@ export async function submitPasswordReset(
   ctx: Ctx,
   body: { email: string; otp: string; new_password: string },
 ): Promise<void> {
-  if (!isAcceptablePassword(body.new_password)) throw badRequest(DETAILS.passwordRule);
+  if (!isAcceptablePassword(body.new_password)) throw badRequest(PASSWORD_RULE_DETAIL);
   const ok = await consumeCode(
     ctx.db,
     ctx.config.jwtSecret,
@@ -148,5 +149,7 @@ export async function submitPasswordReset(
   await ctx.sessions.endAllOf(
     ctx.db,
     changed.map(({ id }) => id),
+    null,
+    'password_changed',
   );
 }

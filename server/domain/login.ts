@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { LoginBody, LoginResponse, Region } from '../../src/contract/auth';
+import { ACCOUNT_DISABLED_DETAIL } from '../../src/contract/sessions';
 import { verifyPassword } from '../auth/passwords';
 import type { SecretBox } from '../auth/secrets';
 import type { TokenService } from '../auth/tokens';
@@ -136,11 +137,15 @@ export async function login(
     throw badRequest(DETAILS.invalidCredentials);
   }
   const matching: Candidate[] = [];
+  let disabled = false;
   for (const candidate of candidates) {
-    if ((await verifyPassword(candidate.passwordHash, body.password)) && candidate.isActive)
-      matching.push(candidate);
+    if (!(await verifyPassword(candidate.passwordHash, body.password))) continue;
+    if (candidate.isActive) matching.push(candidate);
+    else disabled = true;
   }
-  if (matching.length === 0) throw badRequest(DETAILS.invalidCredentials);
+  // Only the right password learns that the account is disabled (issue 27); a guess stays Invalid Credentials.
+  if (matching.length === 0)
+    throw badRequest(disabled ? ACCOUNT_DISABLED_DETAIL : DETAILS.invalidCredentials);
 
   const regions = uniqueRegions(matching);
   let chosen = matching;

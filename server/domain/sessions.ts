@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, lt, ne, or } from 'drizzle-orm';
-import type { SessionInfo } from '../../src/contract/sessions';
+import type { SessionEndReason, SessionInfo } from '../../src/contract/sessions';
 import type { AccessClaims, TokenService } from '../auth/tokens';
 import type { DbOrTx } from '../db/client';
 import { sessions } from '../db/schema';
@@ -33,9 +33,17 @@ export interface SessionService {
   /** The user's active sessions, newest activity first. */
   list(db: DbOrTx, userId: number, currentId: string | null): Promise<SessionInfo[]>;
   /** Ends one of the user's active sessions; false when there is none with that id. */
-  end(db: DbOrTx, userId: number, sessionId: string): Promise<boolean>;
-  /** Ends every active session of the users, except `keep` (the caller's own). Returns how many ended. */
-  endAllOf(db: DbOrTx, userIds: number[], keep?: string | null): Promise<number>;
+  end(db: DbOrTx, userId: number, sessionId: string, reason?: SessionEndReason): Promise<boolean>;
+  /**
+   * Ends every active session of the users, except `keep` (the caller's own), for `reason` (default: signed
+   * out). Returns how many ended.
+   */
+  endAllOf(db: DbOrTx, userIds: number[], keep?: string | null, reason?: SessionEndReason): Promise<number>;
+  /** Why the user's session is not active (ended or expired), or null when it is active or unknown. */
+  endReason(
+    db: DbOrTx,
+    claims: Pick<AccessClaims, 'session_id' | 'user_id'>,
+  ): Promise<SessionEndReason | null>;
   /** Called with the ids of sessions that just ended (the hub disconnects their sockets). */
   onEnded(listener: (sessionIds: string[]) => void): void;
 }
@@ -166,21 +174,21 @@ export function createSessionService(options: {
       });
     },
 
-    async end(db, userId, sessionId) {
+    async end(db, userId, sessionId, reason = 'signed_out') {
       const ended = await db
         .update(sessions)
-        .set({ endedAt: new Date() })
+        .set({ endedAt: new Date(), endReason: reason })
         .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.endedAt)))
         .returning({ id: sessions.id });
       forget(ended.map((r) => r.id));
       return ended.length > 0;
     },
 
-    async endAllOf(db, userIds, keep) {
+    async endAllOf(db, userIds, keep, reason = 'signed_out') {
       if (userIds.length === 0) return 0;
       const ended = await db
         .update(sessions)
-        .set({ endedAt: new Date() })
+        .set({ endedAt: new Date(), endReason: reason })
         .where(
           and(
             inArray(sessions.userId, userIds),
@@ -191,6 +199,21 @@ export function createSessionService(options: {
         .returning({ id: sessions.id });
       forget(ended.map((r) => r.id));
       return ended.length;
+    },
+
+    async endReason(db, claims) {
+      const [row] = await db
+        .select({
+          userId: sessions.userId,
+          endedAt: sessions.endedAt,
+          endReason: sessions.endReason,
+          expiresAt: sessions.expiresAt,
+        })
+        .from(sessions)
+        .where(eq(sessions.id, claims.session_id));
+      if (!row || row.userId !== claims.user_id) return null;
+      if (row.endedAt) return (row.endReason as SessionEndReason | null) ?? 'signed_out';
+      return row.expiresAt.getTime() <= Date.now() ? 'expired' : null;
     },
 
     onEnded(listener) {

@@ -16,12 +16,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
-import {
-  type CompanyCreated,
-  type EmailVerified,
-  isSignupPassword,
-  SIGNUP_PASSWORD_DETAIL,
-} from '../../src/contract/signup';
+import { isAcceptablePassword, PASSWORD_RULE_DETAIL } from '../../src/contract/passwords';
+import type { CompanyCreated, EmailVerified } from '../../src/contract/signup';
 import { hashPassword } from '../auth/passwords';
 import type { SignupClaims } from '../auth/tokens';
 import type { AppContext } from '../context';
@@ -109,7 +105,7 @@ export async function mailVerificationCode(ctx: Ctx, email: string): Promise<voi
  * code; answers the registration's handle, which POST /user/email_otp/submit needs with the code.
  */
 export async function register(ctx: Ctx, body: { email: string; password: string }): Promise<string> {
-  if (!isSignupPassword(body.password)) throw badRequest(SIGNUP_PASSWORD_DETAIL);
+  if (!isAcceptablePassword(body.password)) throw badRequest(PASSWORD_RULE_DETAIL);
   const email = body.email.trim();
   const passwordHash = await hashPassword(body.password, ctx.config.argon2);
   const handle = randomBytes(24).toString('base64url');

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { EMAIL_MESSAGE } from '../../src/contract/auth';
 import type { Role } from '../../src/contract/common';
 import type { AuditAction } from '../../src/contract/logEvents';
+import { isAcceptablePassword, PASSWORD_RULE_DETAIL } from '../../src/contract/passwords';
 import type {
   ChangePasswordBody,
   User,
@@ -17,7 +18,7 @@ import type {
   userCreateBodySchema,
   userUpdateBodySchema,
 } from '../../src/contract/users';
-import { hashPassword, isAcceptablePassword, verifyPassword } from '../auth/passwords';
+import { hashPassword, verifyPassword } from '../auth/passwords';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
 import { companies, groups, userGroups, users } from '../db/schema';
@@ -315,7 +316,7 @@ export async function updateUser(ctx: Ctx, me: Principal, userId: number, body: 
       });
   });
   // Disabling ends every session (and with them the sockets) for good: enabling later revives none (issue 26).
-  if (body.is_active === false) await ctx.sessions.endAllOf(ctx.db, [userId]);
+  if (body.is_active === false) await ctx.sessions.endAllOf(ctx.db, [userId], null, 'disabled');
   return answer(ctx, me.companyId, userId);
 }
 
@@ -347,7 +348,12 @@ export async function forcePasswordReset(
       after: { force_password_reset: true },
     });
   });
-  await ctx.sessions.endAllOf(ctx.db, [userId], userId === me.id ? currentSession : null);
+  await ctx.sessions.endAllOf(
+    ctx.db,
+    [userId],
+    userId === me.id ? currentSession : null,
+    'password_reset_required',
+  );
   return answer(ctx, me.companyId, userId);
 }
 
@@ -367,7 +373,7 @@ export async function changeOwnPassword(
     throw other ? forbidden() : notFound();
   }
   await confirmOwnPassword(ctx, me, body.password);
-  if (!isAcceptablePassword(body.new_password)) throw badRequest(DETAILS.passwordRule);
+  if (!isAcceptablePassword(body.new_password)) throw badRequest(PASSWORD_RULE_DETAIL);
   const passwordHash = await hashPassword(body.new_password, ctx.config.argon2);
   await ctx.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, forcePasswordReset: false }).where(eq(users.id, me.id));
@@ -379,5 +385,5 @@ export async function changeOwnPassword(
       action: 'password_changed',
     });
   });
-  await ctx.sessions.endAllOf(ctx.db, [me.id], currentSession);
+  await ctx.sessions.endAllOf(ctx.db, [me.id], currentSession, 'password_changed');
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Permission } from '../../src/contract/common';
+import { SESSION_END_DETAILS } from '../../src/contract/sessions';
 import type { CustomerClaims } from '../auth/tokens';
 import type { AppContext } from '../context';
 import { enforceIpAllowList } from '../domain/ipAllowList';
@@ -77,15 +78,21 @@ export async function authenticate(
   if (!token) throw unauthorized(DETAILS.notAuthenticated);
   const access = await ctx.tokens.verifyAccess(token);
   // An access token is good only while its server-side session is (logout, password change end it).
-  if (access && !(await ctx.sessions.check(ctx.db, access, request.ip)))
-    throw unauthorized(DETAILS.invalidToken);
+  if (access && !(await ctx.sessions.check(ctx.db, access, request.ip))) {
+    // Why it ended (issue 27): the studio's sign-in page says so.
+    const reason = await ctx.sessions.endReason(ctx.db, access);
+    throw unauthorized(reason ? SESSION_END_DETAILS[reason] : DETAILS.invalidToken);
+  }
   if (access) request.sessionId = access.session_id;
   let claims: { user_id: number; company_id: number; issued_at?: number } | null = access;
   if (!claims && options.mfaSetup) {
     claims = await ctx.tokens.verifyMfaSetup(token);
     if (claims) request.mfaSetupToken = true;
   }
-  if (!claims) throw unauthorized(DETAILS.invalidToken);
+  if (!claims)
+    throw unauthorized(
+      (await ctx.tokens.accessExpired(token)) ? SESSION_END_DETAILS.expired : DETAILS.invalidToken,
+    );
   // Read on every request (no cache): a role, group or state change applies now, in every process.
   const state = await loadPrincipalState(ctx.db, claims.user_id);
   const principal = state?.principal;

@@ -40,7 +40,7 @@ export function loginRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['auth'],
           description:
             'With accounts in several regions and no `server`, answers `{ regions }` only; log in again with `server`. ' +
-            '400 details: Invalid Credentials, Password Reset Required, Two Factor Reset Required (with a restricted ' +
+            '400 details: Invalid Credentials, Your account is disabled. Contact your administrator. (the right password of a disabled account), Password Reset Required, Two Factor Reset Required (with a restricted ' +
             '`access` token for otp_reset/otp_verify, 10 minutes, plus `server` and `user_id`), OTP Required, ' +
             "Invalid OTP, Face Photo Required, Face Not Matched, Face Login Unavailable. 403 when the company's IP " +
             "allow-list does not hold the caller's address (after the credentials are checked).",

@@ -64,7 +64,7 @@ export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const me = principalOf(request);
-        if (request.sessionId) await ctx.sessions.end(ctx.db, me.id, request.sessionId);
+        if (request.sessionId) await ctx.sessions.end(ctx.db, me.id, request.sessionId, 'logged_out');
         return reply.code(204).send(null);
       },
     );

@@ -1,62 +1,12 @@
 /**
  * Self-service account creation (issue 16; SPEC §1, §5, §7 stp/register, email_otp, stp/company): the
- * create-account password rule and its strength, the package → services table, and the request and answer
- * shapes shared by the studio and the server.
+ * package → services table, and the request and answer shapes shared by the studio and the server. The
+ * password rule is passwords.ts.
  */
 import { z } from 'zod';
 import { emailOtpSubmitBodySchema, loginSuccessSchema } from './auth';
 import { idSchema, lineText } from './common';
 import type { Service } from './constants';
-
-// ---------------------------------------------------------------- §5 create-account password
-
-/** The parts of the create-account password rule (§5): 8 or more characters, upper, lower, a symbol. */
-export const SIGNUP_PASSWORD_RULES = ['length', 'upper', 'lower', 'symbol'] as const;
-export type SignupPasswordRule = (typeof SIGNUP_PASSWORD_RULES)[number];
-
-export const SIGNUP_PASSWORD_MIN = 8;
-
-const ruleHolds: Record<SignupPasswordRule, (password: string) => boolean> = {
-  length: (p) => [...p].length >= SIGNUP_PASSWORD_MIN,
-  upper: (p) => /\p{Lu}/u.test(p),
-  lower: (p) => /\p{Ll}/u.test(p),
-  // Anything that is neither a letter, a digit nor white space counts as a symbol.
-  symbol: (p) => /[^\p{L}\p{N}\s]/u.test(p),
-};
-
-/** The rules the password does not meet yet, in §5's order. */
-export function missingPasswordRules(password: string): SignupPasswordRule[] {
-  return SIGNUP_PASSWORD_RULES.filter((rule) => !ruleHolds[rule](password));
-}
-
-export const isSignupPassword = (password: string) => missingPasswordRules(password).length === 0;
-
-export const PASSWORD_STRENGTHS = ['weak', 'average', 'good', 'strong'] as const;
-export type PasswordStrength = (typeof PASSWORD_STRENGTHS)[number];
-
-/**
- * §5 strength Weak / Average / Good / Strong. Weak until the rule is met; then Average, Good with 12 or more
- * characters or a digit and a second symbol, Strong with 12 or more characters, a digit and two symbols (or 16
- * or more characters with a digit).
- */
-export function passwordStrength(password: string): PasswordStrength {
-  if (!isSignupPassword(password)) return 'weak';
-  const length = [...password].length;
-  const digit = /\p{N}/u.test(password);
-  const symbols = password.match(/[^\p{L}\p{N}\s]/gu)?.length ?? 0;
-  let points = 0;
-  if (length >= 12) points += 1;
-  if (length >= 16) points += 1;
-  if (digit) points += 1;
-  if (symbols >= 2) points += 1;
-  if (points >= 3) return 'strong';
-  if (points >= 1) return 'good';
-  return 'average';
-}
-
-/** What the server answers for a password that breaks the create-account rule. */
-export const SIGNUP_PASSWORD_DETAIL =
-  'The password needs 8 or more characters with an upper-case letter, a lower-case letter and a symbol';
 
 // ---------------------------------------------------------------- packages and their services
 
@@ -117,7 +67,7 @@ export const companyBodySchema = z.strictObject({
     .min(1, 'This field can not be empty.')
     .max(32)
     .regex(/^\+?[0-9 ()-]{5,31}$/, 'This is not a valid phone number.'),
-  industry: trimmed(100),
+  industry: lineText.trim().min(1, 'Choose an industry.').max(100),
   /** ISO 3166-1 alpha-2 code from the payment service's countries. */
   country: lineText
     .trim()

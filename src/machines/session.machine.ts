@@ -7,6 +7,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { LoginResponse, LoginSuccess, Region } from '../contract/auth';
 import type { PasskeyAssertion } from '../contract/passkeys';
+import { ACCOUNT_DISABLED_DETAIL } from '../contract/sessions';
 import { detailIs, failureOf } from './failure';
 
 /** What the login call sends (§7 POST /api/v1/login/). */
@@ -50,6 +51,7 @@ export const LOGIN_DETAILS = {
 
 export type SessionError =
   | 'invalidCredentials'
+  | 'accountDisabled'
   | 'invalidCode'
   | 'photoRejected'
   | 'photoUnavailable'
@@ -350,6 +352,11 @@ export const sessionMachine = setup({
             guard: { type: 'failedWith', params: LOGIN_DETAILS.invalidCredentials },
             target: 'signedOut.credentials',
             actions: assign({ error: 'invalidCredentials', password: '' }),
+          },
+          {
+            guard: { type: 'failedWith', params: ACCOUNT_DISABLED_DETAIL },
+            target: 'signedOut.credentials',
+            actions: assign({ error: 'accountDisabled', password: '' }),
           },
           {
             target: 'signedOut.credentials',

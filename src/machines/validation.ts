@@ -2,6 +2,8 @@
  * Validation rules of SPEC §5, as pure functions. Each returns the name of the failed rule or null; views
  * turn names into the texts of §5 (validation.* keys).
  */
+import { isAcceptablePassword } from '../contract/passwords';
+
 export type ValidationFailure =
   | 'required'
   | 'email'
@@ -25,12 +27,10 @@ export function checkEmail(value: string): ValidationFailure | null {
   return null;
 }
 
-/** At least 6 characters with a digit, a lowercase and an uppercase letter. */
+/** A new password: the one rule of src/contract/passwords.ts. */
 export function checkPassword(value: string): ValidationFailure | null {
   if (!value) return 'required';
-  if (value.length < 6 || !/\d/.test(value) || !/[a-z]/.test(value) || !/[A-Z]/.test(value))
-    return 'password';
-  return null;
+  return isAcceptablePassword(value) ? null : 'password';
 }
 
 export function checkConfirmation(password: string, confirmation: string): ValidationFailure | null {

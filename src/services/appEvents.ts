@@ -1,3 +1,5 @@
+import type { SessionEndReason } from '../contract/sessions';
+
 /**
  * App-level events raised by services for the views (§8): a forced dialog, a session that ended.
  * Forced events are raised once: a repeat is ignored until the handler settles it.
@@ -5,7 +7,7 @@
 export type AppEvent =
   | { type: 'password-reset.required' }
   | { type: 'two-factor-reset.required' }
-  | { type: 'session.ended'; email: string | null };
+  | { type: 'session.ended'; email: string | null; reason: SessionEndReason | null };
 
 type Listener = (event: AppEvent) => void;
 
@@ -17,8 +19,21 @@ export function onAppEvent(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
+type SessionEnded = Extract<AppEvent, { type: 'session.ended' }>;
+
+/** The latest session end nobody has taken yet: a 401 while the page starts comes before the app listens. */
+let pendingSessionEnd: SessionEnded | null = null;
+
 export function raiseAppEvent(event: AppEvent): void {
+  if (event.type === 'session.ended') pendingSessionEnd = event;
   for (const listener of [...listeners]) listener(event);
+}
+
+/** The session end raised and not yet taken (the app's handler takes it, also when it mounts after it). */
+export function takeSessionEnd(): SessionEnded | null {
+  const event = pendingSessionEnd;
+  pendingSessionEnd = null;
+  return event;
 }
 
 /** Raise a forced event unless it is already raised and not yet settled. */

@@ -21,6 +21,7 @@ export const NAMESPACES = [
   'fields',
   'payment',
   'logs',
+  'apiDocs',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

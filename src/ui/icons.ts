@@ -7,11 +7,11 @@
 import { type IconName, type IconPaths, IconSize, Icons } from '@blueprintjs/icons';
 
 const standard = import.meta.glob<IconPaths>(
-  '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{arrow-left,camera,caret-down,chevron-down,chevron-up,cross,disable,error,flash,globe,home,info-sign,key,lock,moon,refresh,shield,tick,tick-circle,warning-sign}.js',
+  '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{arrow-left,camera,caret-down,chevron-down,chevron-up,cross,disable,error,flash,globe,home,info-sign,key,lock,moon,refresh,shield,small-cross,small-tick,tick,tick-circle,warning-sign}.js',
   { import: 'default' },
 );
 const large = import.meta.glob<IconPaths>(
-  '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{arrow-left,camera,caret-down,chevron-down,chevron-up,cross,disable,error,flash,globe,home,info-sign,key,lock,moon,refresh,shield,tick,tick-circle,warning-sign}.js',
+  '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{arrow-left,camera,caret-down,chevron-down,chevron-up,cross,disable,error,flash,globe,home,info-sign,key,lock,moon,refresh,shield,small-cross,small-tick,tick,tick-circle,warning-sign}.js',
   { import: 'default' },
 );
 

@@ -81,11 +81,22 @@ test('an admin adds a Restricted User; the invitation sets a password; they may 
   const link = /(http\S+\/reset-password\?\S+)/.exec(await newestMail(request, email))?.[1] ?? '';
   const invited = await newPage(browser);
   await invited.goto(link.replace(/^https?:\/\/[^/]+/, ''));
+  // The invitation is the new user's "Set your password", with the one password rule (issue 27).
+  await expect(invited.getByRole('heading', { name: 'Set your password' })).toBeVisible();
+  await expect(invited.getByText('8 or more characters')).toBeVisible();
   await invited.getByLabel('New password', { exact: true }).fill('Invited2026');
   await invited.getByLabel('Confirm the new password').fill('Invited2026');
-  await invited.getByRole('button', { name: 'Change password' }).click();
+  await invited.getByRole('button', { name: 'Set password' }).click();
+  await expect(
+    invited.getByText(
+      'The password needs 8 or more characters with an upper-case letter, a lower-case letter and a symbol.',
+    ),
+  ).toBeVisible();
+  await invited.getByLabel('New password', { exact: true }).fill('Invited@2026');
+  await invited.getByLabel('Confirm the new password').fill('Invited@2026');
+  await invited.getByRole('button', { name: 'Set password' }).click();
   await expect(invited.getByText('Password successfully changed')).toBeVisible();
-  await signIn(invited, { email, password: 'Invited2026' });
+  await signIn(invited, { email, password: 'Invited@2026' });
   await invited.goto('/admin');
   await expect(invited.getByText('You are not allowed to visit this page.')).toBeVisible();
   await invited.context().close();
@@ -100,7 +111,7 @@ test.describe('in Turkish', () => {
     request,
   }) => {
     const email = `reset-${unique()}@acme.test`;
-    await invitedUser(request, email, 'User', 'Before2026');
+    await invitedUser(request, email, 'User', 'Before@2026');
     await page.goto('/login');
     await page.getByLabel('E-posta', { exact: true }).fill(DEMO.admin.email);
     await page.getByLabel('Şifre', { exact: true }).fill(DEMO.admin.password);
@@ -119,18 +130,18 @@ test.describe('in Turkish', () => {
     const user = await newPage(browser, 'tr-TR');
     await user.goto('/login');
     await user.getByLabel('E-posta', { exact: true }).fill(email);
-    await user.getByLabel('Şifre', { exact: true }).fill('Before2026');
+    await user.getByLabel('Şifre', { exact: true }).fill('Before@2026');
     await user.getByRole('button', { name: 'Giriş yap', exact: true }).click();
     const dialog = user.getByRole('dialog', { name: 'Şifrenizi değiştirmeniz gerekiyor' });
     await dialog.getByRole('button', { name: 'Kod gönder' }).click();
     const code = /\b(\d{6})\b/.exec(await newestMail(request, email))?.[1] ?? '';
     await dialog.getByLabel('Kod').fill(code);
-    await dialog.getByLabel('Yeni şifre', { exact: true }).fill('After2026');
-    await dialog.getByLabel('Yeni şifreyi onaylayın').fill('After2026');
+    await dialog.getByLabel('Yeni şifre', { exact: true }).fill('After@2026');
+    await dialog.getByLabel('Yeni şifreyi onaylayın').fill('After@2026');
     await dialog.getByRole('button', { name: 'Şifreyi değiştir' }).click();
     await expect(dialog).toBeHidden();
     await user.getByLabel('E-posta', { exact: true }).fill(email);
-    await user.getByLabel('Şifre', { exact: true }).fill('After2026');
+    await user.getByLabel('Şifre', { exact: true }).fill('After@2026');
     await user.getByRole('button', { name: 'Giriş yap', exact: true }).click();
     await expect(user.getByRole('navigation', { name: 'Ana gezinme' })).toBeVisible();
     await user.context().close();
@@ -143,9 +154,9 @@ test('disabling a signed-in user sends their studio back to /login; the audit lo
   request,
 }) => {
   const email = `disabled-${unique()}@acme.test`;
-  await invitedUser(request, email, 'User', 'Working2026');
+  await invitedUser(request, email, 'User', 'Working@2026');
   const user = await newPage(browser);
-  await signIn(user, { email, password: 'Working2026' });
+  await signIn(user, { email, password: 'Working@2026' });
 
   await signIn(page);
   await page.goto(`/admin?search=${encodeURIComponent(email)}`);
@@ -182,8 +193,8 @@ test('disabling a signed-in user sends their studio back to /login; the audit lo
 
 test('settings: own details and a password change with the current one', async ({ page, request }) => {
   const email = `settings-${unique()}@acme.test`;
-  await invitedUser(request, email, 'Restricted User', 'Settings2026');
-  await signIn(page, { email, password: 'Settings2026' });
+  await invitedUser(request, email, 'Restricted User', 'Settings@2026');
+  await signIn(page, { email, password: 'Settings@2026' });
   await page.goto('/settings');
   await page.getByLabel('First name').fill('Selin');
   await page.getByRole('button', { name: 'Save' }).click();
@@ -191,13 +202,13 @@ test('settings: own details and a password change with the current one', async (
   await expect(page.getByRole('button', { name: 'Account menu' })).toContainText('Selin');
 
   await page.getByLabel('Current password').fill('wrong');
-  await page.getByLabel('New password', { exact: true }).fill('Changed2026');
-  await page.getByLabel('Confirm the new password').fill('Changed2026');
+  await page.getByLabel('New password', { exact: true }).fill('Changed@2026');
+  await page.getByLabel('Confirm the new password').fill('Changed@2026');
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Wrong password' })).toBeVisible();
-  await page.getByLabel('Current password').fill('Settings2026');
+  await page.getByLabel('Current password').fill('Settings@2026');
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByText('Password successfully changed')).toBeVisible();
-  const login = await request.post('/api/v1/login/', { data: { username: email, password: 'Changed2026' } });
+  const login = await request.post('/api/v1/login/', { data: { username: email, password: 'Changed@2026' } });
   expect(login.status()).toBe(200);
 });

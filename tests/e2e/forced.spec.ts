@@ -47,16 +47,20 @@ test('a forced password reset opens the reset dialog; the new password then sign
   await dialog.getByLabel('New password', { exact: true }).fill('weak');
   await dialog.getByLabel('Confirm the new password').fill('weak2');
   await dialog.getByRole('button', { name: 'Change password' }).click();
-  await expect(dialog.getByText('Min 6 lowercase and uppercase characters needed')).toBeVisible();
+  await expect(
+    dialog.getByText(
+      'The password needs 8 or more characters with an upper-case letter, a lower-case letter and a symbol.',
+    ),
+  ).toBeVisible();
   await expect(dialog.getByText('Passwords do not match')).toBeVisible();
 
-  await dialog.getByLabel('New password', { exact: true }).fill('Fresh2026');
-  await dialog.getByLabel('Confirm the new password').fill('Fresh2026');
+  await dialog.getByLabel('New password', { exact: true }).fill('Fresh@2026');
+  await dialog.getByLabel('Confirm the new password').fill('Fresh@2026');
   await dialog.getByRole('button', { name: 'Change password' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('status')).toHaveText('Password successfully changed');
 
-  await signIn(page, 'reset@acme.test', 'Fresh2026');
+  await signIn(page, 'reset@acme.test', 'Fresh@2026');
   await expect(page.getByRole('heading', { name: 'Customers' })).toBeVisible();
 });
 

@@ -39,7 +39,7 @@ test.describe('guards and routes', () => {
     await signIn(page);
     await page.goto('/reports');
     await expect(page).toHaveURL(/\/landing$/);
-    await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Reports' })).toBeVisible();
     await page.goto('/?session_id=cs_test_42');
     await expect.poll(() => path(page)).toBe('/return?session_id=cs_test_42');
     await expect(page.getByRole('heading', { name: 'Payment', exact: true })).toBeVisible();

@@ -136,6 +136,9 @@ test('a sign-up in English: wrong code then the right one, a reload mid-flow, pa
   await page.getByRole('button', { name: 'Choose Starter' }).click();
   await page.getByRole('button', { name: 'Continue to payment' }).click();
   await expect(page.getByText('This field can not be empty.').first()).toBeVisible();
+  // The lists ask to choose (issue 27), not to fill in.
+  await expect(page.getByText('Choose an industry.')).toBeVisible();
+  await expect(page.getByText('Choose a country.')).toBeVisible();
   await photograph(page, '4-profile');
   await page.getByLabel('Company name', { exact: true }).fill('Newco Payments');
   await page.getByLabel('First name', { exact: true }).fill('Nora');

@@ -97,7 +97,7 @@ test('the landing page shows only the tiles the account may open', async ({ page
   await signIn(page);
   await page.goto('/reports');
   await expect(page).toHaveURL(/\/landing$/);
-  const tiles = page.getByRole('list', { name: 'Overview' });
+  const tiles = page.getByRole('list', { name: 'Reports' });
   for (const name of [
     'Customers',
     'Calls',
@@ -121,7 +121,7 @@ test('a user with fewer permissions sees fewer tiles; a Restricted User may not 
   // view_settings_page only, and the landing page needs view_reports_page (§2).
   await signIn(page, DEMO.agent);
   await page.goto('/landing');
-  const tiles = page.getByRole('list', { name: 'Overview' });
+  const tiles = page.getByRole('list', { name: 'Reports' });
   await expect(tiles.getByRole('group')).toHaveCount(5);
   for (const name of ['Customers', 'Calls', 'Detailed call statistics', 'Dashboard', 'Settings'])
     await expect(tiles.getByRole('group', { name, exact: true })).toBeVisible();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD_RULE_DETAIL } from '../../src/contract/passwords';
 import { bearer, get, login, PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
 
 const FORBIDDEN = { detail: 'You do not have permission to perform this action' };
@@ -437,7 +438,7 @@ describe('user administration rules', () => {
     });
     expect(await call('POST', url, token, { password: 'First@2026', new_password: 'weak' })).toEqual({
       status: 400,
-      body: { detail: 'Min 6 lowercase and uppercase characters needed' },
+      body: { detail: PASSWORD_RULE_DETAIL },
     });
     expect(await call('POST', url, token, { password: 'First@2026', new_password: 'Second@2026' })).toEqual({
       status: 200,

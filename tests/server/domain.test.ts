@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { createLimiters, createLoginGuard, FIRST_DELAY_SECONDS } from '../../server/auth/attemptLimiter';
-import { isAcceptablePassword } from '../../server/auth/passwords';
 import { totpCode, verifyTotp } from '../../server/auth/totp';
 import { DEMO_USERS } from '../../server/db/seed/demo';
 import { createRng } from '../../server/db/seed/prng';
@@ -13,6 +12,7 @@ import { callStatusList } from '../../server/domain/videocalls';
 import { describeValidation } from '../../server/http/errors';
 import { toPage } from '../../server/http/paging';
 import { PERMISSIONS } from '../../src/contract/constants';
+import { isAcceptablePassword } from '../../src/contract/passwords';
 
 describe('permissions', () => {
   it('gives each role its pages and adds group permissions in §6 order', () => {
@@ -114,6 +114,7 @@ describe('constants and rules', () => {
   it('seeds demo passwords that satisfy §5', () => {
     for (const user of DEMO_USERS) expect(isAcceptablePassword(user.password), user.email).toBe(true);
     expect(isAcceptablePassword('abc123')).toBe(false);
+    expect(isAcceptablePassword('Abc12345')).toBe(false);
   });
 
   it('verifies real TOTP codes with one step of drift', () => {

@@ -106,7 +106,7 @@ describe('server-side sessions', () => {
       expect(await profiles(token)).toBe(200);
       expect((await logout(token)).statusCode).toBe(204);
       const after = await get<{ detail: string }>(t.app, '/api/v2/profile', token);
-      expect(after).toEqual({ status: 401, body: { detail: 'Token is invalid or expired' } });
+      expect(after).toEqual({ status: 401, body: { detail: 'This session was logged out. Sign in again.' } });
       // A second logout with the same token: 401, nothing else changes.
       expect((await logout(token)).statusCode).toBe(401);
     }

@@ -5,6 +5,7 @@ import { DEMO_MFA_SECRET } from '../../server/db/seed/demo';
 import { consumeCode, issueCode } from '../../server/domain/oneTimeCodes';
 import type { FaceComparison, FaceMatcher } from '../../server/integrations/faceMatch';
 import { sampleFaceDataUrl } from '../../server/integrations/faceSamples';
+import { PASSWORD_RULE_DETAIL } from '../../src/contract/passwords';
 import { get, login, mailedCode, PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
 
 const decode = (token: string) =>
@@ -88,7 +89,7 @@ describe('POST /api/v2/user/reset_password/send and /submit', () => {
     });
     expect(weak).toMatchObject({
       status: 400,
-      body: { detail: 'Min 6 lowercase and uppercase characters needed' },
+      body: { detail: PASSWORD_RULE_DETAIL },
     });
     const wrong = await post(t.app, '/api/v2/user/reset_password/submit', {
       email: 'reset@acme.test',

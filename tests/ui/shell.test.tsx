@@ -10,7 +10,7 @@ import { App } from '../../src/ui/app/App';
 import { lazyScreen } from '../../src/ui/app/lazyScreen';
 import { reloadPage } from '../../src/ui/app/reload';
 import { ScreenSlot } from '../../src/ui/app/routes';
-import { showError, showSuccess } from '../../src/ui/toaster';
+import { showSuccess } from '../../src/ui/toaster';
 import { adminAccount, storeAccounts } from '../support/accounts';
 import { missingKeys } from './setup';
 
@@ -149,19 +149,51 @@ describe('shell', () => {
     expect(reloadPage).toHaveBeenCalledTimes(1);
   });
 
-  it('a session that ends (401) sends the user to /login with the email', async () => {
+  it('a session that ends (401) sends the user to /login with the email and says why', async () => {
     storeAccounts(localStorage, [acme]);
     showApp('/calls');
     await screen.findByRole('heading', { name: 'Calls' });
     const { raiseAppEvent } = await import('../../src/services/appEvents');
     act(() => {
       accounts.logout();
-      raiseAppEvent({ type: 'session.ended', email: 'admin@acme.test' });
+      raiseAppEvent({ type: 'session.ended', email: 'admin@acme.test', reason: 'disabled' });
     });
     await waitFor(() => expect(window.location.pathname).toBe('/login'));
     const query = new URLSearchParams(window.location.search);
     expect(query.get('email')).toBe('admin@acme.test');
     expect(query.get('redirect')).toBe('/calls');
-    expect(showError).toHaveBeenCalledWith('Your session has ended. Please sign in again.');
+    // On the page, not in a toast that goes away (issue 27).
+    expect(
+      await screen.findByText(
+        'Your account has been disabled, so you were signed out. Contact your administrator.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('a session that ended while the page started (before the app listened) is still explained', async () => {
+    const { raiseAppEvent } = await import('../../src/services/appEvents');
+    raiseAppEvent({ type: 'session.ended', email: 'admin@acme.test', reason: 'password_changed' });
+    showApp('/calls');
+    expect(
+      await screen.findByText(
+        'Your password was changed, so you were signed out. Sign in with the new password.',
+      ),
+    ).toBeInTheDocument();
+    const query = new URLSearchParams(window.location.search);
+    expect(query.get('ended')).toBe('password_changed');
+    expect(query.get('redirect')).toBe('/calls');
+  });
+
+  it('a session that ends with no reason from the server says that it ended', async () => {
+    storeAccounts(localStorage, [acme]);
+    showApp('/calls');
+    await screen.findByRole('heading', { name: 'Calls' });
+    const { raiseAppEvent } = await import('../../src/services/appEvents');
+    act(() => {
+      accounts.logout();
+      raiseAppEvent({ type: 'session.ended', email: 'admin@acme.test', reason: null });
+    });
+    expect(await screen.findByText('Your session ended. Sign in again.')).toBeInTheDocument();
+    expect(new URLSearchParams(window.location.search).get('ended')).toBe('unknown');
   });
 });

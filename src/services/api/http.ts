@@ -4,6 +4,7 @@
  * or `loginApi` (the login host). Failures reach callers as one `ApiError` type.
  */
 import ky, { isHTTPError, isTimeoutError, type KyInstance } from 'ky';
+import { sessionEndReasonOf } from '../../contract/sessions';
 import { type AccountStore, accounts } from '../accounts';
 import { raiseAppEvent, raiseOnce } from '../appEvents';
 import { studioConfig } from '../config';
@@ -65,7 +66,7 @@ export function createHttp({ store, loginHost, paymentServiceHost }: HttpOptions
       // The first 401 ends the session; others already on the way (e.g. the socket's token) change nothing.
       if (status === 401 && authenticated && store.active()) {
         const email = store.logout();
-        raiseAppEvent({ type: 'session.ended', email });
+        raiseAppEvent({ type: 'session.ended', email, reason: sessionEndReasonOf(detail) });
       }
       if (status === 400 && detail === 'Password Reset Required')
         raiseOnce({ type: 'password-reset.required' });

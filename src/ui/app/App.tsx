@@ -1,10 +1,9 @@
 import { OverlaysProvider } from '@blueprintjs/core';
 import { Suspense, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { onLogoutInOtherTab } from '../../services/accounts';
-import { onAppEvent } from '../../services/appEvents';
-import { showError } from '../toaster';
+import { onAppEvent, takeSessionEnd } from '../../services/appEvents';
+import { SESSION_ENDED_QUERY } from './guards';
 import { NavigationRouter } from './navigation';
 import { reloadPage } from './reload';
 import { AppRoutes } from './routes';
@@ -15,19 +14,28 @@ import { AppRoutes } from './routes';
  */
 function useSessionEnd(): void {
   const [, navigate] = useLocation();
-  const { t } = useTranslation();
-  useEffect(
-    () =>
-      onAppEvent((event) => {
-        if (event.type !== 'session.ended') return;
-        const query = new URLSearchParams();
-        if (event.email) query.set('email', event.email);
-        query.set('redirect', `${window.location.pathname}${window.location.search}`);
-        navigate(`/login?${query}`, { replace: true });
-        void showError(t('messages.sessionEnded'));
-      }),
-    [navigate, t],
-  );
+  useEffect(() => {
+    const ended = (event: { email: string | null; reason: string | null }) => {
+      const query = new URLSearchParams();
+      if (event.email) query.set('email', event.email);
+      // A 401 while the page started may have sent the user to /login already: the page they were on stays.
+      const redirect = window.location.pathname.startsWith('/login')
+        ? new URLSearchParams(window.location.search).get('redirect')
+        : `${window.location.pathname}${window.location.search}`;
+      if (redirect) query.set('redirect', redirect);
+      // The sign-in page says why (issue 27): the server's reason, or that the session ended.
+      query.set(SESSION_ENDED_QUERY, event.reason ?? 'unknown');
+      navigate(`/login?${query}`, { replace: true });
+    };
+    const off = onAppEvent((event) => {
+      if (event.type !== 'session.ended') return;
+      takeSessionEnd();
+      ended(event);
+    });
+    const early = takeSessionEnd();
+    if (early) ended(early);
+    return off;
+  }, [navigate]);
   useEffect(() => onLogoutInOtherTab(window, reloadPage), []);
 }
 

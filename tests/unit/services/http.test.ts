@@ -22,6 +22,8 @@ function answer(req: IncomingMessage): [status: number, body: unknown] {
   const path = req.url ?? '';
   if (path.endsWith('/ok')) return [200, { ok: true }];
   if (path.endsWith('/unauthorized')) return [401, { detail: 'Token is expired' }];
+  if (path.endsWith('/disabled'))
+    return [401, { detail: 'Your account has been disabled. Contact your administrator.' }];
   if (path.endsWith('/forbidden'))
     return [403, { detail: 'You do not have permission to perform this action', code: 7 }];
   if (path.endsWith('/reset-required')) return [400, { detail: 'Password Reset Required' }];
@@ -119,7 +121,13 @@ describe('http client', () => {
     expect(store.active()).toBeNull();
     expect(store.list().map((a) => a.email)).toEqual(['other@globex.test']);
     expect(storage.getItem(STORAGE_KEYS.logoutEvent)).not.toBeNull();
-    expect(events).toEqual([{ type: 'session.ended', email: 'agent@acme.test' }]);
+    expect(events).toEqual([{ type: 'session.ended', email: 'agent@acme.test', reason: null }]);
+  });
+
+  it("401 of an ended session carries the server's reason (issue 27)", async () => {
+    const { api } = setup();
+    await failure(api.get('profile/disabled').json());
+    expect(events).toEqual([{ type: 'session.ended', email: 'agent@acme.test', reason: 'disabled' }]);
   });
 
   it('401 on a public or login call does not end any session', async () => {

@@ -8,7 +8,6 @@ import {
   HTMLSelect,
   Icon,
   Intent,
-  ProgressBar,
   Spinner,
   SpinnerSize,
 } from '@blueprintjs/core';
@@ -17,14 +16,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import type { SnapshotFrom } from 'xstate';
 import { isService } from '../../../contract/constants';
+import { isAcceptablePassword } from '../../../contract/passwords';
 import type { Package } from '../../../contract/payments';
-import {
-  BASE_SERVICES,
-  CUSTOM_PRICE_FROM_VERIFICATIONS,
-  missingPasswordRules,
-  passwordStrength,
-  SIGNUP_PASSWORD_RULES,
-} from '../../../contract/signup';
+import { BASE_SERVICES, CUSTOM_PRICE_FROM_VERIFICATIONS } from '../../../contract/signup';
 import type {
   CompanyProfile,
   CreateAccountEvent,
@@ -41,6 +35,7 @@ import {
   ResendCode,
 } from '../../components/CredentialFields';
 import { useValidationText } from '../../components/FieldMessage';
+import { PasswordRules, passwordRulesIds } from '../../components/PasswordRules';
 import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
 import { useFormat } from '../../format';
@@ -48,13 +43,6 @@ import { useFormat } from '../../format';
 type Send = (event: CreateAccountEvent) => void;
 
 // ---------------------------------------------------------------- e-mail and password
-
-const STRENGTH_INTENT = {
-  weak: Intent.DANGER,
-  average: Intent.WARNING,
-  good: Intent.PRIMARY,
-  strong: Intent.SUCCESS,
-} as const;
 
 export function AccountStep({
   email: initialEmail,
@@ -70,11 +58,10 @@ export function AccountStep({
   const [email, setEmail] = useState(initialEmail);
   const [fresh, setFresh] = useState(NO_NEW_PASSWORD);
   const { password } = fresh;
-  const missing = missingPasswordRules(password);
   const { failures, passes } = useFormCheck(() => ({
     email: checkEmail(email),
     password: password ? null : ('required' as const),
-    rule: password && missing.length > 0 ? ('password' as const) : null,
+    rule: password && !isAcceptablePassword(password) ? ('password' as const) : null,
     confirmation: checkConfirmation(password, fresh.confirmation),
   }));
   const submit = (event: FormEvent) => {
@@ -98,19 +85,15 @@ export function AccountStep({
         ids={{ password: 'signup-password', confirmation: 'signup-confirmation' }}
         labels={{ password: t('account.password'), confirmation: t('account.confirmation') }}
         messages={{
-          password: failures.password
-            ? text(failures.password)
-            : failures.rule
-              ? t('account.rule')
-              : undefined,
+          password: text(failures.password ?? failures.rule),
           confirmation: text(failures.confirmation),
         }}
         value={fresh}
         onChange={setFresh}
         disabled={busy}
-        describedBy="signup-password-rules signup-password-strength"
+        describedBy={passwordRulesIds('signup-password')}
       >
-        <PasswordHints password={password} missing={missing} />
+        <PasswordRules password={password} idPrefix="signup-password" />
       </NewPasswordFields>
       <Button
         type="submit"
@@ -121,51 +104,6 @@ export function AccountStep({
         loading={busy}
       />
     </form>
-  );
-}
-
-/** §5 of the sign-up: the strength and each rule, met or missing, as the password is typed. */
-function PasswordHints({
-  password,
-  missing,
-}: {
-  password: string;
-  missing: ReturnType<typeof missingPasswordRules>;
-}) {
-  const { t } = useTranslation('signup');
-  const strength = passwordStrength(password);
-  const said = t('account.strength', { strength: t(`account.strengths.${password ? strength : 'weak'}`) });
-  return (
-    <>
-      <div className="studio-signup-strength" id="signup-password-strength">
-        <ProgressBar
-          aria-label={said}
-          value={password ? (['weak', 'average', 'good', 'strong'].indexOf(strength) + 1) / 4 : 0}
-          intent={STRENGTH_INTENT[strength]}
-          animate={false}
-          stripes={false}
-        />
-        <span role="status">{said}</span>
-      </div>
-      <div id="signup-password-rules" className="studio-signup-rules">
-        <span className={Classes.TEXT_MUTED}>{t('account.rulesTitle')}</span>
-        <ul>
-          {SIGNUP_PASSWORD_RULES.map((rule) => {
-            const met = !missing.includes(rule);
-            return (
-              <li key={rule} className={met ? 'is-met' : undefined}>
-                <Icon
-                  icon={met ? 'small-tick' : 'small-cross'}
-                  intent={met ? Intent.SUCCESS : Intent.NONE}
-                  title={met ? t('account.met') : t('account.missing')}
-                />
-                {t(`account.rules.${rule}`)}
-              </li>
-            );
-          })}
-        </ul>
-      </div>
-    </>
   );
 }
 
@@ -384,7 +322,10 @@ export function ProfileStep({
     <FormGroup
       label={t(`profile.${key}`)}
       labelFor={`signup-${key}`}
-      helperText={text(failures[key])}
+      // A list asks to choose, not to fill in (issue 27).
+      helperText={
+        failures[key] ? t(key === 'industry' ? 'profile.chooseIndustry' : 'profile.chooseCountry') : undefined
+      }
       intent={failures[key] ? Intent.DANGER : Intent.NONE}
     >
       <HTMLSelect

@@ -4,11 +4,11 @@ import { registerIcons } from '../../icons';
 
 registerIcons(
   import.meta.glob<IconPaths>(
-    '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{arrow-right,credit-card,envelope,new-person,office,small-cross,small-tick,video,exchange}.js',
+    '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{arrow-right,credit-card,envelope,new-person,office,video,exchange}.js',
     { import: 'default' },
   ),
   import.meta.glob<IconPaths>(
-    '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{arrow-right,credit-card,envelope,new-person,office,small-cross,small-tick,video,exchange}.js',
+    '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{arrow-right,credit-card,envelope,new-person,office,video,exchange}.js',
     { import: 'default' },
   ),
 );

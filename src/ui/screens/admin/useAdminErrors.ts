@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { PASSWORD_RULE_DETAIL } from '../../../contract/passwords';
 
 /** Server details of the admin paths that the studio translates; anything else is shown as received. */
 const KNOWN: Record<string, string> = {
@@ -11,7 +12,7 @@ const KNOWN: Record<string, string> = {
   'Wrong password': 'wrongPassword',
   'This is not a valid e-mail address.': 'invalidEmail',
   'You do not have permission to perform this action': 'noPermission',
-  'Min 6 lowercase and uppercase characters needed': 'passwordRule',
+  [PASSWORD_RULE_DETAIL]: 'passwordRule',
 };
 
 export function useAdminErrorText(): (detail: string | null) => string | null {

@@ -4,13 +4,14 @@ import { type FormEvent, lazy, Suspense, useCallback, useMemo, useRef, useState 
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { fromPromise } from 'xstate';
+import { SESSION_END_REASONS, type SessionEndReason } from '../../../contract/sessions';
 import { type SessionError, sessionMachine } from '../../../machines/session.machine';
 import { checkCode, checkEmail, checkRequired } from '../../../machines/validation';
 import { accounts } from '../../../services/accounts';
 import { loadAccount, login } from '../../../services/api/auth';
 import { loginWithPasskey, passkeyAssertion, passkeysAvailable } from '../../../services/api/passkeys';
 import { loadChunk } from '../../../services/chunks';
-import { ADD_ACCOUNT_QUERY } from '../../app/guards';
+import { ADD_ACCOUNT_QUERY, SESSION_ENDED_QUERY } from '../../app/guards';
 import { safeRedirect } from '../../app/redirect';
 import { CodeField, EmailField, PasswordField } from '../../components/CredentialFields';
 import { useValidationText } from '../../components/FieldMessage';
@@ -36,6 +37,12 @@ const ForcedTwoFactorDialog = lazy(() =>
   loadChunk(() => import('./ForcedTwoFactorDialog')).then((m) => ({ default: m.ForcedTwoFactorDialog })),
 );
 
+/** Why the session that sent the user here ended (the `ended` query), or null when none did. */
+function endedReason(value: string | null): SessionEndReason | 'unknown' | null {
+  if (value === null) return null;
+  return SESSION_END_REASONS.includes(value as SessionEndReason) ? (value as SessionEndReason) : 'unknown';
+}
+
 type Step = 'credentials' | 'choosingRegion' | 'askingCode' | 'askingPasskey' | 'askingPhoto';
 
 function useSessionErrorText() {
@@ -47,6 +54,8 @@ function useSessionErrorText() {
         return null;
       case 'invalidCredentials':
         return tc('messages.invalidCredentials');
+      case 'accountDisabled':
+        return t('login.errors.accountDisabled');
       case 'invalidCode':
         return t('login.errors.invalidCode');
       case 'photoRejected':
@@ -95,6 +104,7 @@ export function LoginScreen() {
   const { context } = state;
   const busy = state.hasTag('busy');
   const errorText = useSessionErrorText()(context.error, context.errorDetail);
+  const ended = endedReason(search.get(SESSION_ENDED_QUERY));
   const onCameraDenied = useCallback(() => send({ type: 'camera.denied' }), [send]);
   // While a request runs, the step the user came from stays on screen (busy).
   const step = useRef<Step>('credentials');
@@ -115,6 +125,11 @@ export function LoginScreen() {
             : context.notice === 'passkeyRegistered'
               ? t('passkeys.registered')
               : t('login.notices.twoFactorEnabled')}
+        </Callout>
+      )}
+      {ended && !errorText && (
+        <Callout intent={Intent.WARNING} icon="warning-sign" className="studio-auth-callout" role="status">
+          {t(`login.ended.${ended}`)}
         </Callout>
       )}
       {errorText && (

@@ -14,17 +14,21 @@ import {
   ResendCode,
 } from '../../components/CredentialFields';
 import { useValidationText } from '../../components/FieldMessage';
+import { PasswordRules, passwordRulesIds } from '../../components/PasswordRules';
 import { useFormCheck } from '../../components/useFormCheck';
 
 /** E-mail → code → new password (§5 rules); used on /reset-password and in the forced reset dialog. */
 export function PasswordResetForm({
   email: initialEmail,
   code: initialCode = '',
+  invitation = false,
   onDone,
 }: {
   email: string;
   /** A code from a link (an invitation): the form starts at the new password with it filled in. */
   code?: string;
+  /** A new user's first password (the invitation link): worded as setting it, not changing it. */
+  invitation?: boolean;
   onDone: (email: string) => void;
 }) {
   const { t } = useTranslation('auth');
@@ -65,9 +69,14 @@ export function PasswordResetForm({
         />
       ) : (
         <>
-          <p>{t('reset.codeSent', { email: context.email })}</p>
+          <p>
+            {invitation
+              ? t('invitation.intro', { email: context.email })
+              : t('reset.codeSent', { email: context.email })}
+          </p>
           <NewPasswordStep
             initialCode={initialCode}
+            submitLabel={invitation ? t('invitation.submit') : t('reset.submit')}
             busy={busy}
             onSubmit={(code, password) => send({ type: 'reset.submitted', code, password })}
           />
@@ -130,10 +139,12 @@ function EmailStep({
 
 function NewPasswordStep({
   initialCode,
+  submitLabel,
   busy,
   onSubmit,
 }: {
   initialCode: string;
+  submitLabel: string;
   busy: boolean;
   onSubmit: (code: string, password: string) => void;
 }) {
@@ -165,8 +176,11 @@ function NewPasswordStep({
         messages={{ password: text(failures.password), confirmation: text(failures.confirmation) }}
         value={fresh}
         onChange={setFresh}
-      />
-      <Button type="submit" intent={Intent.PRIMARY} fill text={t('reset.submit')} loading={busy} />
+        describedBy={passwordRulesIds('reset-password')}
+      >
+        <PasswordRules password={fresh.password} idPrefix="reset-password" />
+      </NewPasswordFields>
+      <Button type="submit" intent={Intent.PRIMARY} fill text={submitLabel} loading={busy} />
     </form>
   );
 }

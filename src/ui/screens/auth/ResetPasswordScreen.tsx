@@ -5,7 +5,10 @@ import { showSuccess } from '../../toaster';
 import { AuthLayout } from './AuthLayout';
 import { PasswordResetForm } from './PasswordResetForm';
 
-/** /reset-password (§5, §7): a code by e-mail, then a new password; back to sign-in when done. */
+/**
+ * /reset-password (§5, §7): a code by e-mail, then a new password; back to sign-in when done. An invitation
+ * link carries its code: the page is then the new user's "Set your password" (issue 27).
+ */
 export function ResetPasswordScreen() {
   const { t } = useTranslation('auth');
   const { t: ts } = useTranslation('screens');
@@ -23,8 +26,8 @@ export function ResetPasswordScreen() {
     [navigate, tc],
   );
   return (
-    <AuthLayout title={ts('resetPassword.title')}>
-      <PasswordResetForm email={email} code={code} onDone={done} />
+    <AuthLayout title={code ? t('invitation.title') : ts('resetPassword.title')}>
+      <PasswordResetForm email={email} code={code} invitation={!!code} onDone={done} />
       <div className="studio-auth-links">
         <Link href="~/login">{t('reset.backToLogin')}</Link>
       </div>

@@ -47,10 +47,11 @@ export function CustomersScreen() {
       )}
       {list.isPending && <Spinner className="studio-list-message" />}
       {list.data && list.data.count === 0 && (
+        // With no filter set, nothing is filtered out: the company has no customers yet (issue 27).
         <NonIdealState
-          icon="search"
-          title={t('empty.title')}
-          description={t('empty.body')}
+          icon={isFiltered(view) ? 'search' : 'people'}
+          title={isFiltered(view) ? t('empty.title') : t('none.title')}
+          description={isFiltered(view) ? t('empty.body') : t('none.body')}
           className="studio-list-message"
         />
       )}
@@ -83,13 +84,22 @@ function useIdleProfilePreload() {
   }, []);
 }
 
+const isFiltered = (view: ListView) =>
+  !!(
+    view.search ||
+    view.status ||
+    view.risk_level ||
+    view.source ||
+    view.created_after ||
+    view.created_before
+  );
+
 function Filters({ view, update }: { view: ListView; update: (change: Partial<ListView>) => void }) {
   const { t } = useTranslation('customers');
   const labels = useProfileLabels();
   // Clear also drops a search still being typed (a new search box).
   const [cleared, setCleared] = useState(0);
-  const filtered =
-    view.search || view.status || view.risk_level || view.source || view.created_after || view.created_before;
+  const filtered = isFiltered(view);
 
   return (
     <div className="studio-filters">

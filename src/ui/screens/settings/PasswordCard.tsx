@@ -7,6 +7,7 @@ import { checkConfirmation, checkPassword, checkRequired } from '../../../machin
 import { changePassword } from '../../../services/api/users';
 import { NewPasswordFields, NO_NEW_PASSWORD, PasswordField } from '../../components/CredentialFields';
 import { useValidationText } from '../../components/FieldMessage';
+import { PasswordRules, passwordRulesIds } from '../../components/PasswordRules';
 import { useFormCheck } from '../../components/useFormCheck';
 import { showSuccess } from '../../toaster';
 
@@ -61,7 +62,10 @@ export function PasswordCard({ userId }: { userId: number }) {
           messages={{ password: text(failures.next), confirmation: text(failures.confirmation) }}
           value={next}
           onChange={setNext}
-        />
+          describedBy={passwordRulesIds('settings-new-password')}
+        >
+          <PasswordRules password={next.password} idPrefix="settings-new-password" />
+        </NewPasswordFields>
         <Button
           type="submit"
           intent={Intent.PRIMARY}

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { tallestBar, valueAxis } from '../../../machines/chartAxis';
 
 /** The tooltip follows the theme through the CSS variables of stats.css. */
 const TOOLTIP_STYLE = {
@@ -44,6 +45,20 @@ export function BarChartCard({
   const titleId = useId();
   const empty = rows.length === 0 || series.length === 0;
   const category = { dataKey: xKey, tickFormatter: formatX, type: 'category' as const };
+  // A round top above the tallest bar (issue 27): the bars never touch the top of the chart.
+  const axis = valueAxis(
+    tallestBar(
+      rows,
+      series.map((s) => s.key),
+      stacked,
+    ),
+  );
+  const values = {
+    type: 'number' as const,
+    allowDecimals: false,
+    domain: [0, axis.top],
+    ticks: axis.ticks,
+  };
 
   return (
     <figure className="studio-chart" aria-labelledby={titleId}>
@@ -62,13 +77,13 @@ export function BarChartCard({
             />
             {layout === 'vertical' ? (
               <>
-                <XAxis type="number" allowDecimals={false} />
+                <XAxis {...values} />
                 <YAxis {...category} width={140} />
               </>
             ) : (
               <>
                 <XAxis {...category} minTickGap={12} />
-                <YAxis allowDecimals={false} width={48} />
+                <YAxis {...values} width={48} />
               </>
             )}
             <Tooltip

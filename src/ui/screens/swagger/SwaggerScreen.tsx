@@ -1,12 +1,13 @@
 import { Button, Callout, H2, Intent, Spinner } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiDocsKeys, getOpenApiDocument } from '../../../services/api/apiDocs';
 import { isApiError } from '../../../services/api/http';
 import { loadChunk } from '../../../services/chunks';
 import { useActiveAccount } from '../../app/useAccounts';
 import { usePageTitle } from '../../app/usePageTitle';
+import { type ApiDocsTexts, localizeDocument } from './localize';
 
 /** The screen's chunk holds the viewer's styles; swagger-ui itself is a plain script loaded here. */
 const Viewer = lazy(async () => {
@@ -20,7 +21,9 @@ const Viewer = lazy(async () => {
  * chunk only. "Try it out" sends real requests to the signed-in account's server with its token.
  */
 export function SwaggerScreen() {
-  const { t } = useTranslation('modules');
+  const { t, i18n } = useTranslation('modules');
+  // Loads the apiDocs namespace with the screen: the summaries in the studio's language.
+  useTranslation('apiDocs');
   const { t: ts } = useTranslation('screens');
   const { t: tc } = useTranslation();
   const title = ts('swagger.title');
@@ -33,6 +36,16 @@ export function SwaggerScreen() {
     enabled: !!server,
     staleTime: 5 * 60_000,
   });
+  const language = i18n.language;
+  const spec = useMemo(
+    () =>
+      document.data &&
+      localizeDocument(
+        document.data,
+        i18n.getResourceBundle(language, 'apiDocs') as ApiDocsTexts | undefined,
+      ),
+    [document.data, i18n, language],
+  );
 
   return (
     <section className="studio-page studio-page-wide" aria-labelledby="page-title">
@@ -47,11 +60,11 @@ export function SwaggerScreen() {
           </p>
           <Button icon="refresh" text={t('api.retry')} onClick={() => document.refetch()} />
         </Callout>
-      ) : !document.data ? (
+      ) : !spec ? (
         <Spinner size={24} aria-label={t('api.loading')} />
       ) : (
         <Suspense fallback={<Spinner size={24} aria-label={t('api.loading')} />}>
-          <Viewer spec={document.data} serversLabel={t('api.servers')} />
+          <Viewer spec={spec} serversLabel={t('api.servers')} />
         </Suspense>
       )}
     </section>
