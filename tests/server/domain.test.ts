@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLimiters, createLoginGuard, FIRST_DELAY_SECONDS } from '../../server/auth/attemptLimiter';
 import { totpCode, verifyTotp } from '../../server/auth/totp';
 import { DEMO_USERS } from '../../server/db/seed/demo';
