@@ -42,14 +42,15 @@ import { useMounted } from './useMounted';
 /** Below this width the areas show as icons with tooltips, so the navbar keeps one row (1024 px, Turkish). */
 const COMPACT_NAV = '(max-width: 1279px)';
 
+/** Whether the media query matches, followed as it changes (false where there is no matchMedia, e.g. jsdom). */
 function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(
     (changed) => {
-      const list = window.matchMedia(query);
-      list.addEventListener('change', changed);
-      return () => list.removeEventListener('change', changed);
+      const list = globalThis.matchMedia?.(query);
+      list?.addEventListener('change', changed);
+      return () => list?.removeEventListener('change', changed);
     },
-    () => window.matchMedia(query).matches,
+    () => globalThis.matchMedia?.(query).matches ?? false,
   );
 }
 
