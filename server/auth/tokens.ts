@@ -45,7 +45,7 @@ export interface TokenService {
   signSocket(claims: SocketClaims): Promise<string>;
   verifySocket(token: string): Promise<SocketClaims | null>;
   signMfaSetup(claims: MfaSetupClaims): Promise<string>;
-  /** The claims and `issued_at` (seconds): a setup token issued before its user was disabled is refused. */
+  /** The claims and `issued_at` (milliseconds): a setup token issued before its user was disabled is refused. */
   verifyMfaSetup(token: string): Promise<(MfaSetupClaims & { issued_at: number }) | null>;
   signCustomer(claims: CustomerClaims, ttlSeconds: number): Promise<string>;
   verifyCustomer(token: string): Promise<CustomerClaims | null>;
@@ -145,12 +145,18 @@ export function createTokenService(options: {
       if (typeof p.session_id === 'string') claims.session_id = p.session_id;
       return claims;
     },
+    // `issued_ms`: when, to the millisecond (`iat` has whole seconds: a user disabled and enabled again within the
+    // second of a new sign-in would find the new token refused).
     signMfaSetup: (claims) =>
-      signUser({ ...claims, restricted: 'mfa_setup' }, 'mfa_setup', options.mfaSetupTtlSeconds ?? 600),
+      signUser(
+        { ...claims, restricted: 'mfa_setup', issued_ms: Date.now() },
+        'mfa_setup',
+        options.mfaSetupTtlSeconds ?? 600,
+      ),
     async verifyMfaSetup(token) {
       const p = await verify(token, 'mfa_setup');
-      if (!p || typeof p.iat !== 'number') return null;
-      return { user_id: p.user_id as number, company_id: p.company_id as number, issued_at: p.iat };
+      if (!p || typeof p.issued_ms !== 'number') return null;
+      return { user_id: p.user_id as number, company_id: p.company_id as number, issued_at: p.issued_ms };
     },
     // A jti of its own: two links made in the same second are two links (one call per link at a time).
     signCustomer: (claims, ttlSeconds) =>

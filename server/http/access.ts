@@ -98,11 +98,7 @@ export async function authenticate(
   const principal = state?.principal;
   if (!principal || principal.companyId !== claims.company_id) throw unauthorized(DETAILS.invalidToken);
   // A token without a session (the forced two-factor setup's) dies for good when its user is disabled.
-  if (
-    claims.issued_at !== undefined &&
-    state.disabledAt &&
-    claims.issued_at * 1000 <= state.disabledAt.getTime()
-  )
+  if (claims.issued_at !== undefined && state.disabledAt && claims.issued_at <= state.disabledAt.getTime())
     throw unauthorized(DETAILS.invalidToken);
   await enforceIpAllowList(ctx, principal.companyId, request.ip);
   return principal;

@@ -343,6 +343,13 @@ describe('checkout sessions (POST /payment/buy_package, GET /payment/session_sta
   });
 
   it('while a paid period runs, another package is refused (409) unless the caller confirms replacing it', async () => {
+    // The running period started a minute ago (the earlier tests' payments may have started it this very
+    // second): the replacement's new period then starts visibly later.
+    const [company] = await t.app.ctx.db.select().from(companies).where(eq(companies.id, 1));
+    await t.app.ctx.db
+      .update(companies)
+      .set({ planPeriodStart: new Date((company?.planPeriodStart ?? new Date()).getTime() - 60_000) })
+      .where(eq(companies.id, 1));
     const before = await plan();
     expect(before.payment_status).toBe('paid');
     expect(Date.parse(before.period_end ?? '')).toBeGreaterThan(Date.now());
