@@ -14,7 +14,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json tsconfig.json ./
 COPY server ./server
-COPY src/contract ./src/contract
+COPY contract ./contract
 COPY locales ./locales
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -44,9 +44,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { sql } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, ServerToClientEvents } from '#contract/socket';
 import { buildStudioIfStale } from '../scripts/studioBuild';
 import { openDatabase } from '../server/db/client';
-import type { ClientToServerEvents, ServerToClientEvents } from '../src/contract/socket';
 import { benchServerEnv, finished, freePort, percentile, run, stop, waitForServer } from './support';
 
 const RUNS = Number(process.env.BENCH_CALL_RUNS ?? 12);

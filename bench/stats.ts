@@ -22,9 +22,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
+import type { InstantStats } from '#contract/socket';
+import { dayOf, lastMonths } from '#contract/statsRange';
 import { openDatabase } from '../server/db/client';
-import type { InstantStats } from '../src/contract/socket';
-import { dayOf, lastMonths } from '../src/contract/statsRange';
 import {
   api,
   BENCH_AGENT_PASSWORD,

@@ -7,8 +7,8 @@
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BusinessEntity, EntityDocument } from '../src/contract/entities';
-import { ENTITY_PARTY } from '../src/contract/entities';
+import type { BusinessEntity, EntityDocument } from '#contract/entities';
+import { ENTITY_PARTY } from '#contract/entities';
 import { SAMPLE_ENTITIES } from '../src/services/entities/sampleEntities';
 
 const OUT = 'public/entity-samples';

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { MAX_RECORDING_BYTES } from '../src/contract/constants';
+import { MAX_RECORDING_BYTES } from '#contract/constants';
 import { readTrustProxy } from './domain/ipAllowList';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

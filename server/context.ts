@@ -1,4 +1,4 @@
-import type { Region } from '../src/contract/auth';
+import type { Region } from '#contract/auth';
 import type { LimiterFactory } from './auth/attemptLimiter';
 import type { SecretBox } from './auth/secrets';
 import type { TokenService } from './auth/tokens';

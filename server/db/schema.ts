@@ -317,7 +317,7 @@ export const profileLogs = pgTable(
       .notNull()
       .references(() => profiles.id, { onDelete: 'cascade' }),
     actorId: integer().references(() => users.id, { onDelete: 'set null' }),
-    /** An event code of src/contract/logEvents.ts (PROFILE_LOG_EVENTS); `data` holds its parameters. */
+    /** An event code of contract/logEvents.ts (PROFILE_LOG_EVENTS); `data` holds its parameters. */
     action: text().notNull(),
     data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
@@ -385,7 +385,7 @@ export const videoCalls = pgTable(
     recordingSize: bigint({ mode: 'number' }),
     /**
      * Why the call was closed when its agent did not set the status (issue 25): a CALL_END_REASONS code
-     * (src/contract/constants.ts); null for a status the agent set.
+     * (contract/constants.ts); null for a status the agent set.
      */
     endReason: text(),
     /** Who set the final status: the agent, an admin (close or correction); null when the server closed it. */
@@ -825,7 +825,7 @@ export const sessions = pgTable(
     lastSeenAt: ts().notNull().defaultNow(),
     expiresAt: ts().notNull(),
     endedAt: ts(),
-    /** Why it ended (a SessionEndReason of src/contract/sessions.ts; issue 27): the 401 of its token says so. */
+    /** Why it ended (a SessionEndReason of contract/sessions.ts; issue 27): the 401 of its token says so. */
     endReason: text(),
   },
   (t) => [index('sessions_user').on(t.userId, t.endedAt)],

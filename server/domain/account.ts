@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { and, eq, sql } from 'drizzle-orm';
-import { isAcceptablePassword, PASSWORD_RULE_DETAIL } from '../../src/contract/passwords';
-import type { User } from '../../src/contract/users';
+import { isAcceptablePassword, PASSWORD_RULE_DETAIL } from '#contract/passwords';
+import type { User } from '#contract/users';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { consumeTotp, newTotpSecret } from '../auth/totp';
 import type { AppContext } from '../context';

@@ -1,5 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
-import type { AmlHistoryEntry, AmlResult, amlHistoryDetailSchema } from '../../src/contract/aml';
+import type { AmlHistoryEntry, AmlResult, amlHistoryDetailSchema } from '#contract/aml';
 import type { DbOrTx } from '../db/client';
 import { amlHistory, amlResults, users } from '../db/schema';
 import { forbidden, notFound } from '../errors';

@@ -3,8 +3,8 @@
  * transaction with the profile row locked and writes the profile's activity log.
  */
 import { and, eq } from 'drizzle-orm';
-import { AML_NO_NAME, AML_NOTHING_TO_APPROVE, type AmlCheck } from '../../src/contract/aml';
-import type { AmlMatch } from '../../src/contract/amlMatch';
+import { AML_NO_NAME, AML_NOTHING_TO_APPROVE, type AmlCheck } from '#contract/aml';
+import type { AmlMatch } from '#contract/amlMatch';
 import type { Tx } from '../db/client';
 import { amlHistory, amlResults, profiles } from '../db/schema';
 import { badRequest, notFound } from '../errors';

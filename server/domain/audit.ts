@@ -6,8 +6,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { AuditEntry, AuditListQuery } from '../../src/contract/audit';
-import type { AuditAction } from '../../src/contract/logEvents';
+import type { AuditEntry, AuditListQuery } from '#contract/audit';
+import type { AuditAction } from '#contract/logEvents';
 import type { DbOrTx } from '../db/client';
 import { auditLog } from '../db/schema';
 
@@ -55,7 +55,7 @@ export interface AuditRecord {
   /** `user`, `group`, `profile`, `document`, `aml`, `videocall`, `webhook`, … */
   object: string;
   objectId: number | string;
-  /** What happened: a code of the catalogue (AUDIT_ACTIONS in src/contract/logEvents.ts). */
+  /** What happened: a code of the catalogue (AUDIT_ACTIONS in contract/logEvents.ts). */
   action: AuditAction;
   before?: Record<string, unknown>;
   after?: Record<string, unknown>;

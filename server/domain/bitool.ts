@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { CALL_STATUSES, CHECK_KINDS, PROFILE_STATUSES, type ProfileStatus } from '../../src/contract/common';
+import { CALL_STATUSES, CHECK_KINDS, PROFILE_STATUSES, type ProfileStatus } from '#contract/common';
 import {
   type Bitool,
   type BitoolPeriod,
@@ -9,7 +9,7 @@ import {
   eachBucket,
   lastMonths,
   monthsBefore,
-} from '../../src/contract/stats';
+} from '#contract/stats';
 import type { DbOrTx } from '../db/client';
 import { badRequest } from '../errors';
 import { dayBin, rangeBounds, rowsOf, statusArray } from './callReport';

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import type { CallEntry } from '../../src/contract/videocalls';
+import type { CallEntry } from '#contract/videocalls';
 import type { DbOrTx } from '../db/client';
 import { videoCallAnswers, videoCallQuestions } from '../db/schema';
 import { iso } from './format';

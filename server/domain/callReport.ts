@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { CALL_STATUSES } from '../../src/contract/common';
-import { addDays, type CallFigures, type CallReport, dayStart, eachDay } from '../../src/contract/stats';
+import { CALL_STATUSES } from '#contract/common';
+import { addDays, type CallFigures, type CallReport, dayStart, eachDay } from '#contract/stats';
 import type { DbOrTx } from '../db/client';
 import { fullName } from './format';
 

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
-import type { Permission, Service } from '../../src/contract/common';
-import { SERVICES } from '../../src/contract/common';
-import type { Company, Group } from '../../src/contract/companies';
+import type { Permission, Service } from '#contract/common';
+import { SERVICES } from '#contract/common';
+import type { Company, Group } from '#contract/companies';
 import type { DbOrTx } from '../db/client';
 import { companies, groups } from '../db/schema';
 import { notFound } from '../errors';

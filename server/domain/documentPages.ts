@@ -1,6 +1,6 @@
 /** Page files of an upload: recognised by their first bytes and streamed to storage, never held whole. */
 import { Readable } from 'node:stream';
-import { MAX_PAGE_BYTES, type PageContentType, sniffContentType } from '../../src/contract/documentRules';
+import { MAX_PAGE_BYTES, type PageContentType, sniffContentType } from '#contract/documentRules';
 import { newKey, type Storage } from '../storage/storage';
 import type { StoredPage } from './documentWrites';
 

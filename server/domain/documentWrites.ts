@@ -5,19 +5,19 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
-import { CONTENT_FIELDS, reasonIsLongEnough } from '../../src/contract/constants';
+import { CONTENT_FIELDS, reasonIsLongEnough } from '#contract/constants';
 import {
   DOCUMENT_DETAILS,
   FIELD_MAX_LENGTH,
   FIELD_PROBLEM_TEXT,
   fieldProblems,
   type PageContentType,
-} from '../../src/contract/documentRules';
+} from '#contract/documentRules';
 import type {
   deviceDataInputSchema,
   documentApproveBodySchema,
   documentOverrideBodySchema,
-} from '../../src/contract/documentWrites';
+} from '#contract/documentWrites';
 import type { Tx } from '../db/client';
 import { deviceData, documentAlerts, documentPages, documents, documentTypes } from '../db/schema';
 import { badRequest, notFound } from '../errors';

@@ -1,12 +1,12 @@
 import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import type { DocumentClass } from '../../src/contract/common';
+import type { DocumentClass } from '#contract/common';
 import {
   CHECK_KINDS,
   CONTENT_FIELDS,
   type ContentField,
   type Document,
   type documentChecksSchema,
-} from '../../src/contract/documents';
+} from '#contract/documents';
 import { type DbOrTx, perHandle } from '../db/client';
 import { documents, documentTypes } from '../db/schema';
 import type { Storage } from '../storage/storage';

@@ -1,8 +1,8 @@
 /** Groups of a company (issue 13): extra page permissions for their members (see `permissionsOf`). */
 import { and, eq, ne, sql } from 'drizzle-orm';
-import type { Permission } from '../../src/contract/common';
-import type { Group } from '../../src/contract/companies';
-import type { GroupUpdateBody } from '../../src/contract/groups';
+import type { Permission } from '#contract/common';
+import type { Group } from '#contract/companies';
+import type { GroupUpdateBody } from '#contract/groups';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
 import { groups } from '../db/schema';

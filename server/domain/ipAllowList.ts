@@ -2,7 +2,7 @@
  * The IP allow-list (issue 15): each company's list of addresses and CIDR ranges its staff may use.
  * Enforced on every authenticated request (`enforceIpAllowList` from `authenticate`), on staff socket
  * connections and at sign-in; an empty list lets every address in. Parsing and matching live in the
- * shared, pure `src/contract/ipRanges.ts`; this module adds the cache, the write paths with their
+ * shared, pure `contract/ipRanges.ts`; this module adds the cache, the write paths with their
  * lock-out guard and audit lines, and the client address behind a trusted proxy.
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -15,8 +15,8 @@ import {
   rangeContains,
   rangeKey,
   rangeProblemText,
-} from '../../src/contract/ipRanges';
-import type { IpWhitelistEntry } from '../../src/contract/ipWhitelist';
+} from '#contract/ipRanges';
+import type { IpWhitelistEntry } from '#contract/ipWhitelist';
 import type { Db, DbOrTx } from '../db/client';
 import { companies, ipAllowlist, users } from '../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../errors';

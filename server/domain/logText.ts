@@ -1,13 +1,13 @@
 /**
  * Profile-log sentences in English on the server (the `message` of GET /profile/{id}/logs, kept for API
  * clients, and the summariser's facts). The same texts and wording as the studio's: locales/en-US through
- * the shared describer of src/contract/logText.ts.
+ * the shared describer of contract/logText.ts.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import i18next from 'i18next';
-import { describeProfileLog, type LogReader } from '../../src/contract/logText';
+import { describeProfileLog, type LogReader } from '#contract/logText';
 
 const LANGUAGE = 'en-US';
 const NAMESPACES = ['logs', 'profile', 'calls', 'documents'];

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, lt, type SQL } from 'drizzle-orm';
-import type { ChecklistGroup, LogEntry, Note } from '../../src/contract/notes';
+import type { ChecklistGroup, LogEntry, Note } from '#contract/notes';
 import type { DbOrTx } from '../db/client';
 import {
   checklistAnswers,

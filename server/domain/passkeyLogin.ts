@@ -3,8 +3,8 @@
  * holds the ceremonies, server/domain/login.ts the password sign-in whose checks this one repeats.
  */
 import { eq } from 'drizzle-orm';
-import type { LoginResponse, Region } from '../../src/contract/auth';
-import type { PasskeyLoginBody } from '../../src/contract/passkeys';
+import type { LoginResponse, Region } from '#contract/auth';
+import type { PasskeyLoginBody } from '#contract/passkeys';
 import { companies, users } from '../db/schema';
 import { badRequest, DETAILS } from '../errors';
 import { enforceIpAllowList } from './ipAllowList';

@@ -19,14 +19,14 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { and, count, eq, lt } from 'drizzle-orm';
-import type { LoginBody, Region } from '../../src/contract/auth';
+import type { LoginBody, Region } from '#contract/auth';
 import {
   type AuthenticationResponse,
   PASSKEY_DETAILS,
   type Passkey,
   type PasskeyOptions,
   type PasskeyRegisterBody,
-} from '../../src/contract/passkeys';
+} from '#contract/passkeys';
 import { verifyPassword } from '../auth/passwords';
 import type { TokenService } from '../auth/tokens';
 import type { ServerConfig } from '../config';

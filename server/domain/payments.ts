@@ -10,7 +10,7 @@ import type {
   PaymentStatus,
   Plan,
   SessionStatus,
-} from '../../src/contract/payments';
+} from '#contract/payments';
 import { corsOriginCheck } from '../app';
 import type { ServerConfig } from '../config';
 import type { Db, DbOrTx } from '../db/client';

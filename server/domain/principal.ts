@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { PERMISSIONS, type Permission, ROLE_PERMISSIONS, ROLES, type Role } from '../../src/contract/common';
+import { PERMISSIONS, type Permission, ROLE_PERMISSIONS, ROLES, type Role } from '#contract/common';
 import type { DbOrTx } from '../db/client';
 import { groups, userGroups, users } from '../db/schema';
 

@@ -1,9 +1,9 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ProfileStatus } from '../../src/contract/common';
-import { PROFILE_LOG_EVENTS, type ProfileLogCode, type ProfileLogParams } from '../../src/contract/logEvents';
-import type { Note } from '../../src/contract/notes';
-import type { Profile } from '../../src/contract/profiles';
+import type { ProfileStatus } from '#contract/common';
+import { PROFILE_LOG_EVENTS, type ProfileLogCode, type ProfileLogParams } from '#contract/logEvents';
+import type { Note } from '#contract/notes';
+import type { Profile } from '#contract/profiles';
 import {
   ADDRESS_MESSAGE,
   type checklistAnswerBodySchema,
@@ -17,7 +17,7 @@ import {
   STATUSES_NEEDING_REASON,
   type StatusChangeBody,
   type StatusChangeResponse,
-} from '../../src/contract/profileWrites';
+} from '#contract/profileWrites';
 import type { DbOrTx, Tx } from '../db/client';
 import {
   amlHistory,
@@ -132,7 +132,7 @@ export async function lockProfile(tx: Tx, companyId: number, profileId: number):
 
 /**
  * One entry of the profile's activity log (profile_logs): an event code of the catalogue
- * (src/contract/logEvents.ts) with its parameters, checked against the code's schema. No sentence is stored:
+ * (contract/logEvents.ts) with its parameters, checked against the code's schema. No sentence is stored:
  * the studio words it in the reader's language.
  */
 export async function writeLog<C extends ProfileLogCode>(

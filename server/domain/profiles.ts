@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type AnyColumn, and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
-import { PROFILE_STATUSES, type ProfileStatus, RISK_LEVELS, type RiskLevel } from '../../src/contract/common';
-import type { Profile, ProfileListQuery, ProfileSummary } from '../../src/contract/profiles';
+import { PROFILE_STATUSES, type ProfileStatus, RISK_LEVELS, type RiskLevel } from '#contract/common';
+import type { Profile, ProfileListQuery, ProfileSummary } from '#contract/profiles';
 import { type DbOrTx, perHandle } from '../db/client';
 import { profiles } from '../db/schema';
 import { notFound } from '../errors';

@@ -16,8 +16,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
-import { isAcceptablePassword, PASSWORD_RULE_DETAIL } from '../../src/contract/passwords';
-import type { CompanyCreated, EmailVerified } from '../../src/contract/signup';
+import { isAcceptablePassword, PASSWORD_RULE_DETAIL } from '#contract/passwords';
+import type { CompanyCreated, EmailVerified } from '#contract/signup';
 import { hashPassword } from '../auth/passwords';
 import type { SignupClaims } from '../auth/tokens';
 import type { AppContext } from '../context';

@@ -1,5 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
-import type { Transaction } from '../../src/contract/transactions';
+import type { Transaction } from '#contract/transactions';
 import type { DbOrTx } from '../db/client';
 import { transactions } from '../db/schema';
 import { forbidden } from '../errors';

@@ -2,22 +2,22 @@
  * Administration of users (issue 13): invite, edit, enable / disable, force a password reset, force or reset
  * two-factor, and a user's own password change. Every write runs in one transaction with its audit entry;
  * the caller's own password is confirmed first (SPEC §5 prompt). Roles map to permissions in one table,
- * `ROLE_PERMISSIONS` (src/contract/constants.ts), combined with groups by `permissionsOf` (principal.ts).
+ * `ROLE_PERMISSIONS` (contract/constants.ts), combined with groups by `permissionsOf` (principal.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { EMAIL_MESSAGE } from '../../src/contract/auth';
-import type { Role } from '../../src/contract/common';
-import type { AuditAction } from '../../src/contract/logEvents';
-import { isAcceptablePassword, PASSWORD_RULE_DETAIL } from '../../src/contract/passwords';
+import { EMAIL_MESSAGE } from '#contract/auth';
+import type { Role } from '#contract/common';
+import type { AuditAction } from '#contract/logEvents';
+import { isAcceptablePassword, PASSWORD_RULE_DETAIL } from '#contract/passwords';
 import type {
   ChangePasswordBody,
   User,
   UserResetPasswordBody,
   userCreateBodySchema,
   userUpdateBodySchema,
-} from '../../src/contract/users';
+} from '#contract/users';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
-import type { Role } from '../../src/contract/common';
-import type { User, UserListQuery } from '../../src/contract/users';
+import type { Role } from '#contract/common';
+import type { User, UserListQuery } from '#contract/users';
 import type { DbOrTx } from '../db/client';
 import { groups, userGroups, users } from '../db/schema';
 import type { Storage } from '../storage/storage';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
-import { CALL_STATUSES, type CallStatusName } from '../../src/contract/common';
+import { CALL_STATUSES, type CallStatusName } from '#contract/common';
 import {
   CALL_CLOSED,
   CALL_STATUS_MISSED,
@@ -11,9 +11,9 @@ import {
   MAX_RECORDING_BYTES,
   RECORDING_EXISTS,
   type Role,
-} from '../../src/contract/constants';
-import type { AnsweredCall, QueuedCall } from '../../src/contract/socket';
-import type { CallAnswer, CreatedCall, VideoCall } from '../../src/contract/videocalls';
+} from '#contract/constants';
+import type { AnsweredCall, QueuedCall } from '#contract/socket';
+import type { CallAnswer, CreatedCall, VideoCall } from '#contract/videocalls';
 import type { DbOrTx } from '../db/client';
 import { profiles, users, videoCallAnswers, videoCallQuestions, videoCalls } from '../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../errors';

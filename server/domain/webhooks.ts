@@ -6,7 +6,7 @@ import {
   type WebhookEndpoint,
   type WebhookEventType,
   type WebhookLog,
-} from '../../src/contract/webhooks';
+} from '#contract/webhooks';
 import type { SecretBox } from '../auth/secrets';
 import type { DbOrTx } from '../db/client';
 import {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Permission } from '../../src/contract/common';
-import { SESSION_END_DETAILS } from '../../src/contract/sessions';
+import type { Permission } from '#contract/common';
+import { SESSION_END_DETAILS } from '#contract/sessions';
 import type { CustomerClaims } from '../auth/tokens';
 import type { AppContext } from '../context';
 import { enforceIpAllowList } from '../domain/ipAllowList';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Page } from '../../src/contract/common';
+import type { Page } from '#contract/common';
 
 function pageUrl(request: FastifyRequest, limit: number, offset: number): string {
   const url = new URL(request.url, `${request.protocol}://${request.host}`);

@@ -1,7 +1,7 @@
-/** If-Match on the write paths of profiles and documents (issue 12; src/contract/versioning.ts). */
+/** If-Match on the write paths of profiles and documents (issue 12; contract/versioning.ts). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { BAD_IF_MATCH, etagOf, VERSION_CONFLICT, versionOfIfMatch } from '../../src/contract/versioning';
+import { BAD_IF_MATCH, etagOf, VERSION_CONFLICT, versionOfIfMatch } from '#contract/versioning';
 import { type Seen, StaleVersionError } from '../domain/versions';
 import { badRequest, HttpError } from '../errors';
 

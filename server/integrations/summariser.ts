@@ -1,4 +1,4 @@
-import { CALL_STATUSES } from '../../src/contract/common';
+import { CALL_STATUSES } from '#contract/common';
 
 /** What a summariser may know about a profile: its own data, already limited to the caller's company. */
 export interface ProfileFacts {

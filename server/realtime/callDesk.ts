@@ -1,12 +1,12 @@
 import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Server } from 'socket.io';
-import type { AgentStatus } from '../../src/contract/common';
+import type { AgentStatus } from '#contract/common';
 import {
   CALL_STATUS_DISCONNECTED,
   CALL_STATUS_TALKING,
   CALL_STATUS_WAITING,
   type CallEndReason,
-} from '../../src/contract/constants';
+} from '#contract/constants';
 import type {
   AgentState,
   AnsweredCall,
@@ -14,7 +14,7 @@ import type {
   QueuedCall,
   ServerToClientEvents,
   SocketData,
-} from '../../src/contract/socket';
+} from '#contract/socket';
 import type { DbOrTx } from '../db/client';
 import { profiles, users, videoCalls } from '../db/schema';
 import { fullName } from '../domain/format';

@@ -1,13 +1,13 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type ServerOptions, type Socket } from 'socket.io';
-import { MAY_NOT_TAKE_CALLS, mayTakeCalls } from '../../src/contract/constants';
+import { MAY_NOT_TAKE_CALLS, mayTakeCalls } from '#contract/constants';
 import {
   type ClientToServerEvents,
   type ServerToClientEvents,
   type SocketData,
   signalJoinSchema,
   signalRelaySchema,
-} from '../../src/contract/socket';
+} from '#contract/socket';
 import type { TokenService } from '../auth/tokens';
 import type { DbOrTx } from '../db/client';
 import {

@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
-import { agentStatusSchema } from '../../src/contract/common';
-import { CALL_STATUS_MISSED, CALL_STATUS_TALKING } from '../../src/contract/constants';
-import type { BoardAgent, InstantStats } from '../../src/contract/socket';
+import { agentStatusSchema } from '#contract/common';
+import { CALL_STATUS_MISSED, CALL_STATUS_TALKING } from '#contract/constants';
+import type { BoardAgent, InstantStats } from '#contract/socket';
 import type { DbOrTx } from '../db/client';
 import { users, videoCalls } from '../db/schema';
 import { fullName } from '../domain/format';

@@ -15,7 +15,7 @@ import {
   profileWatchSchema,
   type ServerToClientEvents,
   type SocketData,
-} from '../../src/contract/socket';
+} from '#contract/socket';
 import type { DbOrTx } from '../db/client';
 import { documents, profiles, users } from '../db/schema';
 import { fullName } from '../domain/format';

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { type AgentStatus, agentStatusSchema } from '../../src/contract/common';
+import { type AgentStatus, agentStatusSchema } from '#contract/common';
 import type { DbOrTx } from '../db/client';
 import { users } from '../db/schema';
 

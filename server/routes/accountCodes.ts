@@ -4,14 +4,14 @@ import {
   resetPasswordSubmitResponseSchema,
   sendCodeBodySchema,
   sendCodeResponseSchema,
-} from '../../src/contract/auth';
-import { errorSchema } from '../../src/contract/common';
+} from '#contract/auth';
+import { errorSchema } from '#contract/common';
 import {
   emailVerifiedSchema,
   emailVerifyBodySchema,
   registerBodySchema,
   registerResponseSchema,
-} from '../../src/contract/signup';
+} from '#contract/signup';
 import { type CodeGuard, createCodeGuard, limitEach } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
 import { sendPasswordResetCode, submitPasswordReset } from '../domain/account';

@@ -7,8 +7,8 @@ import {
   amlCheckSchema,
   amlHistoryDetailSchema,
   amlResultSchema,
-} from '../../src/contract/aml';
-import { idParams, idText } from '../../src/contract/common';
+} from '#contract/aml';
+import { idParams, idText } from '#contract/common';
 import type { AppContext } from '../context';
 import { getAmlHistoryEntry, getAmlResult, requireAmlProvider } from '../domain/aml';
 import { type AmlActor, approveAml, runAmlCheck } from '../domain/amlWrites';

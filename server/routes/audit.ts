@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { auditListQuerySchema, auditPageSchema } from '../../src/contract/audit';
+import { auditListQuerySchema, auditPageSchema } from '#contract/audit';
 import type { AppContext } from '../context';
 import { listAudit } from '../domain/audit';
 import { need, principalOf } from '../http/access';

@@ -1,10 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  BITOOL_MAX_DAYS,
-  bitoolQuerySchema,
-  bitoolSchema,
-  WEEKLY_UP_TO_DAYS,
-} from '../../src/contract/stats';
+import { BITOOL_MAX_DAYS, bitoolQuerySchema, bitoolSchema, WEEKLY_UP_TO_DAYS } from '#contract/stats';
 import type { AppContext } from '../context';
 import { bitool } from '../domain/bitool';
 import { need, principalOf } from '../http/access';

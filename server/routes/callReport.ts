@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { callReportQuerySchema, callReportSchema, REPORT_MAX_DAYS } from '../../src/contract/stats';
+import { callReportQuerySchema, callReportSchema, REPORT_MAX_DAYS } from '#contract/stats';
 import type { AppContext } from '../context';
 import { callReport } from '../domain/callReport';
 import { need, principalOf } from '../http/access';

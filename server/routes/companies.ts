@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParams } from '../../src/contract/common';
-import { companyConfigSchema, companySchema, groupSchema } from '../../src/contract/companies';
+import { idParams } from '#contract/common';
+import { companyConfigSchema, companySchema, groupSchema } from '#contract/companies';
 import type { AppContext } from '../context';
 import { companies } from '../db/schema';
 import { listGroups, requireCompany, toCompany } from '../domain/companies';

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema, idParams } from '../../src/contract/common';
-import { STORAGE_QUOTA_EXCEEDED } from '../../src/contract/constants';
-import { DOCUMENT_DETAILS, MAX_PAGE_BYTES, MAX_PAGES } from '../../src/contract/documentRules';
+import { errorSchema, idParams } from '#contract/common';
+import { STORAGE_QUOTA_EXCEEDED } from '#contract/constants';
+import { DOCUMENT_DETAILS, MAX_PAGE_BYTES, MAX_PAGES } from '#contract/documentRules';
 import {
   deviceDataInputSchema,
   documentApproveBodySchema,
@@ -16,7 +16,7 @@ import {
   ruleOverrideBodySchema,
   ruleOverrideParams,
   ruleOverrideResponseSchema,
-} from '../../src/contract/documentWrites';
+} from '#contract/documentWrites';
 import type { AppContext } from '../context';
 import { PageTypeError, storePage } from '../domain/documentPages';
 import { getDocument } from '../domain/documents';

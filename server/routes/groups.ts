@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParams } from '../../src/contract/common';
-import { groupSchema } from '../../src/contract/companies';
-import { groupCreateBodySchema, groupUpdateBodySchema } from '../../src/contract/groups';
+import { idParams } from '#contract/common';
+import { groupSchema } from '#contract/companies';
+import { groupCreateBodySchema, groupUpdateBodySchema } from '#contract/groups';
 import type { AppContext } from '../context';
 import { createGroup, deleteGroup, updateGroup } from '../domain/groups';
 import { need, principalOf } from '../http/access';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParams } from '../../src/contract/common';
+import { idParams } from '#contract/common';
 import {
   ipWhitelistBodySchema,
   ipWhitelistDeleteBodySchema,
@@ -9,7 +9,7 @@ import {
   ipWhitelistEntrySchema,
   ipWhitelistLockoutSchema,
   ipWhitelistMeSchema,
-} from '../../src/contract/ipWhitelist';
+} from '#contract/ipWhitelist';
 import type { AppContext } from '../context';
 import { addEntry, dropSocketsOutside, isAllowed, listEntries, removeEntry } from '../domain/ipAllowList';
 import { notFound } from '../errors';

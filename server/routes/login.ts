@@ -4,8 +4,8 @@ import {
   loginErrorSchema,
   loginResponseSchema,
   regionsResponseSchema,
-} from '../../src/contract/auth';
-import { errorSchema } from '../../src/contract/common';
+} from '#contract/auth';
+import { errorSchema } from '#contract/common';
 import { type AttemptOutcome, createLoginGuard } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
 import { login } from '../domain/login';

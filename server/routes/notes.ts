@@ -1,12 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParams } from '../../src/contract/common';
-import {
-  checklistGroupSchema,
-  logsQuerySchema,
-  logsResponseSchema,
-  noteSchema,
-} from '../../src/contract/notes';
+import { idParams } from '#contract/common';
+import { checklistGroupSchema, logsQuerySchema, logsResponseSchema, noteSchema } from '#contract/notes';
 import type { AppContext } from '../context';
 import { getChecklist, listLogs, listNotes } from '../domain/notes';
 import { assertProfile } from '../domain/profiles';

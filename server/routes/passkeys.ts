@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loginErrorSchema, loginResponseSchema } from '../../src/contract/auth';
-import { errorSchema, idParams } from '../../src/contract/common';
+import { loginErrorSchema, loginResponseSchema } from '#contract/auth';
+import { errorSchema, idParams } from '#contract/common';
 import {
   passkeyDeleteBodySchema,
   passkeyLoginBodySchema,
@@ -10,7 +10,7 @@ import {
   passkeyPolicySchema,
   passkeyRegisterBodySchema,
   passkeySchema,
-} from '../../src/contract/passkeys';
+} from '#contract/passkeys';
 import type { AppContext } from '../context';
 import { loginWithPasskey } from '../domain/passkeyLogin';
 import {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema, lineText, pageSchema, pagingQuery } from '../../src/contract/common';
+import { errorSchema, lineText, pageSchema, pagingQuery } from '#contract/common';
 import {
   buyPackageBodySchema,
   buyPackageReplySchema,
@@ -8,7 +8,7 @@ import {
   paymentSchema,
   planSchema,
   sessionStatusSchema,
-} from '../../src/contract/payments';
+} from '#contract/payments';
 import type { AppContext } from '../context';
 import {
   applyNotification,

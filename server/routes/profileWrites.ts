@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorSchema, idParams } from '../../src/contract/common';
-import type { Note } from '../../src/contract/notes';
-import { profileSchema } from '../../src/contract/profiles';
+import { errorSchema, idParams } from '#contract/common';
+import type { Note } from '#contract/notes';
+import { profileSchema } from '#contract/profiles';
 import {
   checklistAnswerBodySchema,
   checklistAnswerResponseSchema,
@@ -17,7 +17,7 @@ import {
   profileEditResponseSchema,
   statusChangeBodySchema,
   statusChangeResponseSchema,
-} from '../../src/contract/profileWrites';
+} from '#contract/profileWrites';
 import type { AppContext } from '../context';
 import { profiles } from '../db/schema';
 import { toProfile } from '../domain/profiles';

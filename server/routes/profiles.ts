@@ -1,14 +1,14 @@
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParams } from '../../src/contract/common';
-import { deviceDataSchema, documentListQuerySchema, documentSchema } from '../../src/contract/documents';
+import { idParams } from '#contract/common';
+import { deviceDataSchema, documentListQuerySchema, documentSchema } from '#contract/documents';
 import {
   profileListQuerySchema,
   profileNviSchema,
   profilePageSchema,
   profileSchema,
-} from '../../src/contract/profiles';
+} from '#contract/profiles';
 import type { AppContext } from '../context';
 import { deviceData } from '../db/schema';
 import { listDocuments } from '../domain/documents';

@@ -5,7 +5,7 @@ import {
   questionnaireAnswerQuerySchema,
   questionnaireAnswerSchema,
   questionnaireQuestionSchema,
-} from '../../src/contract/questionnaires';
+} from '#contract/questionnaires';
 import type { AppContext } from '../context';
 import { questionnaireAnswers, questionnaireQuestions } from '../db/schema';
 import { iso } from '../domain/format';

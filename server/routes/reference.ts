@@ -1,10 +1,10 @@
 import { asc } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { DocumentClass } from '../../src/contract/common';
-import { DOCUMENT_CLASSES } from '../../src/contract/common';
-import { packageSchema } from '../../src/contract/payments';
-import { countrySchema, documentTypeSchema } from '../../src/contract/reference';
+import type { DocumentClass } from '#contract/common';
+import { DOCUMENT_CLASSES } from '#contract/common';
+import { packageSchema } from '#contract/payments';
+import { countrySchema, documentTypeSchema } from '#contract/reference';
 import type { AppContext } from '../context';
 import { countries, documentTypes, packages } from '../db/schema';
 import { PUBLIC, SIGNED_IN } from '../http/access';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sessionIdParams, sessionListSchema } from '../../src/contract/sessions';
+import { sessionIdParams, sessionListSchema } from '#contract/sessions';
 import type { AppContext } from '../context';
 import { notFound } from '../errors';
 import { principalOf, SIGNED_IN } from '../http/access';

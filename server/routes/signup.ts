@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorSchema } from '../../src/contract/common';
-import { companyBodySchema, companyCreatedSchema } from '../../src/contract/signup';
+import { errorSchema } from '#contract/common';
+import { companyBodySchema, companyCreatedSchema } from '#contract/signup';
 import type { AppContext } from '../context';
 import { createCompany } from '../domain/signup';
 import { DETAILS, unauthorized } from '../errors';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorSchema } from '../../src/contract/common';
-import { contactUsBodySchema, contactUsResponseSchema } from '../../src/contract/profileWrites';
+import { errorSchema } from '#contract/common';
+import { contactUsBodySchema, contactUsResponseSchema } from '#contract/profileWrites';
 import { take } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
 import { SUPPORT_ADDRESS, storeSupportMessage } from '../domain/profileWrites';

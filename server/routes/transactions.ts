@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParams } from '../../src/contract/common';
-import { transactionSchema } from '../../src/contract/transactions';
+import { idParams } from '#contract/common';
+import { transactionSchema } from '#contract/transactions';
 import type { AppContext } from '../context';
 import { assertProfile } from '../domain/profiles';
 import { listTransactions } from '../domain/transactions';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { socketTokenBodySchema, socketTokenResponseSchema } from '../../src/contract/auth';
-import { errorSchema, idParams } from '../../src/contract/common';
+import { socketTokenBodySchema, socketTokenResponseSchema } from '#contract/auth';
+import { errorSchema, idParams } from '#contract/common';
 import {
   changePasswordBodySchema,
   otpResetBodySchema,
@@ -14,7 +14,7 @@ import {
   userResetPasswordBodySchema,
   userSchema,
   userUpdateBodySchema,
-} from '../../src/contract/users';
+} from '#contract/users';
 import type { AppContext } from '../context';
 import { otpReset, otpVerify, setAuthPhoto } from '../domain/account';
 import type { Principal } from '../domain/principal';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema, idParams } from '../../src/contract/common';
+import { errorSchema, idParams } from '#contract/common';
 import {
   CALL_CLOSED,
   CALLS_TOO_FAST,
@@ -10,7 +10,7 @@ import {
   RECORDING_EXISTS,
   RECORDING_TOO_LARGE,
   STORAGE_QUOTA_EXCEEDED,
-} from '../../src/contract/constants';
+} from '#contract/constants';
 import {
   agentStatusBodySchema,
   agentStatusReplySchema,
@@ -31,7 +31,7 @@ import {
   videoCallListQuerySchema,
   videoCallPageSchema,
   videoCallSchema,
-} from '../../src/contract/videocalls';
+} from '#contract/videocalls';
 import { limitEach } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
 import { callEntries } from '../domain/callEntries';

@@ -3,7 +3,7 @@ import { and, asc, count, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorSchema, idParams } from '../../src/contract/common';
+import { errorSchema, idParams } from '#contract/common';
 import {
   endpointLogsQuerySchema,
   endpointLogsResponseSchema,
@@ -28,7 +28,7 @@ import {
   webhookTestBodySchema,
   webhookTestResultSchema,
   webhookTokenSchema,
-} from '../../src/contract/webhooks';
+} from '#contract/webhooks';
 import { verifyPassword } from '../auth/passwords';
 import type { AppContext } from '../context';
 import {

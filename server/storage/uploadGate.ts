@@ -1,4 +1,4 @@
-import { STORAGE_QUOTA_EXCEEDED, UPLOADS_AT_ONCE, UPLOADS_TOO_FAST } from '../../src/contract/constants';
+import { STORAGE_QUOTA_EXCEEDED, UPLOADS_AT_ONCE, UPLOADS_TOO_FAST } from '#contract/constants';
 import { type LimiterFactory, take } from '../auth/attemptLimiter';
 import { HttpError } from '../errors';
 import { FileTooLargeError } from './storage';

@@ -4,7 +4,7 @@
  * the WebRTC signals. Signals that arrive before the peer listens are kept for it.
  */
 import { io, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, ServerToClientEvents } from '../contract/socket';
+import type { ClientToServerEvents, ServerToClientEvents } from '#contract/socket';
 import type { CustomerCallEvent } from '../machines/customerCall.machine';
 import type { SignalData, Signalling } from '../services/socket';
 

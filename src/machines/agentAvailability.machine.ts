@@ -7,7 +7,7 @@
  * Pure: the request and the failure notice come in through `provide`.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { AgentStatusName } from '../contract/constants';
+import type { AgentStatusName } from '#contract/constants';
 
 export interface AvailabilityContext {
   /** The server's status; null until it told. */

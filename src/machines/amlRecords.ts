@@ -3,7 +3,7 @@
  * the match explanation (`AmlMatch`); records of other providers (and older demo data) are shown by their
  * name, list and score with their other fields as they are.
  */
-import { AML_MATCH_FIELDS, type AmlMatch, type AmlMatchField } from '../contract/amlMatch';
+import { AML_MATCH_FIELDS, type AmlMatch, type AmlMatchField } from '#contract/amlMatch';
 
 export interface AmlRecordView {
   name: string | null;

@@ -3,8 +3,8 @@
  * CRLF lines, formula-like text prefixed with an apostrophe. In the reader's language: the object type, the
  * action's name and the changes as sentences; the raw changes stay one column per side, as JSON, for tools.
  */
-import type { AuditEntry } from '../contract/audit';
-import { auditActionName, auditObjectName, describeAuditChanges, type LogReader } from '../contract/logText';
+import type { AuditEntry } from '#contract/audit';
+import { auditActionName, auditObjectName, describeAuditChanges, type LogReader } from '#contract/logText';
 import { csvLine } from './statsCsv';
 
 export interface AuditCsvLabels {

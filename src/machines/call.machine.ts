@@ -8,8 +8,8 @@
  * through `provide`; the session reports back with PEER.* / MEDIA.DENIED / RECORDING.READY.
  */
 import { assign, fromCallback, fromPromise, sendTo, setup, spawnChild } from 'xstate';
-import { CALL_CLOSED, CALL_STATUS_TALKING, FIRST_FINAL_CALL_STATUS } from '../contract/constants';
-import type { QueuedCall } from '../contract/socket';
+import { CALL_CLOSED, CALL_STATUS_TALKING, FIRST_FINAL_CALL_STATUS } from '#contract/constants';
+import type { QueuedCall } from '#contract/socket';
 import { recordingUploadMachine } from './recordingUpload.machine';
 
 export const CALL_ALREADY_ANSWERED = 'Call Already Answered';

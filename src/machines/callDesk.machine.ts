@@ -5,7 +5,7 @@
  * Pure: it only keeps the queue and runs call machines; the socket's events come in as events.
  */
 import { type ActorRefFrom, assign, enqueueActions, setup } from 'xstate';
-import type { QueuedCall } from '../contract/socket';
+import type { QueuedCall } from '#contract/socket';
 import { type CallEvent, callMachine } from './call.machine';
 
 export type DeskEvent =

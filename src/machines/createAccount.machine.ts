@@ -8,8 +8,8 @@
  * the register request's input carries it.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { Package } from '../contract/payments';
-import type { CompanyCreated, EmailVerified } from '../contract/signup';
+import type { Package } from '#contract/payments';
+import type { CompanyCreated, EmailVerified } from '#contract/signup';
 import { failureOf } from './failure';
 import { canResend, oneSecondLess, RESEND_AFTER_SECONDS, resendCountdown, ticker } from './resendCountdown';
 import type { SignedInAccount } from './session.machine';

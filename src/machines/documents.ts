@@ -2,8 +2,8 @@
  * Rules of the Documents tab (SPEC §1, §3, §9): grouping by class, the expiry flags and the client-side
  * checks of an upload and of field overrides. Pure: no fetch, no DOM.
  */
-import { type CONTENT_FIELDS, DOCUMENT_CLASSES } from '../contract/constants';
-import { fieldProblems, MAX_PAGE_BYTES, MAX_PAGES, PAGE_CONTENT_TYPES } from '../contract/documentRules';
+import { type CONTENT_FIELDS, DOCUMENT_CLASSES } from '#contract/constants';
+import { fieldProblems, MAX_PAGE_BYTES, MAX_PAGES, PAGE_CONTENT_TYPES } from '#contract/documentRules';
 
 export { fieldProblems, MAX_PAGE_BYTES, MAX_PAGES };
 export type DocumentClass = (typeof DOCUMENT_CLASSES)[number];

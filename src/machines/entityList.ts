@@ -1,12 +1,12 @@
 /** The entities list's search and filters (SPEC §2 /entities), kept in the URL. Pure. */
-import { RISK_LEVELS, type RiskLevel } from '../contract/constants';
+import { RISK_LEVELS, type RiskLevel } from '#contract/constants';
 import {
   type BusinessEntity,
   ENTITY_STATUSES,
   type EntityStatus,
   LEGAL_FORMS,
   type LegalForm,
-} from '../contract/entities';
+} from '#contract/entities';
 
 /** The list's search and filters, kept in the URL (defaults left out, unknown values dropped). */
 export interface EntityListView {

@@ -3,8 +3,8 @@
  * threshold check, and the risk drivers the AiAgent tab states. Deterministic rules, no model: the same
  * entity always gives the same drivers, in the same order. Pure.
  */
-import type { BusinessEntity, EntityCheck, EntityCheckResult } from '../contract/entities';
-import { ENTITY_PARTY } from '../contract/entities';
+import type { BusinessEntity, EntityCheck, EntityCheckResult } from '#contract/entities';
+import { ENTITY_PARTY } from '#contract/entities';
 import {
   computeOwnership,
   DEFAULT_UBO_THRESHOLD,

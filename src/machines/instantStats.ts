@@ -2,8 +2,8 @@
  * Figures of the instant stats (issue 8) computed from what the server pushes: agents by availability, who
  * is in a call, and the waits, counted up to `now` so they move every second between pushes.
  */
-import { AGENT_STATUSES, type AgentStatusName } from '../contract/constants';
-import type { BoardAgent } from '../contract/socket';
+import { AGENT_STATUSES, type AgentStatusName } from '#contract/constants';
+import type { BoardAgent } from '#contract/socket';
 
 export function agentsByStatus(agents: readonly BoardAgent[]): Record<AgentStatusName, number> {
   const counts = Object.fromEntries(AGENT_STATUSES.map((s) => [s, 0])) as Record<AgentStatusName, number>;

@@ -7,7 +7,7 @@
  * the redirect come in through `provide`.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { BuyPackageReply, SessionStatus } from '../contract/payments';
+import type { BuyPackageReply, SessionStatus } from '#contract/payments';
 
 export const RETURN_POLL_MS = 2_000;
 export const RETURN_MAX_POLLS = 15;

@@ -7,8 +7,8 @@
  * or discards it. Pure: the request and the notices come in through `provide`.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { type ProfileStatus, reasonIsLongEnough, STATUSES_NEEDING_REASON } from '../contract/constants';
-import type { Profile } from '../contract/profiles';
+import { type ProfileStatus, reasonIsLongEnough, STATUSES_NEEDING_REASON } from '#contract/constants';
+import type { Profile } from '#contract/profiles';
 import { conflictCurrent } from './versionConflict';
 
 /** Statuses that need a confirmation and a reason. */

@@ -2,7 +2,7 @@
  * The profile screen's tabs (SPEC §2) and the company service each needs; AML also needs the company config
  * to name an AML provider (§6). Pure data and a rule, shared by the view and its tests.
  */
-import type { Service } from '../contract/constants';
+import type { Service } from '#contract/constants';
 
 export const PROFILE_TABS = [
   { id: 'info', service: null },

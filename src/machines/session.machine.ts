@@ -5,9 +5,9 @@
  * signing in again. Pure: the API, the account store and navigation come in through `provide`.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { LoginResponse, LoginSuccess, Region } from '../contract/auth';
-import type { PasskeyAssertion } from '../contract/passkeys';
-import { ACCOUNT_DISABLED_DETAIL } from '../contract/sessions';
+import type { LoginResponse, LoginSuccess, Region } from '#contract/auth';
+import type { PasskeyAssertion } from '#contract/passkeys';
+import { ACCOUNT_DISABLED_DETAIL } from '#contract/sessions';
 import { detailIs, failureOf } from './failure';
 
 /** What the login call sends (§7 POST /api/v1/login/). */

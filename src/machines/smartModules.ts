@@ -3,7 +3,7 @@
  * and what each one unlocks in the studio (SPEC §2: profile tabs and sidebar lists). Pure: the profile
  * tab rule itself is ./profileTabs, so this page and the profile screen cannot disagree.
  */
-import { SERVICES, type Service } from '../contract/constants';
+import { SERVICES, type Service } from '#contract/constants';
 import { PROFILE_TABS, type ProfileTab, type TabConfig, visibleTabs } from './profileTabs';
 
 /** Profile sidebar lists (SPEC §2); only BioPay depends on a service. */

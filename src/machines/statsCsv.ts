@@ -3,7 +3,7 @@
  * break are quoted, quotes doubled, lines end with CRLF. Text that a spreadsheet would run as a formula
  * (=, +, -, @ first) is prefixed with an apostrophe (agent names come from users).
  */
-import type { CallFigures, CallReport } from '../contract/stats';
+import type { CallFigures, CallReport } from '#contract/stats';
 
 export interface CsvLabels {
   /** Column titles. */

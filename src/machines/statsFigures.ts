@@ -1,5 +1,5 @@
 /** Pure helpers of the statistics views: durations, shares and the default ranges. */
-import { addDays, type Bucket, dayOf } from '../contract/statsRange';
+import { addDays, type Bucket, dayOf } from '#contract/statsRange';
 
 /** §4 codes the summaries name. */
 export const MISSED = 2;

@@ -2,7 +2,7 @@
  * Validation rules of SPEC §5, as pure functions. Each returns the name of the failed rule or null; views
  * turn names into the texts of §5 (validation.* keys).
  */
-import { isAcceptablePassword } from '../contract/passwords';
+import { isAcceptablePassword } from '#contract/passwords';
 
 export type ValidationFailure =
   | 'required'
@@ -27,7 +27,7 @@ export function checkEmail(value: string): ValidationFailure | null {
   return null;
 }
 
-/** A new password: the one rule of src/contract/passwords.ts. */
+/** A new password: the one rule of contract/passwords.ts. */
 export function checkPassword(value: string): ValidationFailure | null {
   if (!value) return 'required';
   return isAcceptablePassword(value) ? null : 'password';

@@ -5,9 +5,9 @@
  * of those clash. Re-applying sends only the fields the reviewer changed, so the other reviewer's changes to
  * the fields they left alone are kept. Pure: no request, no DOM.
  */
-import { CONTENT_FIELDS } from '../contract/constants';
-import type { Document } from '../contract/documents';
-import type { Profile } from '../contract/profiles';
+import { CONTENT_FIELDS } from '#contract/constants';
+import type { Document } from '#contract/documents';
+import type { Profile } from '#contract/profiles';
 
 /** How to read each compared field of an object, as text (null: empty). */
 export type FieldReaders<T> = Readonly<Record<string, (value: T) => string | null>>;

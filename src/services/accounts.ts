@@ -4,7 +4,7 @@ import type { SignedInAccount } from '../machines/session.machine';
  * Accounts stored in the browser (§3 Account, §4 session end, logout): one per company and server, plus a
  * marker naming the active one. Corrupt or missing data reads as signed out, never as a crash.
  */
-export type { Region } from '../contract/auth';
+export type { Region } from '#contract/auth';
 
 /** A stored account (§3 Account): what the session machine makes when it signs in. */
 export type Account = SignedInAccount;

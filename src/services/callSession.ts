@@ -4,7 +4,7 @@
  * Reports PEER.CONNECTED / PEER.LOST / PEER.FAILED / MEDIA.DENIED / RECORDING.READY; takes SESSION.RESTART and
  * SESSION.STOP.
  */
-import type { QueuedCall } from '../contract/socket';
+import type { QueuedCall } from '#contract/socket';
 import type { SessionCommand, SessionReport } from '../machines/call.machine';
 import {
   type CallRecorder,

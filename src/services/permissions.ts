@@ -1,7 +1,7 @@
 /**
  * Which routes need which permission (§2 permission table, §6). Data in one place; the guards read it.
  */
-import { PERMISSIONS, type Permission } from '../contract/constants';
+import { PERMISSIONS, type Permission } from '#contract/constants';
 import type { Account } from './accounts';
 
 export { PERMISSIONS, type Permission };

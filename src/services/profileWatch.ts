@@ -10,7 +10,7 @@ import type {
   ProfileChange,
   ProfileViewer,
   ServerToClientEvents,
-} from '../contract/socket';
+} from '#contract/socket';
 import { documentKeys } from './api/documents';
 import { profileDetailKeys, sidebarKeys } from './api/profileDetail';
 

@@ -9,7 +9,7 @@ import {
   STORAGE_QUOTA_EXCEEDED,
   UPLOADS_AT_ONCE,
   UPLOADS_TOO_FAST,
-} from '../contract/constants';
+} from '#contract/constants';
 import type { UploadReport } from '../machines/recordingUpload.machine';
 
 export interface KeptRecording {

@@ -5,14 +5,14 @@
  * and re-syncs the queue, so nothing stale or lost survives a drop. Views never touch the socket.
  */
 import { io, type Socket } from 'socket.io-client';
-import type { AgentStatusName } from '../contract/constants';
+import type { AgentStatusName } from '#contract/constants';
 import type {
   AnsweredCall,
   ClientToServerEvents,
   InstantStats,
   QueuedCall,
   ServerToClientEvents,
-} from '../contract/socket';
+} from '#contract/socket';
 import { createProfileWatching, type ProfileWatching } from './profileWatch';
 
 export type RealtimeEvent =

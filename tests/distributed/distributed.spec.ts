@@ -2,6 +2,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { CALL_STATUS_MISSED, CALL_STATUS_TALKING, CALL_STATUS_WAITING } from '#contract/constants';
 import {
   api,
   type ClientSocket,
@@ -14,7 +15,6 @@ import {
 } from '../../bench/calls';
 import { distURL } from '../../playwright.distributed.config';
 import { BUCKET, METRICS_TOKEN, PIN_COOKIE, S3_KEY } from '../../scripts/cluster';
-import { CALL_STATUS_MISSED, CALL_STATUS_TALKING, CALL_STATUS_WAITING } from '../../src/contract/constants';
 import { answerAndTalk, endWithStatus, goOnline, joinLink } from '../e2e/callSupport';
 import { DEMO } from '../e2e/support';
 import { RACE_AGENTS } from './setup';

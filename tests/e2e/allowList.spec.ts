@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { allowedBy } from '#contract/ipRanges';
 import { rangesOf } from '../../server/domain/ipAllowList';
-import { allowedBy } from '../../src/contract/ipRanges';
 import { expect, test } from './cspGuard';
 import { DEMO, signIn } from './support';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { dayOf, lastMonths } from '../../src/contract/statsRange';
+import { dayOf, lastMonths } from '#contract/statsRange';
 import { DEMO, signIn } from './support';
 
 /** The active account's access token, as the studio stored it. */

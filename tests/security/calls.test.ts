@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClientToServerEvents, QueuedCall, ServerToClientEvents } from '#contract/socket';
 import { hashPassword } from '../../server/auth/passwords';
 import { auditLog, users, videoCalls } from '../../server/db/schema';
-import type { ClientToServerEvents, QueuedCall, ServerToClientEvents } from '../../src/contract/socket';
 import {
   bearer,
   FAST_CALLS,

@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmailVerified } from '../../src/contract/signup';
+import type { EmailVerified } from '#contract/signup';
 import { get, mailedCode, PASSWORDS, startTestApp, type TestApp, tokenFor } from '../server/helpers';
 
 let t: TestApp;

@@ -4,8 +4,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CompanyCreated, EmailVerified } from '#contract/signup';
 import { companies } from '../../server/db/schema';
-import type { CompanyCreated, EmailVerified } from '../../src/contract/signup';
 import { get, login, mailedCode, post, startTestApp, type TestApp } from '../server/helpers';
 
 const OWNER = 'Owner#2026pw';

@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WebhookLog } from '#contract/webhooks';
 import { loadConfig } from '../../server/config';
 import { groups, userGroups, users } from '../../server/db/schema';
-import type { WebhookLog } from '../../src/contract/webhooks';
 import { get, PASSWORDS, post, startTestApp, type TestApp, tokenFor } from '../server/helpers';
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD_RULE_DETAIL } from '../../src/contract/passwords';
+import { PASSWORD_RULE_DETAIL } from '#contract/passwords';
 import { bearer, get, login, PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
 
 const FORBIDDEN = { detail: 'You do not have permission to perform this action' };

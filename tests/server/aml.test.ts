@@ -1,18 +1,18 @@
 import { fileURLToPath } from 'node:url';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { amlHistory, companies, profileLogs, profiles } from '../../server/db/schema';
-import { AML_DISABLED } from '../../server/domain/aml';
-import { englishLogMessage } from '../../server/domain/logText';
-import { createAmlScreener } from '../../server/integrations/aml';
 import {
   AML_NO_NAME,
   AML_NO_PERMISSION,
   AML_NOTHING_TO_APPROVE,
   type AmlCheck,
   type AmlResult,
-} from '../../src/contract/aml';
-import type { AmlMatch } from '../../src/contract/amlMatch';
+} from '#contract/aml';
+import type { AmlMatch } from '#contract/amlMatch';
+import { amlHistory, companies, profileLogs, profiles } from '../../server/db/schema';
+import { AML_DISABLED } from '../../server/domain/aml';
+import { englishLogMessage } from '../../server/domain/logText';
+import { createAmlScreener } from '../../server/integrations/aml';
 import { bearer, get, PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
 
 const fixtures = fileURLToPath(new URL('./fixtures/aml/', import.meta.url));

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallEntry } from '#contract/videocalls';
 import { users } from '../../server/db/schema';
 import { addCallEntry, callQuestions, createCall } from '../../server/domain/videocalls';
-import type { CallEntry } from '../../src/contract/videocalls';
 import { get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 let t: TestApp;

@@ -2,13 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClientToServerEvents, InstantStats, QueuedCall, ServerToClientEvents } from '#contract/socket';
 import { profileLogs, users, videoCalls } from '../../server/db/schema';
-import type {
-  ClientToServerEvents,
-  InstantStats,
-  QueuedCall,
-  ServerToClientEvents,
-} from '../../src/contract/socket';
 import { bearer, FAST_CALLS, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;

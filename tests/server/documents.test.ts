@@ -5,6 +5,8 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCUMENT_DETAILS, fieldProblems, MAX_PAGE_BYTES, sniffContentType } from '#contract/documentRules';
+import type { Document } from '#contract/documents';
 import {
   companies,
   documentAlerts,
@@ -13,13 +15,6 @@ import {
   profileLogs,
   profiles,
 } from '../../server/db/schema';
-import {
-  DOCUMENT_DETAILS,
-  fieldProblems,
-  MAX_PAGE_BYTES,
-  sniffContentType,
-} from '../../src/contract/documentRules';
-import type { Document } from '../../src/contract/documents';
 import { bearer, get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 let t: TestApp;

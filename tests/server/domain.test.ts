@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { PERMISSIONS } from '#contract/constants';
+import { isAcceptablePassword } from '#contract/passwords';
 import { createLimiters, createLoginGuard, FIRST_DELAY_SECONDS } from '../../server/auth/attemptLimiter';
 import { totpCode, verifyTotp } from '../../server/auth/totp';
 import { DEMO_USERS } from '../../server/db/seed/demo';
@@ -11,8 +13,6 @@ import { permissionsOf } from '../../server/domain/principal';
 import { callStatusList } from '../../server/domain/videocalls';
 import { describeValidation } from '../../server/http/errors';
 import { toPage } from '../../server/http/paging';
-import { PERMISSIONS } from '../../src/contract/constants';
-import { isAcceptablePassword } from '../../src/contract/passwords';
 
 describe('permissions', () => {
   it('gives each role its pages and adds group permissions in §6 order', () => {

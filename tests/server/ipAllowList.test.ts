@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { InjectOptions } from 'fastify';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allowedBy, type IpRange, parseRange, rangeContains } from '#contract/ipRanges';
+import type { IpWhitelistEntry } from '#contract/ipWhitelist';
 import { runAllowlistCommand } from '../../scripts/allowlist';
 import {
   clientAddressOf,
@@ -9,8 +11,6 @@ import {
   proxyTrust,
   readTrustProxy,
 } from '../../server/domain/ipAllowList';
-import { allowedBy, type IpRange, parseRange, rangeContains } from '../../src/contract/ipRanges';
-import type { IpWhitelistEntry } from '../../src/contract/ipWhitelist';
 import { bearer, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 const range = (text: string): IpRange => {
@@ -19,7 +19,7 @@ const range = (text: string): IpRange => {
   return parsed.range;
 };
 
-describe('ranges (src/contract/ipRanges.ts)', () => {
+describe('ranges (contract/ipRanges.ts)', () => {
   it('matches IPv4 addresses and CIDR ranges', () => {
     expect(rangeContains(range('10.0.0.0/8'), '10.255.1.2')).toBe(true);
     expect(rangeContains(range('10.0.0.0/8'), '11.0.0.1')).toBe(false);

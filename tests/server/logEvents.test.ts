@@ -1,9 +1,9 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROFILE_LOG_EVENTS } from '#contract/logEvents';
+import type { ChecklistGroup, LogEntry } from '#contract/notes';
+import type { QuestionnaireQuestion } from '#contract/questionnaires';
 import { checklistQuestions, profileLogs, profiles } from '../../server/db/schema';
-import { PROFILE_LOG_EVENTS } from '../../src/contract/logEvents';
-import type { ChecklistGroup, LogEntry } from '../../src/contract/notes';
-import type { QuestionnaireQuestion } from '../../src/contract/questionnaires';
 import { bearer, get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 let t: TestApp;

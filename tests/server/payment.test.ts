@@ -2,13 +2,13 @@ import { and, count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BuyPackageReply, Payment, Plan, SessionStatus } from '#contract/payments';
 import { buildPaymentService } from '../../payment-service/app';
 import type { PaymentEvent } from '../../payment-service/notifier';
 import { TEST_CARDS } from '../../payment-service/sessions';
 import { auditLog, companies, paymentNotifications, payments } from '../../server/db/schema';
 import { createLocalPaymentProvider } from '../../server/integrations/payment/localProvider';
 import { signedHeaders } from '../../server/integrations/webhooks/signer';
-import type { BuyPackageReply, Payment, Plan, SessionStatus } from '../../src/contract/payments';
 import { get, PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
 
 const API_KEY = 'sk_test_payment-test-key';

@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '#contract/common';
+import type { Profile, ProfileSummary } from '#contract/profiles';
 import { type Database, openDatabase } from '../../server/db/client';
 import { profiles } from '../../server/db/schema';
 import { createCountCache } from '../../server/domain/countCache';
 import { listProfiles } from '../../server/domain/profiles';
-import type { Page } from '../../src/contract/common';
-import type { Profile, ProfileSummary } from '../../src/contract/profiles';
 import { PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 // The PGlite client prepares SELECTs once and runs them as EXECUTE with quoted literals

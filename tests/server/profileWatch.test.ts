@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClientToServerEvents, ProfilePresence, ServerToClientEvents } from '#contract/socket';
+import { etagOf } from '#contract/versioning';
 import { companies, profiles, users } from '../../server/db/schema';
-import type { ClientToServerEvents, ProfilePresence, ServerToClientEvents } from '../../src/contract/socket';
-import { etagOf } from '../../src/contract/versioning';
 import { bearer, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;

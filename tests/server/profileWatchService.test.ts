@@ -6,8 +6,8 @@
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProfileViewer } from '#contract/socket';
 import { companies, profiles, users } from '../../server/db/schema';
-import type { ProfileViewer } from '../../src/contract/socket';
 import { type ProfileWatchEvent, staleKeys } from '../../src/services/profileWatch';
 import { connectRealtime, type Realtime } from '../../src/services/socket';
 import { bearer, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';

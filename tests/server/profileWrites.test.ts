@@ -2,6 +2,10 @@ import { and, asc, desc, eq, lt } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROFILE_STATUSES, type ProfileStatus } from '#contract/common';
+import type { ChecklistGroup, LogEntry, Note } from '#contract/notes';
+import type { Profile } from '#contract/profiles';
+import type { StatusChangeResponse } from '#contract/profileWrites';
 import {
   checklistGroups,
   checklistQuestions,
@@ -15,10 +19,6 @@ import { installAccessControl } from '../../server/http/access';
 import { installErrorHandling } from '../../server/http/errors';
 import { createLocalSummariser, factsOf, topicsOf } from '../../server/integrations/summariser';
 import { profileWriteRoutes, SUMMARY_FAILED } from '../../server/routes/profileWrites';
-import { PROFILE_STATUSES, type ProfileStatus } from '../../src/contract/common';
-import type { ChecklistGroup, LogEntry, Note } from '../../src/contract/notes';
-import type { Profile } from '../../src/contract/profiles';
-import type { StatusChangeResponse } from '../../src/contract/profileWrites';
 import { bearer, get, PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
 
 let t: TestApp;

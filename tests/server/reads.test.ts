@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROFILE_STATUSES, RISK_LEVELS } from '../../src/contract/common';
-import type { Document } from '../../src/contract/documents';
-import type { ProfileSummary } from '../../src/contract/profiles';
+import { PROFILE_STATUSES, RISK_LEVELS } from '#contract/common';
+import type { Document } from '#contract/documents';
+import type { ProfileSummary } from '#contract/profiles';
 import { get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 interface Page<T> {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClientToServerEvents, ServerToClientEvents } from '../../src/contract/socket';
+import type { ClientToServerEvents, ServerToClientEvents } from '#contract/socket';
 import {
   bearer,
   FAST_CALLS,

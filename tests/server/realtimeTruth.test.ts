@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { waitFor } from 'xstate';
-import { AGENT_STATUSES, CALL_STATUS_DISCONNECTED } from '../../src/contract/constants';
+import { AGENT_STATUSES, CALL_STATUS_DISCONNECTED } from '#contract/constants';
 import { type Agent, eventually, type Tab, World } from './truth/world';
 
 /** Sequences per CI run (TRUTH_RUNS raises it for a longer local search). */

@@ -4,8 +4,8 @@
  */
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_DISABLED_DETAIL, SESSION_END_DETAILS } from '#contract/sessions';
 import { createTokenService } from '../../server/auth/tokens';
-import { ACCOUNT_DISABLED_DETAIL, SESSION_END_DETAILS } from '../../src/contract/sessions';
 import { get, login, PASSWORDS, post, startTestApp, type TestApp, tokenFor, userId } from './helpers';
 
 let t: TestApp;

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionInfo } from '#contract/sessions';
 import { sessions } from '../../server/db/schema';
 import { createSessionService } from '../../server/domain/sessions';
-import type { SessionInfo } from '../../src/contract/sessions';
 import {
   bearer,
   get,

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD_RULE_DETAIL } from '#contract/passwords';
 import { createTokenService } from '../../server/auth/tokens';
 import { totpCode } from '../../server/auth/totp';
 import { DEMO_MFA_SECRET } from '../../server/db/seed/demo';
 import { consumeCode, issueCode } from '../../server/domain/oneTimeCodes';
 import type { FaceComparison, FaceMatcher } from '../../server/integrations/faceMatch';
 import { sampleFaceDataUrl } from '../../server/integrations/faceSamples';
-import { PASSWORD_RULE_DETAIL } from '../../src/contract/passwords';
 import { get, login, mailedCode, PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
 
 const decode = (token: string) =>

@@ -2,8 +2,8 @@
  * Self-service account creation (issue 16): register → e-mailed code → sign-up token → company and first admin.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { CompanyCreated, EmailVerified } from '#contract/signup';
 import { SIGNUP_DETAILS } from '../../server/domain/signup';
-import type { CompanyCreated, EmailVerified } from '../../src/contract/signup';
 import { get, login, mailedCode, PASSWORDS, post, startTestApp, type TestApp } from './helpers';
 
 const PASSWORD = 'Signup#2026';

@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bitool, CallReport } from '#contract/stats';
+import { dayOf, lastMonths } from '#contract/statsRange';
 import { amlHistory, companies, documents, profiles, users, videoCalls } from '../../server/db/schema';
 import { bitoolRange } from '../../server/domain/bitool';
-import type { Bitool, CallReport } from '../../src/contract/stats';
-import { dayOf, lastMonths } from '../../src/contract/statsRange';
 import { get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 /**

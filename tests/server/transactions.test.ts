@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProfileSummary } from '../../src/contract/profiles';
-import type { Transaction } from '../../src/contract/transactions';
+import type { ProfileSummary } from '#contract/profiles';
+import type { Transaction } from '#contract/transactions';
 import { get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 let t: TestApp;

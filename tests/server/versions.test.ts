@@ -5,6 +5,9 @@
  */
 import { and, count, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Document } from '#contract/documents';
+import type { Profile } from '#contract/profiles';
+import { BAD_IF_MATCH, etagOf, VERSION_CONFLICT, versionOfIfMatch } from '#contract/versioning';
 import {
   checklistGroups,
   checklistQuestions,
@@ -14,9 +17,6 @@ import {
   profileLogs,
   profiles,
 } from '../../server/db/schema';
-import type { Document } from '../../src/contract/documents';
-import type { Profile } from '../../src/contract/profiles';
-import { BAD_IF_MATCH, etagOf, VERSION_CONFLICT, versionOfIfMatch } from '../../src/contract/versioning';
 import { bearer, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 let t: TestApp;

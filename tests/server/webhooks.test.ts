@@ -7,12 +7,12 @@ import { and, eq, gt, isNull, max } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { WebhookEndpoint, WebhookLog } from '#contract/webhooks';
 import { buildApp } from '../../server/app';
 import { loadConfig, type ServerConfig } from '../../server/config';
 import { documents, users, webhookEndpoints, webhookMessages } from '../../server/db/schema';
 import { answerCall, createCall, setCallStatus } from '../../server/domain/videocalls';
 import { FORBIDDEN_TARGET } from '../../server/integrations/webhooks/ssrf';
-import type { WebhookEndpoint, WebhookLog } from '../../src/contract/webhooks';
 import { bearer, get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 // ---------------------------------------------------------------- a receiver that verifies with a third-party library

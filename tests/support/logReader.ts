@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import i18next from 'i18next';
-import type { LogReader } from '../../src/contract/logText';
+import type { LogReader } from '#contract/logText';
 
 const locales = join(import.meta.dirname, '../../locales');
 const NAMESPACES = ['logs', 'profile', 'calls', 'documents', 'admin'];

@@ -3,7 +3,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { StrictMode } from 'react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { User } from '../../src/contract/users';
+import type { User } from '#contract/users';
 import { UserDialog } from '../../src/ui/screens/admin/UserDialog';
 import { missingKeys } from './setup';
 

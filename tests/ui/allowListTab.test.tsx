@@ -4,7 +4,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { StrictMode } from 'react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { IpWhitelistEntry } from '../../src/contract/ipWhitelist';
+import type { IpWhitelistEntry } from '#contract/ipWhitelist';
 import { ApiError } from '../../src/services/api/http';
 import * as allowListApi from '../../src/services/api/ipAllowList';
 import { queryClient } from '../../src/ui/app/queryClient';

@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import i18next from 'i18next';
 import { StrictMode, useState } from 'react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Profile } from '../../src/contract/profiles';
+import type { Profile } from '#contract/profiles';
 import { PROFILE_FIELDS } from '../../src/machines/versionConflict';
 import { ApiError } from '../../src/services/api/http';
 import { ConflictDialog } from '../../src/ui/components/ConflictDialog';

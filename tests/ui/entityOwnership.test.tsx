@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import { StrictMode } from 'react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BusinessEntity } from '../../src/contract/entities';
+import type { BusinessEntity } from '#contract/entities';
 import { findEntity } from '../../src/services/entities/sampleEntities';
 import { EmployeesTab } from '../../src/ui/screens/entity/EmployeesTab';
 import { missingKeys } from './setup';

@@ -7,7 +7,7 @@ import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Package, Payment, Plan } from '../../src/contract/payments';
+import type { Package, Payment, Plan } from '#contract/payments';
 import * as paymentsApi from '../../src/services/api/payments';
 import { queryClient } from '../../src/ui/app/queryClient';
 import { HistoryCard, untilFirstExpiry } from '../../src/ui/screens/payment/HistoryCard';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { render, screen, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CompanyConfig } from '../../src/contract/companies';
+import type { CompanyConfig } from '#contract/companies';
 import { App } from '../../src/ui/app/App';
 import { queryClient } from '../../src/ui/app/queryClient';
 import { adminAccount, storeAccounts } from '../support/accounts';

@@ -4,7 +4,7 @@
  */
 import { renderHook } from '@testing-library/react';
 import { afterAll, describe, expect, it } from 'vitest';
-import { STORAGE_QUOTA_EXCEEDED, UPLOADS_AT_ONCE, UPLOADS_TOO_FAST } from '../../src/contract/constants';
+import { STORAGE_QUOTA_EXCEEDED, UPLOADS_AT_ONCE, UPLOADS_TOO_FAST } from '#contract/constants';
 import { ApiError } from '../../src/services/api/http';
 import { switchLanguage } from '../../src/services/i18n';
 import { useFailureText } from '../../src/ui/screens/profile/documents/useDocumentAction';

@@ -9,7 +9,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WebhookEndpoint, WebhookLog } from '../../src/contract/webhooks';
+import type { WebhookEndpoint, WebhookLog } from '#contract/webhooks';
 import * as webhooksApi from '../../src/services/api/webhooks';
 import { queryClient } from '../../src/ui/app/queryClient';
 import { deliveryProblem } from '../../src/ui/screens/company/deliveryProblem';

@@ -2,11 +2,11 @@
 import { act, render, screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BusinessEntity } from '#contract/entities';
 import enCommon from '../../locales/en-US/common.json';
 import enScreens from '../../locales/en-US/screens.json';
 import trCommon from '../../locales/tr/common.json';
 import trScreens from '../../locales/tr/screens.json';
-import type { BusinessEntity } from '../../src/contract/entities';
 import { findEntity } from '../../src/services/entities/sampleEntities';
 import { switchLanguage } from '../../src/services/i18n';
 import { App } from '../../src/ui/app/App';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEntry } from '../../src/contract/audit';
-import { describeAuditChanges } from '../../src/contract/logText';
+import type { AuditEntry } from '#contract/audit';
+import { describeAuditChanges } from '#contract/logText';
 import { auditCsv } from '../../src/machines/auditCsv';
 import { logReader } from '../support/logReader';
 

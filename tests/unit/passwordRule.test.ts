@@ -1,12 +1,8 @@
 /** Issue 27: one password rule, defined once in the contract, checked alike by the studio and the server. */
 import { describe, expect, it } from 'vitest';
+import { isAcceptablePassword, missingPasswordRules, PASSWORD_RULE_DETAIL } from '#contract/passwords';
 import enCommon from '../../locales/en-US/common.json';
 import trCommon from '../../locales/tr/common.json';
-import {
-  isAcceptablePassword,
-  missingPasswordRules,
-  PASSWORD_RULE_DETAIL,
-} from '../../src/contract/passwords';
 import { checkPassword } from '../../src/machines/validation';
 
 describe('the one password rule (SPEC §5, the create-account rule)', () => {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { PNG } from 'pngjs';
-import { DOCUMENT_CLASSES, type DocumentClass } from '../../../src/contract/common';
+import { DOCUMENT_CLASSES, type DocumentClass } from '#contract/common';
 import type { Storage } from '../../storage/storage';
 
 type Rgb = [number, number, number];

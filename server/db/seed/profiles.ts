@@ -5,12 +5,8 @@ import {
   PROFILE_STATUSES,
   type ProfileStatus,
   RISK_LEVELS,
-} from '../../../src/contract/common';
-import {
-  PROFILE_LOG_EVENTS,
-  type ProfileLogCode,
-  type ProfileLogParams,
-} from '../../../src/contract/logEvents';
+} from '#contract/common';
+import { PROFILE_LOG_EVENTS, type ProfileLogCode, type ProfileLogParams } from '#contract/logEvents';
 import { ipRisk, type RiskScores, riskScores } from '../../domain/riskScores';
 import type { Db } from '../client';
 import {
@@ -94,7 +90,7 @@ const ALERTS: [code: string, name: string][] = [
   ['FACE_MISMATCH', 'Face does not match the selfie'],
   ['DATA_MISMATCH', 'Extracted data differs from the profile'],
 ];
-/** The demo log's events after `profile_created` (codes of src/contract/logEvents.ts), in turn. */
+/** The demo log's events after `profile_created` (codes of contract/logEvents.ts), in turn. */
 const LOG_EVENTS = [
   (_status: ProfileStatus) => logEvent('profile_updated', { fields: ['email'] }),
   (_status: ProfileStatus) => logEvent('note_added', { kind: 'note' }),

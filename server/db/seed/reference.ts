@@ -1,4 +1,4 @@
-import type { DocumentClass } from '../../../src/contract/common';
+import type { DocumentClass } from '#contract/common';
 import type { Db } from '../client';
 import { countries, documentTypes, packages } from '../schema';
 

@@ -5,7 +5,7 @@
 import { type ListFormat, loadSampleWatchlist, loadWatchlistFile } from './lists';
 import { createScreener, type Screener } from './screening';
 
-export type { AmlMatch } from '../../../src/contract/amlMatch';
+export type { AmlMatch } from '#contract/amlMatch';
 export type { Screener, ScreeningResult, ScreeningSubject } from './screening';
 
 export interface AmlScreeningConfig {

@@ -14,7 +14,7 @@
  * listed ones −10; nothing listed or nothing known about the customer: 0. The score (0–100) is a hit from
  * the threshold on, if the name score alone reaches the candidate floor (NAME_FLOOR).
  */
-import type { AmlMatch, AmlMatchBirthDate, AmlMatchNationality } from '../../../src/contract/amlMatch';
+import type { AmlMatch, AmlMatchBirthDate, AmlMatchNationality } from '#contract/amlMatch';
 import { jaroWinkler } from './jaroWinkler';
 import type { Watchlist, WatchlistEntry } from './lists';
 import { nameTokens } from './text';

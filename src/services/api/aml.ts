@@ -1,5 +1,5 @@
 /** AML (SPEC §7): the result, running a check, approving, and one history entry with its records. */
-import type { AmlCheck, AmlHistoryEntry, AmlResult } from '../../contract/aml';
+import type { AmlCheck, AmlHistoryEntry, AmlResult } from '#contract/aml';
 import { api } from './http';
 import { stepKeys } from './profileDetail';
 

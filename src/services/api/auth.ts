@@ -1,6 +1,6 @@
 /** Signing in (§7 login host) and loading the signed-in user into a stored account (§3 Account, §4). */
-import type { LoginResponse, LoginSuccess } from '../../contract/auth';
-import type { User } from '../../contract/users';
+import type { LoginResponse, LoginSuccess } from '#contract/auth';
+import type { User } from '#contract/users';
 import { type LoginRequest, readTokenClaims, type SignedInAccount } from '../../machines/session.machine';
 import { ApiError, loginApi, publicApi } from './http';
 

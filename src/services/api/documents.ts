@@ -5,8 +5,8 @@
  * server speaks HTTP/1.1 (docs/decisions.md). Errors still pass through ky's hooks (ApiError, 401).
  */
 
-import type { Document } from '../../contract/documents';
-import type { DocumentType } from '../../contract/reference';
+import type { Document } from '#contract/documents';
+import type { DocumentType } from '#contract/reference';
 import { api, ifMatch } from './http';
 import { progressFetch } from './progressFetch';
 

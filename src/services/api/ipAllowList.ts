@@ -1,5 +1,5 @@
 /** IP allow-list (§7 /ip-whitelist, issue 15): the list, the caller's address, add and delete. */
-import type { IpWhitelistEntry, IpWhitelistMe } from '../../contract/ipWhitelist';
+import type { IpWhitelistEntry, IpWhitelistMe } from '#contract/ipWhitelist';
 import { api, isApiError } from './http';
 
 type Options = { signal?: AbortSignal };

@@ -9,8 +9,8 @@ import {
   startAuthentication,
   startRegistration,
 } from '@simplewebauthn/browser';
-import type { LoginResponse } from '../../contract/auth';
-import type { Passkey, PasskeyAssertion, PasskeyOptions, PasskeyPolicy } from '../../contract/passkeys';
+import type { LoginResponse } from '#contract/auth';
+import type { Passkey, PasskeyAssertion, PasskeyOptions, PasskeyPolicy } from '#contract/passkeys';
 import { api, loginApi, publicApi } from './http';
 import type { Session } from './users';
 

@@ -1,5 +1,5 @@
 /** Plan and payment (§7 /payment/*, GET /stp/packages) and the payment service host (GET /config, /industry). */
-import type { Page } from '../../contract/common';
+import type { Page } from '#contract/common';
 import type {
   BuyPackageReply,
   Industry,
@@ -8,7 +8,7 @@ import type {
   PaymentServiceConfig,
   Plan,
   SessionStatus,
-} from '../../contract/payments';
+} from '#contract/payments';
 import { api, paymentServiceApi } from './http';
 
 type Options = { signal?: AbortSignal };

@@ -1,13 +1,13 @@
 /** What the profile screen reads besides the profile (§7): company config, notes, logs, device data, questionnaires. */
-import type { AmlResult } from '../../contract/aml';
-import type { Page } from '../../contract/common';
-import type { CompanyConfig } from '../../contract/companies';
-import type { DeviceData, Document } from '../../contract/documents';
-import type { ChecklistGroup, LogEntry, Note } from '../../contract/notes';
-import type { Profile } from '../../contract/profiles';
-import type { QuestionnaireAnswer, QuestionnaireQuestion } from '../../contract/questionnaires';
-import type { Transaction } from '../../contract/transactions';
-import type { VideoCall } from '../../contract/videocalls';
+import type { AmlResult } from '#contract/aml';
+import type { Page } from '#contract/common';
+import type { CompanyConfig } from '#contract/companies';
+import type { DeviceData, Document } from '#contract/documents';
+import type { ChecklistGroup, LogEntry, Note } from '#contract/notes';
+import type { Profile } from '#contract/profiles';
+import type { QuestionnaireAnswer, QuestionnaireQuestion } from '#contract/questionnaires';
+import type { Transaction } from '#contract/transactions';
+import type { VideoCall } from '#contract/videocalls';
 import { api, ifMatch } from './http';
 
 type Options = { signal?: AbortSignal };

@@ -2,12 +2,12 @@
  * What the profile reports (pdf-basic, pdf-expand) read (§7): the profile, and for the expanded report its
  * documents, AML result, video calls and notes; the page images as bytes for embedding in the PDF.
  */
-import type { AmlResult } from '../../contract/aml';
-import type { Page } from '../../contract/common';
-import type { Document } from '../../contract/documents';
-import type { Note } from '../../contract/notes';
-import type { Profile } from '../../contract/profiles';
-import type { VideoCall } from '../../contract/videocalls';
+import type { AmlResult } from '#contract/aml';
+import type { Page } from '#contract/common';
+import type { Document } from '#contract/documents';
+import type { Note } from '#contract/notes';
+import type { Profile } from '#contract/profiles';
+import type { VideoCall } from '#contract/videocalls';
 import { visibleTabs } from '../../machines/profileTabs';
 import { api, publicApi } from './http';
 import { getCompanyConfig, getProfile, listNotes } from './profileDetail';

@@ -1,7 +1,7 @@
 /** Changes to a profile (§7): status, details, notes, checklist answers, summary; new profiles; support. */
-import type { ProfileStatus } from '../../contract/constants';
-import type { Note } from '../../contract/notes';
-import type { Profile } from '../../contract/profiles';
+import type { ProfileStatus } from '#contract/constants';
+import type { Note } from '#contract/notes';
+import type { Profile } from '#contract/profiles';
 import type { StatusAnswer } from '../../machines/profileStatus.machine';
 import { api, ifMatch } from './http';
 

@@ -1,6 +1,6 @@
 /** Customer profiles (§7 /profile). */
-import type { Page } from '../../contract/common';
-import type { ProfileListQuery, ProfileSummary } from '../../contract/profiles';
+import type { Page } from '#contract/common';
+import type { ProfileListQuery, ProfileSummary } from '#contract/profiles';
 import { api } from './http';
 
 type Options = { signal?: AbortSignal };

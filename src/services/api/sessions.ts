@@ -1,5 +1,5 @@
 /** The signed-in user's server-side sessions (GET /session, DELETE /session/{id}; issue 20). */
-import type { SessionInfo } from '../../contract/sessions';
+import type { SessionInfo } from '#contract/sessions';
 import { api } from './http';
 
 type Options = { signal?: AbortSignal };

@@ -4,8 +4,8 @@
  * the chosen package with the new admin's token before that account is stored.
  */
 import ky from 'ky';
-import type { Package } from '../../contract/payments';
-import type { CompanyBody, CompanyCreated, EmailVerified } from '../../contract/signup';
+import type { Package } from '#contract/payments';
+import type { CompanyBody, CompanyCreated, EmailVerified } from '#contract/signup';
 import type { Checkout, PaymentStatus, SignupOptions } from '../../machines/createAccount.machine';
 import { studioConfig } from '../config';
 import { ApiError, publicApi } from './http';

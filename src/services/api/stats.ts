@@ -1,5 +1,5 @@
 /** Statistics (§7): the detailed call report and the dashboard's figures (bitool). */
-import type { Bitool, CallReport } from '../../contract/stats';
+import type { Bitool, CallReport } from '#contract/stats';
 import { api } from './http';
 
 type Options = { signal?: AbortSignal };

@@ -1,5 +1,5 @@
 /** Users (§7 /user): the signed-in user and their two-factor authentication. */
-import type { Page } from '../../contract/common';
+import type { Page } from '#contract/common';
 import type {
   ChangePasswordBody,
   User,
@@ -7,7 +7,7 @@ import type {
   UserListQuery,
   UserResetPasswordBody,
   UserUpdateBody,
-} from '../../contract/users';
+} from '#contract/users';
 import { api, publicApi } from './http';
 
 type Options = { signal?: AbortSignal };

@@ -1,6 +1,6 @@
 /** Video calls (§7): join links, availability, call statuses, questions, answers, notes and recordings. */
-import type { AgentStatusName } from '../../contract/constants';
-import type { CallAnswer, CallEntry, ProfileUrl, VideoCall } from '../../contract/videocalls';
+import type { AgentStatusName } from '#contract/constants';
+import type { CallAnswer, CallEntry, ProfileUrl, VideoCall } from '#contract/videocalls';
 import { api } from './http';
 import { progressFetch } from './progressFetch';
 

@@ -8,7 +8,7 @@ import type {
   WebhookTestResult,
   webhookEndpointBodySchema,
   webhookEndpointPatchSchema,
-} from '../../contract/webhooks';
+} from '#contract/webhooks';
 import { api } from './http';
 
 type Options = { signal?: AbortSignal };

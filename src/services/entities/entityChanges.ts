@@ -3,8 +3,8 @@
  * and makes no calls, so a change lives in this browser tab's session storage and is gone when the tab
  * closes. The screens say so.
  */
-import { RISK_LEVELS, type RiskLevel } from '../../contract/constants';
-import { type BusinessEntity, ENTITY_STATUSES, type EntityStatus } from '../../contract/entities';
+import { RISK_LEVELS, type RiskLevel } from '#contract/constants';
+import { type BusinessEntity, ENTITY_STATUSES, type EntityStatus } from '#contract/entities';
 import { SAMPLE_ENTITIES } from './sampleEntities';
 
 export interface EntityChange {

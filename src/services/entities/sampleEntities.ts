@@ -10,7 +10,7 @@ import type {
   EntityIndividual,
   QuestionAnswer,
   QuestionId,
-} from '../../contract/entities';
+} from '#contract/entities';
 
 /** The questionnaire of every entity (SPEC §9: sort orders 1 to 10). */
 export const ENTITY_QUESTIONS: readonly {

@@ -3,8 +3,8 @@
  * and the PDF both draw, so the printed page and the file say the same.
  */
 import type { TFunction } from 'i18next';
-import type { ProfileStatus, RiskLevel } from '../../contract/constants';
-import { CHECK_KINDS, CONTENT_FIELDS } from '../../contract/constants';
+import type { ProfileStatus, RiskLevel } from '#contract/constants';
+import { CHECK_KINDS, CONTENT_FIELDS } from '#contract/constants';
 import type { ReportData, ReportKind } from '../api/profileReport';
 
 export type Row = readonly [label: string, value: string];

@@ -9,7 +9,7 @@ import { useActiveAccount } from './useAccounts';
 
 /** The query that lets a signed-in user open the login page to add another company's account. */
 export const ADD_ACCOUNT_QUERY = 'add-account';
-/** On /login after a session ended: why (a SessionEndReason of src/contract/sessions.ts, or unknown). */
+/** On /login after a session ended: why (a SessionEndReason of contract/sessions.ts, or unknown). */
 export const SESSION_ENDED_QUERY = 'ended';
 
 /** Signed out on a protected route: go to /login with the original full path in `redirect` (§2). */

@@ -1,6 +1,6 @@
 import { Classes, Icon, Intent, ProgressBar } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
-import { missingPasswordRules, PASSWORD_RULES, passwordStrength } from '../../contract/passwords';
+import { missingPasswordRules, PASSWORD_RULES, passwordStrength } from '#contract/passwords';
 import './passwordRules.css';
 
 const STRENGTH_INTENT = {
@@ -14,7 +14,7 @@ const STRENGTH_INTENT = {
 export const passwordRulesIds = (idPrefix: string) => `${idPrefix}-rules ${idPrefix}-strength`;
 
 /**
- * The one password rule (src/contract/passwords.ts), shown the same way wherever a password is chosen
+ * The one password rule (contract/passwords.ts), shown the same way wherever a password is chosen
  * (issue 27): its strength and each part of the rule, met or missing, as the password is typed.
  */
 export function PasswordRules({ password, idPrefix }: { password: string; idPrefix: string }) {

@@ -1,7 +1,7 @@
 import { DialogBody, FormGroup, Intent, TextArea } from '@blueprintjs/core';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { REJECT_REASON_MIN, reasonIsLongEnough } from '../../contract/constants';
+import { REJECT_REASON_MIN, reasonIsLongEnough } from '#contract/constants';
 import { Dialog } from './Dialog';
 import { FormDialogFooter } from './FormDialogFooter';
 import { useFormCheck } from './useFormCheck';

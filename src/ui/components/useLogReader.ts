@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { LogReader, Translate } from '../../contract/logText';
+import type { LogReader, Translate } from '#contract/logText';
 
 /**
  * The reader of logged events (issue 25, point 8): i18next's `t` over the namespaces their sentences and

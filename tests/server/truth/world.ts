@@ -12,19 +12,14 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { type ActorRefFrom, createActor, fromCallback, fromPromise } from 'xstate';
+import { CALL_STATUS_TALKING, CALL_STATUS_WAITING } from '#contract/constants';
+import type { ClientToServerEvents, InstantStats, QueuedCall, ServerToClientEvents } from '#contract/socket';
 import { buildApp } from '../../../server/app';
 import { hashPassword } from '../../../server/auth/passwords';
 import { loadConfig, type ServerConfig } from '../../../server/config';
 import { type Database, openDatabase } from '../../../server/db/client';
 import { profiles, users, videoCalls } from '../../../server/db/schema';
 import { createInstantStats } from '../../../server/realtime/instantStats';
-import { CALL_STATUS_TALKING, CALL_STATUS_WAITING } from '../../../src/contract/constants';
-import type {
-  ClientToServerEvents,
-  InstantStats,
-  QueuedCall,
-  ServerToClientEvents,
-} from '../../../src/contract/socket';
 import { agentAvailabilityMachine } from '../../../src/machines/agentAvailability.machine';
 import {
   callMachine,

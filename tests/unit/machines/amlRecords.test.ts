@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AmlMatch } from '../../../src/contract/amlMatch';
+import type { AmlMatch } from '#contract/amlMatch';
 import { amlStanding, canApprove, readRecord, scoreParts } from '../../../src/machines/amlRecords';
 
 const match: AmlMatch = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, waitFor } from 'xstate';
-import type { QueuedCall } from '../../../src/contract/socket';
+import type { QueuedCall } from '#contract/socket';
 import { CALL_ALREADY_ANSWERED, callMachine, type SessionCommand } from '../../../src/machines/call.machine';
 import { done, Effects, failed, modelCases, replay } from './modelPaths';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
-import type { QueuedCall } from '../../../src/contract/socket';
+import type { QueuedCall } from '#contract/socket';
 import { callMachine } from '../../../src/machines/call.machine';
 import { callDeskMachine, queueWith, queueWithout } from '../../../src/machines/callDesk.machine';
 

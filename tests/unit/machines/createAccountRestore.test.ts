@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
-import type { Package } from '../../../src/contract/payments';
-import type { EmailVerified } from '../../../src/contract/signup';
+import type { Package } from '#contract/payments';
+import type { EmailVerified } from '#contract/signup';
 import { createAccountMachine } from '../../../src/machines/createAccount.machine';
 
 const starter: Package = {

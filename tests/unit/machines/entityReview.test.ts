@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DOCUMENT_KINDS, LEGAL_FORMS, QUESTION_IDS } from '../../../src/contract/entities';
+import { DOCUMENT_KINDS, LEGAL_FORMS, QUESTION_IDS } from '#contract/entities';
 import { filterEntities, readEntityView } from '../../../src/machines/entityList';
 import { entityChecks, entityOwnership, riskDrivers } from '../../../src/machines/entityReview';
 import { alwaysAvailable, smartModules } from '../../../src/machines/smartModules';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BoardAgent } from '../../../src/contract/socket';
+import type { BoardAgent } from '#contract/socket';
 import {
   agentsByStatus,
   agentsInCall,

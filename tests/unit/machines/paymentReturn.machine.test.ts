@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { BuyPackageReply, PaymentStatus, SessionStatus } from '../../../src/contract/payments';
+import type { BuyPackageReply, PaymentStatus, SessionStatus } from '#contract/payments';
 import { paymentReturnMachine } from '../../../src/machines/paymentReturn.machine';
 
 const session = (status: PaymentStatus, withPackage = true): SessionStatus => ({

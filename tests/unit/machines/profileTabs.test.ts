@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SERVICES } from '../../../src/contract/constants';
+import { SERVICES } from '#contract/constants';
 import { visibleTabs } from '../../../src/machines/profileTabs';
 
 describe('profile tabs (§2 services, §6 AML provider)', () => {

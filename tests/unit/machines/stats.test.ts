@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallReport } from '../../../src/contract/stats';
+import type { CallReport } from '#contract/stats';
 import {
   bucketOf,
   daysInRange,
@@ -8,7 +8,7 @@ import {
   isIsoDate,
   lastMonths,
   monthsBefore,
-} from '../../../src/contract/statsRange';
+} from '#contract/statsRange';
 import { type CsvLabels, callReportCsv, callReportFileName, csvField } from '../../../src/machines/statsCsv';
 import { durationParts, lastDays, share } from '../../../src/machines/statsFigures';
 
@@ -136,7 +136,7 @@ describe('call report CSV', () => {
 describe('landing tiles', () => {
   it('shows only the screens the account may visit', async () => {
     const { visibleTiles } = await import('../../../src/ui/screens/landing/tiles');
-    const { ROLE_PERMISSIONS } = await import('../../../src/contract/constants');
+    const { ROLE_PERMISSIONS } = await import('#contract/constants');
     const names = (role: 'Admin' | 'User' | 'Restricted User') =>
       visibleTiles({ role, permissions: [...ROLE_PERMISSIONS[role]] }).map((tile) => tile.name);
     expect(names('Admin')).toEqual([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Document } from '../../../src/contract/documents';
-import type { Profile } from '../../../src/contract/profiles';
+import type { Document } from '#contract/documents';
+import type { Profile } from '#contract/profiles';
 import {
   changesMeanwhile,
   conflictCurrent,

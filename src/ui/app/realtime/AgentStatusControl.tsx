@@ -1,7 +1,7 @@
 import { Button, Menu, MenuItem, PopoverNext, Tooltip } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { AGENT_STATUSES, type AgentStatusName } from '../../../contract/constants';
+import { AGENT_STATUSES, type AgentStatusName } from '#contract/constants';
 import { useMounted } from '../useMounted';
 import { type RealtimeDesk, useRealtime } from './RealtimeProvider';
 

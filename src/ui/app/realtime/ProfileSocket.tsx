@@ -5,7 +5,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
-import type { ProfileChange, ProfileViewer } from '../../../contract/socket';
+import type { ProfileChange, ProfileViewer } from '#contract/socket';
 import { type Account, accounts } from '../../../services/accounts';
 import { getSocketToken } from '../../../services/api/videocalls';
 import { staleKeys } from '../../../services/profileWatch';

@@ -7,7 +7,7 @@
 import i18next, { type TFunction } from 'i18next';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { type ActorRefFrom, createActor, fromCallback, fromPromise } from 'xstate';
-import type { QueuedCall } from '../../../contract/socket';
+import type { QueuedCall } from '#contract/socket';
 import { agentAvailabilityMachine } from '../../../machines/agentAvailability.machine';
 import { callMachine, type SessionCommand, type SessionReport } from '../../../machines/call.machine';
 import { callDeskMachine } from '../../../machines/callDesk.machine';

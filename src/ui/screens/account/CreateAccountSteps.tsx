@@ -15,10 +15,10 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import type { SnapshotFrom } from 'xstate';
-import { isService } from '../../../contract/constants';
-import { isAcceptablePassword } from '../../../contract/passwords';
-import type { Package } from '../../../contract/payments';
-import { BASE_SERVICES, CUSTOM_PRICE_FROM_VERIFICATIONS } from '../../../contract/signup';
+import { isService } from '#contract/constants';
+import { isAcceptablePassword } from '#contract/passwords';
+import type { Package } from '#contract/payments';
+import { BASE_SERVICES, CUSTOM_PRICE_FROM_VERIFICATIONS } from '#contract/signup';
 import type {
   CompanyProfile,
   CreateAccountEvent,

@@ -1,9 +1,9 @@
 import { Button, HTMLSelect, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { AUDIT_ACTION_CODES, AUDIT_ACTIONS, AUDIT_OBJECT_TYPES } from '../../../contract/audit';
-import { isAuditAction } from '../../../contract/logEvents';
-import { auditActionName, auditObjectName, describeAuditChanges } from '../../../contract/logText';
+import { AUDIT_ACTION_CODES, AUDIT_ACTIONS, AUDIT_OBJECT_TYPES } from '#contract/audit';
+import { isAuditAction } from '#contract/logEvents';
+import { auditActionName, auditObjectName, describeAuditChanges } from '#contract/logText';
 import { auditCsv } from '../../../machines/auditCsv';
 import { type AuditListParams, adminKeys, allAudit, listAudit } from '../../../services/api/admin';
 import { listUsers } from '../../../services/api/users';

@@ -13,8 +13,8 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Group } from '../../../contract/companies';
-import { PERMISSIONS, type Permission } from '../../../contract/constants';
+import type { Group } from '#contract/companies';
+import { PERMISSIONS, type Permission } from '#contract/constants';
 import { failureOf } from '../../../machines/failure';
 import { checkRequired } from '../../../machines/validation';
 import { adminKeys, createGroup, deleteGroup, listGroups, updateGroup } from '../../../services/api/admin';

@@ -1,9 +1,9 @@
 import { Callout, Checkbox, DialogBody, FormGroup, HTMLSelect, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Group } from '../../../contract/companies';
-import { ROLES, type Role } from '../../../contract/constants';
-import type { User } from '../../../contract/users';
+import type { Group } from '#contract/companies';
+import { ROLES, type Role } from '#contract/constants';
+import type { User } from '#contract/users';
 import { checkEmail, checkRequired } from '../../../machines/validation';
 import { Dialog } from '../../components/Dialog';
 import { useValidationText } from '../../components/FieldMessage';

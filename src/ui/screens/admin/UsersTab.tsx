@@ -16,8 +16,8 @@ import { useMachine } from '@xstate/react';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
-import { ROLES, type Role } from '../../../contract/constants';
-import type { User, UserCreateBody, UserUpdateBody } from '../../../contract/users';
+import { ROLES, type Role } from '#contract/constants';
+import type { User, UserCreateBody, UserUpdateBody } from '#contract/users';
 import {
   type AdminAction,
   type AdminActionKind,

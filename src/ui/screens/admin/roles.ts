@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { Role } from '../../../contract/constants';
+import type { Role } from '#contract/constants';
 
 const ROLE_KEYS = { Admin: 'admin', User: 'user', 'Restricted User': 'restricted' } as const;
 

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_RULE_DETAIL } from '../../../contract/passwords';
+import { PASSWORD_RULE_DETAIL } from '#contract/passwords';
 
 /** Server details of the admin paths that the studio translates; anything else is shown as received. */
 const KNOWN: Record<string, string> = {

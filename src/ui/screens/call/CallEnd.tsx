@@ -13,7 +13,7 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
-import { FINAL_CALL_STATUSES } from '../../../contract/constants';
+import { FINAL_CALL_STATUSES } from '#contract/constants';
 import type { callMachine } from '../../../machines/call.machine';
 import type { recordingUploadMachine } from '../../../machines/recordingUpload.machine';
 import { videoPath } from '../../components/callPaths';

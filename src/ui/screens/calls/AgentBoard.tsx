@@ -18,8 +18,8 @@ import {
   type AgentStatusName,
   CALL_STATUS_DISCONNECTED,
   FINAL_CALL_STATUSES,
-} from '../../../contract/constants';
-import type { BoardAgent } from '../../../contract/socket';
+} from '#contract/constants';
+import type { BoardAgent } from '#contract/socket';
 import { secondsInState } from '../../../machines/instantStats';
 import { isApiError } from '../../../services/api/http';
 import { closeCall, setAgentStatus } from '../../../services/api/videocalls';

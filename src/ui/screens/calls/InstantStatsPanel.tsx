@@ -1,8 +1,8 @@
 import { Card, H3, Intent, Tag } from '@blueprintjs/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AGENT_STATUSES } from '../../../contract/constants';
-import type { InstantStats } from '../../../contract/socket';
+import { AGENT_STATUSES } from '#contract/constants';
+import type { InstantStats } from '#contract/socket';
 import { agentsByStatus, agentsInCall, waitFigures } from '../../../machines/instantStats';
 import { formatDuration } from '../../components/useWaited';
 

@@ -2,7 +2,7 @@ import { Card, H3, HTMLTable, NonIdealState } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import type { QueuedCall } from '../../../contract/socket';
+import type { QueuedCall } from '#contract/socket';
 import type { RealtimeDesk } from '../../app/realtime/RealtimeProvider';
 import { useWaited } from '../../components/useWaited';
 

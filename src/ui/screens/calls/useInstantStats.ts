@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { InstantStats } from '../../../contract/socket';
+import type { InstantStats } from '#contract/socket';
 import type { RealtimeDesk } from '../../app/realtime/RealtimeProvider';
 
 /** The company's instant stats as the server last pushed them (null before the first push). */

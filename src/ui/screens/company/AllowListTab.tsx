@@ -13,8 +13,8 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_ALLOWLIST_LABEL, parseRange, type RangeProblem } from '../../../contract/ipRanges';
-import type { IpWhitelistEntry } from '../../../contract/ipWhitelist';
+import { MAX_ALLOWLIST_LABEL, parseRange, type RangeProblem } from '#contract/ipRanges';
+import type { IpWhitelistEntry } from '#contract/ipWhitelist';
 import {
   addAllowListEntry,
   deleteAllowListEntry,

@@ -26,7 +26,7 @@ import {
   type WebhookEndpoint,
   type WebhookLog,
   type WebhookTestResult,
-} from '../../../contract/webhooks';
+} from '#contract/webhooks';
 import {
   type LogFilter,
   listEndpointLogs,

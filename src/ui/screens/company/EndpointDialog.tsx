@@ -7,7 +7,7 @@ import {
   WEBHOOK_EVENTS,
   type WebhookEndpoint,
   type WebhookEventType,
-} from '../../../contract/webhooks';
+} from '#contract/webhooks';
 import { createEndpoint, updateEndpoint } from '../../../services/api/webhooks';
 import { Dialog } from '../../components/Dialog';
 import { FormDialogFooter } from '../../components/FormDialogFooter';

@@ -13,7 +13,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { WebhookEndpoint, WebhookEventType } from '../../../contract/webhooks';
+import type { WebhookEndpoint, WebhookEventType } from '#contract/webhooks';
 import { isApiError } from '../../../services/api/http';
 import {
   deleteEndpoint,

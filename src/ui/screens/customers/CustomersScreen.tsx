@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import type { ProfileSummary } from '../../../contract/profiles';
+import type { ProfileSummary } from '#contract/profiles';
 import { preloadRoute } from '../../app/routeTable';
 import { usePageTitle } from '../../app/usePageTitle';
 import { DateRangeFilter, LoadFailed, SearchFilter } from '../../components/ListFilters';

@@ -1,11 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'wouter';
-import {
-  PROFILE_STATUSES,
-  type ProfileStatus,
-  RISK_LEVELS,
-  type RiskLevel,
-} from '../../../contract/constants';
+import { PROFILE_STATUSES, type ProfileStatus, RISK_LEVELS, type RiskLevel } from '#contract/constants';
 import type { ProfileListParams } from '../../../services/api/profiles';
 
 export const PAGE_SIZES = [20, 50, 100] as const;

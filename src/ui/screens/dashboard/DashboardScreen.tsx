@@ -2,9 +2,9 @@ import { Button, Callout, Card, Classes, H2, Intent, NonIdealState, Spinner, Tag
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CALL_STATUSES, PROFILE_STATUSES } from '../../../contract/constants';
-import type { Bitool } from '../../../contract/stats';
-import { BITOOL_MAX_DAYS, dayOf, lastMonths } from '../../../contract/statsRange';
+import { CALL_STATUSES, PROFILE_STATUSES } from '#contract/constants';
+import type { Bitool } from '#contract/stats';
+import { BITOOL_MAX_DAYS, dayOf, lastMonths } from '#contract/statsRange';
 import { periodLabel } from '../../../machines/statsFigures';
 import { type DayRange, getBitool, statsKeys } from '../../../services/api/stats';
 import { usePageTitle } from '../../app/usePageTitle';

@@ -2,8 +2,8 @@ import { Button, Callout, H2, HTMLSelect, HTMLTable, InputGroup, NonIdealState }
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'wouter';
-import { RISK_LEVELS } from '../../../contract/constants';
-import { type BusinessEntity, ENTITY_STATUSES, LEGAL_FORMS } from '../../../contract/entities';
+import { RISK_LEVELS } from '#contract/constants';
+import { type BusinessEntity, ENTITY_STATUSES, LEGAL_FORMS } from '#contract/entities';
 import { type EntityListView, filterEntities, readEntityView } from '../../../machines/entityList';
 import { usePageTitle } from '../../app/usePageTitle';
 import { RiskTag, useProfileLabels } from '../../components/profileLabels';

@@ -1,7 +1,7 @@
 import { Intent, Tag } from '@blueprintjs/core';
 import { useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BusinessEntity, EntityAmlStatus, EntityStatus } from '../../../contract/entities';
+import type { BusinessEntity, EntityAmlStatus, EntityStatus } from '#contract/entities';
 import { entityChanges, withChanges } from '../../../services/entities/entityChanges';
 
 /** The sample entities with this session's local changes (SPEC §1: no calls). */

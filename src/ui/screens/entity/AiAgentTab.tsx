@@ -1,7 +1,7 @@
 import { Callout, H4, Intent, Tag } from '@blueprintjs/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BusinessEntity } from '../../../contract/entities';
+import type { BusinessEntity } from '#contract/entities';
 import {
   type DriverSeverity,
   entityOwnership,

@@ -1,7 +1,7 @@
 import { H4, HTMLTable } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { BusinessEntity } from '../../../contract/entities';
+import type { BusinessEntity } from '#contract/entities';
 import { useCountryName, useEntityDate } from '../entities/entityLabels';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {

@@ -1,7 +1,7 @@
 import { AnchorButton, Card, H4, NonIdealState } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import type { BusinessEntity } from '../../../contract/entities';
+import type { BusinessEntity } from '#contract/entities';
 import { useImageViewer, type ViewerImage } from '../../components/imageViewer/ImageViewer';
 import { useEntityDate } from '../entities/entityLabels';
 

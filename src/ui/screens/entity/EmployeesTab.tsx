@@ -2,7 +2,7 @@ import { Callout, H4, HTMLTable, Icon, InputGroup, Intent, Tag } from '@blueprin
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'wouter';
-import { type BusinessEntity, ENTITY_PARTY } from '../../../contract/entities';
+import { type BusinessEntity, ENTITY_PARTY } from '#contract/entities';
 import { entityOwnership, entityParties } from '../../../machines/entityReview';
 import { DEFAULT_UBO_THRESHOLD, type Ownership, type OwnershipNode } from '../../../machines/ownership';
 import { useCountryName, useEntityDate, usePercent } from '../entities/entityLabels';

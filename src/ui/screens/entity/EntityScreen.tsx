@@ -1,7 +1,7 @@
 import { AnchorButton, H2, NonIdealState, Tab, Tabs } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'wouter';
-import type { BusinessEntity } from '../../../contract/entities';
+import type { BusinessEntity } from '#contract/entities';
 import { usePageTitle } from '../../app/usePageTitle';
 import { RiskTag } from '../../components/profileLabels';
 import { AmlStatusTag, EntityStatusTag, useCountryName, useEntity } from '../entities/entityLabels';

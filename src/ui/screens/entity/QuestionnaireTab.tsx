@@ -1,6 +1,6 @@
 import { H4, HTMLTable, Tag } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
-import type { BusinessEntity, QuestionAnswer } from '../../../contract/entities';
+import type { BusinessEntity, QuestionAnswer } from '#contract/entities';
 import { type CHOICE_OPTIONS, ENTITY_QUESTIONS } from '../../../services/entities/sampleEntities';
 import { useCountryName } from '../entities/entityLabels';
 

@@ -1,13 +1,13 @@
 import { Button, Callout, H4, HTMLSelect, HTMLTable, Intent, Tag } from '@blueprintjs/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { RISK_LEVELS, type RiskLevel } from '../../../contract/constants';
+import { RISK_LEVELS, type RiskLevel } from '#contract/constants';
 import {
   type BusinessEntity,
   ENTITY_STATUSES,
   type EntityCheckResult,
   type EntityStatus,
-} from '../../../contract/entities';
+} from '#contract/entities';
 import { entityChecks, entityOwnership, type ReviewCheck } from '../../../machines/entityReview';
 import { entityChanges } from '../../../services/entities/entityChanges';
 import { findEntity } from '../../../services/entities/sampleEntities';

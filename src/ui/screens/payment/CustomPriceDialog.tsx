@@ -2,7 +2,7 @@ import { Button, DialogBody, DialogFooter, FormGroup, NumericInput, TextArea } f
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MINIMUM_COMMITMENT_VERIFICATIONS } from '../../../contract/payments';
+import { MINIMUM_COMMITMENT_VERIFICATIONS } from '#contract/payments';
 import { getPaymentServiceConfig, paymentKeys, requestCustomPrice } from '../../../services/api/payments';
 import { useActiveAccount } from '../../app/useAccounts';
 import { Dialog } from '../../components/Dialog';

@@ -2,7 +2,7 @@ import { Button, Callout, Card, H4, HTMLTable, Icon, NonIdealState, Spinner, Tag
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Payment } from '../../../contract/payments';
+import type { Payment } from '#contract/payments';
 import { getPaymentHistory, paymentKeys } from '../../../services/api/payments';
 import { useFormat } from '../../format';
 import { STATUS_INTENT, useMoney, usePaymentErrorText } from './format';

@@ -2,9 +2,9 @@ import { Button, Callout, Card, H4, H5, Icon, NonIdealState, Spinner, Tag } from
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isService } from '../../../contract/constants';
-import { MINIMUM_COMMITMENT_VERIFICATIONS, type Package, type Plan } from '../../../contract/payments';
-import { BASE_SERVICES } from '../../../contract/signup';
+import { isService } from '#contract/constants';
+import { MINIMUM_COMMITMENT_VERIFICATIONS, type Package, type Plan } from '#contract/payments';
+import { BASE_SERVICES } from '#contract/signup';
 import { buyPackage } from '../../../services/api/payments';
 import { useActiveAccount } from '../../app/useAccounts';
 import { Alert } from '../../components/Dialog';

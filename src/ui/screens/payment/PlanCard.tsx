@@ -1,7 +1,7 @@
 import { Button, Callout, Card, H4, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Plan } from '../../../contract/payments';
+import type { Plan } from '#contract/payments';
 import { useFormat } from '../../format';
 import { useMoney, usePaymentErrorText } from './format';
 

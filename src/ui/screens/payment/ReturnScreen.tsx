@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearch } from 'wouter';
 import { fromPromise } from 'xstate';
-import type { BuyPackageReply, SessionStatus } from '../../../contract/payments';
+import type { BuyPackageReply, SessionStatus } from '#contract/payments';
 import { paymentReturnMachine } from '../../../machines/paymentReturn.machine';
 import { buyPackage, getSessionStatus, paymentKeys } from '../../../services/api/payments';
 import { usePageTitle } from '../../app/usePageTitle';

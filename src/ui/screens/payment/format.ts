@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { PaymentStatus } from '../../../contract/payments';
+import type { PaymentStatus } from '#contract/payments';
 import { isApiError } from '../../../services/api/http';
 import { useFormat } from '../../format';
 

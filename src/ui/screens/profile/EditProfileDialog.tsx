@@ -2,7 +2,7 @@ import { DialogBody, FormGroup, HTMLSelect } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Profile } from '../../../contract/profiles';
+import type { Profile } from '#contract/profiles';
 import {
   checkAddress,
   checkEmail,

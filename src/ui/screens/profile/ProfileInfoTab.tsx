@@ -2,7 +2,7 @@ import { Button, H4, H5, Spinner } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Profile } from '../../../contract/profiles';
+import type { Profile } from '#contract/profiles';
 import { getNvi, sidebarKeys } from '../../../services/api/profileDetail';
 import { useProfileLabels } from '../../components/profileLabels';
 import { StructuredFields } from '../../components/StructuredFields';

@@ -1,6 +1,6 @@
 import { Button, Callout, Icon, Intent } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
-import type { ProfileViewer } from '../../../contract/socket';
+import type { ProfileViewer } from '#contract/socket';
 import type { ProfileLive } from '../../app/realtime/ProfileSocket';
 import './presence.css';
 

@@ -2,8 +2,8 @@ import { Button, Callout, H2, Intent, Spinner, Tab, Tabs } from '@blueprintjs/co
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'wouter';
-import type { CompanyConfig } from '../../../contract/companies';
-import type { Profile } from '../../../contract/profiles';
+import type { CompanyConfig } from '#contract/companies';
+import type { Profile } from '#contract/profiles';
 import { type ProfileTab, visibleTabs } from '../../../machines/profileTabs';
 import { isApiError } from '../../../services/api/http';
 import { useProfileLive } from '../../app/realtime/ProfileSocket';

@@ -2,7 +2,7 @@ import { Button, Callout, Card, H5, Intent, Spinner } from '@blueprintjs/core';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { describeProfileLog } from '../../../contract/logText';
+import { describeProfileLog } from '#contract/logText';
 import { isApiError } from '../../../services/api/http';
 import { listDevices, listLogs, listNotes, profileDetailKeys } from '../../../services/api/profileDetail';
 import { addNote, askSummary, contactSupport } from '../../../services/api/profileWrites';

@@ -1,8 +1,8 @@
 import { Callout, H4, HTMLTable, Intent, Spinner, Tag } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { localized } from '../../../contract/logText';
-import type { QuestionnaireAnswer, QuestionnaireQuestion } from '../../../contract/questionnaires';
+import { localized } from '#contract/logText';
+import type { QuestionnaireAnswer, QuestionnaireQuestion } from '#contract/questionnaires';
 import { listAnswers, listQuestions, profileDetailKeys } from '../../../services/api/profileDetail';
 
 /** Questionnaires: questions by sort order with this profile's answers (single, multiple, typed, skipped). */

@@ -3,9 +3,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { localized } from '../../../contract/logText';
-import type { ChecklistGroup } from '../../../contract/notes';
-import type { Profile } from '../../../contract/profiles';
+import { localized } from '#contract/logText';
+import type { ChecklistGroup } from '#contract/notes';
+import type { Profile } from '#contract/profiles';
 import { PROFILE_FIELDS } from '../../../machines/versionConflict';
 import { isApiError } from '../../../services/api/http';
 import {

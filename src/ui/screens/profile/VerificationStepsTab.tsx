@@ -2,8 +2,8 @@ import { Callout, H4, Icon, Intent, Spinner } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { CompanyConfig } from '../../../contract/companies';
-import type { Profile } from '../../../contract/profiles';
+import type { CompanyConfig } from '#contract/companies';
+import type { Profile } from '#contract/profiles';
 import { type StepState, verificationSteps } from '../../../machines/verificationSteps';
 import { getAml, listCalls, listDocuments, sidebarKeys, stepKeys } from '../../../services/api/profileDetail';
 

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { ProfileStatus, RiskLevel } from '../../../contract/constants';
+import type { ProfileStatus, RiskLevel } from '#contract/constants';
 import { useProfileLabels } from '../../components/profileLabels';
 
 /** Shown values of the conflict dialog's profile fields: statuses, risk levels and genders translated. */

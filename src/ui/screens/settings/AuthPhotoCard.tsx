@@ -1,7 +1,7 @@
 import { Button, Callout, Card, DialogBody, H4, Intent } from '@blueprintjs/core';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { User } from '../../../contract/users';
+import type { User } from '#contract/users';
 import { isApiError } from '../../../services/api/http';
 import { uploadAuthPhoto } from '../../../services/api/users';
 import { CameraCapture } from '../../components/CameraCapture';

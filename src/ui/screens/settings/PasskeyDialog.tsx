@@ -1,7 +1,7 @@
 import { Callout, DialogBody, Intent } from '@blueprintjs/core';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MAX_PASSKEY_NAME } from '../../../contract/passkeys';
+import { MAX_PASSKEY_NAME } from '#contract/passkeys';
 import { checkLength, checkRequired } from '../../../machines/validation';
 import { isApiError } from '../../../services/api/http';
 import { PasswordField } from '../../components/CredentialFields';

@@ -2,7 +2,7 @@ import { Button, Callout, Card, H4, HTMLTable, Intent, Spinner, Tag } from '@blu
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Passkey } from '../../../contract/passkeys';
+import type { Passkey } from '#contract/passkeys';
 import { failureOf } from '../../../machines/failure';
 import {
   listPasskeys,

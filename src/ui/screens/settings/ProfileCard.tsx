@@ -2,7 +2,7 @@ import { Button, Callout, Card, H4, Intent } from '@blueprintjs/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { User } from '../../../contract/users';
+import type { User } from '#contract/users';
 import { failureOf } from '../../../machines/failure';
 import { checkRequired } from '../../../machines/validation';
 import { accounts } from '../../../services/accounts';

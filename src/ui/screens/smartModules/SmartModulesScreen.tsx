@@ -1,7 +1,7 @@
 import { Button, Callout, Card, Classes, H2, H4, H5, Intent, Spinner, Tag } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Service } from '../../../contract/constants';
+import type { Service } from '#contract/constants';
 import type { ProfileTab } from '../../../machines/profileTabs';
 import {
   alwaysAvailable,

@@ -14,9 +14,9 @@ import {
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CALL_STATUSES } from '../../../contract/constants';
-import type { CallFigures, CallReport as Report } from '../../../contract/stats';
-import { REPORT_MAX_DAYS } from '../../../contract/statsRange';
+import { CALL_STATUSES } from '#contract/constants';
+import type { CallFigures, CallReport as Report } from '#contract/stats';
+import { REPORT_MAX_DAYS } from '#contract/statsRange';
 import { type CsvLabels, callReportCsv, callReportFileName } from '../../../machines/statsCsv';
 import { COMPLETE, lastDays, MISSED, share } from '../../../machines/statsFigures';
 import { type DayRange, getCallReport, statsKeys } from '../../../services/api/stats';

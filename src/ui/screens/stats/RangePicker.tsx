@@ -5,7 +5,7 @@ import enUS from 'date-fns/locale/en-US';
 import tr from 'date-fns/locale/tr';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { addDays, daysInRange, lastMonths } from '../../../contract/statsRange';
+import { addDays, daysInRange, lastMonths } from '#contract/statsRange';
 import type { DayRange } from '../../../services/api/stats';
 import { DATE_INPUT_PATTERN } from '../../format';
 

@@ -1,6 +1,6 @@
 import { Card, H5, HTMLTable, Intent, Tag } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
-import type { AmlMatch } from '../../../../contract/amlMatch';
+import type { AmlMatch } from '#contract/amlMatch';
 import { readRecord } from '../../../../machines/amlRecords';
 import { useAmlFormat } from './amlFormat';
 

@@ -1,7 +1,7 @@
 import { Button, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Document } from '../../../../contract/documents';
+import type { Document } from '#contract/documents';
 import { overrideAlert } from '../../../../services/api/documents';
 import { ConflictDialog } from '../../../components/ConflictDialog';
 import { ReasonDialog } from '../../../components/ReasonDialog';

@@ -2,7 +2,7 @@ import { Button, ButtonGroup, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import type { Document } from '../../../../contract/documents';
+import type { Document } from '#contract/documents';
 import {
   archiveDocument,
   changeDocumentType,

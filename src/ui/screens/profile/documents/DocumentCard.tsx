@@ -2,8 +2,8 @@ import { Callout, Card, H5, H6, HTMLTable, Intent, Tag } from '@blueprintjs/core
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { CHECK_KINDS, CONTENT_FIELDS } from '../../../../contract/constants';
-import type { Document } from '../../../../contract/documents';
+import { CHECK_KINDS, CONTENT_FIELDS } from '#contract/constants';
+import type { Document } from '#contract/documents';
 import { documentFlags } from '../../../../machines/documents';
 import {
   ImageThumbnails,

@@ -1,9 +1,9 @@
 import { DialogBody, FormGroup, InputGroup, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CONTENT_FIELDS } from '../../../../contract/constants';
-import { FIELD_MAX_LENGTH, type FieldProblem, isDateField } from '../../../../contract/documentRules';
-import type { Document } from '../../../../contract/documents';
+import { CONTENT_FIELDS } from '#contract/constants';
+import { FIELD_MAX_LENGTH, type FieldProblem, isDateField } from '#contract/documentRules';
+import type { Document } from '#contract/documents';
 import { type ContentField, fieldProblems, todayOf } from '../../../../machines/documents';
 import { Dialog } from '../../../components/Dialog';
 import { FormDialogFooter } from '../../../components/FormDialogFooter';

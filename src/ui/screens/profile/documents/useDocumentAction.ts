@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { STORAGE_QUOTA_EXCEEDED, UPLOADS_AT_ONCE, UPLOADS_TOO_FAST } from '../../../../contract/constants';
-import type { Document } from '../../../../contract/documents';
+import { STORAGE_QUOTA_EXCEEDED, UPLOADS_AT_ONCE, UPLOADS_TOO_FAST } from '#contract/constants';
+import type { Document } from '#contract/documents';
 import { DOCUMENT_FIELDS, type Wanted } from '../../../../machines/versionConflict';
 import { documentKeys } from '../../../../services/api/documents';
 import { isApiError } from '../../../../services/api/http';

@@ -16,7 +16,7 @@ export type Note = z.infer<typeof noteSchema>;
 export const noteBodySchema = z.strictObject({ note: multilineText.trim().min(10).max(200) });
 
 /**
- * One profile-log entry: `action` is an event code of src/contract/logEvents.ts and `data` its parameters;
+ * One profile-log entry: `action` is an event code of contract/logEvents.ts and `data` its parameters;
  * the studio words them in the reader's language. `message` is the English sentence, kept for API clients.
  */
 export const logEntrySchema = z.object({

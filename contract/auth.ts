@@ -19,7 +19,7 @@ export const loginBodySchema = z.strictObject({
   photo: z.string().max(7_000_000).optional().nullable(),
   /** The region server chosen when the first answer listed several regions. */
   server: lineText.max(500).optional().nullable(),
-  /** The user's passkey as the second factor, instead of `otp` (issue 26; src/contract/passkeys.ts). */
+  /** The user's passkey as the second factor, instead of `otp` (issue 26; contract/passkeys.ts). */
   passkey: passkeyAssertionSchema.optional().nullable(),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
