@@ -105,3 +105,11 @@ export function useFormat(): Formats {
  * ("Nov 25, 2026" / "25 Kas 2026"), for Blueprint's date inputs.
  */
 export const DATE_INPUT_PATTERN = 'PP';
+
+/** A `YYYY-MM-DD` day as the local-midnight Date a date input shows (and back, `toDay`). */
+export const toDate = (day: string): Date => {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(y, m - 1, d);
+};
+export const toDay = (date: Date): string =>
+  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;

@@ -7,13 +7,14 @@ import { DEMO, signIn } from './support';
 
 /**
  * Issue 20, points 1 and 5: every route of the studio and the customer's join page, in both languages and
- * both themes, has no serious or critical axe-core violation (WCAG 2.0/2.1 A and AA), and every screen is
- * photographed at 1440×900 and 1024×768 for the visual review. One page load per route: the language and the
+ * both themes, has no serious or critical axe-core violation (WCAG 2.0/2.1 A and AA); with A11Y_SCREENS=1
+ * every screen is also photographed at 1440×900 and 1024×768 for the visual review (a third of the spec's
+ * time, and nothing is asserted on them, so CI leaves them out). One page load per route: the language and the
  * theme switch in place (the shell's controls), tabs and dialogs are opened on the loaded page.
  *
  * Artefacts (under the run's output directory, `test-results/` by default):
  * - `a11y/<test>.json`: every axe violation of every check (all impacts), with the page, language and theme;
- * - `screens/<route>-<lang>-<theme>-<size>.png`: the screenshots.
+ * - `screens/<route>-<lang>-<theme>-<size>.png`: the screenshots (A11Y_SCREENS=1).
  */
 test.describe.configure({ timeout: 400_000 });
 
@@ -110,6 +111,7 @@ class Audit {
   }
 
   async screens(page: Page, name: string, lang: Lang, theme: Theme) {
+    if (!process.env.A11Y_SCREENS) return;
     const dir = this.dir('screens');
     const started = Date.now();
     for (const size of SIZES) {

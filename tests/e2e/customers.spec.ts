@@ -71,3 +71,40 @@ test('a search without results says so; a row opens its profile', async ({ page 
   await link.click();
   await expect.poll(() => path(page)).toBe(`/profile/${id}`);
 });
+
+test('the created-date filter takes dates as the studio writes them, in either language, and keeps days in the URL', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await signIn(page);
+  await expect(rows(page)).toHaveCount(20);
+  const from = page.getByLabel('Created from', { exact: true });
+  const until = page.getByLabel('Created until', { exact: true });
+
+  await from.fill('Jan 1, 2000');
+  await until.click();
+  await expect.poll(() => new URL(page.url()).searchParams.get('created_after')).toBe('2000-01-01');
+  await expect(from).toHaveValue('Jan 1, 2000');
+  await expect(rows(page)).toHaveCount(20);
+
+  // A day before the first ends the list; a date typed halfway changes nothing and goes back on leaving.
+  await until.fill('Dec 31, 2000');
+  await from.click();
+  await expect.poll(() => new URL(page.url()).searchParams.get('created_before')).toBe('2000-12-31');
+  await expect(page.getByText('No customers found')).toBeVisible();
+  await until.fill('Dec 3');
+  await from.click();
+  await expect(until).toHaveValue('Dec 31, 2000');
+  expect(new URL(page.url()).searchParams.get('created_before')).toBe('2000-12-31');
+  await expect(page.getByText('No customers found')).toBeVisible();
+
+  // The same days, read in Turkish after a reload.
+  await page.evaluate(() => localStorage.setItem('language', 'tr'));
+  await page.reload();
+  await expect(page.getByLabel('Oluşturulma başlangıcı', { exact: true })).toHaveValue('1 Oca 2000');
+  await expect(page.getByLabel('Oluşturulma bitişi', { exact: true })).toHaveValue('31 Ara 2000');
+  await page.getByLabel('Oluşturulma bitişi', { exact: true }).fill('');
+  await page.getByLabel('Oluşturulma başlangıcı', { exact: true }).click();
+  await expect.poll(() => new URL(page.url()).searchParams.get('created_before')).toBeNull();
+  await expect(page.getByRole('table', { name: 'Müşteriler' }).locator('tbody tr')).toHaveCount(20);
+});

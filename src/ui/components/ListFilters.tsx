@@ -1,5 +1,7 @@
-import { Button, Callout, InputGroup, Intent } from '@blueprintjs/core';
-import { useEffect, useState } from 'react';
+import { Button, Callout, ControlGroup, InputGroup, Intent } from '@blueprintjs/core';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useFormat } from '../format';
+import type { DateRangeFilterProps } from './DateRangeInputs';
 
 /** How long typing settles before it becomes the list's (the URL's) search. */
 const SEARCH_SETTLES_MS = 300;
@@ -40,39 +42,37 @@ export function SearchFilter({
   );
 }
 
-/** A from–to pair of dates (YYYY-MM-DD, '' for open); neither can pass the other. */
-export function DateRangeFilter({
-  from,
-  to,
-  labels,
-  onFrom,
-  onTo,
-}: {
-  from: string;
-  to: string;
-  labels: { from: string; to: string };
-  onFrom: (date: string) => void;
-  onTo: (date: string) => void;
-}) {
+const DateRangeInputs = lazy(() => import('./DateRangeInputs'));
+
+/**
+ * A from–to pair of dates typed and shown in the interface language (neither can pass the other). The
+ * calendar and its date library load as their own chunk, so a list shows before them; meanwhile the two
+ * fields show the dates, read-only.
+ */
+export function DateRangeFilter(props: DateRangeFilterProps) {
+  const format = useFormat();
+  const shown = (day: string) => (day ? format.day(day) : '');
   return (
-    <>
-      <InputGroup
-        type="date"
-        aria-label={labels.from}
-        title={labels.from}
-        value={from}
-        max={to || undefined}
-        onValueChange={onFrom}
-      />
-      <InputGroup
-        type="date"
-        aria-label={labels.to}
-        title={labels.to}
-        value={to}
-        min={from || undefined}
-        onValueChange={onTo}
-      />
-    </>
+    <Suspense
+      fallback={
+        <ControlGroup>
+          <InputGroup
+            readOnly
+            aria-label={props.labels.from}
+            placeholder={props.labels.from}
+            value={shown(props.from)}
+          />
+          <InputGroup
+            readOnly
+            aria-label={props.labels.to}
+            placeholder={props.labels.to}
+            value={shown(props.to)}
+          />
+        </ControlGroup>
+      }
+    >
+      <DateRangeInputs {...props} />
+    </Suspense>
   );
 }
 

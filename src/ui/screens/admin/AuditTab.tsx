@@ -144,9 +144,8 @@ export function AuditTab() {
         <DateRangeFilter
           from={view.start_date}
           to={view.end_date}
-          labels={{ from: t('audit.from'), to: t('audit.to') }}
-          onFrom={(start_date) => update({ start_date })}
-          onTo={(end_date) => update({ end_date })}
+          labels={{ from: t('audit.from'), to: t('audit.to'), group: t('audit.dates') }}
+          onChange={({ from, to }) => update({ start_date: from, end_date: to })}
         />
         {filtered && (
           <Button

@@ -131,9 +131,8 @@ function Filters({ view, update }: { view: ListView; update: (change: Partial<Li
       <DateRangeFilter
         from={view.created_after}
         to={view.created_before}
-        labels={{ from: t('createdAfter'), to: t('createdBefore') }}
-        onFrom={(created_after) => update({ created_after })}
-        onTo={(created_before) => update({ created_before })}
+        labels={{ from: t('createdAfter'), to: t('createdBefore'), group: t('created') }}
+        onChange={({ from, to }) => update({ created_after: from, created_before: to })}
       />
       <InputGroup
         aria-label={t('source')}

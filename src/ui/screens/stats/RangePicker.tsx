@@ -7,15 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addDays, daysInRange, lastMonths } from '#contract/statsRange';
 import type { DayRange } from '../../../services/api/stats';
-import { DATE_INPUT_PATTERN } from '../../format';
-
-/** A `YYYY-MM-DD` day as the local-midnight Date the picker shows (and back). */
-export const toDate = (day: string): Date => {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(y, m - 1, d);
-};
-export const toDay = (date: Date): string =>
-  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+import { DATE_INPUT_PATTERN, toDate, toDay } from '../../format';
 
 /**
  * The statistics' date range: Blueprint's DateRangeInput (the former DateRangeInput3 of datetime2, now in

@@ -1,0 +1,64 @@
+import { Classes } from '@blueprintjs/core';
+import { type DateRange, DateRangeInput } from '@blueprintjs/datetime';
+import '@blueprintjs/datetime/lib/css/blueprint-datetime.css';
+import enUS from 'date-fns/locale/en-US';
+import tr from 'date-fns/locale/tr';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DATE_INPUT_PATTERN, toDate, toDay } from '../format';
+
+/** The props of `DateRangeFilter` (ListFilters.tsx), which loads this chunk. */
+export interface DateRangeFilterProps {
+  /** `YYYY-MM-DD`, '' for an open end. */
+  from: string;
+  to: string;
+  labels: { from: string; to: string; group: string };
+  onChange: (range: { from: string; to: string }) => void;
+}
+
+/** The day of a picked end: '' when cleared, `kept` while what is typed is not a date. */
+const dayOf = (date: Date | null, kept: string): string =>
+  date === null ? '' : Number.isNaN(date.getTime()) ? kept : toDay(date);
+
+/**
+ * The from–to filter of a list as Blueprint's DateRangeInput (its own chunk, see `DateRangeFilter`): dates
+ * typed and shown as the studio writes them ("Nov 25, 2026" / "25 Kas 2026"), a calendar, either end open.
+ * A change is passed on once both ends are real dates or empty; a half-typed date changes nothing.
+ */
+export default function DateRangeInputs({ from, to, labels, onChange }: DateRangeFilterProps) {
+  const { t, i18n } = useTranslation('common');
+
+  const change = ([start, end]: DateRange) => {
+    const next = { from: dayOf(start, from), to: dayOf(end, to) };
+    if (next.from !== from || next.to !== to) onChange(next);
+  };
+
+  // As in the statistics' RangePicker: Blueprint puts aria-expanded and aria-haspopup on the inputs' wrapper
+  // <div>, where ARIA allows them only with a role; the wrapper is the group of the two dates.
+  const wrapper = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const group = wrapper.current?.querySelector(`.${Classes.CONTROL_GROUP}`);
+    group?.setAttribute('role', 'group');
+    group?.setAttribute('aria-label', labels.group);
+  });
+
+  return (
+    <div className="studio-date-filter" ref={wrapper}>
+      <DateRangeInput
+        value={[from ? toDate(from) : null, to ? toDate(to) : null]}
+        onChange={change}
+        dateFnsFormat={DATE_INPUT_PATTERN}
+        locale={i18n.language === 'tr' ? tr : enUS}
+        allowSingleDayRange
+        minDate={toDate('2000-01-01')}
+        maxDate={toDate(`${new Date().getFullYear() + 1}-12-31`)}
+        invalidDateMessage={t('dates.invalid')}
+        overlappingDatesMessage={t('dates.overlapping')}
+        outOfRangeMessage={t('dates.outOfRange')}
+        startInputProps={{ 'aria-label': labels.from, title: labels.from, placeholder: labels.from }}
+        endInputProps={{ 'aria-label': labels.to, title: labels.to, placeholder: labels.to }}
+        popoverProps={{ placement: 'bottom-start' }}
+      />
+    </div>
+  );
+}
