@@ -6,7 +6,10 @@ import { CONTENT_FIELDS } from './constants';
 
 type ContentField = (typeof CONTENT_FIELDS)[number];
 
-/** Largest page file of an upload (docs/decisions.md): a phone photo or a scanned PDF fits. */
+/**
+ * Largest page file of an upload (docs/decisions/0027-document-upload-and-review.md): a phone photo or a
+ * scanned PDF fits.
+ */
 export const MAX_PAGE_BYTES = 15 * 1024 * 1024;
 export const MAX_PAGE_MB = MAX_PAGE_BYTES / 1024 / 1024;
 /** Most pages in one upload. */

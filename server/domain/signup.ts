@@ -12,7 +12,8 @@
  *    proven registration's password) are created in one transaction, with their audit rows; the answer is the
  *    new admin's sign-in. The token is single use: once the company exists it is refused (401), so it never
  *    mints a second session; the other pending registrations of the address are deleted.
- *    Unpaid companies get no services until the checkout is paid (docs/decisions.md, issue 26).
+ *    Unpaid companies get no services until the checkout is paid (docs/decisions/0107-unpaid-companies.md,
+ *    issue 26).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerConfig } from '../config';
 
 /**
- * Security headers on every response (OWASP ASVS 4.0 V14.4, level 2; issue 20), docs/decisions.md
- * "Security headers":
+ * Security headers on every response (OWASP ASVS 4.0 V14.4, level 2; issue 20),
+ * docs/decisions/0056-security-headers-and-csp.md:
  * - helmet, registered before every other hook, sets the generic ones on each request: nosniff,
  *   `Referrer-Policy: no-referrer` (join-link and file-link addresses never leave in a Referer),
  *   `X-Frame-Options: DENY`, COOP, HSTS, Origin-Agent-Cluster and friends;

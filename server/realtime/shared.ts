@@ -3,10 +3,11 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 
 /**
- * What the call desk shares with the other server processes in distributed mode (REDIS_URL, docs/decisions.md
- * "Scale-out"): which waiting calls have their customer connected (on any process), which process looks after
- * each of them (its grace timer), which processes are alive, and run-once marks. PostgreSQL stays the arbiter
- * of every call's state and of answers; this holds only presence, which no database row records.
+ * What the call desk shares with the other server processes in distributed mode (REDIS_URL,
+ * docs/decisions/0051-call-desk-state-in-redis.md): which waiting calls have their customer connected (on any
+ * process), which process looks after each of them (its grace timer), which processes are alive, and run-once
+ * marks. PostgreSQL stays the arbiter of every call's state and of answers; this holds only presence, which
+ * no database row records.
  *
  * Keys: `idv:desk:present:<company>` (hash call id → owning process), `idv:desk:alive:<process>` (a lease
  * refreshed while the process runs), `idv:desk:once:<what>` (set once, expires after a day),

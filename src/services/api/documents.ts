@@ -2,7 +2,8 @@
  * Documents (§7): the profile's documents, document types, review, archive, delete, overrides, the alert
  * override and the upload. The upload reports progress through XMLHttpRequest handed to ky as its `fetch`:
  * ky's own `onUploadProgress` streams the body, which Chromium allows only over HTTP/2, and the reference
- * server speaks HTTP/1.1 (docs/decisions.md). Errors still pass through ky's hooks (ApiError, 401).
+ * server speaks HTTP/1.1 (docs/decisions/0027-document-upload-and-review.md). Errors still pass through ky's
+ * hooks (ApiError, 401).
  */
 
 import type { Document } from '#contract/documents';

@@ -1,6 +1,7 @@
 /**
  * fetch through XMLHttpRequest, for its upload progress events: ky's own `onUploadProgress` streams the body,
- * which Chromium allows only over HTTP/2, and the reference server speaks HTTP/1.1 (docs/decisions.md).
+ * which Chromium allows only over HTTP/2, and the reference server speaks HTTP/1.1
+ * (docs/decisions/0027-document-upload-and-review.md).
  * Hand it to ky as `fetch`, so errors still pass through ky's hooks (ApiError, 401).
  */
 export function progressFetch(onProgress: (fraction: number) => void): typeof fetch {

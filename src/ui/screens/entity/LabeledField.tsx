@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 
 /**
  * A labelled control in Blueprint's form-group markup. Not Blueprint's FormGroup component: shared with these
- * screens, it would leave the sign-in page's chunk and add a chunk to the /login route (budget, decisions.md).
+ * screens, it would leave the sign-in page's chunk and add a chunk to the /login route (budget,
+ * docs/decisions/0035-api-docs-swagger-ui-dist.md).
  */
 export function LabeledField({
   label,
