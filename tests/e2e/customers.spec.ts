@@ -107,4 +107,14 @@ test('the created-date filter takes dates as the studio writes them, in either l
   await page.getByLabel('Oluşturulma başlangıcı', { exact: true }).click();
   await expect.poll(() => new URL(page.url()).searchParams.get('created_before')).toBeNull();
   await expect(page.getByRole('table', { name: 'Müşteriler' }).locator('tbody tr')).toHaveCount(20);
+
+  // The calendar's shortcuts are the studio's, in Turkish too.
+  await page.getByLabel('Oluşturulma başlangıcı', { exact: true }).click();
+  await page.getByText('Son 30 gün', { exact: true }).click();
+  await expect
+    .poll(() => new URL(page.url()).searchParams.get('created_before'))
+    .toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  const after = new URL(page.url()).searchParams.get('created_after') ?? '';
+  const before = new URL(page.url()).searchParams.get('created_before') ?? '';
+  expect((Date.parse(before) - Date.parse(after)) / 86_400_000).toBe(29);
 });

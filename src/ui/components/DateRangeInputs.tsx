@@ -1,5 +1,5 @@
 import { Classes } from '@blueprintjs/core';
-import { type DateRange, DateRangeInput } from '@blueprintjs/datetime';
+import { type DateRange, DateRangeInput, type DateRangeShortcut } from '@blueprintjs/datetime';
 import '@blueprintjs/datetime/lib/css/blueprint-datetime.css';
 import enUS from 'date-fns/locale/en-US';
 import tr from 'date-fns/locale/tr';
@@ -28,6 +28,17 @@ const dayOf = (date: Date | null, kept: string): string =>
 export default function DateRangeInputs({ from, to, labels, onChange }: DateRangeFilterProps) {
   const { t, i18n } = useTranslation('common');
 
+  // Blueprint's own shortcuts are English only: these are the studio's, in the interface language.
+  const today = new Date();
+  const day = (offset: number) => new Date(today.getFullYear(), today.getMonth(), today.getDate() + offset);
+  const shortcuts: DateRangeShortcut[] = [
+    { label: t('dates.today'), dateRange: [day(0), day(0)] },
+    { label: t('dates.lastDays', { n: 7 }), dateRange: [day(-6), day(0)] },
+    { label: t('dates.lastDays', { n: 30 }), dateRange: [day(-29), day(0)] },
+    { label: t('dates.thisMonth'), dateRange: [new Date(today.getFullYear(), today.getMonth(), 1), day(0)] },
+    { label: t('dates.thisYear'), dateRange: [new Date(today.getFullYear(), 0, 1), day(0)] },
+  ];
+
   const change = ([start, end]: DateRange) => {
     const next = { from: dayOf(start, from), to: dayOf(end, to) };
     if (next.from !== from || next.to !== to) onChange(next);
@@ -50,6 +61,7 @@ export default function DateRangeInputs({ from, to, labels, onChange }: DateRang
         dateFnsFormat={DATE_INPUT_PATTERN}
         locale={i18n.language === 'tr' ? tr : enUS}
         allowSingleDayRange
+        shortcuts={shortcuts}
         minDate={toDate('2000-01-01')}
         maxDate={toDate(`${new Date().getFullYear() + 1}-12-31`)}
         invalidDateMessage={t('dates.invalid')}
