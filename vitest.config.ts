@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { blueprintCssSplit } from './build/blueprintCss.ts';
@@ -6,9 +5,6 @@ import { blueprintCssSplit } from './build/blueprintCss.ts';
 export default defineConfig({
   plugins: [react(), blueprintCssSplit()],
   test: {
-    // One test file per core. Vitest's default leaves one core free (cores − 1): on the 2-core CI machine that
-    // is a single worker, and the run took 17 minutes; the files do not share ports, folders or databases.
-    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,
@@ -39,7 +35,8 @@ export default defineConfig({
           environment: 'node',
           // One migrated, seeded database for the run, copied into each test app (see the file).
           globalSetup: ['tests/server/template.setup.ts'],
-          testTimeout: 30_000,
+          // 60 s: argon2 sign-ins and restarts are CPU-bound, and a loaded 2-core machine runs them slowly.
+          testTimeout: 60_000,
           hookTimeout: 60_000,
           // expect.poll waits 1 s by default: too short on a loaded machine for a socket round trip on a
           // database just loaded from the template (its caches are cold). Only how long it waits changes.
@@ -55,7 +52,8 @@ export default defineConfig({
           include: ['tests/security/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/server/template.setup.ts'],
-          testTimeout: 30_000,
+          // 60 s: argon2 sign-ins and restarts are CPU-bound, and a loaded 2-core machine runs them slowly.
+          testTimeout: 60_000,
           hookTimeout: 60_000,
           expect: { poll: { timeout: 10_000 } },
         },
