@@ -11,7 +11,7 @@ import type {
   Plan,
   SessionStatus,
 } from '#contract/payments';
-import { corsOriginCheck } from '../app';
+import { corsOriginCheck } from '../http/cors';
 import type { ServerConfig } from '../config';
 import type { Db, DbOrTx } from '../db/client';
 import { companies, packages, paymentNotifications, payments, profiles } from '../db/schema';
