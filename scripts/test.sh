@@ -69,6 +69,9 @@ npx biome ci --error-on-warnings .
 step "types (tsc)"
 npx tsc --noEmit -p tsconfig.json
 
+step "architecture rules (dependency-cruiser)"
+npm run --silent depcruise
+
 step "unit, component and API tests (vitest)"
 npx vitest run
 

@@ -16,6 +16,7 @@ import { sweepStorage } from './domain/evidence';
 import { createIpAllowListCache, proxyTrust } from './domain/ipAllowList';
 import { createSessionService } from './domain/sessions';
 import { installAccessControl, PUBLIC } from './http/access';
+import { corsOriginCheck } from './http/cors';
 import { frameworkErrors, installErrorHandling } from './http/errors';
 import { loggerOptions } from './http/logging';
 import { openapiTransform } from './http/openapi';
@@ -73,23 +74,6 @@ declare module 'fastify' {
 }
 
 const API_V2 = '/api/v2';
-
-const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/;
-
-/**
- * Origins whose browsers may call the API and open sockets (issue 26): the studio addresses (PUBLIC_URL,
- * SECOND_REGION_URL, STUDIO_ORIGINS), and in development (`npm run dev`, NODE_ENV=development) any loopback one
- * (Vite). A request without an Origin is no browser's cross-origin request: it passes.
- */
-export function corsOriginCheck(
-  config: Pick<ServerConfig, 'studioOrigins' | 'allowLoopbackOrigins'>,
-): (origin: string | undefined) => boolean {
-  const allowed = new Set(config.studioOrigins);
-  return (origin) =>
-    origin === undefined ||
-    allowed.has(origin) ||
-    (config.allowLoopbackOrigins && LOOPBACK_ORIGIN.test(origin));
-}
 
 /** How often the HTTP server looks for requests past their header or request time-out (Node's default: 30 s). */
 const TIMEOUT_CHECK_MS = 1_000;

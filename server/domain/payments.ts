@@ -11,11 +11,11 @@ import type {
   Plan,
   SessionStatus,
 } from '#contract/payments';
-import { corsOriginCheck } from '../app';
 import type { ServerConfig } from '../config';
 import type { Db, DbOrTx } from '../db/client';
 import { companies, packages, paymentNotifications, payments, profiles } from '../db/schema';
 import { badRequest, HttpError, notFound } from '../errors';
+import { corsOriginCheck } from '../http/cors';
 import type { PaymentNotification, PaymentProvider } from '../integrations/payment/provider';
 import { recordAudit } from './audit';
 import { iso } from './format';

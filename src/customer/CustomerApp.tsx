@@ -5,7 +5,7 @@ import { fromCallback, fromPromise } from 'xstate';
 import { type CustomerCallEvent, customerCallMachine } from '../machines/customerCall.machine';
 import { isRestartSignal, linkPeer, openCallMedia, type PeerLink, stopMedia } from '../services/callMedia';
 import type { Signalling } from '../services/socket';
-import { StreamVideo } from '../ui/screens/call/StreamVideo';
+import { StreamVideo } from '../shared/StreamVideo';
 import { connectCustomer, profileOfToken } from './connection';
 
 /** The customer's page: camera, queue, call. */

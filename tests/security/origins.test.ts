@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corsOriginCheck } from '../../server/app';
 import { loadConfig } from '../../server/config';
+import { corsOriginCheck } from '../../server/http/cors';
 import { startTestApp, type TestApp } from '../server/helpers';
 
 let t: TestApp;

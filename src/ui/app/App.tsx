@@ -3,10 +3,15 @@ import { Suspense, useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { onLogoutInOtherTab } from '../../services/accounts';
 import { onAppEvent, takeSessionEnd } from '../../services/appEvents';
-import { SESSION_ENDED_QUERY } from './guards';
+import { SESSION_ENDED_QUERY } from './loginQuery';
 import { NavigationRouter } from './navigation';
+import { provideRouteTable } from './preload';
 import { reloadPage } from './reload';
 import { AppRoutes } from './routes';
+
+// The route table knows every screen, and the screens preload routes: only the app, above them all, imports
+// it (on first use, a chunk of its own); the rest reach it through preload.ts.
+provideRouteTable(() => import('./routeTable'));
 
 /**
  * Session ends (§4, §8): a 401 sends the user to /login with their email (and the page to come back to);

@@ -4,13 +4,9 @@ import { useBrowserLocation } from 'wouter/use-browser-location';
 import { canVisit } from '../../services/permissions';
 import { signupFinishing } from '../../services/signupStore';
 import { NotAllowedScreen } from '../screens/notAllowed/NotAllowedScreen';
+import { ADD_ACCOUNT_QUERY } from './loginQuery';
 import { useShownUrl } from './navigation';
 import { useActiveAccount } from './useAccounts';
-
-/** The query that lets a signed-in user open the login page to add another company's account. */
-export const ADD_ACCOUNT_QUERY = 'add-account';
-/** On /login after a session ended: why (a SessionEndReason of contract/sessions.ts, or unknown). */
-export const SESSION_ENDED_QUERY = 'ended';
 
 /** Signed out on a protected route: go to /login with the original full path in `redirect` (§2). */
 export function RequireAuth({ children }: { children: ReactNode }) {

@@ -4,7 +4,7 @@
  * follows only waits for what is left. One listener on the document covers every link, also the ones of
  * screens added later. Never for a route the account may not open (the guards' own check).
  */
-import { isIntentTarget, preloadRoute } from './routeTable';
+import { isIntentTarget, preloadRoute } from './preload';
 
 /** A pointer passing over a link on its way elsewhere does not preload it. */
 export const INTENT_DELAY_MS = 80;

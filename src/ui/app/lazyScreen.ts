@@ -2,22 +2,7 @@ import i18next from 'i18next';
 import { type ComponentType, createElement, lazy, useState } from 'react';
 import { loadChunk } from '../../services/chunks';
 import { loadNamespaces, type Namespace } from '../../services/i18n';
-import type { RouteQueries } from './routeQueries';
-
-/** What a route's first queries are computed from: the matched path's parameters, the query and the account. */
-export interface RouteContext {
-  params: Readonly<Record<string, string | undefined>>;
-  /** The URL's query, without the '?'. */
-  search: string;
-  companyId: number;
-}
-
-/**
- * A screen's first queries (issue 19): query options from the shared factories (`q`, loaded with the query
- * client in a chunk of its own so the sign-in page does not carry it). Navigation starts them together with
- * the screen's chunk; the screen reads the same queries from the cache.
- */
-export type DeclareQueries = (q: RouteQueries, context: RouteContext) => readonly unknown[];
+import type { DeclareQueries } from './routeQueries';
 
 export interface ScreenNeeds {
   /** The first queries, started by the navigation (and by a preload on intent). */

@@ -5,12 +5,26 @@
  */
 import type { QueryKey, UseQueryOptions } from '@tanstack/react-query';
 import * as factories from '../queries';
-import type { DeclareQueries, RouteContext } from './lazyScreen';
 import { queryClient } from './queryClient';
 
 /** The factories a route declares its first queries with. */
 export const routeQueries = factories;
 export type RouteQueries = typeof factories;
+
+/** What a route's first queries are computed from: the matched path's parameters, the query and the account. */
+export interface RouteContext {
+  params: Readonly<Record<string, string | undefined>>;
+  /** The URL's query, without the '?'. */
+  search: string;
+  companyId: number;
+}
+
+/**
+ * A screen's first queries (issue 19): query options from the shared factories (`q`, loaded with the query
+ * client in a chunk of its own so the sign-in page does not carry it). Navigation starts them together with
+ * the screen's chunk; the screen reads the same queries from the cache.
+ */
+export type DeclareQueries = (q: RouteQueries, context: RouteContext) => readonly unknown[];
 
 type Options = UseQueryOptions<unknown, Error, unknown, QueryKey>;
 

@@ -5,7 +5,9 @@
  */
 import { accounts } from '../../services/accounts';
 import { canVisit } from '../../services/permissions';
-import type { LazyScreen, RouteContext } from './lazyScreen';
+import type { LazyScreen } from './lazyScreen';
+import type { PreloadOptions } from './preload';
+import type { RouteContext } from './routeQueries';
 import { Layouts, Screens } from './screens';
 
 export interface RouteEntry {
@@ -68,13 +70,6 @@ export function matchPath(pathname: string): { entry: RouteEntry; params: Record
     if (matches) return { entry, params };
   }
   return null;
-}
-
-export interface PreloadOptions {
-  /** Wait at most this long for the first queries (the chunks are always waited for). */
-  waitMs?: number;
-  /** Start only the chunks (an idle preload). */
-  chunksOnly?: boolean;
 }
 
 /** How long a navigation keeps the current screen while the next one's first answers are on their way. */

@@ -11,7 +11,7 @@ import { accounts } from '../../../services/accounts';
 import { loadAccount, login } from '../../../services/api/auth';
 import { loginWithPasskey, passkeyAssertion, passkeysAvailable } from '../../../services/api/passkeys';
 import { loadChunk } from '../../../services/chunks';
-import { ADD_ACCOUNT_QUERY, SESSION_ENDED_QUERY } from '../../app/guards';
+import { ADD_ACCOUNT_QUERY, SESSION_ENDED_QUERY } from '../../app/loginQuery';
 import { safeRedirect } from '../../app/redirect';
 import { CodeField, EmailField, PasswordField } from '../../components/CredentialFields';
 import { useValidationText } from '../../components/FieldMessage';

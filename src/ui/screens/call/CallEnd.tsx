@@ -17,7 +17,7 @@ import { FINAL_CALL_STATUSES } from '#contract/constants';
 import type { callMachine } from '../../../machines/call.machine';
 import type { recordingUploadMachine } from '../../../machines/recordingUpload.machine';
 import { videoPath } from '../../components/callPaths';
-import { BackToCalls } from './CallView';
+import { BackToCalls } from './BackToCalls';
 
 type CallRef = ActorRefFrom<typeof callMachine>;
 

@@ -1,14 +1,14 @@
-import { AnchorButton, Button, Callout, H2, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Callout, H2, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import type { callMachine } from '../../../machines/call.machine';
+import { StreamVideo } from '../../../shared/StreamVideo';
 import { useWaited } from '../../components/useWaited';
+import { BackToCalls } from './BackToCalls';
 import { CallEnd } from './CallEnd';
 import { CallSidebar } from './CallSidebar';
-import { StreamVideo } from './StreamVideo';
 import { useCallStreams } from './useCall';
 import './call.css';
 
@@ -158,13 +158,4 @@ function CallStatePanel({ call }: { call: CallRef }) {
       />
     );
   return <CallEnd call={call} />;
-}
-
-export function BackToCalls() {
-  const { t } = useTranslation('calls');
-  return (
-    <Link href="~/calls" asChild>
-      <AnchorButton role="link" icon="arrow-left" text={t('call.backToCalls')} />
-    </Link>
-  );
 }

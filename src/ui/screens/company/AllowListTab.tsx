@@ -26,9 +26,9 @@ import {
 import { useActiveAccount } from '../../app/useAccounts';
 import { Alert } from '../../components/Dialog';
 import { TextField } from '../../components/TextField';
+import { useErrorText } from '../../components/useErrorText';
 import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
-import { useErrorText } from './WebhooksTab';
 
 /** The tab's title, in the allow-list's own namespace. */
 export function AllowListTabTitle() {

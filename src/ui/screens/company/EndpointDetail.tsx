@@ -37,11 +37,11 @@ import {
   webhookKeys,
 } from '../../../services/api/webhooks';
 import { Dialog } from '../../components/Dialog';
+import { useErrorText } from '../../components/useErrorText';
 import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
 import { PasswordPrompt } from '../settings/PasswordPrompt';
 import { DeliveryProblemText } from './deliveryProblem';
-import { useErrorText } from './WebhooksTab';
 
 const GRACE_CHOICES = [0, 1, 24, 72, 168];
 /** After a retry the log is read again every second for up to 30 s, until the new attempt is listed. */

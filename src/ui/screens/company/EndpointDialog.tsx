@@ -12,8 +12,8 @@ import { createEndpoint, updateEndpoint } from '../../../services/api/webhooks';
 import { Dialog } from '../../components/Dialog';
 import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { TextField } from '../../components/TextField';
+import { useErrorText } from '../../components/useErrorText';
 import { showError, showSuccess } from '../../toaster';
-import { useErrorText } from './WebhooksTab';
 
 /** Add or edit an endpoint: URL (§5 "Please type a valid url"), description, subscribed events (none: all). */
 export function EndpointDialog({

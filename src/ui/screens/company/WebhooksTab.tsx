@@ -14,7 +14,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WebhookEndpoint, WebhookEventType } from '#contract/webhooks';
-import { isApiError } from '../../../services/api/http';
 import {
   deleteEndpoint,
   getWebhookToken,
@@ -27,16 +26,11 @@ import {
 } from '../../../services/api/webhooks';
 import { useActiveAccount } from '../../app/useAccounts';
 import { Alert } from '../../components/Dialog';
+import { useErrorText } from '../../components/useErrorText';
 import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
 import { EndpointDetail } from './EndpointDetail';
 import { EndpointDialog } from './EndpointDialog';
-
-/** The server's detail when it sent one (§8), else "An error occured". */
-export function useErrorText() {
-  const { t } = useTranslation();
-  return (error: unknown) => (isApiError(error) && error.detail ? error.detail : t('messages.error'));
-}
 
 /** The Webhooks tab: endpoints with their health, the selected one's secret, test and log; events; token. */
 export function WebhooksTab() {

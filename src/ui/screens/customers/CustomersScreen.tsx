@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ProfileSummary } from '#contract/profiles';
-import { preloadRoute } from '../../app/routeTable';
+import { preloadRoute } from '../../app/preload';
 import { usePageTitle } from '../../app/usePageTitle';
 import { DateRangeFilter, LoadFailed, SearchFilter } from '../../components/ListFilters';
 import { Pager } from '../../components/Pager';

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 
-/** A <video> showing a live MediaStream. */
+/** A <video> showing a live MediaStream (the agent's call screen and the customer's join page). */
 export function StreamVideo({
   stream,
   muted = false,
