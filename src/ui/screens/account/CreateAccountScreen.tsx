@@ -32,15 +32,13 @@ import {
   saveSignupSnapshot,
 } from '../../../services/signupStore';
 import { AuthLayout } from '../auth/AuthLayout';
-import {
-  AccountStep,
-  AlreadyRegistered,
-  CodeStep,
-  FirstSteps,
-  PackageStep,
-  PaymentStep,
-  ProfileStep,
-} from './CreateAccountSteps';
+import { AccountStep } from './steps/AccountStep';
+import { AlreadyRegistered } from './steps/AlreadyRegistered';
+import { CodeStep } from './steps/CodeStep';
+import { FirstSteps } from './steps/FirstSteps';
+import { PackageStep } from './steps/PackageStep';
+import { PaymentStep } from './steps/PaymentStep';
+import { ProfileStep } from './steps/ProfileStep';
 
 /** A stored snapshot the machine can take up again; an outdated or broken one is dropped. */
 function restoredSnapshot(): unknown {

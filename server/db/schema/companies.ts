@@ -1,0 +1,98 @@
+/** Companies, their staff users and groups. */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { createdAt, id, ts } from './columns';
+import { packages } from './reference';
+
+export const companies = pgTable('companies', {
+  id: id(),
+  name: text().notNull(),
+  /** Region name, one of the configured regions. */
+  region: text().notNull(),
+  amlProvider: text(),
+  activeServices: jsonb().$type<string[]>().notNull().default([]),
+  industry: text(),
+  /** ISO 3166-1 alpha-2 country of the company (self-service sign-up, issue 16). */
+  country: text(),
+  packageId: integer().references(() => packages.id),
+  paymentStatus: text().notNull().default('unpaid'),
+  /** The paid plan's current period and the verifications it includes (issue 15). */
+  planPeriodStart: ts(),
+  planPeriodEnd: ts(),
+  planVerifications: integer(),
+  /** Staff must sign in with a passkey (issue 26 point 10, set by an Admin). */
+  requirePasskeys: boolean().notNull().default(false),
+  createdAt: createdAt(),
+});
+
+export const groups = pgTable('groups', {
+  id: id(),
+  companyId: integer()
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  name: text().notNull(),
+  permissions: jsonb().$type<string[]>().notNull().default([]),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    email: text().notNull(),
+    firstName: text().notNull().default(''),
+    lastName: text().notNull().default(''),
+    phone: text(),
+    photoKey: text(),
+    passwordHash: text().notNull(),
+    role: text().notNull(),
+    isActive: boolean().notNull().default(true),
+    isSuperuser: boolean().notNull().default(false),
+    isStaff: boolean().notNull().default(false),
+    isApiUser: boolean().notNull().default(false),
+    /** TOTP secret, AES-GCM encrypted; set once 2FA is verified. */
+    mfaSecret: text(),
+    /** Secret shown as a QR code and not yet verified. */
+    mfaPendingSecret: text(),
+    /** The last RFC 6238 time step accepted for this user: each step signs in once (issue 26). */
+    mfaLastStep: bigint({ mode: 'number' }),
+    forcePasswordReset: boolean().notNull().default(false),
+    forceMfaReset: boolean().notNull().default(false),
+    agentStatus: text().notNull().default('Offline'),
+    /** When the agent entered `agentStatus` (the status board's time in state). */
+    agentStatusSince: ts(),
+    lastLogin: ts(),
+    /** When the user was last disabled: tokens without a session issued before it stay dead (issue 26). */
+    disabledAt: ts(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('users_company_email').on(t.companyId, sql`lower(${t.email})`),
+    index('users_email').on(sql`lower(${t.email})`),
+  ],
+);
+
+export const userGroups = pgTable(
+  'user_groups',
+  {
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    groupId: integer()
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.groupId] })],
+);

@@ -1,0 +1,101 @@
+/** Customer profiles with their notes, logs and transactions. */
+import { date, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, id, ts } from './columns';
+import { companies, users } from './companies';
+
+export const profiles = pgTable(
+  'profiles',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    idCardNumber: text().notNull(),
+    name: text(),
+    gender: text(),
+    email: text(),
+    phone: text(),
+    nationality: text(),
+    dateOfBirth: date({ mode: 'string' }),
+    addressProvince: text(),
+    addressCity: text(),
+    addressStreet: text(),
+    status: text().notNull().default('Created'),
+    riskLevel: text().notNull().default('Unknown'),
+    rejectReason: text(),
+    /** Government-check data (SPEC §3 extra data, GET /profile/{id}/nvi). */
+    extraData: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    source: text().notNull().default('studio'),
+    qualityCheck: jsonb().$type<Record<string, unknown>>(),
+    aliases: jsonb().$type<string[]>().notNull().default([]),
+    riskScores: jsonb().$type<{ phone: number | null; email: number | null; ip: number | null }>(),
+    summary: text(),
+    /** Bumped by every write (issue 12): GET answers it as `version` and `ETag`, writes send it as If-Match. */
+    version: integer().notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+    lastStatusDate: ts(),
+  },
+  (t) => [
+    // Ascending on purpose: a backward scan serves `ORDER BY created_at DESC, id DESC` (NULLS FIRST).
+    index('profiles_company_created').on(t.companyId, t.createdAt, t.id),
+    index('profiles_company_status').on(t.companyId, t.status),
+    index('profiles_company_risk').on(t.companyId, t.riskLevel),
+    // The dashboard (GET /bitool): approvals and rejections by their last status change.
+    index('profiles_company_status_date').on(t.companyId, t.lastStatusDate),
+  ],
+);
+
+export const notes = pgTable(
+  'notes',
+  {
+    id: id(),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    authorId: integer().references(() => users.id, { onDelete: 'set null' }),
+    /** note | agent (POST /profile/{id}/agent_note) */
+    kind: text().notNull().default('note'),
+    note: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('notes_profile').on(t.profileId, t.createdAt)],
+);
+
+export const profileLogs = pgTable(
+  'profile_logs',
+  {
+    id: id(),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    actorId: integer().references(() => users.id, { onDelete: 'set null' }),
+    /** An event code of contract/logEvents.ts (PROFILE_LOG_EVENTS); `data` holds its parameters. */
+    action: text().notNull(),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('profile_logs_profile').on(t.profileId, t.id)],
+);
+
+/** Payments and transfers of a customer (the Transactions tab; company service `transactions`). */
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: id(),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    occurredAt: ts().notNull(),
+    /** deposit | withdrawal | transfer_in | transfer_out | card_payment */
+    kind: text().notNull(),
+    /** In minor units (cents, kuruş). */
+    amountMinor: integer().notNull(),
+    currency: text().notNull(),
+    counterparty: text(),
+    /** completed | pending | declined */
+    status: text().notNull(),
+    flagReason: text(),
+  },
+  (t) => [index('transactions_profile').on(t.profileId, t.occurredAt)],
+);

@@ -1,0 +1,71 @@
+/** Video calls and the questions asked and answered in them. */
+import { bigint, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, id, ts } from './columns';
+import { companies, users } from './companies';
+import { profiles } from './profiles';
+
+export const videoCalls = pgTable(
+  'video_calls',
+  {
+    id: id(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    agentId: integer().references(() => users.id, { onDelete: 'set null' }),
+    roomId: text().notNull(),
+    status: integer().notNull().default(0),
+    callStartTime: ts(),
+    callEndTime: ts(),
+    recordingKey: text(),
+    recordingSize: bigint({ mode: 'number' }),
+    /**
+     * Why the call was closed when its agent did not set the status (issue 25): a CALL_END_REASONS code
+     * (contract/constants.ts); null for a status the agent set.
+     */
+    endReason: text(),
+    /** Who set the final status: the agent, an admin (close or correction); null when the server closed it. */
+    statusSetBy: integer(),
+    /** SHA-256 (hex) of the stored recording (issue 25: written once, checked again when served). */
+    recordingSha256: text(),
+    /** SHA-256 (hex) of the join-link token the customer created the call with (one call per link at a time). */
+    joinLink: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('video_calls_profile').on(t.profileId, t.createdAt),
+    index('video_calls_join_link').on(t.joinLink, t.status),
+    index('video_calls_recording_key').on(t.recordingKey),
+    index('video_calls_company_status').on(t.companyId, t.status),
+    // The call report and the dashboard: a company's calls created in a range.
+    index('video_calls_company_created').on(t.companyId, t.createdAt),
+  ],
+);
+
+export const videoCallQuestions = pgTable('video_call_questions', {
+  id: id(),
+  companyId: integer()
+    .notNull()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  sortOrder: integer().notNull(),
+  textEn: text().notNull(),
+  textTr: text().notNull(),
+});
+
+export const videoCallAnswers = pgTable(
+  'video_call_answers',
+  {
+    id: id(),
+    callId: integer()
+      .notNull()
+      .references(() => videoCalls.id, { onDelete: 'cascade' }),
+    questionId: integer().references(() => videoCallQuestions.id, { onDelete: 'set null' }),
+    value: text(),
+    note: text(),
+    authorId: integer().references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('video_call_answers_call').on(t.callId)],
+);

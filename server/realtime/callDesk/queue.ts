@@ -1,0 +1,126 @@
+import type { QueuedCall } from '#contract/socket';
+import { averageHandlingSeconds, waitingCalls } from '../../domain/videocalls';
+import { expectedWaitSeconds } from '../queueEstimate';
+import { customerRoom } from '../rooms';
+import type { DeskContext } from './context';
+import { agentsOf } from './persistence';
+
+/** The agents in a call: this process's own, or (distributed) every process's. */
+type Engaged = Pick<ReadonlySet<number>, 'has'>;
+
+export interface CallQueue {
+  /** The waiting calls whose customer is connected, oldest first. */
+  queue(companyId: number): Promise<QueuedCall[]>;
+  /** Whether the call's customer is connected to this process. */
+  isPresent(callId: number): boolean;
+  /** The customer's socket joined: true when the call was already queued (a customer coming back). */
+  arrived(companyId: number, callId: number): Promise<boolean>;
+  /** The call left the queue (missed, closed, or its customer gone). */
+  left(companyId: number, callId: number): Promise<void>;
+  /** Runs `run` after `ms` (the customer's grace, an unattached call's wait), replacing the call's timer. */
+  later(callId: number, ms: number, run: () => Promise<void>): void;
+  /** Calls off the call's timer: its customer is back, or the call is closed. */
+  cancel(callId: number): void;
+  /** Tells the company's waiting customers their place and expected wait, once per tick. */
+  reposition(companyId: number): void;
+  close(): void;
+}
+
+/**
+ * The waiting customers of every company: which customers are connected to their waiting call, the timers that
+ * decide whether a customer who left is gone, and each waiting customer's place and expected wait.
+ */
+export function createCallQueue(
+  ctx: DeskContext,
+  engagedAgents: (companyId: number) => Promise<Engaged> | Engaged,
+): CallQueue {
+  const { db, shared } = ctx;
+  /** Calls whose customer socket is connected: call id → company id. */
+  const present = new Map<number, number>();
+  /** Calls waiting for their customer to (re)connect. */
+  const timers = new Map<number, NodeJS.Timeout>();
+  /** Companies whose waiting customers are told their place at the end of this tick. */
+  const positionsDue = new Set<number>();
+
+  async function queue(companyId: number): Promise<QueuedCall[]> {
+    if (shared) {
+      const [calls, here] = await Promise.all([waitingCalls(db, companyId), shared.of(companyId)]);
+      return calls.filter((call) => here.has(call.call_id));
+    }
+    return (await waitingCalls(db, companyId)).filter((call) => present.has(call.call_id));
+  }
+
+  /** Tells every waiting customer of the company its place and expected wait. */
+  async function announcePositions(companyId: number): Promise<void> {
+    const waiting = await queue(companyId);
+    if (waiting.length === 0) return;
+    const [handling, online, engaged] = await Promise.all([
+      averageHandlingSeconds(db, companyId),
+      agentsOf(db, companyId),
+      engagedAgents(companyId),
+    ]);
+    const free = online.filter((u) => u.status === 'Online' && !engaged.has(u.id)).length;
+    const onDuty = online.filter((u) => u.status === 'Online' || engaged.has(u.id)).length;
+    waiting.forEach((call, index) => {
+      const position = index + 1;
+      ctx
+        .hub()
+        .to(customerRoom(call.call_id))
+        .emit('queue.position', {
+          call_id: call.call_id,
+          position,
+          expected_wait_s: expectedWaitSeconds({ position, free, onDuty, handlingSeconds: handling }),
+        });
+    });
+  }
+
+  return {
+    queue,
+
+    isPresent: (callId) => present.has(callId),
+
+    async arrived(companyId, callId) {
+      // Distributed: a customer back from a process that died keeps the place it had (and is not announced).
+      const returning = shared ? !(await shared.add(companyId, callId)) : present.has(callId);
+      present.set(callId, companyId);
+      return returning;
+    },
+
+    async left(companyId, callId) {
+      present.delete(callId);
+      if (shared) await shared.remove(companyId, callId);
+    },
+
+    later(callId, ms, run) {
+      if (ctx.isClosed()) return;
+      clearTimeout(timers.get(callId));
+      timers.set(
+        callId,
+        setTimeout(() => {
+          timers.delete(callId);
+          run().catch(ctx.onError);
+        }, ms),
+      );
+    },
+
+    cancel(callId) {
+      clearTimeout(timers.get(callId));
+      timers.delete(callId);
+    },
+
+    /** Coalesced per tick: a burst of joins and answers tells each waiting customer once. */
+    reposition(companyId) {
+      if (positionsDue.has(companyId)) return;
+      positionsDue.add(companyId);
+      setImmediate(() => {
+        positionsDue.delete(companyId);
+        announcePositions(companyId).catch(ctx.onError);
+      });
+    },
+
+    close() {
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
