@@ -1,6 +1,23 @@
 import { defineConfig } from '@playwright/test';
 
-const port = Number(process.env.E2E_PORT ?? 4310);
+/**
+ * Workers of the run, each with a server of its own (its own demo data, agents, calls and settings), so that
+ * spec files running at the same time never see each other. On two cores one flow at a time leaves the CPU
+ * idle half the time (the browser waits for the server and the other way round); two workers fill it.
+ */
+const workers = Number(process.env.E2E_WORKERS ?? 2);
+const basePort = Number(process.env.E2E_PORT ?? 4310);
+/**
+ * Worker N's server: ports 20 apart, since a server's payment service listens 1000 above it and the realtime
+ * truth spec starts a server of its own 7 above.
+ */
+const serverPort = (parallelIndex: number) => basePort + 20 * parallelIndex;
+/**
+ * This worker's server. Playwright loads this file again in every worker process, after setting
+ * TEST_PARALLEL_INDEX (0 … workers − 1): `use.baseURL` and every spec that imports `baseURL` or `port` get
+ * the server of the worker they run in.
+ */
+export const port = serverPort(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 export const baseURL = `http://127.0.0.1:${port}`;
 
 /** Headless Debian Chromium (Playwright cannot download its own here), with fake media for calls. */
@@ -23,7 +40,7 @@ export default defineConfig({
   // E2E_TIME_SCALE (local runs on a loaded machine) stretches every wait, as it does the call specs' own.
   expect: { timeout: 10_000 * Number(process.env.E2E_TIME_SCALE ?? 1) },
   fullyParallel: false,
-  workers: 1,
+  workers,
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
@@ -31,17 +48,20 @@ export default defineConfig({
     browserName: 'chromium',
     locale: 'en-US',
     permissions: ['camera', 'microphone'],
-    trace: 'retain-on-failure',
+    // A trace records every page's screencast and DOM snapshots: a test took 40 % longer with it. CI keeps
+    // no artefacts to read one from, so it is recorded on local runs only.
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: chromiumArgs,
     },
   },
-  webServer: {
-    command: `tsx scripts/e2e-server.ts ${port}`,
-    url: `${baseURL}/runtime-config.js`,
+  // Started one after another (the first builds the studio when there is no build).
+  webServer: Array.from({ length: workers }, (_, index) => ({
+    command: `tsx scripts/e2e-server.ts ${serverPort(index)}`,
+    url: `http://127.0.0.1:${serverPort(index)}/runtime-config.js`,
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,
-    stdout: 'pipe',
-  },
+    stdout: 'pipe' as const,
+  })),
 });

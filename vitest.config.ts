@@ -33,6 +33,11 @@ export default defineConfig({
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
+          // The files share one module graph: each imports the whole server (fastify, drizzle, PGlite), and
+          // importing it again for every file cost half the project's CPU time. Every file builds its own app
+          // and database (helpers.ts), no file mocks a module, and one that fakes Date puts it back. The
+          // security project stays isolated: it mocks node:dns (webhookSsrf.test.ts).
+          isolate: false,
           // One migrated, seeded database for the run, copied into each test app (see the file).
           globalSetup: ['tests/server/template.setup.ts'],
           // 60 s: argon2 sign-ins and restarts are CPU-bound, and a loaded 2-core machine runs them slowly.

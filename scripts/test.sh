@@ -3,7 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step prints the seconds since the start, so a run's log shows where its time went.
+step() { printf '\n== %s (at %d s)\n' "$*" "$SECONDS"; }
 
 step "npm dependencies"
 # `npm install` rather than `npm ci`: the npm here leaves other platforms' optional packages (Biome's

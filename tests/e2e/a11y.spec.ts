@@ -16,7 +16,8 @@ import { DEMO, signIn } from './support';
  * - `a11y/<test>.json`: every axe violation of every check (all impacts), with the page, language and theme;
  * - `screens/<route>-<lang>-<theme>-<size>.png`: the screenshots (A11Y_SCREENS=1).
  */
-test.describe.configure({ timeout: 400_000 });
+// The audits are independent (each worker signs in once for the Admin's screens): they spread over the workers.
+test.describe.configure({ mode: 'parallel', timeout: 400_000 });
 
 const LANGS = ['en-US', 'tr'] as const;
 const THEMES = ['light', 'dark'] as const;

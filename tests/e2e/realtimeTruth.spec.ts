@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { port as suitePort } from '../../playwright.config';
 import { answerAndTalk, availability, Contexts, endWithStatus, goOnline, joinLink } from './callSupport';
 import { DEMO, signIn } from './support';
 
@@ -75,7 +76,7 @@ test('an agent who signs in again elsewhere keeps ringing and answers; every scr
 
 /** A server of this test's own, so it can be killed and started again on the same data and port. */
 class OwnServer {
-  readonly port = Number(process.env.E2E_PORT ?? 4310) + 7;
+  readonly port = suitePort + 7;
   readonly url = `http://127.0.0.1:${this.port}`;
   private readonly dataDir = mkdtempSync(join(tmpdir(), 'idv-restart-'));
   private child: ChildProcess | null = null;
