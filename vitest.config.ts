@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { blueprintCssSplit } from './build/blueprintCss.ts';
@@ -5,6 +6,10 @@ import { blueprintCssSplit } from './build/blueprintCss.ts';
 export default defineConfig({
   plugins: [react(), blueprintCssSplit()],
   test: {
+    // One worker per core (Vitest's default leaves one core free: a single worker on this 2-core machine).
+    // Nothing else runs beside the tests in CI, and a server test's app, database and clients share its
+    // worker's one thread whatever the count.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,
