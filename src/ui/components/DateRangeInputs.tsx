@@ -1,11 +1,10 @@
-import { Classes } from '@blueprintjs/core';
 import { type DateRange, DateRangeInput, type DateRangeShortcut } from '@blueprintjs/datetime';
 import '@blueprintjs/datetime/lib/css/blueprint-datetime.css';
 import enUS from 'date-fns/locale/en-US';
 import tr from 'date-fns/locale/tr';
-import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DATE_INPUT_PATTERN, toDate, toDay } from '../format';
+import { useDateRangeGroup } from './useDateRangeGroup';
 
 /** The props of `DateRangeFilter` (ListFilters.tsx), which loads this chunk. */
 export interface DateRangeFilterProps {
@@ -44,14 +43,7 @@ export default function DateRangeInputs({ from, to, labels, onChange }: DateRang
     if (next.from !== from || next.to !== to) onChange(next);
   };
 
-  // As in the statistics' RangePicker: Blueprint puts aria-expanded and aria-haspopup on the inputs' wrapper
-  // <div>, where ARIA allows them only with a role; the wrapper is the group of the two dates.
-  const wrapper = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const group = wrapper.current?.querySelector(`.${Classes.CONTROL_GROUP}`);
-    group?.setAttribute('role', 'group');
-    group?.setAttribute('aria-label', labels.group);
-  });
+  const wrapper = useDateRangeGroup(labels.group);
 
   return (
     <div className="studio-date-filter" ref={wrapper}>

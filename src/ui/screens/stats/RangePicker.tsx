@@ -1,12 +1,13 @@
-import { Classes, Intent } from '@blueprintjs/core';
+import { Intent } from '@blueprintjs/core';
 import { type DateRange, DateRangeInput, type DateRangeShortcut } from '@blueprintjs/datetime';
 import '@blueprintjs/datetime/lib/css/blueprint-datetime.css';
 import enUS from 'date-fns/locale/en-US';
 import tr from 'date-fns/locale/tr';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addDays, daysInRange, lastMonths } from '#contract/statsRange';
 import type { DayRange } from '../../../services/api/stats';
+import { useDateRangeGroup } from '../../components/useDateRangeGroup';
 import { DATE_INPUT_PATTERN, toDate, toDay } from '../../format';
 
 /**
@@ -50,15 +51,7 @@ export function RangePicker({
     if (!long && (chosen.start !== value.start || chosen.end !== value.end)) onChange(chosen);
   };
 
-  // Blueprint puts its popover's aria-expanded and aria-haspopup on the inputs' wrapper <div>, where ARIA
-  // does not allow them (axe aria-allowed-attr, critical); the wrapper is the group of the two dates, and
-  // with that role both attributes are allowed. Its renderTarget ignores targetProps, hence the DOM step.
-  const wrapper = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const group = wrapper.current?.querySelector(`.${Classes.CONTROL_GROUP}`);
-    group?.setAttribute('role', 'group');
-    group?.setAttribute('aria-label', t('range.label'));
-  });
+  const wrapper = useDateRangeGroup(t('range.label'));
 
   return (
     <div className="studio-range" ref={wrapper}>
