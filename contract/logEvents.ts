@@ -129,6 +129,8 @@ export const AUDIT_ACTIONS = {
   passkey_registered: 'passkey',
   passkey_removed: 'passkey',
   passkey_policy_changed: 'company',
+  /** An Admin saved the company's identification procedure (issue 29): before and after. */
+  ident_procedure_changed: 'company',
   ip_allowlist_entry_added: 'ip_allowlist',
   ip_allowlist_entry_deleted: 'ip_allowlist',
   ip_allowlist_cleared: 'ip_allowlist',

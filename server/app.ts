@@ -43,6 +43,7 @@ import { companyRoutes } from './routes/companies';
 import { devRoutes } from './routes/dev';
 import { documentRoutes } from './routes/documents';
 import { groupRoutes } from './routes/groups';
+import { identProcedureRoutes } from './routes/identProcedure';
 import { ipWhitelistRoutes } from './routes/ipWhitelist';
 import { loginRoutes } from './routes/login';
 import { noteRoutes } from './routes/notes';
@@ -104,6 +105,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   paymentRoutes(ctx),
   signupRoutes(ctx),
   passkeyRoutes(ctx),
+  identProcedureRoutes(ctx),
 ];
 
 /**

@@ -15,6 +15,7 @@ import type logs from '../locales/en-US/logs.json';
 import type modules from '../locales/en-US/modules.json';
 import type payment from '../locales/en-US/payment.json';
 import type presence from '../locales/en-US/presence.json';
+import type procedure from '../locales/en-US/procedure.json';
 import type profile from '../locales/en-US/profile.json';
 import type report from '../locales/en-US/report.json';
 import type screens from '../locales/en-US/screens.json';
@@ -50,6 +51,7 @@ declare module 'i18next' {
       payment: typeof payment;
       logs: typeof logs;
       apiDocs: typeof apiDocs;
+      procedure: typeof procedure;
     };
     returnNull: false;
   }

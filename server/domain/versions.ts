@@ -11,7 +11,7 @@ import { documents, profiles } from '../db/schema';
 export class StaleVersionError extends Error {
   override readonly name = 'StaleVersionError';
   constructor(
-    readonly kind: 'profile' | 'document',
+    readonly kind: 'profile' | 'document' | 'ident_procedure',
     readonly id: number,
   ) {
     super(`${kind} ${id} changed meanwhile`);

@@ -22,6 +22,7 @@ export const NAMESPACES = [
   'payment',
   'logs',
   'apiDocs',
+  'procedure',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/usePageTitle';
 import { PlanTab, PlanTabTitle } from '../payment/PlanTab';
 import { AllowListTab, AllowListTabTitle } from './AllowListTab';
+import { IdentProcedureTab, IdentProcedureTabTitle } from './IdentProcedureTab';
 import { PasskeyPolicyTab, PasskeyPolicyTabTitle } from './PasskeyPolicyTab';
 import { WebhooksTab } from './WebhooksTab';
 import './company.css';
@@ -11,7 +12,7 @@ import './icons';
 
 /**
  * /company-settings (§2, view_company_page): the company's configuration in tabs: webhooks, the IP
- * allow-list and plan and payment.
+ * allow-list, plan and payment, sign-in and the identification procedure.
  */
 export function CompanySettingsScreen() {
   const { t } = useTranslation('webhooks');
@@ -34,6 +35,12 @@ export function CompanySettingsScreen() {
         <Tab disabled={false} id="ip-allowlist" title={<AllowListTabTitle />} panel={<AllowListTab />} />
         <Tab disabled={false} id="plan" title={<PlanTabTitle />} panel={<PlanTab />} />
         <Tab disabled={false} id="sign-in" title={<PasskeyPolicyTabTitle />} panel={<PasskeyPolicyTab />} />
+        <Tab
+          disabled={false}
+          id="ident-procedure"
+          title={<IdentProcedureTabTitle />}
+          panel={<IdentProcedureTab />}
+        />
       </Tabs>
     </section>
   );

@@ -4,11 +4,11 @@ import { registerIcons } from '../../icons';
 
 registerIcons(
   import.meta.glob<IconPaths>(
-    '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{eye-open,eye-off,play,send-message,repeat,history,exchange,lock}.js',
+    '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{eye-open,eye-off,play,send-message,repeat,history,exchange,lock,arrow-up,arrow-down,reset}.js',
     { import: 'default' },
   ),
   import.meta.glob<IconPaths>(
-    '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{eye-open,eye-off,play,send-message,repeat,history,exchange,lock}.js',
+    '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{eye-open,eye-off,play,send-message,repeat,history,exchange,lock,arrow-up,arrow-down,reset}.js',
     { import: 'default' },
   ),
 );

@@ -1,0 +1,39 @@
+/** The identification procedure of each company and the step results of its calls (issue 29). */
+import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { IdentProcedureFields } from '#contract/identProcedure';
+import { createdAt, id } from './columns';
+import { companies, users } from './companies';
+import { videoCalls } from './videoCalls';
+
+/** One row per company that saved a procedure; a company without one follows DEFAULT_IDENT_PROCEDURE. */
+export const identProcedures = pgTable('ident_procedures', {
+  companyId: integer()
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  /** The procedure as the contract writes it (steps, consent text, abort and decision reasons). */
+  procedure: jsonb().$type<IdentProcedureFields>().notNull(),
+  /** Bumped by every save (If-Match); the default template is version 0. */
+  version: integer().notNull().default(1),
+  updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedBy: integer().references(() => users.id, { onDelete: 'set null' }),
+});
+
+/** The result of one step of a call, written once by the call's agent (evidence: never updated). */
+export const videoCallSteps = pgTable(
+  'video_call_steps',
+  {
+    id: id(),
+    callId: integer()
+      .notNull()
+      .references(() => videoCalls.id, { onDelete: 'cascade' }),
+    kind: text().notNull(),
+    /** passed, failed or skipped. */
+    result: text().notNull(),
+    details: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    /** Milliseconds into the call's recording. */
+    offsetMs: integer().notNull(),
+    createdAt: createdAt(),
+    createdBy: integer().references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('video_call_steps_call').on(t.callId, t.offsetMs)],
+);

@@ -1,0 +1,127 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorSchema, idParams } from '#contract/common';
+import {
+  callStepBodySchema,
+  callStepSchema,
+  identProcedureBodySchema,
+  identProcedureSchema,
+  MAX_STEP_OFFSET_MS,
+} from '#contract/identProcedure';
+import type { AppContext } from '../context';
+import {
+  addCallStep,
+  callSteps,
+  identProcedure,
+  STEP_GRACE_MS,
+  saveIdentProcedure,
+} from '../domain/identProcedure';
+import type { Seen } from '../domain/versions';
+import { need, principalOf, SIGNED_IN } from '../http/access';
+import { conflictSchema, ifMatchHeaders, seenVersion, versioned, withEtag } from '../http/versioning';
+import { authErrors } from './shared';
+
+/** If-Match of the procedure: `"0"` names the default template (a company that never saved one). */
+function seenProcedureVersion(request: FastifyRequest): Seen {
+  const header = request.headers['if-match'];
+  const value = (Array.isArray(header) ? header.join(',') : header)?.trim();
+  if (value !== undefined && /^(?:W\/)?"?0"?$/.test(value)) return 0;
+  return seenVersion(request);
+}
+
+/**
+ * The identification procedure of the company (issue 29 point 1) and the step results of a call (point 2):
+ * `server/domain/identProcedure.ts`.
+ */
+export function identProcedureRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/ident_procedure',
+      {
+        // Every staff member reads it: agents follow it in the call.
+        config: { access: SIGNED_IN },
+        schema: {
+          summary: "The company's identification procedure",
+          description:
+            'The ordered steps of a video identification (each mandatory or optional, with the settings of its ' +
+            'kind), the consent text in both languages and the abort and decision reasons. A company that never ' +
+            'saved one gets the default template after BaFin Circular 3/2017 (`is_default: true`, version 0). ' +
+            'The ETag is the version, for If-Match on PUT.',
+          tags: ['company'],
+          response: { 200: identProcedureSchema, ...authErrors },
+        },
+      },
+      async (request, reply) => withEtag(reply, await identProcedure(ctx.db, principalOf(request).companyId)),
+    );
+
+    app.put(
+      '/ident_procedure',
+      {
+        config: { access: need('view_company_page', { admin: true }) },
+        schema: {
+          summary: "Save the company's identification procedure (Admins)",
+          description:
+            'Replaces the procedure. Each kind at most once, `consent` first when present, `decision` last and ' +
+            'mandatory, `count` of questions at most the pool size; 400 with a detail naming the field ' +
+            'otherwise, and nothing changes. Send the ETag as If-Match (`"0"` for the default template): a ' +
+            'newer version answers 409 with the current procedure. Audited (`ident_procedure_changed`).',
+          tags: ['company'],
+          headers: ifMatchHeaders,
+          body: identProcedureBodySchema,
+          response: { 200: identProcedureSchema, ...authErrors, 409: conflictSchema(identProcedureSchema) },
+        },
+      },
+      async (request, reply) => {
+        const { companyId, id: userId } = principalOf(request);
+        const seen = seenProcedureVersion(request);
+        await versioned(
+          () => saveIdentProcedure(ctx.db, { companyId, userId }, request.body, seen),
+          () => identProcedure(ctx.db, companyId),
+        );
+        return withEtag(reply, await identProcedure(ctx.db, companyId));
+      },
+    );
+
+    app.get(
+      '/videocall/:id/steps',
+      {
+        config: { access: need('view_profiles_page') },
+        schema: {
+          summary: 'Step results of a call',
+          tags: ['videocalls'],
+          description:
+            'The results of the identification steps recorded in the call, in the order of the recording ' +
+            "(`offset_ms`), for the reviewer's player. 404 for a call of another company.",
+          params: idParams,
+          response: { 200: z.array(callStepSchema), ...authErrors },
+        },
+      },
+      async (request) => callSteps(ctx.db, principalOf(request).companyId, request.params.id),
+    );
+
+    app.post(
+      '/videocall/:id/steps',
+      {
+        config: { access: need('view_calls_page') },
+        schema: {
+          summary: 'Record a step result of a call',
+          tags: ['videocalls'],
+          description:
+            `The result of one step (passed, failed, skipped) with its details and its offset in the recording ` +
+            `(0 to ${MAX_STEP_OFFSET_MS} ms). Only the call's agent (403), while the call is talking or up to ` +
+            `${STEP_GRACE_MS / 60_000} minutes after it ended (409); the kind must be a step of the company's ` +
+            'procedure (400). Written once, never changed. 404 for a call of another company.',
+          params: idParams,
+          body: callStepBodySchema,
+          response: { 201: callStepSchema, ...authErrors, 409: errorSchema },
+        },
+      },
+      async (request, reply) => {
+        const { companyId, id: actorId } = principalOf(request);
+        const step = await addCallStep(ctx.db, companyId, request.params.id, actorId, request.body);
+        return reply.code(201).send(step);
+      },
+    );
+  };
+}
