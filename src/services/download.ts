@@ -12,3 +12,17 @@ export function saveTextFile(name: string, text: string, type = 'text/csv;charse
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
+
+/** Saves a file the server sent (an evidence package) through the browser's download. */
+export function saveBlob(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Long enough for the browser to start writing a large file.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
