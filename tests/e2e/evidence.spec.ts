@@ -166,3 +166,27 @@ test('Download evidence saves a signed ZIP; an Admin sets and lifts a legal hold
   await expect(page.getByText('Legal hold lifted')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Set legal hold' })).toBeVisible();
 });
+
+test('an Admin sets the evidence retention in company settings, within its bounds', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, DEMO.admin);
+  await page.goto('/company-settings?tab=evidence');
+  const days = page.getByLabel('Keep evidence for (days)');
+  await expect(days).toHaveValue('1826', { timeout: 60_000 });
+  await days.fill('200');
+  await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await days.fill('3653');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Evidence retention saved')).toBeVisible();
+  if (shots) {
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: join(shots, 'evidence-retention-en-US-light.png') });
+    await look(page, 'tr', 'dark');
+    await expect(page.getByLabel('Kanıtı sakla (gün)')).toHaveValue('3653', { timeout: 60_000 });
+    await page.screenshot({ path: join(shots, 'evidence-retention-tr-dark.png') });
+    await look(page, 'en-US', 'light');
+  }
+  await page.getByLabel('Keep evidence for (days)').fill('1826');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Evidence retention saved')).toBeVisible();
+});

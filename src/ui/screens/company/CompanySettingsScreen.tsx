@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/usePageTitle';
 import { PlanTab, PlanTabTitle } from '../payment/PlanTab';
 import { AllowListTab, AllowListTabTitle } from './AllowListTab';
+import { EvidenceRetentionTab, EvidenceRetentionTabTitle } from './EvidenceRetentionTab';
 import { PasskeyPolicyTab, PasskeyPolicyTabTitle } from './PasskeyPolicyTab';
 import { WebhooksTab } from './WebhooksTab';
 import './company.css';
@@ -34,6 +35,12 @@ export function CompanySettingsScreen() {
         <Tab disabled={false} id="ip-allowlist" title={<AllowListTabTitle />} panel={<AllowListTab />} />
         <Tab disabled={false} id="plan" title={<PlanTabTitle />} panel={<PlanTab />} />
         <Tab disabled={false} id="sign-in" title={<PasskeyPolicyTabTitle />} panel={<PasskeyPolicyTab />} />
+        <Tab
+          disabled={false}
+          id="evidence"
+          title={<EvidenceRetentionTabTitle />}
+          panel={<EvidenceRetentionTab />}
+        />
       </Tabs>
     </section>
   );
