@@ -275,6 +275,22 @@ describe('the signing key', () => {
   });
 });
 
+describe('EVIDENCE_SIGNING_KEY', () => {
+  it('takes an Ed25519 key as PEM or base64 DER, and refuses any other key or text at start', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const { readEvidenceKey } = await import('../../server/config');
+    const ed = generateKeyPairSync('ed25519').privateKey;
+    const pem = ed.export({ format: 'pem', type: 'pkcs8' }).toString();
+    expect(readEvidenceKey(pem)).toBe(pem);
+    expect(readEvidenceKey(pem.replace(/\n/g, '\\n'))).toBe(pem);
+    expect(readEvidenceKey(ed.export({ format: 'der', type: 'pkcs8' }).toString('base64'))).toBe(pem);
+    expect(readEvidenceKey(undefined)).toBeUndefined();
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey;
+    expect(() => readEvidenceKey(rsa.export({ format: 'pem', type: 'pkcs8' }).toString())).toThrow(/Ed25519/);
+    expect(() => readEvidenceKey('not a key')).toThrow(/EVIDENCE_SIGNING_KEY/);
+  });
+});
+
 describe('retention and legal hold', () => {
   const recordingOf = async (callId: number) =>
     (await t.app.ctx.db.select().from(videoCalls).where(eq(videoCalls.id, callId)))[0];
