@@ -126,6 +126,13 @@ export const AUDIT_ACTIONS = {
   recording_stored: 'videocall',
   /** A stored recording or document page whose bytes no longer match their SHA-256 (recorded on its own object). */
   evidence_hash_mismatch: 'videocall',
+  /** An evidence package of the call was downloaded (issue 29): its package id and files. */
+  evidence_downloaded: 'videocall',
+  /** The retention job deleted the call's evidence (the system as actor). */
+  evidence_deleted: 'videocall',
+  legal_hold_set: 'profile',
+  legal_hold_lifted: 'profile',
+  evidence_retention_changed: 'company',
   passkey_registered: 'passkey',
   passkey_removed: 'passkey',
   passkey_policy_changed: 'company',

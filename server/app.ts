@@ -13,6 +13,8 @@ import { isDatabaseEmpty, seedDemo } from './db/seed/demo';
 import { installAuditContext } from './domain/audit';
 import { createCountCache } from './domain/countCache';
 import { sweepStorage } from './domain/evidence';
+import { createEvidenceSigner } from './domain/evidenceKey';
+import { startRetentionJob } from './domain/evidenceRetention';
 import { createIpAllowListCache, proxyTrust } from './domain/ipAllowList';
 import { createSessionService } from './domain/sessions';
 import { installAccessControl, PUBLIC } from './http/access';
@@ -42,6 +44,7 @@ import { callReportRoutes } from './routes/callReport';
 import { companyRoutes } from './routes/companies';
 import { devRoutes } from './routes/dev';
 import { documentRoutes } from './routes/documents';
+import { evidenceRoutes } from './routes/evidence';
 import { groupRoutes } from './routes/groups';
 import { identProcedureRoutes } from './routes/identProcedure';
 import { ipWhitelistRoutes } from './routes/ipWhitelist';
@@ -106,6 +109,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   signupRoutes(ctx),
   passkeyRoutes(ctx),
   identProcedureRoutes(ctx),
+  evidenceRoutes(ctx),
 ];
 
 /**
@@ -205,6 +209,11 @@ export async function buildApp(
     proxyTrust: proxyTrust(config.trustProxy),
     payments: options.paymentProvider ?? createLocalPaymentProvider(config.payment),
     limiters,
+    evidence: createEvidenceSigner({
+      db: database.db,
+      secrets,
+      configuredPem: config.evidence.signingKeyPem,
+    }),
   };
   // Calls and agents an earlier run left open wait for their sockets to come back (their grace periods).
   await ctx.calls.restore();
@@ -295,6 +304,11 @@ export async function buildApp(
   });
   app.addHook('preClose', async () => ctx.webhooks.stop());
   if (config.webhooks.worker) ctx.webhooks.start();
+  // Evidence past its company's retention is deleted (issue 29); safe with several processes running it.
+  const retention = startRetentionJob(ctx.db, ctx.storage, config.evidence.retentionSweepMs, (error) =>
+    app.log.error({ err: error }, 'evidence retention failed'),
+  );
+  app.addHook('onClose', async () => retention.stop());
   app.addHook('onClose', async () => {
     await cluster?.close();
     if (!options.database) await database.close();

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createPrivateKey, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MAX_RECORDING_BYTES } from '#contract/constants';
@@ -120,6 +120,35 @@ export interface ServerConfig {
   logFormat: 'json' | 'pretty';
   /** The payment provider (issue 15): the local payment service unless another adapter is configured. */
   payment: PaymentConfig;
+  /** Evidence packages and their retention (issue 29, docs/decisions/draft-evidence-package.md). */
+  evidence: EvidenceConfig;
+}
+
+export interface EvidenceConfig {
+  /**
+   * The Ed25519 key that signs evidence manifests, as PKCS#8 PEM (EVIDENCE_SIGNING_KEY: the PEM itself, or the
+   * base64 of its DER). Unset: one generated once and kept in the database, sealed with the server secret.
+   */
+  signingKeyPem: string | undefined;
+  /** How often this process runs the retention job (EVIDENCE_RETENTION_SWEEP_MS, default 1 hour; 0: never). */
+  retentionSweepMs: number;
+}
+
+/** EVIDENCE_SIGNING_KEY as PKCS#8 PEM: given as PEM, or as the base64 of the DER; it must be an Ed25519 key. */
+export function readEvidenceKey(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const text = value.trim();
+  try {
+    const key = text.startsWith('-----BEGIN')
+      ? createPrivateKey(text.replace(/\\n/g, '\n'))
+      : createPrivateKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'pkcs8' });
+    if (key.asymmetricKeyType !== 'ed25519') throw new Error(`a ${key.asymmetricKeyType} key`);
+    return key.export({ format: 'pem', type: 'pkcs8' }).toString();
+  } catch (error) {
+    throw new Error(
+      `EVIDENCE_SIGNING_KEY must be an Ed25519 private key (PKCS#8 PEM or base64 DER): ${(error as Error).message}`,
+    );
+  }
 }
 
 export interface S3Config {
@@ -281,6 +310,14 @@ function readCount(value: string | undefined, fallback: number, name: string): n
   return count;
 }
 
+/** A whole number of 0 or more (0: off). */
+function readWhole(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 0) throw new Error(`${name} must be a whole number, got ${value}`);
+  return count;
+}
+
 /** The JWT secret from env, else one generated once and kept in `${dataDir}/secret` (mode 600). */
 function loadSecret(dataDir: string, fromEnv: string | undefined): string {
   if (fromEnv) return fromEnv;
@@ -427,6 +464,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       webhookSecret: env.PAYMENT_WEBHOOK_SECRET || paymentSecrets.webhookSecret,
       sessionTtlSeconds: readCount(env.PAYMENT_SESSION_TTL_SECONDS, 30 * 60, 'PAYMENT_SESSION_TTL_SECONDS'),
       toleranceSeconds: 300,
+    },
+    evidence: {
+      signingKeyPem: readEvidenceKey(env.EVIDENCE_SIGNING_KEY),
+      retentionSweepMs: readWhole(env.EVIDENCE_RETENTION_SWEEP_MS, 3_600_000, 'EVIDENCE_RETENTION_SWEEP_MS'),
     },
   };
 }

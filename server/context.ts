@@ -5,6 +5,7 @@ import type { TokenService } from './auth/tokens';
 import type { ServerConfig } from './config';
 import type { Db } from './db/client';
 import type { CountCache } from './domain/countCache';
+import type { EvidenceSigner } from './domain/evidenceKey';
 import type { IpAllowListCache, ProxyTrust } from './domain/ipAllowList';
 import type { SessionService } from './domain/sessions';
 import type { FaceMatcher } from './integrations/faceMatch';
@@ -47,6 +48,8 @@ export interface AppContext {
   payments: PaymentProvider;
   /** Attempt limits (issue 26): counters in Redis with REDIS_URL, else in memory (server/auth/attemptLimiter.ts). */
   limiters: LimiterFactory;
+  /** Signs evidence packages (issue 29): EVIDENCE_SIGNING_KEY, else the key kept sealed in the database. */
+  evidence: EvidenceSigner;
 }
 
 /** The demo regions, both served by this process (docs/server.md). */

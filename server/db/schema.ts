@@ -8,6 +8,7 @@ export * from './schema/auth';
 export * from './schema/checklists';
 export * from './schema/companies';
 export * from './schema/documents';
+export * from './schema/evidence';
 export * from './schema/identProcedure';
 export * from './schema/messages';
 export * from './schema/payments';

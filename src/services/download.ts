@@ -1,7 +1,11 @@
 /** Saves text the studio made (a CSV export) as a file through the browser's download. */
 export function saveTextFile(name: string, text: string, type = 'text/csv;charset=utf-8'): void {
   // A byte-order mark, so spreadsheet programs read the UTF-8 (Turkish letters) correctly.
-  const blob = new Blob(['\uFEFF', text], { type });
+  saveBlob(name, new Blob(['\uFEFF', text], { type }));
+}
+
+/** Saves a file (text the studio made, an evidence package the server sent) through the browser's download. */
+export function saveBlob(name: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
@@ -10,5 +14,6 @@ export function saveTextFile(name: string, text: string, type = 'text/csv;charse
   document.body.append(link);
   link.click();
   link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  // Long enough for the browser to start writing a large file.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

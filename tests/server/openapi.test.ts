@@ -256,6 +256,7 @@ describe('GET /api/v2/openapi.json', () => {
       'post /api/v2/user/reset_password/send',
       'post /api/v2/stp/register',
       'post /api/v2/payment/notification',
+      'get /api/v2/evidence/public_key',
     ])
       expect(operations.find((op) => `${op.method} ${op.path}` === name)?.open, name).toBe(true);
     // Without a token, an operation the document marks open never answers 401, and every other one does

@@ -32,6 +32,8 @@ export const companies = pgTable('companies', {
   planVerifications: integer(),
   /** Staff must sign in with a passkey (issue 26 point 10, set by an Admin). */
   requirePasskeys: boolean().notNull().default(false),
+  /** Days a call's evidence (recording, screenshots) is kept after the call (issue 29; 365..3653, default 5 years). */
+  evidenceRetentionDays: integer().notNull().default(1826),
   createdAt: createdAt(),
 });
 

@@ -1,5 +1,5 @@
 /** Customer profiles with their notes, logs and transactions. */
-import { date, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts } from './columns';
 import { companies, users } from './companies';
 
@@ -35,6 +35,11 @@ export const profiles = pgTable(
     createdAt: createdAt(),
     updatedAt: createdAt(),
     lastStatusDate: ts(),
+    /** A legal hold (issue 29): the evidence of this profile's calls outlives the company's retention. */
+    legalHold: boolean().notNull().default(false),
+    legalHoldReason: text(),
+    legalHoldBy: integer(),
+    legalHoldAt: ts(),
   },
   (t) => [
     // Ascending on purpose: a backward scan serves `ORDER BY created_at DESC, id DESC` (NULLS FIRST).

@@ -1,4 +1,5 @@
 /** Video calls and the questions asked and answered in them. */
+import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts } from './columns';
 import { companies, users } from './companies';
@@ -32,6 +33,8 @@ export const videoCalls = pgTable(
     recordingSha256: text(),
     /** SHA-256 (hex) of the join-link token the customer created the call with (one call per link at a time). */
     joinLink: text(),
+    /** When the retention job deleted the call's evidence (issue 29); the row itself stays. */
+    evidenceDeletedAt: ts(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -41,6 +44,10 @@ export const videoCalls = pgTable(
     index('video_calls_company_status').on(t.companyId, t.status),
     // The call report and the dashboard: a company's calls created in a range.
     index('video_calls_company_created').on(t.companyId, t.createdAt),
+    // The evidence retention job (issue 29): calls whose recording is still kept, by the time they ended.
+    index('video_calls_retention')
+      .on(t.companyId, sql`coalesce(${t.callEndTime}, ${t.createdAt})`)
+      .where(sql`${t.recordingKey} IS NOT NULL AND ${t.evidenceDeletedAt} IS NULL`),
   ],
 );
 

@@ -184,10 +184,10 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
 export const DEMO_LISTED_NAMES: ReadonlyMap<number, { name: string; gender: string; nationality: string }> =
   new Map([[25, { name: 'Serhat Gençoğlu', gender: 'M', nationality: 'TR' }]]);
 
-/** Removes every row of every table (seed --reset). */
+/** Removes every row of every table (seed --reset) but the server's own keys (the evidence signing key). */
 export async function truncateAll(db: Db): Promise<void> {
   const names = Object.values(schema)
-    .filter((t) => (t as unknown) instanceof PgTable)
+    .filter((t) => (t as unknown) instanceof PgTable && t !== schema.serverKeys)
     .map((t) => `"${getTableName(t as PgTable)}"`);
   await db.execute(sql.raw(`TRUNCATE ${names.join(', ')} RESTART IDENTITY CASCADE`));
 }

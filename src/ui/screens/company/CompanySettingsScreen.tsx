@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/usePageTitle';
 import { PlanTab, PlanTabTitle } from '../payment/PlanTab';
 import { AllowListTab, AllowListTabTitle } from './AllowListTab';
+import { EvidenceRetentionTab, EvidenceRetentionTabTitle } from './EvidenceRetentionTab';
 import { IdentProcedureTab, IdentProcedureTabTitle } from './IdentProcedureTab';
 import { PasskeyPolicyTab, PasskeyPolicyTabTitle } from './PasskeyPolicyTab';
 import { WebhooksTab } from './WebhooksTab';
@@ -12,7 +13,7 @@ import './icons';
 
 /**
  * /company-settings (§2, view_company_page): the company's configuration in tabs: webhooks, the IP
- * allow-list, plan and payment, sign-in and the identification procedure.
+ * allow-list, plan and payment, sign-in, the identification procedure and evidence retention.
  */
 export function CompanySettingsScreen() {
   const { t } = useTranslation('webhooks');
@@ -40,6 +41,12 @@ export function CompanySettingsScreen() {
           id="ident-procedure"
           title={<IdentProcedureTabTitle />}
           panel={<IdentProcedureTab />}
+        />
+        <Tab
+          disabled={false}
+          id="evidence"
+          title={<EvidenceRetentionTabTitle />}
+          panel={<EvidenceRetentionTab />}
         />
       </Tabs>
     </section>

@@ -16,6 +16,7 @@ import { ReportLinks } from '../pdf/ReportLinks';
 import { AiAgentTab } from './AiAgentTab';
 import { AmlTab } from './aml/AmlTab';
 import { DocumentsTab } from './documents/DocumentsTab';
+import { LegalHold } from './LegalHold';
 import { ProfileInfoTab } from './ProfileInfoTab';
 import { ProfileChangeNotice, ProfileViewers } from './ProfilePresence';
 import { ProfileSidebar } from './ProfileSidebar';
@@ -71,6 +72,7 @@ export function ProfileScreen() {
           <H2 id="page-title">{data.name ?? t('unnamed')}</H2>
           <StatusMenu profile={data} />
           <RiskTag risk={data.risk_level} />
+          <LegalHold profileId={data.id} />
           <ReportLinks profileId={data.id} />
           <ProfileViewers viewers={live.viewers} />
         </header>

@@ -12,6 +12,7 @@ import {
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { downloadEvidence } from '../../../services/api/evidence';
 import { isApiError } from '../../../services/api/http';
 import { listCalls, stepKeys } from '../../../services/api/profileDetail';
 import { createJoinLink } from '../../../services/api/videocalls';
@@ -49,6 +50,7 @@ export function VideoCallsTab({ profileId }: { profileId: number }) {
               <th scope="col">{t('tab.agent')}</th>
               <th scope="col">{t('tab.recording')}</th>
               <th scope="col">{t('tab.sha256')}</th>
+              {canCall && <th scope="col">{t('evidence.column')}</th>}
             </tr>
           </thead>
           <tbody>
@@ -78,12 +80,50 @@ export function VideoCallsTab({ profileId }: { profileId: number }) {
                     <span className="studio-muted">{t('tab.none')}</span>
                   )}
                 </td>
+                {canCall && (
+                  <td>
+                    {call.recorded_file ? (
+                      <EvidenceButton
+                        callId={call.id}
+                        label={t('evidence.downloadLabel', {
+                          date: date(call.call_start_time ?? call.created_at),
+                        })}
+                      />
+                    ) : (
+                      <span className="studio-muted">{t('tab.none')}</span>
+                    )}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
         </HTMLTable>
       )}
     </div>
+  );
+}
+
+/** Downloads the call's signed evidence package (issue 29); the server audits each download. */
+function EvidenceButton({ callId, label }: { callId: number; label: string }) {
+  const { t } = useTranslation('calls');
+  const { t: tc } = useTranslation();
+  const download = useMutation({
+    mutationFn: () => downloadEvidence(callId),
+    onSuccess: () => void showSuccess(t('evidence.saved')),
+    onError: (error) =>
+      void showError(
+        t('evidence.failed', { detail: isApiError(error) ? error.detail : tc('messages.error') }),
+      ),
+  });
+  return (
+    <Button
+      small
+      icon="download"
+      text={t('evidence.download')}
+      aria-label={label}
+      loading={download.isPending}
+      onClick={() => download.mutate()}
+    />
   );
 }
 
