@@ -36,7 +36,8 @@ export const chromiumArgs = [
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  timeout: 30_000,
+  // 60 s: with two workers on two cores a test of several sign-ins or a call can take twice as long as alone.
+  timeout: 60_000,
   // E2E_TIME_SCALE (local runs on a loaded machine) stretches every wait, as it does the call specs' own.
   expect: { timeout: 10_000 * Number(process.env.E2E_TIME_SCALE ?? 1) },
   fullyParallel: false,

@@ -1,13 +1,14 @@
 /**
  * The studio's one toaster for success and error messages (§8). Its code is a chunk of its own, loaded with
- * the first message, so the sign-in page does not carry it.
+ * the first message, so the sign-in page does not carry it. A message already on screen is shown again in
+ * its place, with its time renewed, rather than stacked under itself (e.g. the same setting saved twice).
  */
 const toaster = () => import('./toasterOverlay').then((module) => module.toaster());
 
 export async function showSuccess(message: string): Promise<void> {
-  (await toaster()).show({ message, intent: 'success', icon: 'tick', timeout: 4000 });
+  (await toaster()).show({ message, intent: 'success', icon: 'tick', timeout: 4000 }, `success:${message}`);
 }
 
 export async function showError(message: string): Promise<void> {
-  (await toaster()).show({ message, intent: 'danger', icon: 'error', timeout: 6000 });
+  (await toaster()).show({ message, intent: 'danger', icon: 'error', timeout: 6000 }, `danger:${message}`);
 }

@@ -127,12 +127,20 @@ test.describe('sign-in', () => {
     await second.goto('/calls');
     await expect(second.getByRole('heading', { name: 'Calls' })).toBeVisible();
 
-    // The server no longer accepts the token (as when it expires).
-    await first.evaluate(() => {
-      const accounts = JSON.parse(localStorage.getItem('accounts') ?? '[]');
-      accounts[0].access = 'expired.token.value';
-      localStorage.setItem('accounts', JSON.stringify(accounts));
-    });
+    // This tab's token is no longer accepted (as when it expires): its requests reach the server with a token
+    // the server refuses. Only this tab's: had the other tab met a 401 first, it would be the one to end the
+    // session, and which tab asks the server first is a race.
+    await first.route(
+      (url) => url.pathname.startsWith('/api/'),
+      (route) => {
+        const headers = route.request().headers();
+        return route.continue(
+          headers.authorization
+            ? { headers: { ...headers, authorization: 'Bearer expired.token.value' } }
+            : {},
+        );
+      },
+    );
     await first.goto('/settings');
     await expect(first).toHaveURL(/\/login\?email=agent%40acme\.test/);
     await expect(first.getByLabel('E-mail')).toHaveValue('agent@acme.test');
