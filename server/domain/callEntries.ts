@@ -13,12 +13,7 @@ export async function callEntries(
   lang: 'EN' | 'TR',
 ): Promise<CallEntry[]> {
   await requireCall(db, companyId, callId);
-  const rows = await db
-    .select({ entry: videoCallAnswers, en: videoCallQuestions.textEn, tr: videoCallQuestions.textTr })
-    .from(videoCallAnswers)
-    .leftJoin(videoCallQuestions, eq(videoCallQuestions.id, videoCallAnswers.questionId))
-    .where(eq(videoCallAnswers.callId, callId))
-    .orderBy(asc(videoCallAnswers.createdAt), asc(videoCallAnswers.id));
+  const rows = await callAnswerRows(db, callId);
   return rows.map(({ entry, en, tr }) => ({
     id: entry.id,
     question: entry.questionId,
@@ -27,4 +22,17 @@ export async function callEntries(
     note: entry.note,
     created_at: iso(entry.createdAt),
   }));
+}
+
+/**
+ * A call's answers and notes, oldest first, with their question's texts in both languages (null for a note):
+ * what the studio lists and what the evidence package keeps.
+ */
+export function callAnswerRows(db: DbOrTx, callId: number) {
+  return db
+    .select({ entry: videoCallAnswers, en: videoCallQuestions.textEn, tr: videoCallQuestions.textTr })
+    .from(videoCallAnswers)
+    .leftJoin(videoCallQuestions, eq(videoCallQuestions.id, videoCallAnswers.questionId))
+    .where(eq(videoCallAnswers.callId, callId))
+    .orderBy(asc(videoCallAnswers.createdAt), asc(videoCallAnswers.id));
 }

@@ -11,17 +11,9 @@ import { and, asc, eq, gte, isNull, lte } from 'drizzle-orm';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { CALL_STATUSES } from '#contract/common';
 import type { DbOrTx } from '../db/client';
-import {
-  companies,
-  documentPages,
-  documents,
-  profiles,
-  users,
-  videoCallAnswers,
-  videoCallQuestions,
-  type videoCalls,
-} from '../db/schema';
+import { companies, documentPages, documents, profiles, users, type videoCalls } from '../db/schema';
 import type { Storage } from '../storage/storage';
+import { callAnswerRows } from './callEntries';
 import { type EvidenceFile, recordHashMismatch } from './evidence';
 import type { EvidenceSigner } from './evidenceKey';
 import { renderReport } from './evidenceReport';
@@ -83,12 +75,7 @@ export async function callFacts(db: DbOrTx, companyId: number, callId: number): 
     .select({ id: profiles.id, legalHold: profiles.legalHold })
     .from(profiles)
     .where(eq(profiles.id, call.profileId));
-  const rows = await db
-    .select({ entry: videoCallAnswers, en: videoCallQuestions.textEn, tr: videoCallQuestions.textTr })
-    .from(videoCallAnswers)
-    .leftJoin(videoCallQuestions, eq(videoCallQuestions.id, videoCallAnswers.questionId))
-    .where(eq(videoCallAnswers.callId, callId))
-    .orderBy(asc(videoCallAnswers.createdAt), asc(videoCallAnswers.id));
+  const rows = await callAnswerRows(db, callId);
   return {
     call,
     company: company ?? { id: companyId, name: '' },

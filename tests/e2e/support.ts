@@ -16,7 +16,9 @@ export async function signIn(
   await page.getByLabel('E-mail', { exact: true }).fill(who.email);
   await page.getByLabel('Password', { exact: true }).fill(who.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+  // 30 s: the server's argon2 check and the studio's first chunks, while the other worker (and here a call's
+  // two videos) keep both cores busy, took over 10 s in CI.
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible({ timeout: 30_000 });
 }
 
 export const path = (page: Page) => {

@@ -74,8 +74,11 @@ export function EvidenceRetentionTab() {
             })}
             intent={valid ? Intent.NONE : Intent.DANGER}
           >
+            {/* No stepper buttons: they point (aria-controls) at the id Blueprint makes up, which the label's
+                id replaces (axe aria-valid-attr-value, critical); the arrow keys still step. */}
             <NumericInput
               id="evidence-retention-days"
+              buttonPosition="none"
               value={Number.isFinite(shown) ? shown : ''}
               min={RETENTION_DAYS.min}
               max={RETENTION_DAYS.max}
