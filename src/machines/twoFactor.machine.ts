@@ -26,7 +26,9 @@ export type TwoFactorEvent =
   | { type: 'password.confirmed'; password: string }
   | { type: 'password.cancelled' }
   | { type: 'code.submitted'; code: string }
-  | { type: 'setup.cancelled' };
+  | { type: 'setup.cancelled' }
+  /** The user as loaded again (another tab, or this panel's own refresh): a steady view follows it. */
+  | { type: 'mfa.loaded'; mfa: boolean };
 
 const failedAs = (error: unknown): TwoFactorError =>
   failureOf(error).detail === WRONG_PASSWORD ? 'wrongPassword' : 'failed';
@@ -77,6 +79,11 @@ export const twoFactorMachine = setup({
     },
     notStarted: {
       on: {
+        'mfa.loaded': {
+          guard: ({ context, event }) => event.mfa && !context.forced,
+          target: 'enabled',
+          actions: assign({ intent: 'disable' }),
+        },
         'qr.requested': {
           target: 'confirmingPassword',
           actions: assign({ intent: 'enable', error: null }),
@@ -85,6 +92,11 @@ export const twoFactorMachine = setup({
     },
     enabled: {
       on: {
+        'mfa.loaded': {
+          guard: ({ event }) => !event.mfa,
+          target: 'notStarted',
+          actions: assign({ intent: 'enable' }),
+        },
         'disable.requested': {
           target: 'confirmingPassword',
           actions: assign({ intent: 'disable', error: null }),

@@ -10,6 +10,8 @@ const events = [
   { type: 'password.cancelled' },
   { type: 'code.submitted', code: ' 123456 ' },
   { type: 'setup.cancelled' },
+  { type: 'mfa.loaded', mfa: true },
+  { type: 'mfa.loaded', mfa: false },
   done('requestSecret', 'JBSWY3DPEHPK3PXP'),
   failed('requestSecret', { status: 400, detail: WRONG_PASSWORD }),
   failed('requestSecret', { status: 500, detail: 'Remote Server Error' }),
@@ -101,6 +103,35 @@ describe('two-factor machine', () => {
     expect(actor.getSnapshot().context.error).toBe('wrongPassword');
     actor.send({ type: 'password.cancelled' });
     expect(actor.getSnapshot().value).toBe('enabled');
+  });
+
+  it('follows the user as loaded again only in a steady view: a prompt opened meanwhile stays open', async () => {
+    const { actor, effects } = sut({ mfa: false });
+    actor.start();
+    actor.send({ type: 'qr.requested' });
+    actor.send({ type: 'password.confirmed', password: 'Secret12' });
+    await effects.settle('requestSecret', { output: 'JBSWY3DPEHPK3PXP' });
+    actor.send({ type: 'code.submitted', code: '123456' });
+    await effects.settle('verifyCode', { output: undefined });
+    await effects.settle('refreshUser', { output: undefined });
+    // Disable is clicked before the reloaded user (mfa on) reaches the panel.
+    actor.send({ type: 'disable.requested' });
+    actor.send({ type: 'mfa.loaded', mfa: true });
+    expect(actor.getSnapshot().value).toBe('confirmingPassword');
+    actor.send({ type: 'password.cancelled' });
+    expect(actor.getSnapshot().value).toBe('enabled');
+    // Another tab turned it off: the steady view follows.
+    actor.send({ type: 'mfa.loaded', mfa: false });
+    expect(actor.getSnapshot().value).toBe('notStarted');
+    actor.send({ type: 'mfa.loaded', mfa: true });
+    expect(actor.getSnapshot().value).toBe('enabled');
+  });
+
+  it('a forced setup never follows a loaded user with two-factor on', () => {
+    const { actor } = sut({ mfa: true, forced: true });
+    actor.start();
+    actor.send({ type: 'mfa.loaded', mfa: true });
+    expect(actor.getSnapshot().value).toBe('notStarted');
   });
 
   it('the forced setup ends when the code is verified, without a refresh', async () => {

@@ -2,7 +2,7 @@ import './icons';
 import './createAccount.css';
 import { Button, Callout, Intent, ProgressBar } from '@blueprintjs/core';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { createActor, fromPromise } from 'xstate';
@@ -147,10 +147,13 @@ export function CreateAccountScreen() {
   const [, navigate] = useLocation();
 
   // Back from the hosted checkout: /create-account?session_id=…. Without the flow's place (another tab or
-  // browser), the payment's own return page answers after signing in.
+  // browser), the payment's own return page answers after signing in. Decided once per session: the query
+  // may still be on show (its removal renders in a transition) when the flow has already moved past payment.
   const returnedSession = new URLSearchParams(search).get('session_id');
+  const handledSession = useRef<string | null>(null);
   useEffect(() => {
-    if (!returnedSession) return;
+    if (!returnedSession || handledSession.current === returnedSession) return;
+    handledSession.current = returnedSession;
     if (paying) {
       actor.send({ type: 'checkout.returned', sessionId: returnedSession });
       navigate('/create-account', { replace: true });

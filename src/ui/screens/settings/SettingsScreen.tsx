@@ -55,7 +55,7 @@ export function SettingsScreen() {
         )}
         {user.data && (
           <TwoFactorPanel
-            key={String(user.data.mfa)}
+            key={user.data.id}
             userId={user.data.id}
             email={user.data.username}
             mfa={user.data.mfa}

@@ -70,6 +70,10 @@ export function TwoFactorPanel({
   const { context } = state;
   const busy = state.hasTag('busy');
 
+  // The panel stays mounted while the user is loaded again: a click between this machine's own refresh and
+  // the new data is never lost to a remount.
+  useEffect(() => send({ type: 'mfa.loaded', mfa }), [mfa, send]);
+
   useEffect(() => {
     if (state.status === 'done') onCompleted();
   }, [state.status, onCompleted]);
