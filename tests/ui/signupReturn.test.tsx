@@ -8,11 +8,20 @@ import type { ReactNode } from 'react';
 import { afterEach, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
-import { createAccountMachine } from '../../src/machines/createAccount.machine';
+import type { Package } from '#contract/payments';
+import type { CompanyCreated, EmailVerified } from '#contract/signup';
+import { createAccountMachine, type SignupOptions } from '../../src/machines/createAccount.machine';
 import { clearSignup, saveSignupSnapshot } from '../../src/services/signupStore';
 import { CreateAccountScreen } from '../../src/ui/screens/account/CreateAccountScreen';
 
-const company = { access: 'a.b.c', server: 'http://127.0.0.1:9', user_id: 7, services: [] };
+const company: CompanyCreated = {
+  access: 'a.b.c',
+  server: 'http://127.0.0.1:9',
+  company_id: 3,
+  regions: [],
+  user_id: 7,
+  services: [],
+};
 const account = {
   id: 7,
   email: 'nora@newco.test',
@@ -41,10 +50,12 @@ async function storedAtCheckout() {
       actors: {
         register: fromPromise(async () => 'handle'),
         sendCode: fromPromise(async () => {}),
-        verifyCode: fromPromise(async () => ({ verified: true, signup_token: 'token' }) as never),
-        loadPackages: fromPromise(async () => []),
-        loadOptions: fromPromise(async () => ({ countries: [], industries: [] })),
-        createCompany: fromPromise(async () => company as never),
+        verifyCode: fromPromise(
+          async (): Promise<EmailVerified> => ({ verified: true, signup_token: 'token' }),
+        ),
+        loadPackages: fromPromise(async (): Promise<Package[]> => []),
+        loadOptions: fromPromise(async (): Promise<SignupOptions> => ({ countries: [], industries: [] })),
+        createCompany: fromPromise(async () => company),
         buyPackage: fromPromise(async () => ({
           session_id: 'cs_1',
           url: 'http://127.0.0.1:9/checkout/cs_1',
