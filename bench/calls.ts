@@ -426,6 +426,8 @@ async function oneCall(base: string, agent: Page, link: string): Promise<CallSam
     await context.addInitScript(instrument("The agent's video"));
     const customer = await context.newPage();
     await customer.goto(link);
+    // The device check: the customer joins with the default camera.
+    await customer.getByRole('button', { name: 'Join the call', exact: true }).click();
     await until(customer, 'connectedAt');
     await until(agent, 'ringAt');
     await until(agent, 'ringPaintedAt');

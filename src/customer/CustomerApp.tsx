@@ -7,6 +7,7 @@ import { isRestartSignal, linkPeer, openCallMedia, type PeerLink, stopMedia } fr
 import type { Signalling } from '../services/socket';
 import { StreamVideo } from '../shared/StreamVideo';
 import { connectCustomer, profileOfToken } from './connection';
+import { DeviceCheck } from './DeviceCheck';
 
 /** The customer's page: camera, queue, call. */
 export function CustomerApp({ token }: { token: string }) {
@@ -47,8 +48,12 @@ function useCustomerMachine(token: string, profileId: number) {
     let media: MediaStream | null = null;
     return customerCallMachine.provide({
       actors: {
-        openCamera: fromPromise(async () => {
-          media ??= await openCallMedia();
+        // Opened again with the devices chosen in the check: the previous camera is let go first.
+        openCamera: fromPromise(async ({ input }) => {
+          stopMedia(media);
+          media = null;
+          setLocal(null);
+          media = await openCallMedia(input);
           setLocal(media);
         }),
         join: fromPromise(() => connection.join()),
@@ -123,6 +128,16 @@ function CustomerCall({ token, profileId }: { token: string; profileId: number }
       <Frame title={t('joinFailedTitle')}>
         <p>{t('joinFailedBody')}</p>
         {retry}
+      </Frame>
+    );
+  if (state.matches('checking'))
+    return (
+      <Frame title={t('check.title')}>
+        <DeviceCheck
+          stream={local}
+          onChoose={(kind, deviceId) => send({ type: 'DEVICE.CHOSEN', kind, deviceId })}
+          onJoin={() => send({ type: 'JOIN' })}
+        />
       </Frame>
     );
   if (state.matches('ended')) return <Frame title={t('endedTitle')}>{t('endedBody')}</Frame>;

@@ -1,12 +1,21 @@
 /**
- * The customer's side of a video call (the join page, customer.html): grant the camera, join the queue
- * (POST /videocall, status 0), wait with the place and the expected wait, then talk once an agent answers.
+ * The customer's side of a video call (the join page, customer.html): grant the camera, check it (issue 29
+ * point 5: choose the camera and the microphone, see the preview and the light and sound levels), join the
+ * queue (POST /videocall, status 0), wait with the place and the expected wait, then talk once an agent answers.
  * Leaving before an answer makes the call MISSED on the server. Pure: the camera, the joining and the peer come
  * in through `provide`; the connection reports QUEUE.POSITION / ANSWERED / ENDED, the peer PEER.*.
  */
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 
+/** The devices chosen in the check (absent: the browser's default). */
+export interface ChosenDevices {
+  camera?: string;
+  microphone?: string;
+}
+
 export type CustomerCallEvent =
+  | { type: 'DEVICE.CHOSEN'; kind: 'camera' | 'microphone'; deviceId: string }
+  | { type: 'JOIN' }
   | { type: 'QUEUE.POSITION'; position: number; expected_wait_s: number }
   | { type: 'ANSWERED'; agent_name: string }
   | { type: 'ENDED' }
@@ -16,6 +25,7 @@ export type CustomerCallEvent =
   | { type: 'LEAVE' };
 
 export interface CustomerCallContext {
+  devices: ChosenDevices;
   position: number | null;
   expectedWait: number | null;
   agentName: string | null;
@@ -28,7 +38,8 @@ export const customerCallMachine = setup({
     tags: {} as 'camera',
   },
   actors: {
-    openCamera: fromPromise<void>(async () => {
+    /** Opens (again, after a device change) the camera and microphone with the chosen devices. */
+    openCamera: fromPromise<void, ChosenDevices>(async () => {
       throw new Error('openCamera is provided by the page');
     }),
     /** Creates the call and connects; resolves once the customer is in the queue. */
@@ -46,17 +57,36 @@ export const customerCallMachine = setup({
   },
 }).createMachine({
   id: 'customerCall',
-  context: { position: null, expectedWait: null, agentName: null },
+  context: { devices: {}, position: null, expectedWait: null, agentName: null },
   initial: 'camera',
   states: {
     camera: {
       tags: ['camera'],
-      invoke: { src: 'openCamera', onDone: 'joining', onError: 'cameraDenied' },
+      invoke: {
+        id: 'openCamera',
+        src: 'openCamera',
+        input: ({ context }) => context.devices,
+        onDone: 'checking',
+        onError: 'cameraDenied',
+      },
     },
     cameraDenied: { on: { RETRY: 'camera' } },
+    /** The preview with the device choice and the levels; the customer joins when ready. */
+    checking: {
+      tags: ['camera'],
+      on: {
+        'DEVICE.CHOSEN': {
+          target: 'camera',
+          actions: assign(({ context, event }) => ({
+            devices: { ...context.devices, [event.kind]: event.deviceId },
+          })),
+        },
+        JOIN: 'joining',
+      },
+    },
     joining: {
       tags: ['camera'],
-      invoke: { src: 'join', onDone: 'waiting', onError: 'joinFailed' },
+      invoke: { id: 'join', src: 'join', onDone: 'waiting', onError: 'joinFailed' },
     },
     joinFailed: { on: { RETRY: 'joining' } },
     waiting: {

@@ -4,16 +4,40 @@
  */
 import RecordRTC from 'recordrtc';
 import SimplePeer from 'simple-peer';
+import type { ChosenDevices } from '../machines/customerCall.machine';
 import { CameraDeniedError } from './media';
 import type { Signalling } from './socket';
 
-export async function openCallMedia(): Promise<MediaStream> {
+export async function openCallMedia(chosen: ChosenDevices = {}): Promise<MediaStream> {
+  const device = (id: string | undefined) => (id ? { deviceId: { exact: id } } : {});
   try {
-    return await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 480 }, audio: true });
+    return await navigator.mediaDevices.getUserMedia({
+      video: { width: 640, height: 480, ...device(chosen.camera) },
+      audio: chosen.microphone ? device(chosen.microphone) : true,
+    });
   } catch (error) {
     throw new CameraDeniedError(error instanceof Error ? error.message : String(error));
   }
 }
+
+export interface MediaDevice {
+  id: string;
+  label: string;
+}
+
+/** The cameras and microphones the browser offers (their names once the camera was allowed). */
+export async function listMediaDevices(): Promise<{ cameras: MediaDevice[]; microphones: MediaDevice[] }> {
+  const devices = await navigator.mediaDevices.enumerateDevices();
+  const of = (kind: MediaDeviceKind) =>
+    devices
+      .filter((d) => d.kind === kind && d.deviceId)
+      .map((d, index) => ({ id: d.deviceId, label: d.label || `${index + 1}` }));
+  return { cameras: of('videoinput'), microphones: of('audioinput') };
+}
+
+/** The id of the device a stream's track of that kind comes from. */
+export const deviceOf = (stream: MediaStream | null, kind: 'audio' | 'video') =>
+  (kind === 'audio' ? stream?.getAudioTracks() : stream?.getVideoTracks())?.[0]?.getSettings().deviceId ?? '';
 
 export function stopMedia(stream: MediaStream | null | undefined): void {
   for (const track of stream?.getTracks() ?? []) track.stop();

@@ -28,8 +28,6 @@ async function clearList(request: APIRequestContext) {
   }
 }
 test.afterEach(async ({ request }) => clearList(request));
-// Each test walks a dozen round trips; on a loaded 2-core machine that can pass the default 30 s.
-test.beforeEach(() => test.setTimeout(60_000));
 
 /** The open alert dialog holding `text` (a closing one may still be on the page). */
 const dialog = (page: Page, text: string) => page.getByRole('alertdialog').filter({ hasText: text });

@@ -6,7 +6,6 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 test('the API documentation lists every operation of the OpenAPI document, and "try it" succeeds', async ({
   page,
 }) => {
-  test.setTimeout(60_000);
   await signIn(page);
   const document = (await (await page.request.get('/api/v2/openapi.json')).json()) as {
     paths: Record<string, Record<string, { summary?: string }>>;

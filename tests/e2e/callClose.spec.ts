@@ -1,4 +1,4 @@
-import { answerAndTalk, Contexts, goOnline, joinLink } from './callSupport';
+import { answerAndTalk, Contexts, goOnline, joinLink, joinQueue } from './callSupport';
 import { expect, test } from './cspGuard';
 import { DEMO, signIn } from './support';
 
@@ -20,7 +20,7 @@ test('an admin closes an agent’s call from the board, with a status and a reas
   const agent = await goOnline(await contexts.page(browser), DEMO.agent);
   const link = await joinLink(agent, PROFILE);
   const customer = await contexts.page(browser);
-  await customer.goto(link);
+  await joinQueue(customer, link);
   await answerAndTalk(agent, customer, PROFILE);
 
   const admin = await contexts.page(browser);

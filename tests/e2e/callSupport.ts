@@ -49,6 +49,16 @@ export async function joinLink(page: Page, profile: number): Promise<string> {
   return value;
 }
 
+/** The join page's button after the device check, in either language. */
+export const joinButton = (customer: Page) =>
+  customer.getByRole('button', { name: /^(Join the call|Görüşmeye katıl)$/ });
+
+/** The customer opens the join link, passes the device check with the default camera and joins the queue. */
+export async function joinQueue(customer: Page, link: string): Promise<void> {
+  await customer.goto(link);
+  await joinButton(customer).click();
+}
+
 /** E2E_TIME_SCALE=3 stretches the waits for video on a loaded machine (local runs beside other work). */
 const VIDEO_TIMEOUT = 20_000 * Number(process.env.E2E_TIME_SCALE ?? 1);
 
@@ -70,6 +80,8 @@ export async function answerAndTalk(agent: Page, customer: Page, profile: number
   await playing(agent, "Customer's video");
   await playing(customer, "The agent's video");
   await expect(agent.getByText('Recording', { exact: true })).toBeVisible();
+  // The address names the call's room once the answer has named it (not the placeholder of the answering).
+  await expect(agent).toHaveURL(new RegExp(`/call/${profile}/[0-9a-f-]{36}/\\d+$`));
 }
 
 /** Hangs up and closes the call with a status. */

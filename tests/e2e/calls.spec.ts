@@ -1,5 +1,13 @@
 import type { Browser, Page } from '@playwright/test';
-import { answerAndTalk, Contexts, endWithStatus, goOnline, joinLink, playing } from './callSupport';
+import {
+  answerAndTalk,
+  Contexts,
+  endWithStatus,
+  goOnline,
+  joinLink,
+  joinQueue,
+  playing,
+} from './callSupport';
 import { expect, test } from './cspGuard';
 import { DEMO, signIn } from './support';
 
@@ -26,7 +34,7 @@ async function callInProgress(browser: Browser) {
   const agent = await onlineAgent(browser, DEMO.agent);
   const link = await joinLink(agent, PROFILE);
   const customer = await newPage(browser);
-  await customer.goto(link);
+  await joinQueue(customer, link);
   await expect(agent.getByRole('alertdialog')).toContainText('Incoming video call');
   await inCall(agent, customer);
   return { agent, customer };
@@ -53,7 +61,7 @@ test('a customer calls in, one of two Online agents answers, the recording lands
   const link = await joinLink(agent, PROFILE);
 
   const customer = await newPage(browser);
-  await customer.goto(link);
+  await joinQueue(customer, link);
   await expect(customer.getByTestId('queue-position')).toHaveText(/You are number 1 in the queue/);
 
   // Both agents ring, and see the customer waiting on the calls page.
@@ -166,7 +174,7 @@ test('a supervisor watches the queue and the agents move live, without a reload 
   const agent = await onlineAgent(browser, DEMO.agent);
   const link = await joinLink(agent, PROFILE);
   const customer = await newPage(browser);
-  await customer.goto(link);
+  await joinQueue(customer, link);
   await expect(waiting).toHaveText(String(before + 1));
   await expect(supervisor.getByTestId('stat-longest')).toHaveText(/^\d+:\d\d$/);
 

@@ -75,7 +75,6 @@ test('a search without results says so; a row opens its profile', async ({ page 
 test('the created-date filter takes dates as the studio writes them, in either language, and keeps days in the URL', async ({
   page,
 }) => {
-  test.setTimeout(60_000);
   await signIn(page);
   await expect(rows(page)).toHaveCount(20);
   const from = page.getByLabel('Created from', { exact: true });

@@ -11,8 +11,6 @@ const isProfileChunk = /\/assets\/ProfileScreen-[\w-]+\.js$/;
 test("a profile's first request goes out while its chunk is still on its way; back restores the list where it was", async ({
   page,
 }) => {
-  // A sequence of five navigations on a shared, loaded machine.
-  test.setTimeout(60_000);
   // Every request of the profile screen's chunk is held until the test lets it go.
   const events: string[] = [];
   let release: () => void = () => undefined;

@@ -88,7 +88,6 @@ for (const x of LANGUAGES) {
     test.use({ locale: x.locale });
 
     test(`buys ${x.package}: declined card, try again, paid (${x.locale})`, async ({ page }) => {
-      test.setTimeout(60_000);
       await page.goto('/login');
       await page.getByLabel(x.login.email, { exact: true }).fill(DEMO.admin.email);
       await page.getByLabel(x.login.password, { exact: true }).fill(DEMO.admin.password);

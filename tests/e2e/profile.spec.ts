@@ -43,8 +43,6 @@ test('a profile opens with its header, every tab of a company with all services,
 });
 
 test('the logs page 20 at a time with Load more', async ({ page }) => {
-  // 21 notes written through the API first, then a reload: over the default 30 s on a busy machine.
-  test.setTimeout(60_000);
   await signIn(page, 'agent@acme.test', 'User@2026');
   await table(page).locator('tbody tr').nth(5).getByRole('link').click();
   const id = new URL(page.url()).pathname.split('/').at(-1);

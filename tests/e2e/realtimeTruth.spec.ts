@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { port as suitePort } from '../../playwright.config';
-import { answerAndTalk, availability, Contexts, endWithStatus, goOnline, joinLink } from './callSupport';
+import {
+  answerAndTalk,
+  availability,
+  Contexts,
+  endWithStatus,
+  goOnline,
+  joinLink,
+  joinQueue,
+} from './callSupport';
 import { DEMO, signIn } from './support';
 
 /**
@@ -47,7 +55,7 @@ test('an agent who signs in again elsewhere keeps ringing and answers; every scr
   // A customer calls: both of the agent's browsers ring; the first answers and the call runs.
   const link = await joinLink(first, PROFILE);
   const customer = await contexts.page(browser);
-  await customer.goto(link);
+  await joinQueue(customer, link);
   await expect(first.getByRole('alertdialog')).toContainText('Incoming video call');
   await expect(second.getByRole('alertdialog')).toContainText('Incoming video call');
   await answerAndTalk(first, customer, PROFILE);
@@ -132,7 +140,7 @@ test('after the server crashes and starts again, the studio reconnects, the agen
     const agent = await goOnline(await own.page(browser), DEMO.agent);
     const link = await joinLink(agent, PROFILE);
     const customer = await own.page(browser);
-    await customer.goto(link);
+    await joinQueue(customer, link);
     await expect(customer.getByTestId('queue-position')).toHaveText(/You are number 1 in the queue/);
     await expect(agent.getByRole('alertdialog')).toContainText('Incoming video call');
 

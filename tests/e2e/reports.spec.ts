@@ -30,7 +30,6 @@ async function downloadPdf(page: Page): Promise<{ name: string; bytes: Uint8Arra
 test('both reports of a profile open from its header and download as PDFs with the name', async ({
   page,
 }) => {
-  test.setTimeout(60_000);
   await signIn(page);
   // Approved profiles of the demo data have documents with page images.
   await page.goto('/?status=Approved');

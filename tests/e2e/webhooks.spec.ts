@@ -26,7 +26,6 @@ const shots = process.env.WEBHOOK_SCREENSHOTS;
 test('an admin adds an endpoint, tests it, reveals its secret, replays a delivery and deletes it', async ({
   page,
 }) => {
-  test.setTimeout(60_000);
   await signIn(page);
   await page.goto('/company-settings');
   await expect(page.getByRole('heading', { level: 2, name: 'Company settings' })).toBeVisible();

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { PNG } from 'pngjs';
-import { Contexts, goOnline, joinLink } from './callSupport';
+import { Contexts, goOnline, joinLink, joinQueue } from './callSupport';
 import { expect, test } from './cspGuard';
 import { DEMO, signIn } from './support';
 
@@ -287,7 +287,7 @@ test('a customer with an agent Online and free is told an agent is free, in both
     const agent = await goOnline(await contexts.page(browser), DEMO.agent);
     const link = await joinLink(agent, 3);
     const customer = await contexts.page(browser);
-    await customer.goto(link);
+    await joinQueue(customer, link);
     const position = customer.getByTestId('queue-position');
     await expect(position).toHaveText(
       'You are number 1 in the queue. An agent is free: you will be answered in a moment.',

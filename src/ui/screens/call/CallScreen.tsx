@@ -1,7 +1,10 @@
 import { AnchorButton, H2, NonIdealState } from '@blueprintjs/core';
+import { useSelector } from '@xstate/react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'wouter';
+import { Link, useLocation, useParams } from 'wouter';
 import { usePageTitle } from '../../app/usePageTitle';
+import { callPath } from '../../components/callPaths';
 import { CallView } from './CallView';
 import { useDeskCall } from './useCall';
 
@@ -9,9 +12,17 @@ import { useDeskCall } from './useCall';
 export function CallScreen() {
   const { t } = useTranslation('calls');
   const { t: ts } = useTranslation('screens');
-  const { customerID, callID } = useParams<{ customerID: string; roomID: string; callID: string }>();
+  const { customerID, roomID, callID } = useParams<{ customerID: string; roomID: string; callID: string }>();
   usePageTitle(ts('call.title'));
   const call = useDeskCall(Number(callID));
+  const room = useSelector(call ?? undefined, (s) => s?.context.room ?? null);
+  const [, navigate] = useLocation();
+  // Opened while answering, the address holds a placeholder room: once the answer names the room, the
+  // address becomes the call's own (a reload or a copied link then opens this call).
+  useEffect(() => {
+    if (call && room && room !== roomID)
+      navigate(`~${callPath({ ...call.getSnapshot().context.call, room_id: room })}`, { replace: true });
+  }, [call, room, roomID, navigate]);
   if (call) return <CallView call={call} />;
   return (
     <section aria-labelledby="page-title">

@@ -1,0 +1,82 @@
+/**
+ * The customer's device check before joining (issue 29 point 5): the preview, the camera and microphone to use,
+ * the light and sound levels, both languages, on a 375 px wide phone screen; then the queue.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { Contexts, goOnline, joinButton, joinLink } from './callSupport';
+import { DEMO } from './support';
+
+const PHONE = { width: 375, height: 812 };
+
+/** Nothing wider than the screen: no sideways scrolling on a phone. */
+const fitsWidth = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+test('a phone: preview, devices and levels in both languages; another microphone; then the queue', async ({
+  browser,
+}, info) => {
+  const contexts = new Contexts();
+  try {
+    const agent = await goOnline(await contexts.page(browser), DEMO.agent);
+    const link = await joinLink(agent, 3);
+    const customer = await contexts.page(browser);
+    await customer.setViewportSize(PHONE);
+    await customer.goto(link);
+
+    await expect(customer.getByRole('heading', { name: 'Check your camera and microphone' })).toBeVisible();
+    const preview = customer.getByLabel('Your camera', { exact: true });
+    await expect
+      .poll(() => preview.evaluate((v: HTMLVideoElement) => v.videoWidth > 0 && v.currentTime > 0))
+      .toBe(true);
+    const camera = customer.getByLabel('Camera', { exact: true });
+    const microphone = customer.getByLabel('Microphone', { exact: true });
+    await expect(camera.locator('option')).not.toHaveCount(0);
+    await expect(microphone.locator('option').first()).not.toHaveText('…');
+    // Chromium's fake camera shows a bright picture.
+    await expect(customer.getByTestId('light-hint')).toHaveText('Your picture is bright enough.');
+    // Sound is measured once the page was used (browsers hold audio until then).
+    await customer.getByRole('heading', { name: 'Check your camera and microphone' }).click();
+    await expect(customer.getByTestId('sound-hint')).toHaveText(
+      /^(We can hear you\.|We cannot hear you yet)/,
+    );
+    expect(await fitsWidth(customer)).toBe(true);
+
+    // Another microphone: the camera opens again with it, and the choice shows.
+    const options = await microphone
+      .locator('option')
+      .evaluateAll((all) => all.map((o) => (o as HTMLOptionElement).value));
+    const other = options.find((value) => value !== '' && value !== (options[0] ?? ''));
+    if (other) {
+      await microphone.selectOption(other);
+      await expect(microphone).toHaveValue(other);
+      await expect
+        .poll(() => preview.evaluate((v: HTMLVideoElement) => v.videoWidth > 0 && v.currentTime > 0))
+        .toBe(true);
+    }
+
+    for (const lang of ['en-US', 'tr'] as const) {
+      if (lang === 'tr') {
+        await customer.locator('.customer-header .customer-link').click();
+        await expect(
+          customer.getByRole('heading', { name: 'Kameranızı ve mikrofonunuzu kontrol edin' }),
+        ).toBeVisible();
+        await expect(customer.getByTestId('light-hint')).toHaveText('Görüntünüz yeterince aydınlık.');
+        await expect(customer.getByLabel('Mikrofon', { exact: true })).toBeVisible();
+        expect(await fitsWidth(customer)).toBe(true);
+      }
+      for (const theme of ['light', 'dark'] as const) {
+        await customer.emulateMedia({ colorScheme: theme });
+        await customer.screenshot({
+          path: info.outputPath(`device-check-${lang}-${theme}.png`),
+          fullPage: true,
+        });
+      }
+    }
+
+    await joinButton(customer).click();
+    await expect(customer.getByTestId('queue-position')).toBeVisible();
+    await expect(agent.getByRole('alertdialog')).toContainText('Incoming video call');
+  } finally {
+    await contexts.closeAll();
+  }
+});

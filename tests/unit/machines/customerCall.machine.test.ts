@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromCallback } from 'xstate';
+import { customerCallMachine } from '../../../src/machines/customerCall.machine';
+import { done, Effects, failed, modelCases, replay } from './modelPaths';
+
+const events = [
+  done('openCamera'),
+  failed('openCamera', new Error('NotAllowedError')),
+  { type: 'DEVICE.CHOSEN', kind: 'camera', deviceId: 'cam-2' },
+  { type: 'DEVICE.CHOSEN', kind: 'microphone', deviceId: 'mic-2' },
+  { type: 'JOIN' },
+  done('join'),
+  failed('join', new Error('offline')),
+  { type: 'QUEUE.POSITION', position: 1, expected_wait_s: 0 },
+  { type: 'ANSWERED', agent_name: 'Umut Agent' },
+  { type: 'PEER.CONNECTED' },
+  { type: 'PEER.LOST' },
+  { type: 'RETRY' },
+  { type: 'LEAVE' },
+  { type: 'ENDED' },
+] as const;
+
+function sut() {
+  const effects = new Effects();
+  const actor = createActor(
+    customerCallMachine.provide({
+      actors: {
+        openCamera: effects.actor('openCamera') as never,
+        join: effects.actor('join') as never,
+        peer: fromCallback(() => () => {}),
+      },
+    }),
+  );
+  return { actor, effects };
+}
+
+describe('customer call machine: every path of the model', () => {
+  const cases = modelCases(customerCallMachine, { events: events as never });
+  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, testCase) => {
+    const { actor, effects } = sut();
+    await replay(actor, effects, testCase);
+  });
+
+  it('reaches every state', () => {
+    const reached = new Set(cases.map((c) => JSON.stringify(c.steps.at(-1)?.state.value)));
+    for (const state of [
+      'camera',
+      'cameraDenied',
+      'checking',
+      'joining',
+      'joinFailed',
+      'waiting',
+      'ended',
+      'left',
+    ])
+      expect(reached.has(JSON.stringify(state)), state).toBe(true);
+    expect(reached.has(JSON.stringify({ live: 'inCall' }))).toBe(true);
+  });
+});
+
+describe('customer call machine: the device check', () => {
+  it('opens the camera, waits for the customer, and joins only when asked', async () => {
+    const { actor, effects } = sut();
+    actor.start();
+    await effects.settle('openCamera', { output: undefined });
+    expect(actor.getSnapshot().value).toBe('checking');
+    expect(effects.inputs.get('join')).toBeUndefined();
+    actor.send({ type: 'JOIN' });
+    expect(actor.getSnapshot().value).toBe('joining');
+  });
+
+  it('a device chosen opens the camera again with every choice so far', async () => {
+    const { actor, effects } = sut();
+    actor.start();
+    await effects.settle('openCamera', { output: undefined });
+    actor.send({ type: 'DEVICE.CHOSEN', kind: 'microphone', deviceId: 'mic-2' });
+    expect(actor.getSnapshot().value).toBe('camera');
+    await effects.settle('openCamera', { output: undefined });
+    actor.send({ type: 'DEVICE.CHOSEN', kind: 'camera', deviceId: 'cam-2' });
+    await effects.settle('openCamera', { output: undefined });
+    expect(effects.inputs.get('openCamera')).toEqual([
+      {},
+      { microphone: 'mic-2' },
+      { microphone: 'mic-2', camera: 'cam-2' },
+    ]);
+    expect(actor.getSnapshot().value).toBe('checking');
+  });
+
+  it('a blocked camera says so, and Try again asks again', async () => {
+    const { actor, effects } = sut();
+    actor.start();
+    await effects.settle('openCamera', { error: new Error('NotAllowedError') });
+    expect(actor.getSnapshot().value).toBe('cameraDenied');
+    actor.send({ type: 'RETRY' });
+    expect(actor.getSnapshot().value).toBe('camera');
+  });
+});
