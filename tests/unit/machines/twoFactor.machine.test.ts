@@ -40,6 +40,19 @@ function sut(input: { mfa: boolean; forced?: boolean }) {
   return { actor, effects };
 }
 
+/** Not started → password → secret → code → refreshed: enabled. */
+async function enabledFromScratch() {
+  const { actor, effects } = sut({ mfa: false });
+  actor.start();
+  actor.send({ type: 'qr.requested' });
+  actor.send({ type: 'password.confirmed', password: 'Secret12' });
+  await effects.settle('requestSecret', { output: 'JBSWY3DPEHPK3PXP' });
+  actor.send({ type: 'code.submitted', code: '123456' });
+  await effects.settle('verifyCode', { output: undefined });
+  await effects.settle('refreshUser', { output: undefined });
+  return { actor, effects };
+}
+
 describe.each([
   ['not started', { mfa: false }],
   ['enabled', { mfa: true }],
@@ -78,14 +91,7 @@ describe('two-factor machine', () => {
   });
 
   it('enables: password → secret → code verified with the same password → user refreshed → enabled', async () => {
-    const { actor, effects } = sut({ mfa: false });
-    actor.start();
-    actor.send({ type: 'qr.requested' });
-    actor.send({ type: 'password.confirmed', password: 'Secret12' });
-    await effects.settle('requestSecret', { output: 'JBSWY3DPEHPK3PXP' });
-    actor.send({ type: 'code.submitted', code: '123456' });
-    await effects.settle('verifyCode', { output: undefined });
-    await effects.settle('refreshUser', { output: undefined });
+    const { actor, effects } = await enabledFromScratch();
     expect(actor.getSnapshot().value).toBe('enabled');
     expect(effects.inputs.get('verifyCode')).toEqual([
       { secret: 'JBSWY3DPEHPK3PXP', code: '123456', password: 'Secret12' },
@@ -106,14 +112,7 @@ describe('two-factor machine', () => {
   });
 
   it('follows the user as loaded again only in a steady view: a prompt opened meanwhile stays open', async () => {
-    const { actor, effects } = sut({ mfa: false });
-    actor.start();
-    actor.send({ type: 'qr.requested' });
-    actor.send({ type: 'password.confirmed', password: 'Secret12' });
-    await effects.settle('requestSecret', { output: 'JBSWY3DPEHPK3PXP' });
-    actor.send({ type: 'code.submitted', code: '123456' });
-    await effects.settle('verifyCode', { output: undefined });
-    await effects.settle('refreshUser', { output: undefined });
+    const { actor } = await enabledFromScratch();
     // Disable is clicked before the reloaded user (mfa on) reaches the panel.
     actor.send({ type: 'disable.requested' });
     actor.send({ type: 'mfa.loaded', mfa: true });
