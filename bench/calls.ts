@@ -427,6 +427,7 @@ async function oneCall(base: string, agent: Page, link: string): Promise<CallSam
     const customer = await context.newPage();
     await customer.goto(link);
     // The device check: the customer joins with the default camera.
+    await customer.getByRole('button', { name: 'I agree', exact: true }).click();
     await customer.getByRole('button', { name: 'Join the call', exact: true }).click();
     await until(customer, 'connectedAt');
     await until(agent, 'ringAt');

@@ -70,10 +70,23 @@ export const profileUrlSchema = z.object({
 export type ProfileUrl = z.infer<typeof profileUrlSchema>;
 
 /** POST /api/v2/videocall, by the customer of a join link: a new call is created with status 0 (§4). */
+/** The languages of the join page, in which the customer may read and give consent. */
+export const CONSENT_LANGUAGES = ['en-US', 'tr'] as const;
+/** GET /videocall/consent (customer): what the join page asks before the camera starts (issue 29). */
+export const callConsentSchema = z.object({
+  required: z.boolean().describe("true: the company's procedure has a consent step"),
+  text: z.object({ en: z.string(), tr: z.string() }),
+});
+export type CallConsent = z.infer<typeof callConsentSchema>;
+
 export const createCallBodySchema = z.strictObject({
   profile: id,
   status: z.literal(0).default(0),
   call_start_time: isoDateTime.optional(),
+  consent: z
+    .strictObject({ language: z.enum(CONSENT_LANGUAGES) })
+    .optional()
+    .describe('The customer agreed, on the join page, to the consent text in this language'),
 });
 export const createdCallSchema = z.object({ id, room_id: z.string(), status: callStatusCodeSchema });
 export type CreatedCall = z.infer<typeof createdCallSchema>;

@@ -208,8 +208,15 @@ export function callJson(
     },
     agent: facts.agent,
     customer: { profile_id: facts.profile.id, legal_hold: facts.profile.legalHold },
-    // Nothing stored a customer's consent when this call was made (issue 29 point 1 adds it).
-    consent: null,
+    // What the customer agreed to on the join page, as it read then (null: no consent was given).
+    consent: call.consentAt
+      ? {
+          given_at: iso(call.consentAt),
+          address: call.consentIp,
+          language: call.consentLanguage,
+          text: call.consentText,
+        }
+      : null,
     recording: call.recordingKey
       ? { path: 'recording.webm', size: call.recordingSize, sha256_at_upload: call.recordingSha256 }
       : call.recordingSha256
@@ -246,7 +253,12 @@ export function callReport(facts: CallFacts, json: ReturnType<typeof callJson>):
             label: 'Agent',
             value: json.agent ? `${json.agent.name} <${json.agent.email}> (${json.agent.id})` : none,
           },
-          { label: 'Consent', value: 'Not recorded for this call' },
+          {
+            label: 'Consent',
+            value: json.consent
+              ? `Given ${json.consent.given_at} from ${json.consent.address} (${json.consent.language})`
+              : 'Not recorded for this call',
+          },
           { label: 'Evidence deleted', value: call.evidence_deleted_at ?? none },
         ],
       },

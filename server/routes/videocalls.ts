@@ -16,6 +16,7 @@ import {
   agentStatusReplySchema,
   callAnswerBodySchema,
   callAnswerSchema,
+  callConsentSchema,
   callEntrySchema,
   callNoteBodySchema,
   callQuestionSchema,
@@ -34,6 +35,7 @@ import {
 } from '#contract/videocalls';
 import { limitEach } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
+import { callConsent, recordConsent } from '../domain/callConsent';
 import { callEntries } from '../domain/callEntries';
 import { loadPrincipal } from '../domain/principal';
 import { assertProfile } from '../domain/profiles';
@@ -166,6 +168,23 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
+    app.get(
+      '/videocall/consent',
+      {
+        config: { access: CUSTOMER },
+        schema: {
+          summary: 'The consent the join page asks (customer)',
+          tags: ['videocalls'],
+          description:
+            'Called by the customer page with the join-link token as bearer, before the camera starts: the ' +
+            'company’s consent text in English and Turkish, and whether its identification procedure has a consent ' +
+            'step. The customer’s agreement is sent with POST /videocall (`consent`).',
+          response: { 200: callConsentSchema, ...authErrors },
+        },
+      },
+      async (request) => callConsent(ctx.db, customerOf(request).company_id),
+    );
+
     app.post(
       '/videocall',
       {
@@ -177,7 +196,9 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'Called by the customer page with the join-link token as bearer: a new call with status 0 (WAITING). ' +
             'It rings once the customer’s socket connects with `{ customer: token, call_id }` (docs/events.md). ' +
             'A join link holds one call at a time: while its call waits or talks, this answers that call (200). ' +
-            `New calls are limited per link and per client address in an hour (429 “${CALLS_TOO_FAST}”).`,
+            `New calls are limited per link and per client address in an hour (429 “${CALLS_TOO_FAST}”). ` +
+            'With `consent`, the call stores the time, the client address, the language and the consent text the ' +
+            'customer agreed to (once), and the procedure’s consent step is recorded as passed at offset 0.',
           body: createCallBodySchema,
           response: { 200: createdCallSchema, 201: createdCallSchema, ...authErrors, 429: errorSchema },
         },
@@ -187,9 +208,14 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (request.body.profile !== customer.profile_id) throw forbidden();
         const token = (request.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
         const link = createHash('sha256').update(token).digest('hex');
+        const { consent } = request.body;
         const made = await ctx.db.transaction(async (tx) => {
           const open = await openCallOfLink(tx, link);
-          if (open) return { call: open, created: false };
+          if (open) {
+            if (consent)
+              await recordConsent(tx, customer.company_id, open.id, { ...consent, ip: request.ip });
+            return { call: open, created: false };
+          }
           const wait = await limitEach([
             [linkCalls, link],
             [addressCalls, request.ip],
@@ -198,10 +224,9 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             reply.header('retry-after', wait);
             throw new HttpError(429, CALLS_TOO_FAST, { retry_after: wait });
           }
-          return {
-            call: await createCall(tx, customer.company_id, customer.profile_id, link),
-            created: true,
-          };
+          const call = await createCall(tx, customer.company_id, customer.profile_id, link);
+          if (consent) await recordConsent(tx, customer.company_id, call.id, { ...consent, ip: request.ip });
+          return { call, created: true };
         });
         if (!made.created) return reply.code(200).send(made.call);
         ctx.calls.created(customer.company_id, made.call.id);

@@ -1,4 +1,5 @@
 import { useMachine } from '@xstate/react';
+import i18next from 'i18next';
 import { type ReactNode, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromCallback, fromPromise } from 'xstate';
@@ -34,6 +35,25 @@ function Frame({ title, children }: { title: string; children?: ReactNode }) {
   );
 }
 
+/** The language the page shows now: the consent text the customer reads is the one they agree to. */
+function consentLanguage(): 'en-US' | 'tr' {
+  return i18next.language.startsWith('tr') ? 'tr' : 'en-US';
+}
+
+/** The company's consent text in the page's language, its paragraphs kept. */
+function ConsentText({ text }: { text: { en: string; tr: string } }) {
+  const { i18n } = useTranslation('customer');
+  const shown = i18n.language.startsWith('tr') ? text.tr : text.en;
+  return (
+    <div className="customer-consent" data-testid="consent-text">
+      {shown.split(/\n{2,}/).map((paragraph, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the paragraphs of one fixed text
+        <p key={index}>{paragraph}</p>
+      ))}
+    </div>
+  );
+}
+
 function useCustomerMachine(token: string, profileId: number) {
   const [local, setLocal] = useState<MediaStream | null>(null);
   const [remote, setRemote] = useState<MediaStream | null>(null);
@@ -56,7 +76,8 @@ function useCustomerMachine(token: string, profileId: number) {
           media = await openCallMedia(input);
           setLocal(media);
         }),
-        join: fromPromise(() => connection.join()),
+        loadConsent: fromPromise(() => connection.consent()),
+        join: fromPromise(({ input }) => connection.join(input.consent)),
         peer: fromCallback(({ sendBack }) => {
           let link: PeerLink | null = null;
           // A retried connection: the agent asks for a fresh peer, then sends a new offer.
@@ -116,6 +137,45 @@ function CustomerCall({ token, profileId }: { token: string; profileId: number }
     </button>
   );
 
+  if (state.matches('consenting') && state.context.consentText)
+    return (
+      <Frame title={t('consent.title')}>
+        <ConsentText text={state.context.consentText} />
+        <p className="customer-muted">{t('consent.help')}</p>
+        <div className="customer-actions">
+          <button
+            type="button"
+            className="customer-button"
+            onClick={() => send({ type: 'AGREE', language: consentLanguage() })}
+          >
+            {t('consent.agree')}
+          </button>
+          <button
+            type="button"
+            className="customer-button customer-secondary"
+            onClick={() => send({ type: 'DECLINE' })}
+          >
+            {t('consent.decline')}
+          </button>
+        </div>
+      </Frame>
+    );
+  if (state.matches('declined'))
+    return (
+      <Frame title={t('consent.declinedTitle')}>
+        <p>{t('consent.declinedBody')}</p>
+        <button type="button" className="customer-button" onClick={() => send({ type: 'RETRY' })}>
+          {t('consent.readAgain')}
+        </button>
+      </Frame>
+    );
+  if (state.matches('consentFailed'))
+    return (
+      <Frame title={t('joinFailedTitle')}>
+        <p>{t('joinFailedBody')}</p>
+        {retry}
+      </Frame>
+    );
   if (state.matches('cameraDenied'))
     return (
       <Frame title={t('cameraDeniedTitle')}>
@@ -174,7 +234,13 @@ function CustomerCall({ token, profileId }: { token: string; profileId: number }
           {leave}
         </>
       ) : (
-        <p role="status">{state.matches('camera') ? t('cameraAsk') : t('joining')}</p>
+        <p role="status">
+          {state.matches('consent')
+            ? t('consent.loading')
+            : state.matches('camera')
+              ? t('cameraAsk')
+              : t('joining')}
+        </p>
       )}
     </Frame>
   );

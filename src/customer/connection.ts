@@ -5,6 +5,7 @@
  */
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '#contract/socket';
+import type { CallConsent } from '#contract/videocalls';
 import type { CustomerCallEvent } from '../machines/customerCall.machine';
 import type { SignalData, Signalling } from '../services/socket';
 
@@ -19,7 +20,10 @@ export function profileOfToken(token: string): number | null {
 }
 
 export interface CustomerConnection {
-  join(): Promise<void>;
+  /** GET /videocall/consent: the company's consent text, and whether its procedure asks for consent. */
+  consent(): Promise<CallConsent>;
+  /** Creates the call (with the consent given in that language, if any), then connects. */
+  join(consent: 'en-US' | 'tr' | null): Promise<void>;
   leave(): void;
   signalling: Signalling;
   room(): string;
@@ -37,21 +41,33 @@ export function connectCustomer(options: {
   const early: SignalData[] = [];
   let listener: ((data: SignalData) => void) | null = null;
 
-  async function createCall() {
-    const response = await fetch(`${options.server}/api/v2/videocall`, {
-      method: 'POST',
+  async function request(path: string, init: RequestInit = {}) {
+    const response = await fetch(`${options.server}/api/v2/${path}`, {
+      ...init,
       headers: { Authorization: `Bearer ${options.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ profile: options.profileId, status: 0 }),
     });
     const body = await response.json().catch(() => ({}));
     if (!response.ok) throw new Error(typeof body.detail === 'string' ? body.detail : response.statusText);
+    return body;
+  }
+
+  async function createCall(consent: 'en-US' | 'tr' | null) {
+    const body = await request('videocall', {
+      method: 'POST',
+      body: JSON.stringify({
+        profile: options.profileId,
+        status: 0,
+        ...(consent ? { consent: { language: consent } } : {}),
+      }),
+    });
     callId = body.id;
     roomId = body.room_id;
   }
 
   return {
-    async join() {
-      if (!callId) await createCall();
+    consent: () => request('videocall/consent'),
+    async join(consent) {
+      if (!callId) await createCall(consent);
       socket?.disconnect();
       const s: Socket<ServerToClientEvents, ClientToServerEvents> = io(options.server, {
         path: '/socket.io',

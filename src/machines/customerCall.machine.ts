@@ -1,11 +1,15 @@
 /**
- * The customer's side of a video call (the join page, customer.html): grant the camera, check it (issue 29
+ * The customer's side of a video call (the join page, customer.html): agree to being recorded where the
+ * company's procedure asks for consent (issue 29), grant the camera, check it (issue 29
  * point 5: choose the camera and the microphone, see the preview and the light and sound levels), join the
  * queue (POST /videocall, status 0), wait with the place and the expected wait, then talk once an agent answers.
  * Leaving before an answer makes the call MISSED on the server. Pure: the camera, the joining and the peer come
  * in through `provide`; the connection reports QUEUE.POSITION / ANSWERED / ENDED, the peer PEER.*.
  */
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import type { CallConsent } from '#contract/videocalls';
+
+export type ConsentLanguage = 'en-US' | 'tr';
 
 /** The devices chosen in the check (absent: the browser's default). */
 export interface ChosenDevices {
@@ -14,6 +18,8 @@ export interface ChosenDevices {
 }
 
 export type CustomerCallEvent =
+  | { type: 'AGREE'; language: ConsentLanguage }
+  | { type: 'DECLINE' }
   | { type: 'DEVICE.CHOSEN'; kind: 'camera' | 'microphone'; deviceId: string }
   | { type: 'JOIN' }
   | { type: 'QUEUE.POSITION'; position: number; expected_wait_s: number }
@@ -25,6 +31,10 @@ export type CustomerCallEvent =
   | { type: 'LEAVE' };
 
 export interface CustomerCallContext {
+  /** The consent texts, when the company's procedure asks for consent. */
+  consentText: CallConsent['text'] | null;
+  /** The language of the text the customer agreed to (null: none asked, or not yet). */
+  consent: ConsentLanguage | null;
   devices: ChosenDevices;
   position: number | null;
   expectedWait: number | null;
@@ -38,12 +48,16 @@ export const customerCallMachine = setup({
     tags: {} as 'camera',
   },
   actors: {
+    /** GET /videocall/consent. */
+    loadConsent: fromPromise<CallConsent>(async () => {
+      throw new Error('loadConsent is provided by the page');
+    }),
     /** Opens (again, after a device change) the camera and microphone with the chosen devices. */
     openCamera: fromPromise<void, ChosenDevices>(async () => {
       throw new Error('openCamera is provided by the page');
     }),
-    /** Creates the call and connects; resolves once the customer is in the queue. */
-    join: fromPromise<void>(async () => {
+    /** Creates the call (with the consent given) and connects; resolves once the customer is in the queue. */
+    join: fromPromise<void, { consent: ConsentLanguage | null }>(async () => {
       throw new Error('join is provided by the page');
     }),
     /** The answering peer; created as soon as the call is answered (before the agent's offer arrives). */
@@ -57,9 +71,41 @@ export const customerCallMachine = setup({
   },
 }).createMachine({
   id: 'customerCall',
-  context: { devices: {}, position: null, expectedWait: null, agentName: null },
-  initial: 'camera',
+  context: {
+    consentText: null,
+    consent: null,
+    devices: {},
+    position: null,
+    expectedWait: null,
+    agentName: null,
+  },
+  initial: 'consent',
   states: {
+    /** Before the camera starts: does the company ask for consent? */
+    consent: {
+      invoke: {
+        id: 'loadConsent',
+        src: 'loadConsent',
+        onDone: [
+          {
+            guard: ({ event }) => event.output.required,
+            target: 'consenting',
+            actions: assign(({ event }) => ({ consentText: event.output.text })),
+          },
+          { target: 'camera' },
+        ],
+        onError: 'consentFailed',
+      },
+    },
+    consentFailed: { on: { RETRY: 'consent' } },
+    consenting: {
+      on: {
+        AGREE: { target: 'camera', actions: assign(({ event }) => ({ consent: event.language })) },
+        DECLINE: 'declined',
+      },
+    },
+    /** No consent, no call: the customer may read the text again. */
+    declined: { on: { RETRY: 'consenting' } },
     camera: {
       tags: ['camera'],
       invoke: {
@@ -86,7 +132,13 @@ export const customerCallMachine = setup({
     },
     joining: {
       tags: ['camera'],
-      invoke: { id: 'join', src: 'join', onDone: 'waiting', onError: 'joinFailed' },
+      invoke: {
+        id: 'join',
+        src: 'join',
+        input: ({ context }) => ({ consent: context.consent }),
+        onDone: 'waiting',
+        onError: 'joinFailed',
+      },
     },
     joinFailed: { on: { RETRY: 'joining' } },
     waiting: {

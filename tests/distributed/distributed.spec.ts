@@ -71,6 +71,7 @@ test('an agent on one process and a customer on the other hold a call; the recor
   const link = await joinLink(agent, PROFILE);
   const customer = await pinnedPage(browser, 'b');
   await customer.goto(link);
+  await customer.getByRole('button', { name: 'I agree', exact: true }).click();
   await customer.getByRole('button', { name: 'Join the call', exact: true }).click();
   await expect(customer.getByTestId('queue-position')).toHaveText(/You are number 1 in the queue/);
   // The customer's socket is on b, the agent's on a: the ring crossed processes over Redis.

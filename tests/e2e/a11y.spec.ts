@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
-import { Contexts, goOnline, joinButton, joinLink, playing } from './callSupport';
+import { agreeButton, Contexts, goOnline, joinButton, joinLink, playing } from './callSupport';
 import { DEMO, signIn } from './support';
 
 /**
@@ -577,6 +577,9 @@ test('a call: the join page, the incoming call, the call screen and its wrap-up'
     const link = await joinLink(agent, 3);
     const customer = await contexts.page(browser);
     await customer.goto(link);
+    await expect(agreeButton(customer)).toBeVisible({ timeout: 20_000 });
+    await auditModes(customer, audit, 'join-consent');
+    await agreeButton(customer).click();
     await expect(joinButton(customer)).toBeVisible({ timeout: 20_000 });
     await auditModes(customer, audit, 'join-check');
     await joinButton(customer).click();

@@ -53,9 +53,17 @@ export async function joinLink(page: Page, profile: number): Promise<string> {
 export const joinButton = (customer: Page) =>
   customer.getByRole('button', { name: /^(Join the call|Görüşmeye katıl)$/ });
 
-/** The customer opens the join link, passes the device check with the default camera and joins the queue. */
+/** The join page's consent button, in either language. */
+export const agreeButton = (customer: Page) =>
+  customer.getByRole('button', { name: /^(I agree|Onaylıyorum)$/ });
+
+/**
+ * The customer opens the join link, agrees to the recording (the default procedure asks for consent), passes the
+ * device check with the default camera and joins the queue.
+ */
 export async function joinQueue(customer: Page, link: string): Promise<void> {
   await customer.goto(link);
+  await agreeButton(customer).click();
   await joinButton(customer).click();
 }
 

@@ -1,9 +1,10 @@
 /**
- * The customer's device check before joining (issue 29 point 5): the preview, the camera and microphone to use,
- * the light and sound levels, both languages, on a 375 px wide phone screen; then the queue.
+ * The customer's side before joining (issue 29 point 5), on a 375 px wide phone screen in both languages: the
+ * consent (asked by the default procedure), then the device check (preview, camera and microphone, light and
+ * sound levels); then the queue. The consent is stored with the call.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { Contexts, goOnline, joinButton, joinLink } from './callSupport';
+import { agreeButton, Contexts, goOnline, joinButton, joinLink } from './callSupport';
 import { DEMO } from './support';
 
 const PHONE = { width: 375, height: 812 };
@@ -22,6 +23,22 @@ test('a phone: preview, devices and levels in both languages; another microphone
     const customer = await contexts.page(browser);
     await customer.setViewportSize(PHONE);
     await customer.goto(link);
+
+    // Consent first: the camera starts only after it. "I do not agree" ends nothing for good.
+    await expect(customer.getByRole('heading', { name: 'Before the call: your consent' })).toBeVisible();
+    await expect(customer.getByTestId('consent-text')).toContainText('recorded');
+    expect(await fitsWidth(customer)).toBe(true);
+    await customer.screenshot({ path: info.outputPath('consent-en-US-light.png'), fullPage: true });
+    await customer.getByRole('button', { name: 'I do not agree' }).click();
+    await expect(customer.getByRole('heading', { name: 'No call without your consent' })).toBeVisible();
+    await customer.getByRole('button', { name: 'Read the text again' }).click();
+    await customer.locator('.customer-header .customer-link').click();
+    await expect(customer.getByRole('heading', { name: 'Görüşmeden önce: onayınız' })).toBeVisible();
+    await customer.emulateMedia({ colorScheme: 'dark' });
+    await customer.screenshot({ path: info.outputPath('consent-tr-dark.png'), fullPage: true });
+    await customer.emulateMedia({ colorScheme: 'light' });
+    await customer.locator('.customer-header .customer-link').click();
+    await agreeButton(customer).click();
 
     await expect(customer.getByRole('heading', { name: 'Check your camera and microphone' })).toBeVisible();
     const preview = customer.getByLabel('Your camera', { exact: true });

@@ -33,6 +33,14 @@ export const videoCalls = pgTable(
     recordingSha256: text(),
     /** SHA-256 (hex) of the join-link token the customer created the call with (one call per link at a time). */
     joinLink: text(),
+    /**
+     * The customer's consent on the join page (issue 29): when, from which address, in which language, and the
+     * text they agreed to as it read then. Null: no consent was given (the company's procedure asks none).
+     */
+    consentAt: ts(),
+    consentIp: text(),
+    consentLanguage: text(),
+    consentText: text(),
     /** When the retention job deleted the call's evidence (issue 29); the row itself stays. */
     evidenceDeletedAt: ts(),
     createdAt: createdAt(),

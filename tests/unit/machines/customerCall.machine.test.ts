@@ -3,7 +3,14 @@ import { createActor, fromCallback } from 'xstate';
 import { customerCallMachine } from '../../../src/machines/customerCall.machine';
 import { done, Effects, failed, modelCases, replay } from './modelPaths';
 
+const TEXT = { en: 'I agree to the recording.', tr: 'Kaydı kabul ediyorum.' };
+
 const events = [
+  done('loadConsent', { required: true, text: TEXT }),
+  done('loadConsent', { required: false, text: TEXT }),
+  failed('loadConsent', new Error('offline')),
+  { type: 'AGREE', language: 'tr' },
+  { type: 'DECLINE' },
   done('openCamera'),
   failed('openCamera', new Error('NotAllowedError')),
   { type: 'DEVICE.CHOSEN', kind: 'camera', deviceId: 'cam-2' },
@@ -25,6 +32,7 @@ function sut() {
   const actor = createActor(
     customerCallMachine.provide({
       actors: {
+        loadConsent: effects.actor('loadConsent') as never,
         openCamera: effects.actor('openCamera') as never,
         join: effects.actor('join') as never,
         peer: fromCallback(() => () => {}),
@@ -58,10 +66,44 @@ describe('customer call machine: every path of the model', () => {
   });
 });
 
-describe('customer call machine: the device check', () => {
-  it('opens the camera, waits for the customer, and joins only when asked', async () => {
+/** Started, past a procedure without consent: the camera opens. */
+async function pastConsent() {
+  const { actor, effects } = sut();
+  actor.start();
+  await effects.settle('loadConsent', { output: { required: false, text: TEXT } });
+  return { actor, effects };
+}
+
+describe('customer call machine: consent before the camera', () => {
+  it('asks first where the procedure wants consent; the camera opens only after I agree', async () => {
     const { actor, effects } = sut();
     actor.start();
+    await effects.settle('loadConsent', { output: { required: true, text: TEXT } });
+    expect(actor.getSnapshot().value).toBe('consenting');
+    expect(actor.getSnapshot().context.consentText).toEqual(TEXT);
+    expect(effects.inputs.get('openCamera')).toBeUndefined();
+    actor.send({ type: 'DECLINE' });
+    expect(actor.getSnapshot().value).toBe('declined');
+    actor.send({ type: 'RETRY' });
+    actor.send({ type: 'AGREE', language: 'tr' });
+    expect(actor.getSnapshot().value).toBe('camera');
+    await effects.settle('openCamera', { output: undefined });
+    actor.send({ type: 'JOIN' });
+    expect(effects.inputs.get('join')).toEqual([{ consent: 'tr' }]);
+  });
+
+  it('without a consent step the camera opens at once and the call carries no consent', async () => {
+    const { actor, effects } = await pastConsent();
+    expect(actor.getSnapshot().value).toBe('camera');
+    await effects.settle('openCamera', { output: undefined });
+    actor.send({ type: 'JOIN' });
+    expect(effects.inputs.get('join')).toEqual([{ consent: null }]);
+  });
+});
+
+describe('customer call machine: the device check', () => {
+  it('opens the camera, waits for the customer, and joins only when asked', async () => {
+    const { actor, effects } = await pastConsent();
     await effects.settle('openCamera', { output: undefined });
     expect(actor.getSnapshot().value).toBe('checking');
     expect(effects.inputs.get('join')).toBeUndefined();
@@ -70,8 +112,7 @@ describe('customer call machine: the device check', () => {
   });
 
   it('a device chosen opens the camera again with every choice so far', async () => {
-    const { actor, effects } = sut();
-    actor.start();
+    const { actor, effects } = await pastConsent();
     await effects.settle('openCamera', { output: undefined });
     actor.send({ type: 'DEVICE.CHOSEN', kind: 'microphone', deviceId: 'mic-2' });
     expect(actor.getSnapshot().value).toBe('camera');
@@ -87,8 +128,7 @@ describe('customer call machine: the device check', () => {
   });
 
   it('a blocked camera says so, and Try again asks again', async () => {
-    const { actor, effects } = sut();
-    actor.start();
+    const { actor, effects } = await pastConsent();
     await effects.settle('openCamera', { error: new Error('NotAllowedError') });
     expect(actor.getSnapshot().value).toBe('cameraDenied');
     actor.send({ type: 'RETRY' });
