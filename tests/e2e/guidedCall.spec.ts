@@ -35,13 +35,17 @@ test.afterEach(async ({ request }) => {
 
 const panel = (page: Page) => page.locator('.studio-call-steps');
 
-async function shoot(agent: Page, name: string, lng: 'en-US' | 'tr', theme: 'light' | 'dark') {
+/** Screenshots of a part of the call page in en-US and tr, light and dark (GUIDED_CALL_SCREENSHOTS). */
+async function shoot(agent: Page, selector: string, name: string) {
   if (!shots) return;
-  if (lng === 'tr') await agent.getByRole('combobox', { name: 'Language' }).selectOption('tr');
-  await agent.evaluate((dark) => document.body.classList.toggle('bp6-dark', dark), theme === 'dark');
-  await panel(agent).screenshot({ path: `${shots}/${name}-${lng}-${theme}.png` });
-  if (lng === 'tr') await agent.getByRole('combobox', { name: 'Dil' }).selectOption('en-US');
-  await agent.evaluate(() => document.body.classList.remove('bp6-dark'));
+  for (const lng of ['en-US', 'tr'] as const)
+    for (const theme of ['light', 'dark'] as const) {
+      if (lng === 'tr') await agent.getByRole('combobox', { name: 'Language' }).selectOption('tr');
+      await agent.evaluate((dark) => document.body.classList.toggle('bp6-dark', dark), theme === 'dark');
+      await agent.locator(selector).screenshot({ path: `${shots}/${name}-${lng}-${theme}.png` });
+      if (lng === 'tr') await agent.getByRole('combobox', { name: 'Dil' }).selectOption('en-US');
+      await agent.evaluate(() => document.body.classList.remove('bp6-dark'));
+    }
 }
 
 /** Passes the current step of the panel (its name in the button's label). */
@@ -95,10 +99,7 @@ test('an Admin turns guidance on; the agent passes every mandatory step, then sa
   await expect(passFeatures).toBeDisabled();
   for (const category of ['Holograms or kinegrams', 'Material', 'Security printing'])
     await panel(agent).getByRole('checkbox', { name: category }).check({ force: true });
-  await shoot(agent, 'guided-steps', 'en-US', 'light');
-  await shoot(agent, 'guided-steps', 'en-US', 'dark');
-  await shoot(agent, 'guided-steps', 'tr', 'light');
-  await shoot(agent, 'guided-steps', 'tr', 'dark');
+  await shoot(agent, '.studio-call-steps', 'guided-steps');
   await pass(agent, 'Security features');
   for (const step of ['Serial number', 'Second-channel code']) await pass(agent, step);
 
@@ -111,6 +112,10 @@ test('an Admin turns guidance on; the agent passes every mandatory step, then sa
   await expect(
     agent.getByText('Complete needs every mandatory step passed. Not passed yet: Questions.'),
   ).toBeVisible();
+  // An abort status offers the abort reasons.
+  await agent.getByRole('radio', { name: 'Bad quality', exact: true }).check({ force: true });
+  await expect(agent.getByRole('radio', { name: 'Poor light' })).toBeVisible();
+  await shoot(agent, '.studio-call-end', 'guided-end');
 
   const questions = panel(agent).locator('[aria-current="step"]');
   await expect(questions).toContainText('Questions');

@@ -84,7 +84,7 @@ export function CallEnd({ call, guide }: { call: CallRef; guide: Guide | null })
           </RadioGroup>
         </FormGroup>
         {completeBlocked && (
-          <Callout intent={Intent.WARNING} icon="list" className="studio-call-missing">
+          <Callout intent={Intent.WARNING} icon="warning-sign" className="studio-call-missing">
             {t('guide.missing', {
               complete: t('statusNames.3'),
               steps: missing.map((kind) => tp(`kinds.${kind}`)).join(', '),
