@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { type CallStep, DEFAULT_IDENT_PROCEDURE } from '#contract/identProcedure';
 import { answerAndTalk, Contexts, goOnline, joinLink } from './callSupport';
@@ -34,6 +35,20 @@ test.afterEach(async ({ request }) => {
 });
 
 const panel = (page: Page) => page.locator('.studio-call-steps');
+
+/** No WCAG 2.1 AA violation in a part of the call page (axe), in light and dark. */
+async function accessible(agent: Page, selector: string) {
+  for (const dark of [false, true]) {
+    await agent.evaluate((on) => document.body.classList.toggle('bp6-dark', on), dark);
+    const result = await new AxeBuilder({ page: agent })
+      .setLegacyMode()
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .include(selector)
+      .analyze();
+    expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+  }
+  await agent.evaluate(() => document.body.classList.remove('bp6-dark'));
+}
 
 /** Screenshots of a part of the call page in en-US and tr, light and dark (GUIDED_CALL_SCREENSHOTS). */
 async function shoot(agent: Page, selector: string, name: string) {
@@ -100,6 +115,7 @@ test('an Admin turns guidance on; the agent passes every mandatory step, then sa
   for (const category of ['Holograms or kinegrams', 'Material', 'Security printing'])
     await panel(agent).getByRole('checkbox', { name: category }).check({ force: true });
   await shoot(agent, '.studio-call-steps', 'guided-steps');
+  await accessible(agent, '.studio-call-steps');
   await pass(agent, 'Security features');
   for (const step of ['Serial number', 'Second-channel code']) await pass(agent, step);
 
@@ -116,11 +132,13 @@ test('an Admin turns guidance on; the agent passes every mandatory step, then sa
   await agent.getByRole('radio', { name: 'Bad quality', exact: true }).check({ force: true });
   await expect(agent.getByRole('radio', { name: 'Poor light' })).toBeVisible();
   await shoot(agent, '.studio-call-end', 'guided-end');
+  await accessible(agent, '.studio-call-end');
 
   const questions = panel(agent).locator('[aria-current="step"]');
   await expect(questions).toContainText('Questions');
   for (const number of [1, 2])
     await questions.getByRole('button', { name: `Question ${number}: Passed` }).click();
+  await accessible(agent, '.studio-call-steps');
   await pass(agent, 'Questions');
   await expect(panel(agent)).toContainText('8 of 8 mandatory steps passed');
 

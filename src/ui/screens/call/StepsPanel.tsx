@@ -179,7 +179,7 @@ function DrawnQuestion({
   return (
     <li>
       <span>{text}</span>
-      <ButtonGroup aria-label={label}>
+      <ButtonGroup role="group" aria-label={label}>
         {(['passed', 'failed'] as const).map((value) => (
           <Button
             key={value}
