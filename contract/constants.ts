@@ -86,6 +86,8 @@ export const FINAL_CALL_STATUSES = CALL_STATUSES.map((_, code) => code).filter(
 export const CALL_STATUS_WAITING = 0;
 export const CALL_STATUS_TALKING = 1;
 export const CALL_STATUS_MISSED = 2;
+/** The passing status: on a guided call it needs every mandatory step passed (issue 29). */
+export const CALL_STATUS_COMPLETE = 3;
 /** The status the server closes a call with when its agent (or both sides) are gone for good (issue 25). */
 export const CALL_STATUS_DISCONNECTED = 8;
 

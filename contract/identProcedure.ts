@@ -99,11 +99,13 @@ export const procedureStepSchema = z.discriminatedUnion('kind', [
 ]);
 export type ProcedureStep = z.infer<typeof procedureStepSchema>;
 
+/** The id of an abort or decision reason: a stable code, stored with the call. */
+export const reasonIdSchema = z
+  .string()
+  .regex(/^[a-z0-9_]{1,40}$/, 'Use 1 to 40 lower-case letters, digits or underscores');
+
 export const procedureReasonSchema = z.strictObject({
-  id: z
-    .string()
-    .regex(/^[a-z0-9_]{1,40}$/, 'Use 1 to 40 lower-case letters, digits or underscores')
-    .describe('A stable code (stored with the call)'),
+  id: reasonIdSchema.describe('A stable code (stored with the call)'),
   en: lineText.trim().min(1).max(PROCEDURE_LIMITS.reasonLabel),
   tr: lineText.trim().min(1).max(PROCEDURE_LIMITS.reasonLabel),
 });
@@ -116,6 +118,12 @@ const consentText = multilineText.trim().min(1).max(PROCEDURE_LIMITS.consentText
 /** The procedure an Admin writes (PUT body) and everyone reads (GET, with its version). */
 export const identProcedureBodySchema = z
   .strictObject({
+    guided: z
+      .boolean()
+      .default(false)
+      .describe(
+        'true: agents are guided through the steps, and a passing decision needs every mandatory step passed',
+      ),
     steps: z.array(procedureStepSchema).min(1).max(STEP_KINDS.length),
     consent_text: z.strictObject({ en: consentText, tr: consentText }),
     abort_reasons: reasonList,
@@ -171,6 +179,7 @@ export type IdentProcedureBody = z.input<typeof identProcedureBodySchema>;
 export type IdentProcedureFields = z.output<typeof identProcedureBodySchema>;
 
 export const identProcedureSchema = z.object({
+  guided: z.boolean(),
   steps: z.array(procedureStepSchema),
   consent_text: z.object({ en: z.string(), tr: z.string() }),
   abort_reasons: z.array(procedureReasonSchema),
@@ -188,6 +197,7 @@ const label = (en: string, tr: string) => ({ en, tr });
 
 /** The default template (BaFin Circular 3/2017): what a company without a procedure of its own gets. */
 export const DEFAULT_IDENT_PROCEDURE: IdentProcedureFields = {
+  guided: false,
   steps: [
     { kind: 'consent', mandatory: true },
     { kind: 'face_screenshot', mandatory: true },

@@ -10,6 +10,7 @@ import {
   pageSchema,
 } from './common';
 import { FIRST_FINAL_CALL_STATUS, MAX_RECORDING_BYTES } from './constants';
+import { reasonIdSchema } from './identProcedure';
 
 const id = idSchema;
 
@@ -26,6 +27,8 @@ export const videoCallSchema = z.object({
   recorded_file: z.string().nullable(),
   /** Why the call was closed when its agent did not set the status (CALL_END_REASONS), else null. */
   end_reason: z.string().nullable(),
+  /** The reason id given with the final status (a decision or abort reason of the procedure), or null. */
+  outcome_reason: z.string().nullable(),
   /** SHA-256 (hex) of the stored recording, kept since it was stored (issue 25); null without one. */
   recording_sha256: z.string().nullable(),
   created_at: isoDateTime,
@@ -98,14 +101,22 @@ export const finalCallStatusSchema = callStatusCodeSchema.refine((code) => code 
 /** Why an admin closes a call or corrects its status: 10 to 200 characters (spec-readings.md). */
 const callReasonSchema = z.string().trim().min(10, 'Give a reason of at least 10 characters').max(200);
 /** `reason` is required when an Admin corrects a status already set (issue 25), ignored otherwise. */
+const outcomeReason = reasonIdSchema
+  .optional()
+  .describe(
+    "The id of one of the company's decision reasons (COMPLETE) or abort reasons (other statuses), from its " +
+      'identification procedure; required when the procedure is guided.',
+  );
 export const updateCallBodySchema = z.strictObject({
   status: finalCallStatusSchema,
   reason: callReasonSchema.optional(),
+  outcome_reason: outcomeReason,
 });
 /** POST /api/v2/videocall/{id}/close (manage_calls): closes a waiting or talking call (issue 25). */
 export const closeCallBodySchema = z.strictObject({
   status: finalCallStatusSchema,
   reason: callReasonSchema,
+  outcome_reason: outcomeReason,
 });
 
 export const callAnswerBodySchema = z.strictObject({

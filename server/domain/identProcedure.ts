@@ -38,6 +38,7 @@ export async function identProcedure(db: DbOrTx, companyId: number): Promise<Ide
     return { ...DEFAULT_IDENT_PROCEDURE, version: 0, is_default: true, updated_at: null, updated_by: null };
   return {
     ...row.procedure,
+    guided: row.guided,
     version: row.version,
     is_default: false,
     updated_at: iso(row.updatedAt),
@@ -64,7 +65,8 @@ export async function saveIdentProcedure(
     const version = row?.version ?? 0;
     if (seen !== undefined && seen !== version)
       throw new StaleVersionError('ident_procedure', actor.companyId);
-    const values = { procedure, updatedAt: new Date(), updatedBy: actor.userId };
+    const { guided, ...steps } = procedure;
+    const values = { procedure: steps, guided, updatedAt: new Date(), updatedBy: actor.userId };
     const written = row
       ? await tx
           .update(identProcedures)
@@ -84,7 +86,7 @@ export async function saveIdentProcedure(
       object: 'company',
       objectId: actor.companyId,
       action: 'ident_procedure_changed',
-      before: { version, procedure: row?.procedure ?? null },
+      before: { version, procedure: row ? { ...row.procedure, guided: row.guided } : null },
       after: { version: version + 1, procedure },
     });
   });

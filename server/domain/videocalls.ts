@@ -21,6 +21,7 @@ import { FileTooLargeError, type Storage, type StoredFile } from '../storage/sto
 import { StorageQuotaError } from '../storage/uploadGate';
 import { seekableHead } from '../storage/webm';
 import { recordAudit } from './audit';
+import { checkedOutcome } from './callOutcome';
 import { uploadAllowance } from './evidence';
 import { fullName, iso } from './format';
 import { writeLog } from './profileWrites';
@@ -69,6 +70,7 @@ function toVideoCall(storage: Storage, { call, first, last }: CallWithAgent): Vi
     call_end_time: iso(call.callEndTime),
     recorded_file: call.recordingKey ? storage.signedUrl(call.recordingKey) : null,
     end_reason: call.endReason,
+    outcome_reason: call.outcomeReason,
     recording_sha256: call.recordingKey ? call.recordingSha256 : null,
     created_at: iso(call.createdAt),
   };
@@ -264,7 +266,13 @@ export async function closeCall(
   db: DbOrTx,
   companyId: number,
   callId: number,
-  close: { status: number; reason: CallEndReason; by: number | null; note?: string },
+  close: {
+    status: number;
+    reason: CallEndReason;
+    by: number | null;
+    note?: string;
+    outcomeReason?: string | null;
+  },
 ): Promise<typeof videoCalls.$inferSelect | null> {
   const before = await requireCall(db, companyId, callId);
   if (before.status !== CALL_STATUS_WAITING && before.status !== CALL_STATUS_TALKING) return null;
@@ -274,6 +282,7 @@ export async function closeCall(
     .set({
       status: close.status,
       endReason: close.reason,
+      outcomeReason: close.outcomeReason ?? null,
       statusSetBy: close.by,
       callEndTime: before.callEndTime ?? now,
     })
@@ -302,7 +311,13 @@ export async function closeCall(
     objectId: callId,
     action: 'call_closed',
     before: { status: before.status, call_end_time: before.callEndTime },
-    after: { status: close.status, reason: close.reason, note: close.note, call_end_time: after.callEndTime },
+    after: {
+      status: close.status,
+      reason: close.reason,
+      note: close.note,
+      ...given(after.outcomeReason),
+      call_end_time: after.callEndTime,
+    },
   });
   return after;
 }
@@ -317,6 +332,9 @@ export async function requireCall(db: DbOrTx, companyId: number, callId: number)
   return row;
 }
 
+/** The reason id of a final status for a log or audit entry: absent when none was given (as before issue 29). */
+const given = (outcomeReason: string | null) => (outcomeReason ? { outcome_reason: outcomeReason } : {});
+
 /**
  * The status the call ended with (PUT /videocall/{id}), issue 25: a call never answered (WAITING, MISSED) cannot
  * be given one (409); a talking call only by its own agent (403; an admin closes it with POST …/close); once a
@@ -330,7 +348,7 @@ export async function setCallStatus(
   companyId: number,
   callId: number,
   actor: { id: number; role: Role },
-  body: { status: number; reason?: string | undefined },
+  body: { status: number; reason?: string | undefined; outcome_reason?: string | undefined },
 ): Promise<'set' | 'corrected' | 'unchanged'> {
   const call = await requireCall(db, companyId, callId);
   const { status } = body;
@@ -346,7 +364,11 @@ export async function setCallStatus(
       throw forbidden('Only the agent of the call can set its status');
     }
     if (!body.reason) throw badRequest('Give a reason of at least 10 characters');
-    await db.update(videoCalls).set({ status, statusSetBy: actor.id }).where(eq(videoCalls.id, callId));
+    const outcomeReason = await checkedOutcome(db, companyId, callId, status, body.outcome_reason);
+    await db
+      .update(videoCalls)
+      .set({ status, statusSetBy: actor.id, outcomeReason })
+      .where(eq(videoCalls.id, callId));
     await writeLog(db, call.profileId, actor.id, 'call_status_corrected', {
       call: callId,
       before: call.status,
@@ -359,20 +381,30 @@ export async function setCallStatus(
       object: 'videocall',
       objectId: callId,
       action: 'call_status_corrected',
-      before: { status: call.status, status_set_by: call.statusSetBy, end_reason: call.endReason },
-      after: { status, status_set_by: actor.id, reason: body.reason },
+      before: {
+        status: call.status,
+        status_set_by: call.statusSetBy,
+        end_reason: call.endReason,
+        ...given(call.outcomeReason),
+      },
+      after: { status, status_set_by: actor.id, reason: body.reason, ...given(outcomeReason) },
     });
     return 'corrected';
   }
   if (call.agentId !== actor.id) throw forbidden('Only the agent of the call can set its status');
+  const outcomeReason = await checkedOutcome(db, companyId, callId, status, body.outcome_reason);
   const [updated] = await db
     .update(videoCalls)
-    .set({ status, statusSetBy: actor.id, callEndTime: call.callEndTime ?? new Date() })
+    .set({ status, statusSetBy: actor.id, outcomeReason, callEndTime: call.callEndTime ?? new Date() })
     .where(and(eq(videoCalls.id, callId), eq(videoCalls.status, CALL_STATUS_TALKING)))
     .returning({ id: videoCalls.id });
   // Closed meanwhile (the server or an admin, between the read and this write).
   if (!updated) throw conflict(CALL_CLOSED);
-  await writeLog(db, call.profileId, actor.id, 'call_status_set', { call: callId, status });
+  await writeLog(db, call.profileId, actor.id, 'call_status_set', {
+    call: callId,
+    status,
+    ...given(outcomeReason),
+  });
   await enqueueWebhookEvent(db, companyId, 'videocall.completed', {
     call_id: callId,
     profile_id: call.profileId,
@@ -385,7 +417,7 @@ export async function setCallStatus(
     objectId: callId,
     action: 'call_status_set',
     before: { status: call.status },
-    after: { status },
+    after: { status, ...given(outcomeReason) },
   });
   return 'set';
 }

@@ -87,7 +87,13 @@ export interface CallDesk {
   closeCall(
     companyId: number,
     callId: number,
-    close: { status: number; reason: CallEndReason; by: number | null; note?: string },
+    close: {
+      status: number;
+      reason: CallEndReason;
+      by: number | null;
+      note?: string;
+      outcomeReason?: string | null;
+    },
   ): Promise<boolean>;
   /** Whether a staff user may join the call room `room`: the agent of the call talking in it (issue 25). */
   mayJoin(companyId: number, userId: number, room: string): Promise<boolean>;
@@ -162,7 +168,13 @@ export function createCallDesk(deps: {
   async function closeOpen(
     companyId: number,
     callId: number,
-    close: { status: number; reason: CallEndReason; by: number | null; note?: string },
+    close: {
+      status: number;
+      reason: CallEndReason;
+      by: number | null;
+      note?: string;
+      outcomeReason?: string | null;
+    },
   ): Promise<boolean> {
     const closed = await closeCall(deps.db, companyId, callId, close);
     if (!closed) return false;

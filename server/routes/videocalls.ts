@@ -37,6 +37,7 @@ import { limitEach } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
 import { callConsent, recordConsent } from '../domain/callConsent';
 import { callEntries } from '../domain/callEntries';
+import { checkedOutcome } from '../domain/callOutcome';
 import { loadPrincipal } from '../domain/principal';
 import { assertProfile } from '../domain/profiles';
 import { getUser } from '../domain/users';
@@ -266,7 +267,12 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'for anyone else; a call never answered, 409). A call that already has its final status: the same ' +
             'status again from its agent is a no-op, anything else from its agent 409 “The call is already ' +
             'closed”; only an Admin may correct it, with a `reason` (10 to 200 characters), audited with the ' +
-            'status before and after.',
+            'status before and after. `outcome_reason` names one of the company’s decision reasons (COMPLETE) or ' +
+            'abort reasons (other statuses) from its identification procedure, stored with the call (400 for an ' +
+            'id not in that list). When the procedure is guided: the reason id is required (400), and COMPLETE ' +
+            'needs the latest result of every mandatory step in the call passed (`POST /videocall/{id}/steps`; ' +
+            'the decision step excluded), else 400 with a detail naming the missing steps in procedure order; ' +
+            'a refused status changes nothing.',
           params: idParams,
           body: updateCallBodySchema,
           response: { 200: videoCallSchema, ...authErrors, 409: errorSchema },
@@ -294,7 +300,9 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'a reason (10 to 200 characters), for a call whose agent cannot (issue 25). Needs `manage_calls` ' +
             '(Admins have it). The customer hears `call.ended`, the agent `call.closed`; the call’s room is ' +
             'emptied. Audited (`call_closed`, before and after) and logged on the profile; 409 when the call is ' +
-            'no longer open.',
+            'no longer open. `outcome_reason` and a guided procedure: as for `PUT /videocall/{id}` (a reason id ' +
+            'from the company’s lists; on a guided procedure required, and COMPLETE only with every mandatory ' +
+            'step passed, else 400 and nothing changes).',
           params: idParams,
           body: closeCallBodySchema,
           response: { 200: videoCallSchema, ...authErrors, 409: errorSchema },
@@ -302,12 +310,21 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { companyId, id } = principalOf(request);
+        const { status, outcome_reason } = request.body;
         await requireCall(ctx.db, companyId, request.params.id);
+        const outcomeReason = await checkedOutcome(
+          ctx.db,
+          companyId,
+          request.params.id,
+          status,
+          outcome_reason,
+        );
         const closed = await ctx.calls.closeCall(companyId, request.params.id, {
-          status: request.body.status,
+          status,
           reason: 'closed_by_admin',
           by: id,
           note: request.body.reason,
+          outcomeReason,
         });
         if (!closed) throw conflict(CALL_CLOSED);
         return oneVideoCall(ctx.db, ctx.storage, companyId, request.params.id);

@@ -37,6 +37,8 @@ export type CallEvent =
   | { type: 'RETRY' }
   | { type: 'HANG_UP' }
   | { type: 'STATUS.PICK'; status: number }
+  /** The reason id given with the status (issue 29: a decision or abort reason of the procedure). */
+  | { type: 'REASON.PICK'; reason: string }
   | { type: 'STATUS.SAVE' }
   | { type: 'CONNECTION.LOST' }
   | { type: 'CONNECTION.RESTORED' };
@@ -56,6 +58,8 @@ export interface CallContext {
   endedBy: 'agent' | 'customer' | null;
   /** The status picked at the end (COMPLETE onwards). */
   status: number | null;
+  /** The reason id picked with it (null: none; a new status clears it, its list differs). */
+  outcomeReason: string | null;
   /** A recording is kept in the browser and must be uploaded. */
   recorded: boolean;
   /** The socket is down (the call itself may go on peer to peer). */
@@ -87,9 +91,11 @@ export const callMachine = setup({
     session: fromCallback<SessionCommand, { call: QueuedCall; room: string }>(() => {
       throw new Error('session is provided by the app');
     }),
-    saveStatus: fromPromise<unknown, { callId: number; status: number }>(async () => {
-      throw new Error('saveStatus is provided by the app');
-    }),
+    saveStatus: fromPromise<unknown, { callId: number; status: number; outcomeReason: string | null }>(
+      async () => {
+        throw new Error('saveStatus is provided by the app');
+      },
+    ),
     /** Reads the call again (after a reconnect: what was missed while the socket was down). */
     checkCall: fromPromise<HeldCall, { callId: number }>(async () => {
       throw new Error('checkCall is provided by the app');
@@ -120,6 +126,7 @@ export const callMachine = setup({
     finalStatus: (_, status: number) =>
       Number.isInteger(status) && status >= FIRST_FINAL_CALL_STATUS && status <= 9,
     recorded: ({ context }) => context.recorded,
+    reasonId: (_, reason: string) => /^[a-z0-9_]{1,40}$/.test(reason),
     /** Closed with a final status while the socket was down (a restart, an admin, the agent's grace period). */
     closedMeanwhile: (_, held: HeldCall) => held.status >= FIRST_FINAL_CALL_STATUS,
     /** Hung up by the customer while the socket was down: the agent still picks the status. */
@@ -138,6 +145,7 @@ export const callMachine = setup({
     room: null,
     endedBy: null,
     status: null,
+    outcomeReason: null,
     recorded: false,
     socketDown: false,
     error: null,
@@ -304,7 +312,15 @@ export const callMachine = setup({
         },
         'STATUS.PICK': {
           guard: { type: 'finalStatus', params: ({ event }) => event.status },
-          actions: assign(({ event }) => ({ status: event.status, error: null })),
+          actions: assign(({ context, event }) => ({
+            status: event.status,
+            outcomeReason: event.status === context.status ? context.outcomeReason : null,
+            error: null,
+          })),
+        },
+        'REASON.PICK': {
+          guard: { type: 'reasonId', params: ({ event }) => event.reason },
+          actions: assign(({ event }) => ({ outcomeReason: event.reason, error: null })),
         },
         'STATUS.SAVE': { guard: 'statusPicked', target: 'saving' },
       },
@@ -314,7 +330,11 @@ export const callMachine = setup({
       invoke: {
         src: 'saveStatus',
         id: 'saveStatus',
-        input: ({ context }) => ({ callId: context.call.call_id, status: context.status as number }),
+        input: ({ context }) => ({
+          callId: context.call.call_id,
+          status: context.status as number,
+          outcomeReason: context.outcomeReason,
+        }),
         onDone: [{ guard: 'recorded', target: 'uploading' }, { target: 'done' }],
         onError: [
           {

@@ -19,8 +19,8 @@ export type ReasonList = 'abort_reasons' | 'decision_reasons';
 
 /** The editable part of a procedure the server answered. */
 export function draftOf(procedure: IdentProcedure): Draft {
-  const { steps, consent_text, abort_reasons, decision_reasons } = procedure;
-  return structuredClone({ steps, consent_text, abort_reasons, decision_reasons });
+  const { guided, steps, consent_text, abort_reasons, decision_reasons } = procedure;
+  return structuredClone({ guided, steps, consent_text, abort_reasons, decision_reasons });
 }
 
 export const defaultDraft = (): Draft => structuredClone(DEFAULT_IDENT_PROCEDURE);

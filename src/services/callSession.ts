@@ -15,7 +15,7 @@ import {
   recordCall,
   stopMedia,
 } from './callMedia';
-import { callStreams } from './callStreams';
+import { callStreams, recordingStarts } from './callStreams';
 import { keepRecording } from './recordings';
 import type { Realtime } from './socket';
 
@@ -63,7 +63,10 @@ export function runCallSession(options: {
       handlers: {
         onStream(remote) {
           callStreams.set(callId, { remote });
-          recorder ??= recordCall([stream, remote]);
+          if (!recorder) {
+            recorder = recordCall([stream, remote]);
+            recordingStarts.mark(callId);
+          }
         },
         onConnect() {
           connected = true;

@@ -27,3 +27,21 @@ export const callStreams = (() => {
     },
   };
 })();
+
+/**
+ * When each call's recording started (issue 29: a step result names its offset in the recording). Kept after the
+ * call's streams are gone: the agent records the decision in the wrap-up, after hang-up.
+ */
+export const recordingStarts = (() => {
+  const starts = new Map<number, number>();
+  return {
+    mark(callId: number, at = Date.now()) {
+      if (!starts.has(callId)) starts.set(callId, at);
+    },
+    /** Milliseconds since the call's recording started (0 before it did). */
+    offset(callId: number, now = Date.now()): number {
+      const start = starts.get(callId);
+      return start === undefined ? 0 : Math.max(0, now - start);
+    },
+  };
+})();

@@ -1,5 +1,5 @@
 /** The identification procedure of each company and the step results of its calls (issue 29). */
-import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import type { IdentProcedureFields } from '#contract/identProcedure';
 import { createdAt, id } from './columns';
 import { companies, users } from './companies';
@@ -11,7 +11,9 @@ export const identProcedures = pgTable('ident_procedures', {
     .primaryKey()
     .references(() => companies.id, { onDelete: 'cascade' }),
   /** The procedure as the contract writes it (steps, consent text, abort and decision reasons). */
-  procedure: jsonb().$type<IdentProcedureFields>().notNull(),
+  procedure: jsonb().$type<Omit<IdentProcedureFields, 'guided'>>().notNull(),
+  /** Agents are guided through the steps; a passing status needs every mandatory step passed (issue 29). */
+  guided: boolean().notNull().default(false),
   /** Bumped by every save (If-Match); the default template is version 0. */
   version: integer().notNull().default(1),
   updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),

@@ -29,6 +29,11 @@ export const videoCalls = pgTable(
     endReason: text(),
     /** Who set the final status: the agent, an admin (close or correction); null when the server closed it. */
     statusSetBy: integer(),
+    /**
+     * The reason id given with the final status (issue 29): one of the company's decision reasons for COMPLETE,
+     * of its abort reasons otherwise; required on a guided call. Not the Admin correction's free text.
+     */
+    outcomeReason: text(),
     /** SHA-256 (hex) of the stored recording (issue 25: written once, checked again when served). */
     recordingSha256: text(),
     /** SHA-256 (hex) of the join-link token the customer created the call with (one call per link at a time). */

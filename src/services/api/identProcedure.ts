@@ -1,5 +1,5 @@
 /** The company's identification procedure (issue 29, GET/PUT /ident_procedure). */
-import type { IdentProcedure, IdentProcedureBody } from '#contract/identProcedure';
+import type { CallStep, CallStepBody, IdentProcedure, IdentProcedureBody } from '#contract/identProcedure';
 import { api, ifMatch } from './http';
 
 type Options = { signal?: AbortSignal };
@@ -16,4 +16,14 @@ export function getIdentProcedure({ signal }: Options = {}): Promise<IdentProced
 /** PUT with the version the screen holds (If-Match): a newer one answers 409 with the current procedure. */
 export function saveIdentProcedure(procedure: IdentProcedureBody, version: number): Promise<IdentProcedure> {
   return api.put('ident_procedure', { json: procedure, headers: ifMatch(version) }).json<IdentProcedure>();
+}
+
+/** The step results recorded in a call (GET /videocall/{id}/steps), in the order of the recording. */
+export function getCallSteps(callId: number, { signal }: Options = {}): Promise<CallStep[]> {
+  return api.get(`videocall/${callId}/steps`, { signal }).json<CallStep[]>();
+}
+
+/** The call's agent records one step result (POST /videocall/{id}/steps). */
+export function addCallStep(callId: number, step: CallStepBody): Promise<CallStep> {
+  return api.post(`videocall/${callId}/steps`, { json: step }).json<CallStep>();
 }

@@ -60,8 +60,12 @@ export const closeCall = (callId: number, status: number, reason: string) =>
   api.post(`videocall/${callId}/close`, { json: { status, reason } }).json<VideoCall>();
 
 /** PUT /videocall/{callID}: the status the call ended with. */
-export const setCallStatus = (callId: number, status: number) =>
-  api.put(`videocall/${callId}`, { json: { status } }).json<VideoCall>();
+export const setCallStatus = (callId: number, status: number, outcomeReason: string | null = null) =>
+  api
+    .put(`videocall/${callId}`, {
+      json: outcomeReason === null ? { status } : { status, outcome_reason: outcomeReason },
+    })
+    .json<VideoCall>();
 
 /**
  * PATCH /videocall/{id} with the webm recording as `file`. Chromium labels recordings

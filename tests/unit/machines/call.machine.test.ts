@@ -31,6 +31,8 @@ const events = [
   { type: 'RECORDING.READY', kept: false },
   { type: 'STATUS.PICK', status: 1 },
   { type: 'STATUS.PICK', status: 3 },
+  { type: 'REASON.PICK', reason: 'identity_verified' },
+  { type: 'REASON.PICK', reason: 'Not an id!' },
   { type: 'STATUS.SAVE' },
   { type: 'CONNECTION.LOST' },
   { type: 'CONNECTION.RESTORED' },
@@ -122,13 +124,41 @@ describe('call machine', () => {
     expect(actor.getSnapshot().context.status).toBeNull();
     actor.send({ type: 'STATUS.PICK', status: 9 });
     actor.send({ type: 'STATUS.SAVE' });
-    expect(effects.inputs.get('saveStatus')).toEqual([{ callId: 5, status: 9 }]);
+    expect(effects.inputs.get('saveStatus')).toEqual([{ callId: 5, status: 9, outcomeReason: null }]);
     await effects.settle('saveStatus', { output: {} });
     expect(actor.getSnapshot().value).toBe('uploading');
     expect(effects.inputs.get('upload')).toEqual([{ callId: 5 }]);
     await effects.settle('upload', { output: undefined });
     expect(actor.getSnapshot().status).toBe('done');
     expect(notices.at(-1)).toEqual(['done']);
+  });
+
+  it('saves the reason picked with the status (issue 29); another status clears it, its list differs', async () => {
+    const { actor, effects } = sut();
+    actor.start();
+    actor.send({ type: 'ANSWER' });
+    await effects.settle('answer', { output: { room_id: 'room-5' } });
+    actor.send({ type: 'PEER.CONNECTED' });
+    actor.send({ type: 'HANG_UP' });
+    actor.send({ type: 'RECORDING.READY', kept: false });
+    actor.send({ type: 'STATUS.PICK', status: 3 });
+    actor.send({ type: 'REASON.PICK', reason: 'identity_verified' });
+    actor.send({ type: 'STATUS.PICK', status: 3 });
+    expect(actor.getSnapshot().context.outcomeReason).toBe('identity_verified');
+    actor.send({ type: 'STATUS.PICK', status: 6 });
+    expect(actor.getSnapshot().context.outcomeReason).toBeNull();
+    actor.send({ type: 'REASON.PICK', reason: 'Light!' });
+    expect(actor.getSnapshot().context.outcomeReason).toBeNull();
+    actor.send({ type: 'REASON.PICK', reason: 'light' });
+    actor.send({ type: 'STATUS.SAVE' });
+    expect(effects.inputs.get('saveStatus')).toEqual([{ callId: 5, status: 6, outcomeReason: 'light' }]);
+    // Refused by the server (a guided call's missing steps): back to the end screen with its detail.
+    await effects.settle('saveStatus', { error: { status: 400, detail: 'not passed: id_front' } });
+    expect(actor.getSnapshot().value).toBe('ending');
+    expect(actor.getSnapshot().context).toMatchObject({
+      error: 'not passed: id_front',
+      outcomeReason: 'light',
+    });
   });
 
   it('hears Call Completed when the customer hangs up, and skips the upload without a recording', async () => {

@@ -150,6 +150,7 @@ const calls: VideoCall[] = Array.from({ length: 12 }, (_, i) => ({
   call_end_time: '2026-01-04T09:10:00.000Z',
   recorded_file: null,
   end_reason: null,
+  outcome_reason: null,
   recording_sha256: null,
   created_at: '2026-01-04T09:00:00.000Z',
 }));

@@ -110,7 +110,9 @@ function createDesk(account: Account, t: TFunction): Omit<RealtimeDesk, 'connect
     actors: {
       answer: fromPromise(({ input }) => realtime.answer(input.callId)),
       session: lazySession(realtime, key),
-      saveStatus: fromPromise(({ input }) => setCallStatus(input.callId, input.status).then(profileChanged)),
+      saveStatus: fromPromise(({ input }) =>
+        setCallStatus(input.callId, input.status, input.outcomeReason).then(profileChanged),
+      ),
       checkCall: fromPromise(({ input, signal }) => getVideoCall(input.callId, { signal })),
       recordingUpload: uploadMachine,
     },

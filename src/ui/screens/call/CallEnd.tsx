@@ -13,29 +13,49 @@ import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
-import { FINAL_CALL_STATUSES } from '#contract/constants';
+import { CALL_STATUS_COMPLETE, FINAL_CALL_STATUSES } from '#contract/constants';
+import type { IdentProcedure, StepKind } from '#contract/identProcedure';
 import type { callMachine } from '../../../machines/call.machine';
+import { type identStepsMachine, mayEnd, missingSteps } from '../../../machines/identSteps.machine';
 import type { recordingUploadMachine } from '../../../machines/recordingUpload.machine';
 import { videoPath } from '../../components/callPaths';
+import { callLang } from '../../components/useCallEntries';
 import { BackToCalls } from './BackToCalls';
 
 type CallRef = ActorRefFrom<typeof callMachine>;
 
+/** A guided procedure (issue 29): the company's reasons and the steps of the call. */
+export interface Guide {
+  procedure: IdentProcedure;
+  steps: ActorRefFrom<typeof identStepsMachine>;
+}
+
+const NO_STEPS: readonly StepKind[] = [];
+
 /** After the call: the status the agent must pick, the recording's upload, and the end. */
-export function CallEnd({ call }: { call: CallRef }) {
-  const { t } = useTranslation('calls');
+export function CallEnd({ call, guide }: { call: CallRef; guide: Guide | null }) {
+  const { t, i18n } = useTranslation('calls');
+  const { t: tp } = useTranslation('procedure');
   const snapshot = useSelector(call, (s) => s);
-  const { status, error, call: queued } = snapshot.context;
+  const missing = useSelector(guide?.steps, (s) => (s ? missingSteps(s.context) : NO_STEPS)) ?? NO_STEPS;
+  const { status, outcomeReason, error, call: queued } = snapshot.context;
   const upload = snapshot.children.upload as ActorRefFrom<typeof recordingUploadMachine> | undefined;
 
   if (snapshot.matches('ending') || snapshot.matches('saving')) {
     const saving = snapshot.matches('saving');
+    const completeBlocked = guide !== null && missing.length > 0;
+    const reasons =
+      guide && status !== null
+        ? guide.procedure[status === CALL_STATUS_COMPLETE ? 'decision_reasons' : 'abort_reasons']
+        : [];
+    const lang = callLang(i18n.language) === 'TR' ? 'tr' : 'en';
+    const ready = mayEnd({ guided: guide !== null, status, reason: outcomeReason, missing });
     return (
       <form
         className="studio-call-end"
         onSubmit={(event) => {
           event.preventDefault();
-          call.send({ type: 'STATUS.SAVE' });
+          if (ready) call.send({ type: 'STATUS.SAVE' });
         }}
       >
         <H3>{t('call.endingTitle')}</H3>
@@ -54,16 +74,46 @@ export function CallEnd({ call }: { call: CallRef }) {
             disabled={saving}
           >
             {FINAL_CALL_STATUSES.map((code) => (
-              <Radio key={code} value={code} label={t(`statusNames.${code}` as 'statusNames.3')} />
+              <Radio
+                key={code}
+                value={code}
+                label={t(`statusNames.${code}` as 'statusNames.3')}
+                disabled={code === CALL_STATUS_COMPLETE && completeBlocked}
+              />
             ))}
           </RadioGroup>
         </FormGroup>
+        {completeBlocked && (
+          <Callout intent={Intent.WARNING} icon="warning-sign" className="studio-call-missing">
+            {t('guide.missing', {
+              complete: t('statusNames.3'),
+              steps: missing.map((kind) => tp(`kinds.${kind}`)).join(', '),
+            })}
+          </Callout>
+        )}
+        {reasons.length > 0 && (
+          <FormGroup
+            label={t('guide.reasonLabel')}
+            helperText={outcomeReason === null ? t('guide.reasonRequired') : undefined}
+          >
+            <RadioGroup
+              name="call-outcome-reason"
+              selectedValue={outcomeReason ?? undefined}
+              onChange={(event) => call.send({ type: 'REASON.PICK', reason: event.currentTarget.value })}
+              disabled={saving}
+            >
+              {reasons.map((reason) => (
+                <Radio key={reason.id} value={reason.id} label={reason[lang]} />
+              ))}
+            </RadioGroup>
+          </FormGroup>
+        )}
         <Button
           type="submit"
           intent={Intent.PRIMARY}
           icon="tick"
           loading={saving}
-          disabled={status === null}
+          disabled={!ready}
           text={t('call.save')}
         />
       </form>

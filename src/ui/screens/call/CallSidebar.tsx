@@ -18,6 +18,7 @@ import { TextForm } from '../../components/TextForm';
 import { callLang, useCallEntries } from '../../components/useCallEntries';
 import { showError, showSuccess } from '../../toaster';
 import { IdSnapshot } from './IdSnapshot';
+import { StepsPanel, type StepsRef } from './StepsPanel';
 
 type CallRef = ActorRefFrom<typeof callMachine>;
 
@@ -29,9 +30,12 @@ type CallRef = ActorRefFrom<typeof callMachine>;
 export function CallSidebar({
   call,
   remoteVideo,
+  steps,
 }: {
   call: CallRef;
   remoteVideo: RefObject<HTMLVideoElement | null>;
+  /** The guided procedure's steps (issue 29), null when the company's procedure is not guided. */
+  steps: StepsRef | null;
 }) {
   const { call: queued } = useSelector(call, (s) => s.context);
   const answered = useSelector(call, (s) => s.context.room !== null);
@@ -42,6 +46,7 @@ export function CallSidebar({
       <ProfileCard profileId={queued.profile} />
       {answered && (
         <>
+          {steps && <StepsPanel steps={steps} closed={closed} />}
           <IdSnapshot profileId={queued.profile} remoteVideo={remoteVideo} live={live} />
           <Questions callId={queued.call_id} closed={closed} />
           <Notes callId={queued.call_id} closed={closed} />

@@ -1,21 +1,70 @@
 import { Button, Callout, H2, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { useSelector } from '@xstate/react';
-import { useRef } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ActorRefFrom } from 'xstate';
+import { type ActorRefFrom, fromPromise } from 'xstate';
+import { type IdentProcedure, MAX_STEP_OFFSET_MS } from '#contract/identProcedure';
 import type { callMachine } from '../../../machines/call.machine';
+import { drawQuestions, identStepsMachine, latestResults } from '../../../machines/identSteps.machine';
+import {
+  addCallStep,
+  getCallSteps,
+  getIdentProcedure,
+  identProcedureKeys,
+} from '../../../services/api/identProcedure';
+import { recordingStarts } from '../../../services/callStreams';
 import { StreamVideo } from '../../../shared/StreamVideo';
+import { useActiveAccount } from '../../app/useAccounts';
 import { useWaited } from '../../components/useWaited';
 import { BackToCalls } from './BackToCalls';
-import { CallEnd } from './CallEnd';
+import { CallEnd, type Guide } from './CallEnd';
 import { CallSidebar } from './CallSidebar';
+import type { StepsRef } from './StepsPanel';
 import { useCallStreams } from './useCall';
 import './call.css';
 
 type CallRef = ActorRefFrom<typeof callMachine>;
 
-/** The live call: the video, what the call machine says, and the profile with the call's questions beside it. */
+/**
+ * The live call. On a guided procedure (issue 29) the steps run in an identSteps actor shared by the sidebar's
+ * steps panel and the end screen.
+ */
 export function CallView({ call }: { call: CallRef }) {
+  const account = useActiveAccount();
+  const procedure = useQuery({
+    queryKey: [...identProcedureKeys.current(), account?.server ?? '', account?.company_id ?? 0],
+    queryFn: ({ signal }) => getIdentProcedure({ signal }),
+  });
+  if (procedure.data?.guided) return <GuidedCallView call={call} procedure={procedure.data} />;
+  return <CallLayout call={call} guide={null} />;
+}
+
+function GuidedCallView({ call, procedure }: { call: CallRef; procedure: IdentProcedure }) {
+  const callId = useSelector(call, (s) => s.context.call.call_id);
+  const [drawn] = useState(() => {
+    const questions = procedure.steps.find((s) => s.kind === 'questions');
+    return questions ? drawQuestions(questions.pool, questions.count, Math.random) : [];
+  });
+  const steps = useActorRef(
+    identStepsMachine.provide({
+      actors: {
+        load: fromPromise(async ({ signal }) => latestResults(await getCallSteps(callId, { signal }))),
+        record: fromPromise(({ input }) =>
+          addCallStep(callId, {
+            ...input,
+            offset_ms: Math.min(recordingStarts.offset(callId), MAX_STEP_OFFSET_MS),
+          }),
+        ),
+      },
+    }),
+    { input: { steps: procedure.steps, drawn } },
+  );
+  return <CallLayout call={call} guide={{ procedure, steps }} />;
+}
+
+/** The video, what the call machine says, and the profile with the call's questions (and steps) beside it. */
+function CallLayout({ call, guide }: { call: CallRef; guide: (Guide & { steps: StepsRef }) | null }) {
   const { t } = useTranslation('calls');
   const { t: tc } = useTranslation();
   const snapshot = useSelector(call, (s) => s);
@@ -57,9 +106,9 @@ export function CallView({ call }: { call: CallRef }) {
             />
           </div>
         )}
-        <CallStatePanel call={call} />
+        <CallStatePanel call={call} guide={guide} />
       </section>
-      <CallSidebar call={call} remoteVideo={remoteVideo} />
+      <CallSidebar call={call} remoteVideo={remoteVideo} steps={guide?.steps ?? null} />
     </div>
   );
 }
@@ -92,7 +141,7 @@ function Working({ text }: { text: string }) {
   );
 }
 
-function CallStatePanel({ call }: { call: CallRef }) {
+function CallStatePanel({ call, guide }: { call: CallRef; guide: Guide | null }) {
   const { t } = useTranslation('calls');
   const { t: tc } = useTranslation();
   const snapshot = useSelector(call, (s) => s);
@@ -157,5 +206,5 @@ function CallStatePanel({ call }: { call: CallRef }) {
         action={<BackToCalls />}
       />
     );
-  return <CallEnd call={call} />;
+  return <CallEnd call={call} guide={guide} />;
 }

@@ -148,6 +148,15 @@ export function IdentProcedureTab() {
         </Callout>
       )}
 
+      <Switch
+        className="studio-procedure-guided"
+        label={t('guided')}
+        checked={draft.guided}
+        disabled={readOnly}
+        onChange={() => change({ ...draft, guided: !draft.guided })}
+      />
+      <p className={Classes.TEXT_MUTED}>{t('guidedHint')}</p>
+
       <H5>{t('steps')}</H5>
       <ol className="studio-procedure-steps" aria-label={t('steps')}>
         {draft.steps.map((step, index) => (

@@ -1,0 +1,269 @@
+/**
+ * The steps of a guided identification as the agent goes through them in the call (issue 29 point 2): the
+ * procedure's steps in order (the decision excluded: it is the call's status), the current one, and Passed /
+ * Failed for it. Security features pass with at least `min_categories` categories ticked; questions with every
+ * drawn question marked passed. Each result is recorded on the server (`record`, which adds the offset in the
+ * recording); the results already recorded are read first (`load`), so a screen opened again continues.
+ * The latest result of a kind counts, as on the server. Pure: requests come in through `provide`.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import { CALL_STATUS_COMPLETE } from '#contract/constants';
+import type { ProcedureQuestion, ProcedureStep, StepKind } from '#contract/identProcedure';
+
+export type StepOutcome = 'passed' | 'failed';
+export type QuestionMark = StepOutcome | null;
+
+/** What `record` sends: the step's kind, its result and what it found. */
+export interface StepRecord {
+  kind: StepKind;
+  result: StepOutcome;
+  details: Record<string, string | number | boolean | null | (string | number)[]>;
+}
+
+export interface IdentStepsContext {
+  /** The procedure's steps without the decision, in order. */
+  steps: ProcedureStep[];
+  /** The questions drawn for this call (from the `questions` step's pool). */
+  drawn: ProcedureQuestion[];
+  /** The latest result of each kind. */
+  results: Partial<Record<StepKind, StepOutcome>>;
+  /** Index in `steps` of the step shown. */
+  current: number;
+  /** Security-feature categories ticked for the current check. */
+  categories: string[];
+  /** Each drawn question marked passed or failed (null: not yet). */
+  marks: QuestionMark[];
+  error: string | null;
+}
+
+export type IdentStepsEvent =
+  | { type: 'SELECT'; index: number }
+  | { type: 'CATEGORY.TOGGLE'; category: string }
+  | { type: 'QUESTION.MARK'; index: number; mark: StepOutcome }
+  | { type: 'PASS' }
+  | { type: 'FAIL' };
+
+/** The error of a result not recorded without a detail from the server (the view says it in its language). */
+export const RECORD_FAILED = 'record failed';
+
+const detailOf = (error: unknown): string | null =>
+  typeof error === 'object' && error !== null && 'detail' in error ? String(error.detail) : null;
+
+/** Draws `count` questions of the pool at random (`random` in [0, 1), Math.random in the app). */
+export function drawQuestions(
+  pool: readonly ProcedureQuestion[],
+  count: number,
+  random: () => number,
+): ProcedureQuestion[] {
+  const left = [...pool];
+  const drawn: ProcedureQuestion[] = [];
+  while (drawn.length < count && left.length > 0) {
+    const [picked] = left.splice(Math.floor(random() * left.length), 1);
+    if (picked) drawn.push(picked);
+  }
+  return drawn;
+}
+
+/** The latest result of each kind among a call's recorded results (by id: the order they were recorded). */
+export function latestResults(
+  recorded: readonly { id: number; kind: StepKind; result: string }[],
+): Partial<Record<StepKind, StepOutcome>> {
+  const results: Partial<Record<StepKind, StepOutcome>> = {};
+  for (const r of [...recorded].sort((a, b) => a.id - b.id))
+    results[r.kind] = r.result === 'passed' ? 'passed' : 'failed';
+  return results;
+}
+
+/** The mandatory steps whose latest result is not passed, in procedure order (what blocks COMPLETE). */
+export function missingSteps(context: Pick<IdentStepsContext, 'steps' | 'results'>): StepKind[] {
+  return context.steps.filter((s) => s.mandatory && context.results[s.kind] !== 'passed').map((s) => s.kind);
+}
+
+/**
+ * Whether the end screen may save: a status picked; on a guided call also a reason, and for COMPLETE no
+ * mandatory step missing (the server refuses it otherwise).
+ */
+export function mayEnd(end: {
+  guided: boolean;
+  status: number | null;
+  reason: string | null;
+  missing: readonly StepKind[];
+}): boolean {
+  if (end.status === null) return false;
+  if (!end.guided) return true;
+  return end.reason !== null && (end.status !== CALL_STATUS_COMPLETE || end.missing.length === 0);
+}
+
+/** Whether Passed may be pressed on the current step. */
+export function mayPass(context: IdentStepsContext): boolean {
+  const step = context.steps[context.current];
+  if (!step) return false;
+  if (step.kind === 'security_features') return context.categories.length >= step.min_categories;
+  if (step.kind === 'questions')
+    return context.marks.length > 0 && context.marks.every((m) => m === 'passed');
+  return true;
+}
+
+/** The first step after `from` (wrapping round) not passed yet; `from` itself when every step passed. */
+function nextOpen(context: Pick<IdentStepsContext, 'steps' | 'results'>, from: number): number {
+  const { steps, results } = context;
+  for (let i = 1; i <= steps.length; i++) {
+    const index = (from + i) % steps.length;
+    const step = steps[index];
+    if (step && results[step.kind] !== 'passed') return index;
+  }
+  return from;
+}
+
+function recordOf(context: IdentStepsContext, result: StepOutcome): StepRecord {
+  const step = context.steps[context.current] as ProcedureStep;
+  if (step.kind === 'security_features')
+    return { kind: step.kind, result, details: { categories: [...context.categories] } };
+  if (step.kind === 'questions')
+    return {
+      kind: step.kind,
+      result,
+      details: {
+        questions: context.drawn.map((q) => q.text),
+        marks: context.marks.map((m) => m ?? 'unmarked'),
+      },
+    };
+  return { kind: step.kind, result, details: {} };
+}
+
+/** A fresh check of the step shown: nothing ticked, nothing marked. */
+const freshCheck = (drawn: readonly unknown[]) => ({ categories: [], marks: drawn.map(() => null) });
+
+export const identStepsMachine = setup({
+  types: {
+    context: {} as IdentStepsContext,
+    events: {} as IdentStepsEvent,
+    input: {} as { steps: readonly ProcedureStep[]; drawn: readonly ProcedureQuestion[] },
+  },
+  actors: {
+    /** The latest result of each kind already recorded in the call. */
+    load: fromPromise<Partial<Record<StepKind, StepOutcome>>>(async () => {
+      throw new Error('load is provided by the app');
+    }),
+    /** Records one result (the app adds the offset in the recording). */
+    record: fromPromise<unknown, StepRecord>(async () => {
+      throw new Error('record is provided by the app');
+    }),
+  },
+  guards: {
+    mayPass: ({ context }) => mayPass(context),
+    hasStep: ({ context }) => context.steps[context.current] !== undefined,
+    validIndex: ({ context }, index: number) => Number.isInteger(index) && context.steps[index] !== undefined,
+  },
+}).createMachine({
+  id: 'identSteps',
+  context: ({ input }) => {
+    const steps = input.steps.filter((s) => s.kind !== 'decision');
+    return {
+      steps,
+      drawn: [...input.drawn],
+      results: {},
+      current: 0,
+      ...freshCheck(input.drawn),
+      error: null,
+    };
+  },
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        src: 'load',
+        id: 'load',
+        onDone: {
+          target: 'ready',
+          actions: assign(({ context, event }) => {
+            const results = event.output;
+            const first = context.steps.findIndex((s) => results[s.kind] !== 'passed');
+            return { results, current: first === -1 ? 0 : first };
+          }),
+        },
+        // Not read: the agent starts at the first step; the server still holds what was recorded.
+        onError: { target: 'ready' },
+      },
+    },
+    ready: {
+      on: {
+        SELECT: {
+          guard: { type: 'validIndex', params: ({ event }) => event.index },
+          actions: assign(({ context, event }) => ({
+            current: event.index,
+            ...freshCheck(context.drawn),
+            error: null,
+          })),
+        },
+        'CATEGORY.TOGGLE': {
+          actions: assign(({ context, event }) => ({
+            categories: context.categories.includes(event.category)
+              ? context.categories.filter((c) => c !== event.category)
+              : [...context.categories, event.category],
+          })),
+        },
+        'QUESTION.MARK': {
+          actions: assign(({ context, event }) => ({
+            marks: context.marks.map((m, i) => (i === event.index ? event.mark : m)),
+          })),
+        },
+        PASS: { guard: 'mayPass', target: 'recording.passed' },
+        FAIL: { guard: 'hasStep', target: 'recording.failed' },
+      },
+    },
+    recording: {
+      // Entered as recording.passed or recording.failed only.
+      initial: 'passed',
+      states: {
+        passed: {
+          invoke: {
+            src: 'record',
+            id: 'record',
+            input: ({ context }) => recordOf(context, 'passed'),
+            onDone: {
+              target: '#identSteps.ready',
+              actions: assign(({ context }) => {
+                const step = context.steps[context.current] as ProcedureStep;
+                const results = { ...context.results, [step.kind]: 'passed' as const };
+                return {
+                  results,
+                  current: nextOpen({ steps: context.steps, results }, context.current),
+                  ...freshCheck(context.drawn),
+                  error: null,
+                };
+              }),
+            },
+            onError: {
+              target: '#identSteps.ready',
+              actions: assign(({ event }) => ({ error: detailOf(event.error) ?? RECORD_FAILED })),
+            },
+          },
+        },
+        failed: {
+          invoke: {
+            src: 'record',
+            id: 'record',
+            input: ({ context }) => recordOf(context, 'failed'),
+            onDone: {
+              target: '#identSteps.ready',
+              // A failed step stays the current one: the agent may check it again (the latest result counts).
+              actions: assign(({ context }) => {
+                const step = context.steps[context.current] as ProcedureStep;
+                return {
+                  results: { ...context.results, [step.kind]: 'failed' as const },
+                  ...freshCheck(context.drawn),
+                  error: null,
+                };
+              }),
+            },
+            onError: {
+              target: '#identSteps.ready',
+              actions: assign(({ event }) => ({ error: detailOf(event.error) ?? RECORD_FAILED })),
+            },
+          },
+        },
+      },
+    },
+  },
+});

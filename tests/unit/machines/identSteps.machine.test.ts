@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import type { ProcedureStep } from '#contract/identProcedure';
+import {
+  drawQuestions,
+  type IdentStepsContext,
+  identStepsMachine,
+  latestResults,
+  mayEnd,
+  mayPass,
+  missingSteps,
+  RECORD_FAILED,
+} from '../../../src/machines/identSteps.machine';
+import { done, Effects, failed, modelCases, replay } from './modelPaths';
+
+/** A small procedure: a plain step, a feature check needing 2 categories, one optional drawn question. */
+const steps: ProcedureStep[] = [
+  { kind: 'id_front', mandatory: true },
+  { kind: 'security_features', mandatory: true, min_categories: 2 },
+  { kind: 'questions', mandatory: false, count: 1, pool: [{ text: 'Where were you born?', text_tr: null }] },
+  { kind: 'decision', mandatory: true },
+];
+const input = { steps, drawn: [{ text: 'Where were you born?', text_tr: null }] };
+
+const events = [
+  { type: 'SELECT', index: 1 },
+  { type: 'SELECT', index: 9 },
+  { type: 'CATEGORY.TOGGLE', category: 'material' },
+  { type: 'CATEGORY.TOGGLE', category: 'security_printing' },
+  { type: 'QUESTION.MARK', index: 0, mark: 'passed' },
+  { type: 'QUESTION.MARK', index: 0, mark: 'failed' },
+  { type: 'PASS' },
+  { type: 'FAIL' },
+  done('load', {}),
+  done('load', { security_features: 'passed' }),
+  failed('load', { status: 500, detail: 'Remote Server Error' }),
+  done('record'),
+  failed('record', new TypeError('Failed to fetch')),
+] as const;
+
+function sut(start = input) {
+  const effects = new Effects();
+  const actor = createActor(
+    identStepsMachine.provide({
+      actors: { load: effects.actor('load') as never, record: effects.actor('record') as never },
+    }),
+    { input: start },
+  );
+  return { actor, effects };
+}
+
+/**
+ * The model: the feature check and the optional question (the plain steps behave as the feature check with
+ * nothing to tick). Two snapshots are the same vertex when they agree on the state, the results, the current
+ * step, whether Passed may be pressed and whether an error shows: what the agent can do next.
+ */
+const model = { steps: steps.slice(1), drawn: input.drawn };
+const cases = modelCases(identStepsMachine, {
+  events: events as never,
+  input: model,
+  serializeState: (s) => {
+    const context = s.context as IdentStepsContext;
+    return JSON.stringify([s.value, context.results, context.current, mayPass(context), context.error]);
+  },
+});
+
+describe('ident steps machine: every path of the model', () => {
+  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, testCase) => {
+    const { actor, effects } = sut(model);
+    await replay(actor, effects, testCase);
+  });
+});
+
+describe('ident steps machine', () => {
+  it('reaches every state', () => {
+    const reached = new Set(cases.map((c) => JSON.stringify(c.steps.at(-1)?.state.value)));
+    for (const state of ['"loading"', '"ready"', '{"recording":"passed"}', '{"recording":"failed"}'])
+      expect(reached.has(state), state).toBe(true);
+  });
+
+  it('goes through the steps: a plain pass, a feature check with too few then enough categories, a question', async () => {
+    const { actor, effects } = sut();
+    actor.start();
+    await effects.settle('load', { output: {} });
+    expect(actor.getSnapshot().context.steps.map((s) => s.kind)).toEqual([
+      'id_front',
+      'security_features',
+      'questions',
+    ]);
+    actor.send({ type: 'PASS' });
+    await effects.settle('record', { output: {} });
+    expect(effects.inputs.get('record')).toEqual([{ kind: 'id_front', result: 'passed', details: {} }]);
+    expect(actor.getSnapshot().context.current).toBe(1);
+
+    actor.send({ type: 'CATEGORY.TOGGLE', category: 'material' });
+    actor.send({ type: 'PASS' });
+    expect(actor.getSnapshot().value).toBe('ready');
+    actor.send({ type: 'CATEGORY.TOGGLE', category: 'security_printing' });
+    actor.send({ type: 'PASS' });
+    await effects.settle('record', { output: {} });
+    expect(effects.inputs.get('record')?.[1]).toEqual({
+      kind: 'security_features',
+      result: 'passed',
+      details: { categories: ['material', 'security_printing'] },
+    });
+    expect(missingSteps(actor.getSnapshot().context)).toEqual([]);
+
+    // The optional question: failed, it stays current; marked passed and passed, it counts.
+    actor.send({ type: 'QUESTION.MARK', index: 0, mark: 'failed' });
+    actor.send({ type: 'PASS' });
+    expect(actor.getSnapshot().value).toBe('ready');
+    actor.send({ type: 'FAIL' });
+    await effects.settle('record', { output: {} });
+    expect(actor.getSnapshot().context).toMatchObject({ current: 2, results: { questions: 'failed' } });
+    expect(effects.inputs.get('record')?.[2]).toEqual({
+      kind: 'questions',
+      result: 'failed',
+      details: { questions: ['Where were you born?'], marks: ['failed'] },
+    });
+    actor.send({ type: 'QUESTION.MARK', index: 0, mark: 'passed' });
+    actor.send({ type: 'PASS' });
+    await effects.settle('record', { output: {} });
+    expect(actor.getSnapshot().context.results).toEqual({
+      id_front: 'passed',
+      security_features: 'passed',
+      questions: 'passed',
+    });
+  });
+
+  it('continues after the results already recorded, and keeps a refused result off the list', async () => {
+    const { actor, effects } = sut();
+    actor.start();
+    await effects.settle('load', { output: { id_front: 'passed' } });
+    expect(actor.getSnapshot().context.current).toBe(1);
+    actor.send({ type: 'FAIL' });
+    await effects.settle('record', { error: new TypeError('Failed to fetch') });
+    expect(actor.getSnapshot().context).toMatchObject({
+      error: RECORD_FAILED,
+      results: { id_front: 'passed' },
+    });
+    expect(missingSteps(actor.getSnapshot().context)).toEqual(['security_features']);
+  });
+});
+
+describe('guided call rules', () => {
+  it('counts the latest result of each kind, in the order recorded', () => {
+    expect(
+      latestResults([
+        { id: 3, kind: 'id_back', result: 'failed' },
+        { id: 1, kind: 'id_front', result: 'failed' },
+        { id: 2, kind: 'id_front', result: 'passed' },
+        { id: 4, kind: 'consent', result: 'skipped' },
+      ]),
+    ).toEqual({ id_front: 'passed', id_back: 'failed', consent: 'failed' });
+  });
+
+  it('saves the end only with a status, and on a guided call a reason and, for COMPLETE, no missing step', () => {
+    expect(mayEnd({ guided: false, status: 3, reason: null, missing: ['id_front'] })).toBe(true);
+    expect(mayEnd({ guided: false, status: null, reason: null, missing: [] })).toBe(false);
+    expect(mayEnd({ guided: true, status: 3, reason: 'identity_verified', missing: ['id_front'] })).toBe(
+      false,
+    );
+    expect(mayEnd({ guided: true, status: 3, reason: null, missing: [] })).toBe(false);
+    expect(mayEnd({ guided: true, status: 3, reason: 'identity_verified', missing: [] })).toBe(true);
+    expect(mayEnd({ guided: true, status: 6, reason: 'light', missing: ['id_front'] })).toBe(true);
+  });
+
+  it('draws distinct questions from the pool, at most its size', () => {
+    const pool = ['a', 'b', 'c'].map((text) => ({ text }));
+    expect(drawQuestions(pool, 2, () => 0)).toEqual([{ text: 'a' }, { text: 'b' }]);
+    expect(drawQuestions(pool, 2, () => 0.99)).toEqual([{ text: 'c' }, { text: 'b' }]);
+    expect(drawQuestions(pool, 5, Math.random)).toHaveLength(3);
+  });
+});
