@@ -147,29 +147,39 @@ export function createHub(
     sweep.unref();
   }
 
-  io.use(async (socket, next) => {
+  io.use((socket, next) => {
+    // A failure while checking (the database closing under a connection that arrives during shutdown) refuses the
+    // connection instead of leaving a rejected promise behind.
+    admit(socket).then(next, (error: unknown) => {
+      deps.onError(error);
+      next(new Error('An error occured'));
+    });
+  });
+
+  /** Checks a connection's token (customer or staff), address and session; the error refuses it. */
+  async function admit(socket: HubSocket): Promise<Error | undefined> {
     const auth = (socket.handshake.auth ?? {}) as { token?: unknown; customer?: unknown; call_id?: unknown };
     if (typeof auth.customer === 'string') {
       const claims = await deps.tokens.verifyCustomer(auth.customer);
       const callId = callIdOf(auth);
-      if (!claims || !callId) return next(new Error('Token is invalid or expired'));
+      if (!claims || !callId) return new Error('Token is invalid or expired');
       socket.data = { kind: 'customer', profileId: claims.profile_id, companyId: claims.company_id, callId };
-      return next();
+      return undefined;
     }
     const claims = typeof auth.token === 'string' ? await deps.tokens.verifySocket(auth.token) : null;
     const principal = claims ? await loadPrincipal(deps.db, claims.user_id) : null;
     if (!claims || !principal || principal.companyId !== claims.company_id) {
-      return next(new Error('Token is invalid or expired'));
+      return new Error('Token is invalid or expired');
     }
     const where = await socketAllowed(
       { ipAllowList: deps.ipAllowList, trust: deps.proxyTrust },
       principal.companyId,
       socket.handshake,
     );
-    if (!where.allowed) return next(new Error(notAllowedDetail(where.address)));
+    if (!where.allowed) return new Error(notAllowedDetail(where.address));
     if (claims.session_id && deps.sessions) {
       const session = { session_id: claims.session_id, user_id: claims.user_id };
-      if (!(await deps.sessions.isActive(session))) return next(new Error('Token is invalid or expired'));
+      if (!(await deps.sessions.isActive(session))) return new Error('Token is invalid or expired');
       await socket.join(sessionRoom(claims.session_id));
     }
     socket.data = {
@@ -178,8 +188,8 @@ export function createHub(
       companyId: principal.companyId,
       takesCalls: mayTakeCalls(principal),
     };
-    next();
-  });
+    return undefined;
+  }
 
   function onCustomer(socket: HubSocket, data: Extract<SocketData, { kind: 'customer' }>) {
     const { companyId, callId } = data;

@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { answerAndTalk, Contexts, endWithStatus, goOnline, playing } from './callSupport';
+import { answerAndTalk, Contexts, endWithStatus, goOnline, joinQueue, playing } from './callSupport';
 import { expect, test } from './cspGuard';
 import { DEMO, signIn } from './support';
 
@@ -61,7 +61,7 @@ test('the README walkthrough: answered on the profile’s Video Calls tab, away 
   const linkField = agent.getByLabel('Customer join link');
   await expect(linkField).toHaveValue(/customer\.html\?token=/);
   const customer = await newPage(browser);
-  await customer.goto(await linkField.inputValue());
+  await joinQueue(customer, await linkField.inputValue());
   await expect(customer.getByTestId('queue-position')).toHaveText(/An agent is free/);
   await expect(ring(agent)).toContainText('Incoming video call');
   // The ring dialog is opaque: its card has a background without transparency (rgb()/oklch() with no alpha).
@@ -160,7 +160,7 @@ test('answered from a document, the customers list and the dashboard', async ({ 
     await go(agent, path);
     await expect(agent).toHaveTitle(new RegExp(title));
     const customer = await newPage(browser);
-    await customer.goto(await apiJoinLink(agent, PROFILE));
+    await joinQueue(customer, await apiJoinLink(agent, PROFILE));
     await expect(ring(agent)).toContainText('Incoming video call');
     await expect(agent).toHaveURL(new RegExp(`${path}$`));
     await answerAndTalk(agent, customer, PROFILE);

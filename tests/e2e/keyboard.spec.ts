@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { PNG } from 'pngjs';
-import { Contexts, playing } from './callSupport';
+import { Contexts, joinQueue, playing } from './callSupport';
 import { DEMO } from './support';
 
 /**
@@ -203,7 +203,7 @@ test('the call wrap-up with the keyboard alone: answer, questions, hang up, stat
     await agent.goto('/calls');
 
     const customer = await contexts.page(browser);
-    await customer.goto(joinUrl);
+    await joinQueue(customer, joinUrl);
     const ringing = agent.getByRole('alertdialog');
     await expect(ringing).toContainText('Incoming video call', { timeout: 20_000 });
     await tabTo(agent, ringing.getByRole('button', { name: 'Answer', exact: true }));
