@@ -63,6 +63,8 @@ export default defineConfig({
   },
   // Specs of live calls (two or three browsers with fake cameras, WebRTC, recording): one at a time, beside a
   // lighter spec on the other worker. Two of them at once on two cores let videos start past their waits.
+  // Screenshots compared by name, whichever project runs the spec (no project name in the file name).
+  snapshotPathTemplate: '{testDir}/{testFilePath}-snapshots/{arg}{-snapshotSuffix}{ext}',
   projects: [
     { name: 'calls', testMatch: LIVE_CALL_SPECS, workers: 1 },
     { name: 'studio', testIgnore: LIVE_CALL_SPECS },
