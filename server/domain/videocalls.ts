@@ -255,6 +255,15 @@ export async function hangUpCall(db: DbOrTx, callId: number): Promise<boolean> {
   return rows.length > 0;
 }
 
+/** How an open call is closed: its status, why, by whom (null: the server), a note, the company's reason id. */
+export interface CallClose {
+  status: number;
+  reason: CallEndReason;
+  by: number | null;
+  note?: string;
+  outcomeReason?: string | null;
+}
+
 /**
  * Closes a call that is still open (WAITING, or TALKING with or without an end time) with a final status and
  * why (issue 25): its agent gone for good, both sides gone, left talking by an earlier run, or an admin (`by`).
@@ -266,13 +275,7 @@ export async function closeCall(
   db: DbOrTx,
   companyId: number,
   callId: number,
-  close: {
-    status: number;
-    reason: CallEndReason;
-    by: number | null;
-    note?: string;
-    outcomeReason?: string | null;
-  },
+  close: CallClose,
 ): Promise<typeof videoCalls.$inferSelect | null> {
   const before = await requireCall(db, companyId, callId);
   if (before.status !== CALL_STATUS_WAITING && before.status !== CALL_STATUS_TALKING) return null;

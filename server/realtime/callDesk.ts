@@ -1,13 +1,8 @@
 import type { AgentStatus } from '#contract/common';
-import {
-  CALL_STATUS_DISCONNECTED,
-  CALL_STATUS_TALKING,
-  CALL_STATUS_WAITING,
-  type CallEndReason,
-} from '#contract/constants';
+import { CALL_STATUS_DISCONNECTED, CALL_STATUS_TALKING, CALL_STATUS_WAITING } from '#contract/constants';
 import type { AgentState, AnsweredCall, QueuedCall } from '#contract/socket';
 import type { DbOrTx } from '../db/client';
-import { closeCall, hangUpCall, missCall, toQueuedCall } from '../domain/videocalls';
+import { type CallClose, closeCall, hangUpCall, missCall, toQueuedCall } from '../domain/videocalls';
 import { createAgentAvailability } from './callDesk/availability';
 import type { DeskContext, DeskEvent, HubServer, Result } from './callDesk/context';
 import { createCallOffers } from './callDesk/offers';
@@ -84,17 +79,7 @@ export interface CallDesk {
    * Closes an open call (waiting or talking) with a status its agent did not set (issue 25): an admin's close,
    * or the server's own when the parties are gone. False when the call was no longer open.
    */
-  closeCall(
-    companyId: number,
-    callId: number,
-    close: {
-      status: number;
-      reason: CallEndReason;
-      by: number | null;
-      note?: string;
-      outcomeReason?: string | null;
-    },
-  ): Promise<boolean>;
+  closeCall(companyId: number, callId: number, close: CallClose): Promise<boolean>;
   /** Whether a staff user may join the call room `room`: the agent of the call talking in it (issue 25). */
   mayJoin(companyId: number, userId: number, room: string): Promise<boolean>;
   /** The room of an open (waiting or talking) call of the company; null once it is over. */
@@ -165,17 +150,7 @@ export function createCallDesk(deps: {
   }
 
   /** Closes an open call, frees its agent, and tells its parties (the room is emptied: nobody signals in it). */
-  async function closeOpen(
-    companyId: number,
-    callId: number,
-    close: {
-      status: number;
-      reason: CallEndReason;
-      by: number | null;
-      note?: string;
-      outcomeReason?: string | null;
-    },
-  ): Promise<boolean> {
+  async function closeOpen(companyId: number, callId: number, close: CallClose): Promise<boolean> {
     const closed = await closeCall(deps.db, companyId, callId, close);
     if (!closed) return false;
     queue.cancel(callId);
