@@ -119,10 +119,17 @@ test('invitation, a disabled account and a session ended by an admin say what ha
   await page.getByRole('button', { name: 'Set password' }).click();
   await expect(page.getByLabel('E-mail', { exact: true })).toHaveValue(email);
 
-  // Signed in; the admin disables the account: the next request lands on sign-in, which says why.
+  // Signed in; the admin disables the account: the studio's next request (a click here, or its socket's
+  // reconnect, refused by the server, whichever comes first) lands on sign-in, which says why. Not a reload:
+  // a reload after the end was taken would open a signed-out sign-in page, with no end to tell.
   await signIn(page, { email, password: PASSWORD });
   await setActive(request, id, false);
-  await page.goto('/customers');
+  const customers = page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('link', { name: 'Customers' });
+  await customers.click({ timeout: 5_000 }).catch(() => {
+    // The socket's reconnect told first: the navigation is gone already.
+  });
   const ended = (lang: Lang) =>
     page.getByText(
       lang === 'tr'
