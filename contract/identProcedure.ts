@@ -298,3 +298,62 @@ export const callStepSchema = z.object({
   created_by: z.number().int().nullable(),
 });
 export type CallStep = z.infer<typeof callStepSchema>;
+
+// ---------------------------------------------------------------- the customer's side of a guided call
+
+/** Serial-number entries and code sends a call allows (the code's wrong tries are the step's `max_tries`). */
+export const CALL_GUIDE_LIMITS = { serialTries: 3, codeSends: 3, serialLength: 40 } as const;
+
+/** Call ids as the customer page sends them: a positive 32-bit integer. */
+const callIdField = z.number().int().min(1).max(2_147_483_647);
+
+export const currentStepBodySchema = z.strictObject({
+  kind: z.enum(STEP_KINDS).describe('The step the customer is asked to do now'),
+});
+
+/** Where the second-channel code went: the channel and the address or number, partly hidden. */
+export const codeSentSchema = z.object({
+  channel: z.enum(CODE_CHANNELS),
+  to: z.string().describe('The e-mail address or phone number, partly hidden (`j•••@example.com`)'),
+  tries_left: z.number().int(),
+  sent_at: isoDateTime,
+});
+export type CodeSent = z.infer<typeof codeSentSchema>;
+
+/** What the customer page shows during a guided call (read again after a reload). */
+export const customerGuideSchema = z.object({
+  step: z.enum(STEP_KINDS).nullable().describe('The step the agent shows now (null: none yet)'),
+  code: codeSentSchema.nullable().describe('The code sent for this call, while it can still be typed'),
+  serial_tries_left: z.number().int(),
+});
+export type CustomerGuide = z.infer<typeof customerGuideSchema>;
+
+export const customerGuideQuerySchema = z.strictObject({
+  call_id: z.coerce.number().pipe(callIdField),
+});
+
+export const serialNumberBodySchema = z.strictObject({
+  call_id: callIdField,
+  serial_number: lineText
+    .trim()
+    .min(1)
+    .max(CALL_GUIDE_LIMITS.serialLength)
+    .describe('The serial number of the ID document, as the customer reads it'),
+});
+
+export const callCodeBodySchema = z.strictObject({
+  call_id: callIdField,
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'The code has 6 digits')
+    .describe('The 6-digit code the customer received'),
+});
+
+export const entryReplySchema = z.object({
+  accepted: z
+    .boolean()
+    .describe('Code: whether it was right. Serial number: always true (the agent sees the check)'),
+  tries_left: z.number().int(),
+});
+export type EntryReply = z.infer<typeof entryReplySchema>;

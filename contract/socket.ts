@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { agentStatusSchema, callStatusCodeSchema, idSchema } from './common';
+import type { CallStep, CodeSent, StepKind } from './identProcedure';
 
 /**
  * The socket.io event table shared by the server and the studio (docs/events.md).
@@ -142,6 +143,12 @@ export interface ServerToClientEvents {
    * gone, a restart, an admin): to the call's agent; the customer hears `call.ended`.
    */
   'call.closed': (event: z.infer<typeof callClosedSchema>) => void;
+  /** The agent shows the customer another step of the guided procedure (customer socket, issue 29). */
+  'call.step': (event: { call_id: number; kind: StepKind }) => void;
+  /** The agent sent the second-channel code: type it now (customer socket, issue 29). */
+  'call.code_sent': (event: { call_id: number } & CodeSent) => void;
+  /** The customer's entry recorded a step result (a code, a serial number): to the call's agent (issue 29). */
+  'call.step_recorded': (event: { call_id: number; step: CallStep }) => void;
   /** The waiting customer's place in the queue (customer socket). */
   'queue.position': (event: QueuePosition) => void;
   /** Instant stats moved (company room). */

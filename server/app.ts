@@ -29,6 +29,7 @@ import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from
 import { createDbOutbox } from './integrations/mail';
 import { createLocalPaymentProvider } from './integrations/payment/localProvider';
 import type { PaymentProvider } from './integrations/payment/provider';
+import { createDbSmsOutbox } from './integrations/sms';
 import { createHttpSummariser } from './integrations/summariser';
 import { createWebhookWorker } from './integrations/webhooks/worker';
 import { createCallDesk } from './realtime/callDesk';
@@ -40,6 +41,7 @@ import { accountCodeRoutes } from './routes/accountCodes';
 import { amlRoutes } from './routes/aml';
 import { auditRoutes } from './routes/audit';
 import { bitoolRoutes } from './routes/bitool';
+import { callGuideRoutes } from './routes/callGuide';
 import { callReportRoutes } from './routes/callReport';
 import { companyRoutes } from './routes/companies';
 import { devRoutes } from './routes/dev';
@@ -109,6 +111,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   signupRoutes(ctx),
   passkeyRoutes(ctx),
   identProcedureRoutes(ctx),
+  callGuideRoutes(ctx),
   evidenceRoutes(ctx),
 ];
 
@@ -176,6 +179,10 @@ export async function buildApp(
       onError: (error) => app.log.error({ err: error }, 'session last-seen write failed'),
     }),
     mail,
+    sms: createDbSmsOutbox(database.db, {
+      print: config.mailConsole ? (line) => console.log(line) : undefined,
+      devCodesMs: config.devEndpoints ? config.oneTimeCodes.ttlMs : undefined,
+    }),
     faceMatcher:
       options.faceMatcher ??
       (config.faceMatch.engine === 'off'

@@ -11,6 +11,7 @@ import type { SessionService } from './domain/sessions';
 import type { FaceMatcher } from './integrations/faceMatch';
 import type { MailOutbox } from './integrations/mail';
 import type { PaymentProvider } from './integrations/payment/provider';
+import type { SmsSender } from './integrations/sms';
 import type { WebhookWorker } from './integrations/webhooks/worker';
 import type { CallDesk } from './realtime/callDesk';
 import type { ProfileWatch } from './realtime/profileWatch';
@@ -27,6 +28,8 @@ export interface AppContext {
   /** Uploads per user: rate and how many at once (issue 25). */
   uploads: UploadGate;
   mail: MailOutbox;
+  /** Text messages (issue 29's second-channel code): the local stand-in, `server/integrations/sms.ts`. */
+  sms: SmsSender;
   /** Compares a login photo with the user's auth photo. */
   faceMatcher: FaceMatcher;
   regions: Region[];

@@ -92,7 +92,7 @@ export async function saveIdentProcedure(
   });
 }
 
-function toCallStep(row: typeof videoCallSteps.$inferSelect): CallStep {
+export function toCallStep(row: typeof videoCallSteps.$inferSelect): CallStep {
   return {
     id: row.id,
     call: row.callId,

@@ -1,10 +1,13 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { oneTimeCodes } from '../db/schema';
 
-/** What an e-mailed one-time code is for. */
-export type CodePurpose = 'reset_password' | 'email_verification';
+/**
+ * What a one-time code is for. A call's second-channel code (issue 29) is keyed by `call:<id>` instead of an
+ * e-mail address: it belongs to the call, whichever address or number it went to.
+ */
+export type CodePurpose = 'reset_password' | 'email_verification' | 'call_code';
 
 export interface CodeRules {
   /** How long a code is valid. */
@@ -100,4 +103,39 @@ export async function consumeCode(
     .where(and(eq(oneTimeCodes.id, row.id), isNull(oneTimeCodes.usedAt)))
     .returning({ id: oneTimeCodes.id });
   return used.length === 1;
+}
+
+/**
+ * How many codes were issued for that key and purpose, and the wrong tries the newest one has left (0 when it
+ * is used, expired or spent).
+ */
+export async function codeState(
+  db: DbOrTx,
+  rules: CodeRules,
+  email: string,
+  purpose: CodePurpose,
+  now = new Date(),
+): Promise<{ issued: number; triesLeft: number; issuedAt: Date | null }> {
+  const key = and(
+    eq(sql`lower(${oneTimeCodes.email})`, email.toLowerCase()),
+    eq(oneTimeCodes.purpose, purpose),
+  );
+  const [issued] = await db.select({ n: count() }).from(oneTimeCodes).where(key);
+  const [newest] = await db
+    .select({
+      attempts: oneTimeCodes.attempts,
+      usedAt: oneTimeCodes.usedAt,
+      expiresAt: oneTimeCodes.expiresAt,
+      createdAt: oneTimeCodes.createdAt,
+    })
+    .from(oneTimeCodes)
+    .where(key)
+    .orderBy(desc(oneTimeCodes.id))
+    .limit(1);
+  const live = newest && !newest.usedAt && newest.expiresAt > now;
+  return {
+    issued: issued?.n ?? 0,
+    triesLeft: live ? Math.max(0, rules.maxAttempts - newest.attempts) : 0,
+    issuedAt: newest?.createdAt ?? null,
+  };
 }

@@ -10,6 +10,7 @@ import { users } from '../db/schema';
 import { notFound } from '../errors';
 import { PUBLIC } from '../http/access';
 import { recentMail } from '../integrations/mail';
+import { recentSms } from '../integrations/sms';
 
 const isLoopbackAddress = (address: string | undefined) =>
   parseClientAddress(address ?? '')?.range() === 'loopback';
@@ -50,6 +51,16 @@ export function devRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { hide: true, querystring: devOutboxQuerySchema, response: { 200: devOutboxResponseSchema } },
       },
       async (request) => recentMail(ctx.db, request.query.to, request.query.limit),
+    );
+
+    // The local SMS stand-in's messages to one number (issue 29's second-channel code), codes shown while they live.
+    app.get(
+      '/sms',
+      {
+        config: { access: PUBLIC },
+        schema: { hide: true, querystring: z.strictObject({ to: z.string().min(1).max(64) }) },
+      },
+      async (request) => recentSms(ctx.db, request.query.to),
     );
 
     // Cuts the transport of a user's sockets, as a network drop would (the client reconnects by itself).

@@ -9,6 +9,7 @@ import type { Signalling } from '../services/socket';
 import { StreamVideo } from '../shared/StreamVideo';
 import { connectCustomer, profileOfToken } from './connection';
 import { DeviceCheck } from './DeviceCheck';
+import { StepGuide } from './StepGuide';
 
 /** The customer's page: camera, queue, call. */
 export function CustomerApp({ token }: { token: string }) {
@@ -58,7 +59,7 @@ function useCustomerMachine(token: string, profileId: number) {
   const [local, setLocal] = useState<MediaStream | null>(null);
   const [remote, setRemote] = useState<MediaStream | null>(null);
   const deliver = useRef<(event: CustomerCallEvent) => void>(() => undefined);
-  const machine = useMemo(() => {
+  const { machine, enter } = useMemo(() => {
     const connection = connectCustomer({
       server: window.location.origin,
       token,
@@ -66,7 +67,7 @@ function useCustomerMachine(token: string, profileId: number) {
       report: (event) => deliver.current(event),
     });
     let media: MediaStream | null = null;
-    return customerCallMachine.provide({
+    const machine = customerCallMachine.provide({
       actors: {
         // Opened again with the devices chosen in the check: the previous camera is let go first.
         openCamera: fromPromise(async ({ input }) => {
@@ -116,15 +117,16 @@ function useCustomerMachine(token: string, profileId: number) {
       },
       actions: { leave: () => connection.leave() },
     });
+    return { machine, enter: connection.enter };
   }, [token, profileId]);
   const [state, send, actor] = useMachine(machine);
   deliver.current = actor.send;
-  return { state, send, local, remote };
+  return { state, send, local, remote, enter };
 }
 
 function CustomerCall({ token, profileId }: { token: string; profileId: number }) {
   const { t } = useTranslation('customer');
-  const { state, send, local, remote } = useCustomerMachine(token, profileId);
+  const { state, send, local, remote, enter } = useCustomerMachine(token, profileId);
   const { position, expectedWait, agentName } = state.context;
   const leave = (
     <button type="button" className="customer-button customer-danger" onClick={() => send({ type: 'LEAVE' })}>
@@ -215,6 +217,7 @@ function CustomerCall({ token, profileId }: { token: string; profileId: number }
           <StreamVideo stream={remote} label={t('agentVideo')} className="customer-remote" />
           <StreamVideo stream={local} muted label={t('ownVideo')} className="customer-local" />
         </div>
+        <StepGuide step={state.context.step} code={state.context.code} enter={enter} />
         {leave}
       </Frame>
     );

@@ -4,6 +4,7 @@
  * the WebRTC signals. Signals that arrive before the peer listens are kept for it.
  */
 import { io, type Socket } from 'socket.io-client';
+import type { CustomerGuide, EntryReply } from '#contract/identProcedure';
 import type { ClientToServerEvents, ServerToClientEvents } from '#contract/socket';
 import type { CallConsent } from '#contract/videocalls';
 import type { CustomerCallEvent } from '../machines/customerCall.machine';
@@ -25,6 +26,8 @@ export interface CustomerConnection {
   /** Creates the call (with the consent given in that language, if any), then connects. */
   join(consent: 'en-US' | 'tr' | null): Promise<void>;
   leave(): void;
+  /** A guided call (issue 29): the serial number or the code the customer types. */
+  enter(kind: 'serial_number' | 'code', value: string): Promise<EntryReply>;
   signalling: Signalling;
   room(): string;
 }
@@ -64,8 +67,25 @@ export function connectCustomer(options: {
     roomId = body.room_id;
   }
 
+  async function readGuide() {
+    try {
+      const guide: CustomerGuide = await request(`videocall/guide?call_id=${callId}`);
+      options.report({ type: 'GUIDE.STEP', kind: guide.step });
+      options.report({ type: 'GUIDE.CODE', code: guide.code });
+    } catch {
+      // The socket's next events still tell; a failed read leaves the page as it was.
+    }
+  }
+
   return {
     consent: () => request('videocall/consent'),
+    enter: (kind, value) =>
+      request(kind === 'code' ? 'videocall/code' : 'videocall/serial_number', {
+        method: 'POST',
+        body: JSON.stringify(
+          kind === 'code' ? { call_id: callId, code: value } : { call_id: callId, serial_number: value },
+        ),
+      }),
     async join(consent) {
       if (!callId) await createCall(consent);
       socket?.disconnect();
@@ -78,7 +98,14 @@ export function connectCustomer(options: {
       s.on('queue.position', (e) =>
         options.report({ type: 'QUEUE.POSITION', position: e.position, expected_wait_s: e.expected_wait_s }),
       );
-      s.on('call.answered', (e) => options.report({ type: 'ANSWERED', agent_name: e.agent_name }));
+      s.on('call.answered', (e) => {
+        options.report({ type: 'ANSWERED', agent_name: e.agent_name });
+        void readGuide();
+      });
+      // Back after a drop or a reload: what the agent showed and sent meanwhile.
+      s.on('connect', () => void readGuide());
+      s.on('call.step', (e) => options.report({ type: 'GUIDE.STEP', kind: e.kind }));
+      s.on('call.code_sent', ({ call_id: _call, ...code }) => options.report({ type: 'GUIDE.CODE', code }));
       s.on('call.ended', () => options.report({ type: 'ENDED' }));
       s.on('signal.message', ({ data }) => (listener ? listener(data) : early.push(data)));
       await new Promise<void>((resolve, reject) => {

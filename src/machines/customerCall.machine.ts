@@ -7,6 +7,7 @@
  * in through `provide`; the connection reports QUEUE.POSITION / ANSWERED / ENDED, the peer PEER.*.
  */
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import type { CodeSent, StepKind } from '#contract/identProcedure';
 import type { CallConsent } from '#contract/videocalls';
 
 export type ConsentLanguage = 'en-US' | 'tr';
@@ -28,7 +29,10 @@ export type CustomerCallEvent =
   | { type: 'PEER.CONNECTED' }
   | { type: 'PEER.LOST' }
   | { type: 'RETRY' }
-  | { type: 'LEAVE' };
+  | { type: 'LEAVE' }
+  /** A guided call (issue 29): the step the agent shows, and the code they sent (from the socket or a reload). */
+  | { type: 'GUIDE.STEP'; kind: StepKind | null }
+  | { type: 'GUIDE.CODE'; code: CodeSent | null };
 
 export interface CustomerCallContext {
   /** The consent texts, when the company's procedure asks for consent. */
@@ -39,6 +43,10 @@ export interface CustomerCallContext {
   position: number | null;
   expectedWait: number | null;
   agentName: string | null;
+  /** The step the agent shows in a guided call (null: none, or not guided). */
+  step: StepKind | null;
+  /** The second-channel code sent in this call, while it can be typed. */
+  code: CodeSent | null;
 }
 
 export const customerCallMachine = setup({
@@ -78,6 +86,8 @@ export const customerCallMachine = setup({
     position: null,
     expectedWait: null,
     agentName: null,
+    step: null,
+    code: null,
   },
   initial: 'consent',
   states: {
@@ -159,6 +169,8 @@ export const customerCallMachine = setup({
       on: {
         LEAVE: { target: 'ended', actions: 'leave' },
         ENDED: 'ended',
+        'GUIDE.STEP': { actions: assign(({ event }) => ({ step: event.kind })) },
+        'GUIDE.CODE': { actions: assign(({ event }) => ({ code: event.code })) },
       },
       states: {
         connecting: { on: { 'PEER.CONNECTED': 'inCall' } },

@@ -41,7 +41,9 @@ export type IdentStepsEvent =
   | { type: 'CATEGORY.TOGGLE'; category: string }
   | { type: 'QUESTION.MARK'; index: number; mark: StepOutcome }
   | { type: 'PASS' }
-  | { type: 'FAIL' };
+  | { type: 'FAIL' }
+  /** A result recorded by the server from the customer's entry (a code, a serial number): it counts too. */
+  | { type: 'RESULT.RECORDED'; kind: StepKind; result: string };
 
 /** The error of a result not recorded without a detail from the server (the view says it in its language). */
 export const RECORD_FAILED = 'record failed';
@@ -169,6 +171,23 @@ export const identStepsMachine = setup({
     };
   },
   initial: 'loading',
+  on: {
+    'RESULT.RECORDED': {
+      actions: assign(({ context, event }) => {
+        const result: StepOutcome = event.result === 'passed' ? 'passed' : 'failed';
+        const results = { ...context.results, [event.kind]: result };
+        // The step shown passed by the customer's entry: on to the next open one, as after Passed.
+        const shownPassed = result === 'passed' && context.steps[context.current]?.kind === event.kind;
+        if (!shownPassed) return { results };
+        return {
+          results,
+          current: nextOpen({ steps: context.steps, results }, context.current),
+          ...freshCheck(context.drawn),
+          error: null,
+        };
+      }),
+    },
+  },
   states: {
     loading: {
       invoke: {

@@ -6,6 +6,7 @@
  */
 import { io, type Socket } from 'socket.io-client';
 import type { AgentStatusName } from '#contract/constants';
+import type { CallStep } from '#contract/identProcedure';
 import type {
   AnsweredCall,
   ClientToServerEvents,
@@ -24,6 +25,8 @@ export type RealtimeEvent =
   | { type: 'QUEUE.SYNC'; calls: QueuedCall[] }
   | { type: 'AGENT.STATUS'; user_id: number; status: AgentStatusName; call_id: number | null }
   | { type: 'STATS.UPDATE'; stats: InstantStats }
+  /** The customer's entry in a guided call recorded a step result (issue 29): to the call's agent. */
+  | { type: 'STEP.RECORDED'; call_id: number; step: CallStep }
   | { type: 'CONNECTION.LOST' }
   | { type: 'CONNECTION.RESTORED' };
 
@@ -206,6 +209,7 @@ export function connectRealtime(options: {
     stats = next;
     emit({ type: 'STATS.UPDATE', stats: next });
   });
+  socket.on('call.step_recorded', (e) => emit({ type: 'STEP.RECORDED', call_id: e.call_id, step: e.step }));
   socket.on('signal.message', ({ room, data }) => {
     for (const listener of signalListeners.get(room) ?? []) listener(data);
   });

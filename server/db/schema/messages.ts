@@ -12,6 +12,14 @@ export const mailOutbox = pgTable('mail_outbox', {
   createdAt: createdAt(),
 });
 
+/** The local SMS integration (issue 29's second-channel code): every text message "sent" is stored here. */
+export const smsOutbox = pgTable('sms_outbox', {
+  id: id(),
+  to: text().notNull(),
+  body: text().notNull(),
+  createdAt: createdAt(),
+});
+
 export const supportMessages = pgTable('support_messages', {
   id: id(),
   email: text().notNull(),

@@ -46,6 +46,8 @@ export const videoCalls = pgTable(
     consentIp: text(),
     consentLanguage: text(),
     consentText: text(),
+    /** The step of the guided procedure the agent shows the customer now (issue 29; null: none yet). */
+    currentStep: text(),
     /** When the retention job deleted the call's evidence (issue 29); the row itself stays. */
     evidenceDeletedAt: ts(),
     createdAt: createdAt(),

@@ -1,5 +1,12 @@
 /** The company's identification procedure (issue 29, GET/PUT /ident_procedure). */
-import type { CallStep, CallStepBody, IdentProcedure, IdentProcedureBody } from '#contract/identProcedure';
+import type {
+  CallStep,
+  CallStepBody,
+  CodeSent,
+  IdentProcedure,
+  IdentProcedureBody,
+  StepKind,
+} from '#contract/identProcedure';
 import { api, ifMatch } from './http';
 
 type Options = { signal?: AbortSignal };
@@ -26,4 +33,14 @@ export function getCallSteps(callId: number, { signal }: Options = {}): Promise<
 /** The call's agent records one step result (POST /videocall/{id}/steps). */
 export function addCallStep(callId: number, step: CallStepBody): Promise<CallStep> {
   return api.post(`videocall/${callId}/steps`, { json: step }).json<CallStep>();
+}
+
+/** The call's agent shows the customer a step (PUT /videocall/{id}/current_step): their page says what to do. */
+export async function showCallStep(callId: number, kind: StepKind): Promise<void> {
+  await api.put(`videocall/${callId}/current_step`, { json: { kind } });
+}
+
+/** The call's agent sends the customer the second-channel code (POST /videocall/{id}/code). */
+export function sendCallCode(callId: number): Promise<CodeSent> {
+  return api.post(`videocall/${callId}/code`).json<CodeSent>();
 }

@@ -135,3 +135,23 @@ describe('customer call machine: the device check', () => {
     expect(actor.getSnapshot().value).toBe('camera');
   });
 });
+
+describe('customer call machine: a guided call', () => {
+  it('shows the step and the code the agent sent only once in the call; a reload’s read sets both again', async () => {
+    const { actor, effects } = await pastConsent();
+    await effects.settle('openCamera', { output: undefined });
+    actor.send({ type: 'JOIN' });
+    await effects.settle('join', { output: undefined });
+    actor.send({ type: 'GUIDE.STEP', kind: 'id_front' });
+    expect(actor.getSnapshot().context.step).toBeNull();
+    actor.send({ type: 'ANSWERED', agent_name: 'Umut Agent' });
+    actor.send({ type: 'GUIDE.STEP', kind: 'second_channel_code' });
+    const code = { channel: 'sms', to: '•••42', tries_left: 3, sent_at: '2026-11-26T10:00:00.000Z' } as const;
+    actor.send({ type: 'GUIDE.CODE', code });
+    expect(actor.getSnapshot().context).toMatchObject({ step: 'second_channel_code', code });
+    actor.send({ type: 'PEER.CONNECTED' });
+    actor.send({ type: 'GUIDE.STEP', kind: 'questions' });
+    actor.send({ type: 'GUIDE.CODE', code: null });
+    expect(actor.getSnapshot().context).toMatchObject({ step: 'questions', code: null });
+  });
+});

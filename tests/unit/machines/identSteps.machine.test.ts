@@ -31,6 +31,8 @@ const events = [
   { type: 'QUESTION.MARK', index: 0, mark: 'failed' },
   { type: 'PASS' },
   { type: 'FAIL' },
+  { type: 'RESULT.RECORDED', kind: 'security_features', result: 'passed' },
+  { type: 'RESULT.RECORDED', kind: 'questions', result: 'failed' },
   done('load', {}),
   done('load', { security_features: 'passed' }),
   failed('load', { status: 500, detail: 'Remote Server Error' }),
@@ -139,6 +141,25 @@ describe('ident steps machine', () => {
       results: { id_front: 'passed' },
     });
     expect(missingSteps(actor.getSnapshot().context)).toEqual(['security_features']);
+  });
+});
+
+describe('results recorded from the customer’s entries', () => {
+  it('a pass of the step shown moves on, as Passed does; a failure or another step’s result only counts', async () => {
+    const { actor, effects } = sut();
+    actor.start();
+    await effects.settle('load', { output: {} });
+    actor.send({ type: 'RESULT.RECORDED', kind: 'security_features', result: 'failed' });
+    expect(actor.getSnapshot().context).toMatchObject({
+      current: 0,
+      results: { security_features: 'failed' },
+    });
+    actor.send({ type: 'RESULT.RECORDED', kind: 'id_front', result: 'passed' });
+    expect(actor.getSnapshot().context).toMatchObject({ current: 1, results: { id_front: 'passed' } });
+    actor.send({ type: 'CATEGORY.TOGGLE', category: 'material' });
+    actor.send({ type: 'RESULT.RECORDED', kind: 'security_features', result: 'passed' });
+    expect(actor.getSnapshot().context).toMatchObject({ current: 2, categories: [] });
+    expect(missingSteps(actor.getSnapshot().context)).toEqual([]);
   });
 });
 

@@ -29,7 +29,8 @@ export function wireDesk(parts: DeskParts, agentId: number, setConnected: (up: b
         availability.send({ type: 'AGENT.STATUS', status: event.status, call_id: event.call_id });
       return;
     }
-    if (event.type === 'STATS.UPDATE') return;
+    // Stats are read by their views; a step recorded goes to the call's steps panel (GuidedCallView).
+    if (event.type === 'STATS.UPDATE' || event.type === 'STEP.RECORDED') return;
     if (event.type === 'CONNECTION.LOST' || event.type === 'CONNECTION.RESTORED') {
       setConnected(event.type === 'CONNECTION.RESTORED');
       availability.send(event);

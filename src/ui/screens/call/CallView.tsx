@@ -1,10 +1,10 @@
 import { Button, Callout, H2, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ActorRefFrom, fromPromise } from 'xstate';
-import { type IdentProcedure, MAX_STEP_OFFSET_MS } from '#contract/identProcedure';
+import { type IdentProcedure, MAX_STEP_OFFSET_MS, type StepKind } from '#contract/identProcedure';
 import type { callMachine } from '../../../machines/call.machine';
 import { drawQuestions, identStepsMachine, latestResults } from '../../../machines/identSteps.machine';
 import {
@@ -12,9 +12,11 @@ import {
   getCallSteps,
   getIdentProcedure,
   identProcedureKeys,
+  showCallStep,
 } from '../../../services/api/identProcedure';
 import { recordingStarts } from '../../../services/callStreams';
 import { StreamVideo } from '../../../shared/StreamVideo';
+import { useRealtime } from '../../app/realtime/RealtimeProvider';
 import { useActiveAccount } from '../../app/useAccounts';
 import { useWaited } from '../../components/useWaited';
 import { BackToCalls } from './BackToCalls';
@@ -60,7 +62,37 @@ function GuidedCallView({ call, procedure }: { call: CallRef; procedure: IdentPr
     }),
     { input: { steps: procedure.steps, drawn } },
   );
+  useCustomerSide(callId, steps);
   return <CallLayout call={call} guide={{ procedure, steps }} />;
+}
+
+/**
+ * The customer's side of the guided call (issue 29): the step shown goes to their page, and the results their
+ * entries record (a code, a serial number) come back into the steps.
+ */
+function useCustomerSide(callId: number, steps: StepsRef) {
+  const realtime = useRealtime();
+  useEffect(
+    () =>
+      realtime?.subscribe((event) => {
+        if (event.type === 'STEP.RECORDED' && event.call_id === callId)
+          steps.send({ type: 'RESULT.RECORDED', kind: event.step.kind, result: event.step.result });
+      }),
+    [realtime, callId, steps],
+  );
+  useEffect(() => {
+    let shown: StepKind | null = null;
+    const subscription = steps.subscribe((snapshot) => {
+      const kind = snapshot.matches('loading')
+        ? null
+        : snapshot.context.steps[snapshot.context.current]?.kind;
+      if (!kind || kind === shown) return;
+      shown = kind;
+      // Not shown (the call ended meanwhile, a network error): the customer keeps the previous instruction.
+      showCallStep(callId, kind).catch(() => undefined);
+    });
+    return () => subscription.unsubscribe();
+  }, [callId, steps]);
 }
 
 /** The video, what the call machine says, and the profile with the call's questions (and steps) beside it. */

@@ -14,6 +14,7 @@ import {
   RECORD_FAILED,
 } from '../../../machines/identSteps.machine';
 import { callLang } from '../../components/useCallEntries';
+import { CustomerEntry } from './CustomerEntry';
 
 export type StepsRef = ActorRefFrom<typeof identStepsMachine>;
 
@@ -21,7 +22,7 @@ export type StepsRef = ActorRefFrom<typeof identStepsMachine>;
  * The guided procedure beside the video (issue 29 point 2): the steps in order, the current one with what to
  * ask and capture, and Passed / Failed. The rules are the identSteps machine's; this only shows them.
  */
-export function StepsPanel({ steps, closed }: { steps: StepsRef; closed: boolean }) {
+export function StepsPanel({ steps, closed, callId }: { steps: StepsRef; closed: boolean; callId: number }) {
   const { t } = useTranslation('calls');
   const { t: tp } = useTranslation('procedure');
   const snapshot = useSelector(steps, (s) => s);
@@ -69,7 +70,9 @@ export function StepsPanel({ steps, closed }: { steps: StepsRef; closed: boolean
                   {t(`guide.results.${result ?? 'open'}`)}
                 </Tag>
               </div>
-              {current && !closed && <CurrentStep steps={steps} step={step} name={name} busy={busy} />}
+              {current && !closed && (
+                <CurrentStep steps={steps} step={step} name={name} busy={busy} callId={callId} />
+              )}
             </li>
           );
         })}
@@ -88,11 +91,13 @@ function CurrentStep({
   step,
   name,
   busy,
+  callId,
 }: {
   steps: StepsRef;
   step: ProcedureStep;
   name: string;
   busy: boolean;
+  callId: number;
 }) {
   const { t } = useTranslation('calls');
   const context = useSelector(steps, (s) => s.context);
@@ -131,6 +136,9 @@ function CurrentStep({
             />
           ))}
         </ol>
+      )}
+      {(step.kind === 'serial_number' || step.kind === 'second_channel_code') && (
+        <CustomerEntry callId={callId} kind={step.kind} result={context.results[step.kind]} />
       )}
       {context.error && (
         <Callout intent={Intent.DANGER} icon="error" role="alert">
