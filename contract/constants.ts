@@ -159,3 +159,10 @@ export const CONTENT_FIELDS = [
 
 /** The checks of a document (SPEC §3). */
 export const CHECK_KINDS = ['document', 'fraud', 'biometric', 'cross'] as const;
+
+/**
+ * A guided call's customer entries (issue 29): serial-number entries and code sends a call allows (the code's
+ * wrong tries are the procedure step's `max_tries`), and the longest serial number. Here, not in
+ * identProcedure.ts, so that the join page checks them without loading zod.
+ */
+export const CALL_GUIDE_LIMITS = { serialTries: 3, codeSends: 3, serialLength: 40 } as const;

@@ -6,6 +6,9 @@
  */
 import { z } from 'zod';
 import { isoDateTime, lineText, multilineText } from './common';
+import { CALL_GUIDE_LIMITS } from './constants';
+
+export { CALL_GUIDE_LIMITS };
 
 /** The kinds of step, in the order of the default template. */
 export const STEP_KINDS = [
@@ -300,9 +303,6 @@ export const callStepSchema = z.object({
 export type CallStep = z.infer<typeof callStepSchema>;
 
 // ---------------------------------------------------------------- the customer's side of a guided call
-
-/** Serial-number entries and code sends a call allows (the code's wrong tries are the step's `max_tries`). */
-export const CALL_GUIDE_LIMITS = { serialTries: 3, codeSends: 3, serialLength: 40 } as const;
 
 /** Call ids as the customer page sends them: a positive 32-bit integer. */
 const callIdField = z.number().int().min(1).max(2_147_483_647);

@@ -5,7 +5,8 @@
  * comparison) and may be typed again while tries are left. Pure: `submit` comes in through `provide`.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { CALL_GUIDE_LIMITS, type EntryReply } from '#contract/identProcedure';
+import { CALL_GUIDE_LIMITS } from '#contract/constants';
+import type { EntryReply } from '#contract/identProcedure';
 
 export type EntryKind = 'serial_number' | 'code';
 

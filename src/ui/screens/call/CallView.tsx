@@ -6,7 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { type ActorRefFrom, fromPromise } from 'xstate';
 import { type IdentProcedure, MAX_STEP_OFFSET_MS, type StepKind } from '#contract/identProcedure';
 import type { callMachine } from '../../../machines/call.machine';
-import { drawQuestions, identStepsMachine, latestResults } from '../../../machines/identSteps.machine';
+import {
+  drawQuestions,
+  identStepsMachine,
+  latestResults,
+  missingSteps,
+} from '../../../machines/identSteps.machine';
 import {
   addCallStep,
   getCallSteps,
@@ -83,9 +88,12 @@ function useCustomerSide(callId: number, steps: StepsRef) {
   useEffect(() => {
     let shown: StepKind | null = null;
     const subscription = steps.subscribe((snapshot) => {
-      const kind = snapshot.matches('loading')
-        ? null
-        : snapshot.context.steps[snapshot.context.current]?.kind;
+      if (snapshot.matches('loading')) return;
+      // Every mandatory step passed: the customer is told the agent is deciding.
+      const kind: StepKind | undefined =
+        missingSteps(snapshot.context).length === 0
+          ? 'decision'
+          : snapshot.context.steps[snapshot.context.current]?.kind;
       if (!kind || kind === shown) return;
       shown = kind;
       // Not shown (the call ended meanwhile, a network error): the customer keeps the previous instruction.
