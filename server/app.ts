@@ -40,6 +40,7 @@ import { accountCodeRoutes } from './routes/accountCodes';
 import { amlRoutes } from './routes/aml';
 import { auditRoutes } from './routes/audit';
 import { bitoolRoutes } from './routes/bitool';
+import { callQualityRoutes } from './routes/callQuality';
 import { callReportRoutes } from './routes/callReport';
 import { companyRoutes } from './routes/companies';
 import { devRoutes } from './routes/dev';
@@ -110,6 +111,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   passkeyRoutes(ctx),
   identProcedureRoutes(ctx),
   evidenceRoutes(ctx),
+  callQualityRoutes(ctx),
 ];
 
 /**
