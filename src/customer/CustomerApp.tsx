@@ -9,6 +9,7 @@ import type { Signalling } from '../services/socket';
 import { StreamVideo } from '../shared/StreamVideo';
 import { connectCustomer, profileOfToken } from './connection';
 import { DeviceCheck } from './DeviceCheck';
+import { measureCustomerQuality } from './quality';
 
 /** The customer's page: camera, queue, call. */
 export function CustomerApp({ token }: { token: string }) {
@@ -80,6 +81,7 @@ function useCustomerMachine(token: string, profileId: number) {
         join: fromPromise(({ input }) => connection.join(input.consent)),
         peer: fromCallback(({ sendBack }) => {
           let link: PeerLink | null = null;
+          let stopQuality = () => {};
           // A retried connection: the agent asks for a fresh peer, then sends a new offer.
           const signalling: Signalling = {
             ...connection.signalling,
@@ -98,7 +100,17 @@ function useCustomerMachine(token: string, profileId: number) {
               signalling,
               handlers: {
                 onStream: setRemote,
-                onConnect: () => sendBack({ type: 'PEER.CONNECTED' }),
+                onConnect: () => {
+                  sendBack({ type: 'PEER.CONNECTED' });
+                  stopQuality();
+                  if (link)
+                    stopQuality = measureCustomerQuality({
+                      server: window.location.origin,
+                      token,
+                      callId: connection.callId(),
+                      link,
+                    });
+                },
                 onClose: () => sendBack({ type: 'PEER.LOST' }),
                 onError: () => sendBack({ type: 'PEER.LOST' }),
               },
@@ -106,6 +118,7 @@ function useCustomerMachine(token: string, profileId: number) {
           }
           start();
           return () => {
+            stopQuality();
             link?.destroy();
             stopMedia(media);
             media = null;

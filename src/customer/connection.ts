@@ -27,6 +27,8 @@ export interface CustomerConnection {
   leave(): void;
   signalling: Signalling;
   room(): string;
+  /** The call this page created (0 before it joined). */
+  callId(): number;
 }
 
 export function connectCustomer(options: {
@@ -91,6 +93,7 @@ export function connectCustomer(options: {
       setTimeout(() => socket?.disconnect(), 200);
     },
     room: () => roomId,
+    callId: () => callId,
     signalling: {
       join: async () => [],
       leave: async () => undefined,
