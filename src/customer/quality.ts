@@ -2,7 +2,7 @@
  * The customer's side of the call quality (issue 29 point 6): what the customer's page receives, measured from
  * the peer's statistics every few seconds and sent with the join-link token (POST /videocall/{id}/quality/customer).
  */
-import type { QualitySample } from '#contract/callQuality';
+import type { QualitySample } from '#contract/callQualityRules';
 import type { PeerLink } from '../services/callMedia';
 import { meterQuality } from '../services/qualityMeter';
 

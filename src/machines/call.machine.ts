@@ -8,7 +8,7 @@
  * through `provide`; the session reports back with PEER.* / MEDIA.DENIED / RECORDING.READY.
  */
 import { assign, fromCallback, fromPromise, sendTo, setup, spawnChild } from 'xstate';
-import { MAX_QUALITY_SAMPLES, type QualitySample } from '#contract/callQuality';
+import { MAX_QUALITY_SAMPLES, type QualitySample } from '#contract/callQualityRules';
 import { CALL_CLOSED, CALL_STATUS_TALKING, FIRST_FINAL_CALL_STATUS } from '#contract/constants';
 import type { QueuedCall } from '#contract/socket';
 import { recordingUploadMachine } from './recordingUpload.machine';

@@ -3,7 +3,7 @@
  * reason matching the first issue (picture, then sound, then connection) of the samples the agent received.
  * Pure; the view shows it and sends STATUS.PICK / REASON.PICK when the agent takes it.
  */
-import { type QualityIssue, type QualitySample, summarizeQuality } from '#contract/callQuality';
+import { type QualityIssue, type QualitySample, summarizeQuality } from '#contract/callQualityRules';
 import { CALL_STATUSES } from '#contract/constants';
 import type { ProcedureReason } from '#contract/identProcedure';
 

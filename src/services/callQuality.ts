@@ -3,7 +3,7 @@
  * one peer connection to one sample of what that side received in between. The browser part (polling the
  * connection, sending the samples) is in qualityMeter.ts.
  */
-import type { QualitySample } from '#contract/callQuality';
+import type { QualitySample } from '#contract/callQualityRules';
 
 /** One entry of an RTCStatsReport (`Array.from(report.values())`): the fields read here, all optional. */
 export interface StatsEntry {

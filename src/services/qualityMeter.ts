@@ -3,7 +3,7 @@
  * getStats() becomes a sample (callQuality.ts), handed to `onSample` and sent to the server in batches. Used by
  * the agent's call session and the customer's page alike; only `send` differs (the studio's API, the join token).
  */
-import { MAX_QUALITY_BATCH, QUALITY_INTERVAL_MS, type QualitySample } from '#contract/callQuality';
+import { MAX_QUALITY_BATCH, QUALITY_INTERVAL_MS, type QualitySample } from '#contract/callQualityRules';
 import { qualitySample, type StatsEntry } from './callQuality';
 
 /** Sends samples; rejects with `{ status }` of the server's answer when it refused them (4xx: stop sending). */

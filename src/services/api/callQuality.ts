@@ -1,5 +1,5 @@
 /** The quality of a call (issue 29 point 6): the agent's side of it. */
-import type { QualitySample } from '#contract/callQuality';
+import type { QualitySample } from '#contract/callQualityRules';
 import { api } from './http';
 
 /** The call's agent sends what it received (POST /videocall/{id}/quality). */

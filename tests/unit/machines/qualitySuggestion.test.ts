@@ -5,7 +5,7 @@ import {
   type QualitySample,
   sampleIssues,
   summarizeQuality,
-} from '#contract/callQuality';
+} from '#contract/callQualityRules';
 import { DEFAULT_IDENT_PROCEDURE } from '#contract/identProcedure';
 import {
   CALL_STATUS_BAD_QUALITY,

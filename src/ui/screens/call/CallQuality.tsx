@@ -2,7 +2,7 @@ import { Icon, Intent, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
-import { type QualitySample, sampleIssues } from '#contract/callQuality';
+import { type QualitySample, sampleIssues } from '#contract/callQualityRules';
 import type { callMachine } from '../../../machines/call.machine';
 
 /**
@@ -19,7 +19,7 @@ export function CallQuality({ call }: { call: ActorRefFrom<typeof callMachine> }
   const figures: [keyof QualitySample, string][] = sample
     ? [
         ['height', t('quality.resolution', { width: sample.width, height: sample.height })],
-        ['fps', t('quality.fps', { fps: number(sample.fps) })],
+        ['fps', t('quality.fps', { fps: number(sample.fps, 1) })],
         ['loss_pct', t('quality.loss', { loss: number(sample.loss_pct, 1) })],
         ['kbps', t('quality.bitrate', { kbps: number(sample.kbps) })],
       ]
