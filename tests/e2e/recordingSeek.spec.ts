@@ -147,7 +147,8 @@ test('the player marks the steps of the call and jumps to each, by mouse and key
   const time = () => video.evaluate((v: HTMLVideoElement) => v.currentTime);
 
   // The keyboard: on the list's second step, Enter plays from 0.9 s.
-  const idFront = steps.getByRole('button', { name: 'Play from 0:00: ID front, Failed' });
+  const idFront = steps.getByRole('button', { name: /ID front\s*Failed/ });
+  await expect(idFront).toHaveAttribute('title', 'Play from 0:00: ID front, Failed');
   await idFront.focus();
   await page.keyboard.press('Enter');
   await expect.poll(time).toBeCloseTo(0.9, 1);
@@ -163,7 +164,11 @@ test('the player marks the steps of the call and jumps to each, by mouse and key
       .include('.studio-recording-steps')
       .analyze();
     expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
-    if (shots) await page.screenshot({ path: `${shots}/recording-steps-en-${dark ? 'dark' : 'light'}.png` });
+    if (shots)
+      await page.screenshot({
+        path: `${shots}/recording-steps-en-${dark ? 'dark' : 'light'}.png`,
+        fullPage: true,
+      });
   }
 
   // In Turkish: the names of the steps and the results follow the studio's language.
@@ -175,6 +180,10 @@ test('the player marks the steps of the call and jumps to each, by mouse and key
   await expect(markers).toHaveCount(2, { timeout: 30_000 });
   for (const dark of [false, true]) {
     await page.evaluate((on) => document.body.classList.toggle('bp6-dark', on), dark);
-    if (shots) await page.screenshot({ path: `${shots}/recording-steps-tr-${dark ? 'dark' : 'light'}.png` });
+    if (shots)
+      await page.screenshot({
+        path: `${shots}/recording-steps-tr-${dark ? 'dark' : 'light'}.png`,
+        fullPage: true,
+      });
   }
 });

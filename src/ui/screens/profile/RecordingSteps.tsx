@@ -22,7 +22,8 @@ export function clock(ms: number): string {
 /**
  * The identification steps of a recorded call (issue 29 point 2): a marker per step on a timeline under the
  * player, coloured by its result, and the list of steps; a click on either plays the recording from the step's
- * offset. The list is the keyboard's way (the markers repeat it for the mouse). Markers appear once the
+ * offset. The list is the keyboard's way (the markers repeat it for the mouse; a step's button is named by what
+ * it shows, its title says what a click does). Markers appear once the
  * player knows the recording's duration.
  */
 export function RecordingSteps({
@@ -84,7 +85,7 @@ export function RecordingSteps({
         <ol className="studio-recording-step-list">
           {steps.data.map((step) => (
             <li key={step.id}>
-              <Button variant="minimal" aria-label={label(step)} onClick={() => jump(step)} disabled={!video}>
+              <Button variant="minimal" title={label(step)} onClick={() => jump(step)} disabled={!video}>
                 <span className="studio-recording-step">
                   <span className="studio-recording-time">{clock(step.offset_ms)}</span>
                   <span>{tp(`kinds.${step.kind}`)}</span>
