@@ -90,3 +90,75 @@ test('the agent sees the call quality live, and both sides’ samples are stored
   await endWithStatus(agent, 'Complete');
   await expect(agent.getByText('Video call status updated successfully')).toBeVisible({ timeout: 30_000 });
 });
+
+test('a poor picture is flagged live and the end screen offers Bad quality, which the agent takes', async ({
+  browser,
+}) => {
+  const agent = await contexts.page(browser);
+  // The agent's browser reports the received video at 320×240 (what a weak camera or link gives): the studio's
+  // own path (getStats → sample → call machine → views) runs on it unchanged.
+  await agent.addInitScript(() => {
+    const original = RTCPeerConnection.prototype.getStats;
+    RTCPeerConnection.prototype.getStats = async function (this: RTCPeerConnection, ...args: []) {
+      const report = await original.apply(this, args);
+      const scaled = new Map<string, unknown>();
+      for (const [id, entry] of report as Map<string, { type: string; kind?: string }>)
+        scaled.set(
+          id,
+          entry.type === 'inbound-rtp' && entry.kind === 'video'
+            ? { ...entry, frameWidth: 320, frameHeight: 240 }
+            : entry,
+        );
+      return scaled as unknown as RTCStatsReport;
+    };
+  });
+  await goOnline(agent, DEMO.agent);
+  const link = await joinLink(agent, PROFILE);
+  const customer = await contexts.page(browser);
+  await joinQueue(customer, link);
+  await expect(agent.getByRole('alertdialog')).toContainText('Incoming video call');
+  await answerAndTalk(agent, customer, PROFILE);
+  const callId = Number(/\/(\d+)$/.exec(agent.url())?.[1]);
+
+  const resolution = agent.getByRole('list', { name: 'Call quality' }).locator('[data-quality="height"]');
+  await expect(resolution).toHaveText('320×240', { timeout: 20_000 });
+  await expect(resolution).toHaveAttribute('data-poor', 'true');
+  await expect(resolution.getByRole('img', { name: 'below the threshold' })).toBeVisible();
+  // Three samples make a verdict (one every 3 s).
+  await agent.waitForTimeout(10_000);
+  await agent.getByRole('button', { name: 'Hang up' }).click();
+  const offer = agent.getByText('Picture quality was poor: end as Bad quality?');
+  await expect(offer).toBeVisible({ timeout: 20_000 });
+  if (shots)
+    for (const [lang, label] of [
+      ['en-US', 'Language'],
+      ['tr', 'Dil'],
+    ] as const) {
+      if (lang === 'tr') await agent.getByRole('combobox', { name: 'Language' }).selectOption('tr');
+      for (const theme of ['light', 'dark'] as const) {
+        await agent.evaluate((on) => document.body.classList.toggle('bp6-dark', on), theme === 'dark');
+        await agent
+          .locator('.studio-call-end')
+          .screenshot({ path: `${shots}/call-end-offer-${lang}-${theme}.png` });
+      }
+      if (lang === 'tr') await agent.getByRole('combobox', { name: label }).selectOption('en-US');
+      await agent.evaluate(() => document.body.classList.remove('bp6-dark'));
+    }
+  await agent.getByRole('button', { name: 'Use it' }).click();
+  await expect(agent.getByRole('radio', { name: 'Bad quality', exact: true })).toBeChecked();
+  await expect(offer).toBeHidden();
+  await agent.getByRole('button', { name: 'Save status' }).click();
+  await expect(agent.getByText('Video call status updated successfully')).toBeVisible({ timeout: 30_000 });
+
+  const token = await tokenOf(agent.request, DEMO.agent);
+  const held = await agent.request.get(`/api/v2/videocall/${callId}/quality`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const quality = (await held.json()) as CallQuality;
+  expect(quality.agent?.height.max).toBe(240);
+  expect(quality.agent?.issues).toContain('picture');
+  const call = await agent.request.get(`/api/v2/videocall/${callId}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(await call.json()).toMatchObject({ status: 6 });
+});
