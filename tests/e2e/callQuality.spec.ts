@@ -25,10 +25,10 @@ async function tokenOf(request: APIRequestContext, who: { email: string; passwor
   return ((await login.json()) as { access: string }).access;
 }
 
-/** The call's header in the other languages and themes (only when QUALITY_SCREENSHOTS is set). */
-async function shoot(agent: Page) {
+/** A part of the call screen in both languages and themes (only when QUALITY_SCREENSHOTS is set). */
+async function shoot(agent: Page, selector: string, name: string) {
   if (!shots) return;
-  const header = agent.locator('.studio-call-stage');
+  const part = agent.locator(selector);
   for (const [lang, label] of [
     ['en-US', 'Language'],
     ['tr', 'Dil'],
@@ -36,7 +36,7 @@ async function shoot(agent: Page) {
     if (lang === 'tr') await agent.getByRole('combobox', { name: 'Language' }).selectOption('tr');
     for (const theme of ['light', 'dark'] as const) {
       await agent.evaluate((on) => document.body.classList.toggle('bp6-dark', on), theme === 'dark');
-      await header.screenshot({ path: `${shots}/call-quality-${lang}-${theme}.png` });
+      await part.screenshot({ path: `${shots}/${name}-${lang}-${theme}.png` });
     }
     if (lang === 'tr') await agent.getByRole('combobox', { name: label }).selectOption('en-US');
   }
@@ -61,7 +61,7 @@ test('the agent sees the call quality live, and both sides’ samples are stored
   await expect(figures).toContainText(/\d+ fps/);
   await expect(figures).toContainText(/Loss [\d.,]+ %/);
   await expect(figures).toContainText(/\d[\d,.]* kbit\/s/);
-  await shoot(agent);
+  await shoot(agent, '.studio-call-stage', 'call-quality');
 
   // Both sides send their samples while the call goes on.
   const token = await tokenOf(agent.request, DEMO.agent);
@@ -121,7 +121,7 @@ test('a poor picture is flagged live and the end screen offers Bad quality, whic
   const callId = Number(/\/(\d+)$/.exec(agent.url())?.[1]);
 
   const resolution = agent.getByRole('list', { name: 'Call quality' }).locator('[data-quality="height"]');
-  await expect(resolution).toHaveText('320×240', { timeout: 20_000 });
+  await expect(resolution).toContainText('320×240', { timeout: 20_000 });
   await expect(resolution).toHaveAttribute('data-poor', 'true');
   await expect(resolution.getByRole('img', { name: 'below the threshold' })).toBeVisible();
   // Three samples make a verdict (one every 3 s).
@@ -129,21 +129,7 @@ test('a poor picture is flagged live and the end screen offers Bad quality, whic
   await agent.getByRole('button', { name: 'Hang up' }).click();
   const offer = agent.getByText('Picture quality was poor: end as Bad quality?');
   await expect(offer).toBeVisible({ timeout: 20_000 });
-  if (shots)
-    for (const [lang, label] of [
-      ['en-US', 'Language'],
-      ['tr', 'Dil'],
-    ] as const) {
-      if (lang === 'tr') await agent.getByRole('combobox', { name: 'Language' }).selectOption('tr');
-      for (const theme of ['light', 'dark'] as const) {
-        await agent.evaluate((on) => document.body.classList.toggle('bp6-dark', on), theme === 'dark');
-        await agent
-          .locator('.studio-call-end')
-          .screenshot({ path: `${shots}/call-end-offer-${lang}-${theme}.png` });
-      }
-      if (lang === 'tr') await agent.getByRole('combobox', { name: label }).selectOption('en-US');
-      await agent.evaluate(() => document.body.classList.remove('bp6-dark'));
-    }
+  await shoot(agent, '.studio-call-end', 'call-end-offer');
   await agent.getByRole('button', { name: 'Use it' }).click();
   await expect(agent.getByRole('radio', { name: 'Bad quality', exact: true })).toBeChecked();
   await expect(offer).toBeHidden();
