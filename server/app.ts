@@ -42,6 +42,7 @@ import { amlRoutes } from './routes/aml';
 import { auditRoutes } from './routes/audit';
 import { bitoolRoutes } from './routes/bitool';
 import { callGuideRoutes } from './routes/callGuide';
+import { callQualityRoutes } from './routes/callQuality';
 import { callReportRoutes } from './routes/callReport';
 import { companyRoutes } from './routes/companies';
 import { devRoutes } from './routes/dev';
@@ -113,6 +114,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   identProcedureRoutes(ctx),
   callGuideRoutes(ctx),
   evidenceRoutes(ctx),
+  callQualityRoutes(ctx),
 ];
 
 /**

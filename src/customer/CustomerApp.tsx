@@ -9,6 +9,7 @@ import type { Signalling } from '../services/socket';
 import { StreamVideo } from '../shared/StreamVideo';
 import { connectCustomer, profileOfToken } from './connection';
 import { DeviceCheck } from './DeviceCheck';
+import { measureCustomerQuality } from './quality';
 import { StepGuide } from './StepGuide';
 
 /** The customer's page: camera, queue, call. */
@@ -81,6 +82,7 @@ function useCustomerMachine(token: string, profileId: number) {
         join: fromPromise(({ input }) => connection.join(input.consent)),
         peer: fromCallback(({ sendBack }) => {
           let link: PeerLink | null = null;
+          let stopQuality = () => {};
           // A retried connection: the agent asks for a fresh peer, then sends a new offer.
           const signalling: Signalling = {
             ...connection.signalling,
@@ -99,7 +101,17 @@ function useCustomerMachine(token: string, profileId: number) {
               signalling,
               handlers: {
                 onStream: setRemote,
-                onConnect: () => sendBack({ type: 'PEER.CONNECTED' }),
+                onConnect: () => {
+                  sendBack({ type: 'PEER.CONNECTED' });
+                  stopQuality();
+                  if (link)
+                    stopQuality = measureCustomerQuality({
+                      server: window.location.origin,
+                      token,
+                      callId: connection.callId(),
+                      link,
+                    });
+                },
                 onClose: () => sendBack({ type: 'PEER.LOST' }),
                 onError: () => sendBack({ type: 'PEER.LOST' }),
               },
@@ -107,6 +119,7 @@ function useCustomerMachine(token: string, profileId: number) {
           }
           start();
           return () => {
+            stopQuality();
             link?.destroy();
             stopMedia(media);
             media = null;

@@ -30,6 +30,8 @@ export interface CustomerConnection {
   enter(kind: 'serial_number' | 'code', value: string): Promise<EntryReply>;
   signalling: Signalling;
   room(): string;
+  /** The call this page created (0 before it joined). */
+  callId(): number;
 }
 
 export function connectCustomer(options: {
@@ -118,6 +120,7 @@ export function connectCustomer(options: {
       setTimeout(() => socket?.disconnect(), 200);
     },
     room: () => roomId,
+    callId: () => callId,
     signalling: {
       join: async () => [],
       leave: async () => undefined,

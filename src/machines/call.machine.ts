@@ -8,6 +8,7 @@
  * through `provide`; the session reports back with PEER.* / MEDIA.DENIED / RECORDING.READY.
  */
 import { assign, fromCallback, fromPromise, sendTo, setup, spawnChild } from 'xstate';
+import { MAX_QUALITY_SAMPLES, type QualitySample } from '#contract/callQualityRules';
 import { CALL_CLOSED, CALL_STATUS_TALKING, FIRST_FINAL_CALL_STATUS } from '#contract/constants';
 import type { QueuedCall } from '#contract/socket';
 import { recordingUploadMachine } from './recordingUpload.machine';
@@ -20,7 +21,9 @@ export type SessionReport =
   | { type: 'PEER.FAILED' }
   | { type: 'MEDIA.DENIED' }
   /** The recording stopped; `kept` when it is saved in the browser and waits for upload. */
-  | { type: 'RECORDING.READY'; kept: boolean };
+  | { type: 'RECORDING.READY'; kept: boolean }
+  /** What the agent received in the last few seconds (issue 29: call quality). */
+  | { type: 'QUALITY.SAMPLE'; sample: QualitySample };
 
 /** What the call tells its session. */
 export type SessionCommand = { type: 'SESSION.RESTART' } | { type: 'SESSION.STOP' };
@@ -68,6 +71,8 @@ export interface CallContext {
   error: string | null;
   /** The call was closed without this agent's status (the server, an admin): why. */
   closedReason: string | null;
+  /** The quality samples of the call as the agent received it, oldest first (the last MAX_QUALITY_SAMPLES). */
+  quality: QualitySample[];
 }
 
 const detailOf = (error: unknown): string | null =>
@@ -150,6 +155,7 @@ export const callMachine = setup({
     socketDown: false,
     error: null,
     closedReason: null,
+    quality: [],
   }),
   initial: 'ringing',
   on: {
@@ -243,6 +249,11 @@ export const callMachine = setup({
         ],
         // Not read (the network again): the call goes on; a hang-up or the status will learn it.
         'xstate.error.actor.check': {},
+        'QUALITY.SAMPLE': {
+          actions: assign(({ context, event }) => ({
+            quality: [...context.quality, event.sample].slice(-MAX_QUALITY_SAMPLES),
+          })),
+        },
       },
       states: {
         connecting: {

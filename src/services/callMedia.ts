@@ -52,6 +52,8 @@ export interface PeerHandlers {
 
 export interface PeerLink {
   destroy(): void;
+  /** The peer's RTCPeerConnection (for getStats: call quality). */
+  connection(): RTCPeerConnection;
 }
 
 /**
@@ -95,6 +97,8 @@ export function linkPeer(options: {
       stopListening();
       peer.destroy();
     },
+    // simple-peer keeps it as `_pc` (not in its types; set in its constructor, so there once the peer exists).
+    connection: () => (peer as unknown as { _pc: RTCPeerConnection })._pc,
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import type { QueuedCall } from '#contract/socket';
 import type { SessionCommand, SessionReport } from '../machines/call.machine';
+import { addCallQuality } from './api/callQuality';
 import {
   type CallRecorder,
   linkPeer,
@@ -16,6 +17,7 @@ import {
   stopMedia,
 } from './callMedia';
 import { callStreams, recordingStarts } from './callStreams';
+import { meterQuality } from './qualityMeter';
 import { keepRecording } from './recordings';
 import type { Realtime } from './socket';
 
@@ -34,8 +36,11 @@ export function runCallSession(options: {
   let recorder: CallRecorder | null = null;
   let connected = false;
   let stopped = false;
+  let stopMeter: (() => void) | null = null;
 
   async function start(restart: boolean) {
+    stopMeter?.();
+    stopMeter = null;
     link?.destroy();
     link = null;
     connected = false;
@@ -55,7 +60,7 @@ export function runCallSession(options: {
       return;
     }
     const stream = media;
-    link = linkPeer({
+    const current = linkPeer({
       initiator: true,
       stream,
       room,
@@ -71,15 +76,23 @@ export function runCallSession(options: {
         onConnect() {
           connected = true;
           sendBack({ type: 'PEER.CONNECTED' });
+          stopMeter?.();
+          stopMeter = meterQuality({
+            peer: current.connection(),
+            send: (samples) => addCallQuality(callId, samples),
+            onSample: (sample) => sendBack({ type: 'QUALITY.SAMPLE', sample }),
+          });
         },
         onClose: () => sendBack({ type: 'PEER.LOST' }),
         onError: () => sendBack({ type: connected ? 'PEER.LOST' : 'PEER.FAILED' }),
       },
     });
+    link = current;
   }
 
   async function stop() {
     stopped = true;
+    stopMeter?.();
     link?.destroy();
     link = null;
     let kept = false;
@@ -108,6 +121,7 @@ export function runCallSession(options: {
   return () => {
     if (stopped) return;
     stopped = true;
+    stopMeter?.();
     link?.destroy();
     stopMedia(media);
     callStreams.delete(callId);

@@ -161,6 +161,23 @@ describe('call machine', () => {
     });
   });
 
+  it('keeps the quality samples the session reports during the call (issue 29), for the end screen', async () => {
+    const { actor, effects } = sut();
+    actor.start();
+    const sample = { width: 640, height: 480, fps: 30, loss_pct: 0, kbps: 900, audio_level: 0.2 };
+    actor.send({ type: 'QUALITY.SAMPLE', sample });
+    expect(actor.getSnapshot().context.quality).toEqual([]); // still ringing: no call to measure
+    actor.send({ type: 'ANSWER' });
+    await effects.settle('answer', { output: { room_id: 'room-5' } });
+    actor.send({ type: 'PEER.CONNECTED' });
+    actor.send({ type: 'QUALITY.SAMPLE', sample });
+    actor.send({ type: 'QUALITY.SAMPLE', sample: { ...sample, fps: 9 } });
+    actor.send({ type: 'HANG_UP' });
+    actor.send({ type: 'RECORDING.READY', kept: false });
+    expect(actor.getSnapshot().value).toBe('ending');
+    expect(actor.getSnapshot().context.quality.map((s) => s.fps)).toEqual([30, 9]);
+  });
+
   it('hears Call Completed when the customer hangs up, and skips the upload without a recording', async () => {
     const { actor, effects, notices } = sut();
     actor.start();

@@ -17,6 +17,7 @@ import { CALL_STATUS_COMPLETE, FINAL_CALL_STATUSES } from '#contract/constants';
 import type { IdentProcedure, StepKind } from '#contract/identProcedure';
 import type { callMachine } from '../../../machines/call.machine';
 import { type identStepsMachine, mayEnd, missingSteps } from '../../../machines/identSteps.machine';
+import { qualitySuggestion, suggestedFirst } from '../../../machines/qualitySuggestion';
 import type { recordingUploadMachine } from '../../../machines/recordingUpload.machine';
 import { videoPath } from '../../components/callPaths';
 import { callLang } from '../../components/useCallEntries';
@@ -38,17 +39,24 @@ export function CallEnd({ call, guide }: { call: CallRef; guide: Guide | null })
   const { t: tp } = useTranslation('procedure');
   const snapshot = useSelector(call, (s) => s);
   const missing = useSelector(guide?.steps, (s) => (s ? missingSteps(s.context) : NO_STEPS)) ?? NO_STEPS;
-  const { status, outcomeReason, error, call: queued } = snapshot.context;
+  const { status, outcomeReason, error, call: queued, quality } = snapshot.context;
   const upload = snapshot.children.upload as ActorRefFrom<typeof recordingUploadMachine> | undefined;
 
   if (snapshot.matches('ending') || snapshot.matches('saving')) {
     const saving = snapshot.matches('saving');
     const completeBlocked = guide !== null && missing.length > 0;
+    // A poor call (issue 29 point 6) offers the matching status and abort reason, and lists that reason first.
+    const suggestion = qualitySuggestion(quality, guide?.procedure.abort_reasons ?? []);
     const reasons =
       guide && status !== null
-        ? guide.procedure[status === CALL_STATUS_COMPLETE ? 'decision_reasons' : 'abort_reasons']
+        ? status === CALL_STATUS_COMPLETE
+          ? guide.procedure.decision_reasons
+          : suggestedFirst(guide.procedure.abort_reasons, suggestion)
         : [];
     const lang = callLang(i18n.language) === 'TR' ? 'tr' : 'en';
+    const offered =
+      suggestion !== null &&
+      !(status === suggestion.status && (!guide || outcomeReason === (suggestion.reason?.id ?? null)));
     const ready = mayEnd({ guided: guide !== null, status, reason: outcomeReason, missing });
     return (
       <form
@@ -60,6 +68,31 @@ export function CallEnd({ call, guide }: { call: CallRef; guide: Guide | null })
       >
         <H3>{t('call.endingTitle')}</H3>
         <p className="studio-muted">{t('call.endingHelp')}</p>
+        {suggestion && offered && (
+          <Callout intent={Intent.WARNING} icon="warning-sign" className="studio-call-quality-offer">
+            <p>
+              {guide && suggestion.reason
+                ? t('quality.suggest', {
+                    issue: t(`quality.issues.${suggestion.issue}`),
+                    reason: suggestion.reason[lang],
+                    status: t(`statusNames.${suggestion.status}` as 'statusNames.6'),
+                  })
+                : t('quality.suggestStatus', {
+                    issue: t(`quality.issues.${suggestion.issue}`),
+                    status: t(`statusNames.${suggestion.status}` as 'statusNames.6'),
+                  })}
+            </p>
+            <Button
+              text={t('quality.use')}
+              disabled={saving}
+              onClick={() => {
+                call.send({ type: 'STATUS.PICK', status: suggestion.status });
+                if (guide && suggestion.reason)
+                  call.send({ type: 'REASON.PICK', reason: suggestion.reason.id });
+              }}
+            />
+          </Callout>
+        )}
         <FormGroup
           label={t('call.statusLabel')}
           intent={error ? Intent.DANGER : Intent.NONE}

@@ -26,6 +26,7 @@ import { useActiveAccount } from '../../app/useAccounts';
 import { useWaited } from '../../components/useWaited';
 import { BackToCalls } from './BackToCalls';
 import { CallEnd, type Guide } from './CallEnd';
+import { CallQuality } from './CallQuality';
 import { CallSidebar } from './CallSidebar';
 import type { StepsRef } from './StepsPanel';
 import { useCallStreams } from './useCall';
@@ -120,6 +121,7 @@ function CallLayout({ call, guide }: { call: CallRef; guide: (Guide & { steps: S
         <header className="studio-call-header">
           <H2 id="page-title">{name}</H2>
           <CallStateTag call={call} />
+          <CallQuality call={call} />
         </header>
         {socketDown && (
           <Callout intent={Intent.WARNING} icon="offline" title={tc('messages.connectionLost')}>

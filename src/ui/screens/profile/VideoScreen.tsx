@@ -22,6 +22,7 @@ import { Dialog } from '../../components/Dialog';
 import { useCallEntries } from '../../components/useCallEntries';
 import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
+import { RecordingSteps } from './RecordingSteps';
 import '../call/call.css';
 import './presence.css';
 
@@ -51,6 +52,9 @@ export function VideoScreen() {
   const date = useFormat().dateTime;
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
+  // The player and the recording's duration once known, for the steps' markers (issue 29).
+  const [player, setPlayer] = useState<HTMLVideoElement | null>(null);
+  const [duration, setDuration] = useState<number | null>(null);
   usePageTitle(ts('video.title'));
   const calls = useQuery({
     queryKey: stepKeys.calls(profileId),
@@ -90,11 +94,17 @@ export function VideoScreen() {
               controls
               preload="metadata"
               aria-label={t('video.player', { id: call.id })}
+              ref={setPlayer}
               onLoadedMetadata={(event) => findDuration(event.currentTarget)}
+              onDurationChange={(event) => {
+                const seconds = event.currentTarget.duration;
+                setDuration(Number.isFinite(seconds) ? seconds : null);
+              }}
             />
           ) : (
             <NonIdealState icon="video" description={t('video.noRecording')} />
           )}
+          {call.recorded_file && <RecordingSteps callId={call.id} video={player} duration={duration} />}
           <HTMLTable compact className="studio-call-facts">
             <tbody>
               <tr>

@@ -1,0 +1,150 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import type { CallQuality } from '#contract/callQuality';
+import { answerAndTalk, Contexts, endWithStatus, goOnline, joinLink, joinQueue } from './callSupport';
+import { expect, test } from './cspGuard';
+import { DEMO } from './support';
+
+/**
+ * Issue 29 point 6: both sides of a live call measure what they receive (Chromium's fake camera), the agent sees
+ * the figures in the call's header, and both sides' samples are stored with the call.
+ */
+test.describe.configure({ mode: 'serial', timeout: 240_000 * Number(process.env.E2E_TIME_SCALE ?? 1) });
+
+const shots = process.env.QUALITY_SCREENSHOTS;
+const PROFILE = 5;
+const contexts = new Contexts();
+
+test.afterEach(async () => {
+  await contexts.closeAll();
+});
+
+async function tokenOf(request: APIRequestContext, who: { email: string; password: string }) {
+  const login = await request.post('/api/v1/login/', {
+    data: { username: who.email, password: who.password },
+  });
+  return ((await login.json()) as { access: string }).access;
+}
+
+/** A part of the call screen in both languages and themes (only when QUALITY_SCREENSHOTS is set). */
+async function shoot(agent: Page, selector: string, name: string) {
+  if (!shots) return;
+  const part = agent.locator(selector);
+  for (const [lang, label] of [
+    ['en-US', 'Language'],
+    ['tr', 'Dil'],
+  ] as const) {
+    if (lang === 'tr') await agent.getByRole('combobox', { name: 'Language' }).selectOption('tr');
+    for (const theme of ['light', 'dark'] as const) {
+      await agent.evaluate((on) => document.body.classList.toggle('bp6-dark', on), theme === 'dark');
+      await part.screenshot({ path: `${shots}/${name}-${lang}-${theme}.png` });
+    }
+    if (lang === 'tr') await agent.getByRole('combobox', { name: label }).selectOption('en-US');
+  }
+  await agent.evaluate(() => document.body.classList.remove('bp6-dark'));
+}
+
+test('the agent sees the call quality live, and both sides’ samples are stored with the call', async ({
+  browser,
+}) => {
+  const agent = await goOnline(await contexts.page(browser), DEMO.agent);
+  const link = await joinLink(agent, PROFILE);
+  const customer = await contexts.page(browser);
+  await joinQueue(customer, link);
+  await expect(agent.getByRole('alertdialog')).toContainText('Incoming video call');
+  await answerAndTalk(agent, customer, PROFILE);
+  const callId = Number(/\/(\d+)$/.exec(agent.url())?.[1]);
+
+  // The figures of what the agent receives: the fake camera's 640×480 (or a step down while the bitrate ramps
+  // up), its frame rate, the loss and the bitrate.
+  const figures = agent.getByRole('list', { name: 'Call quality' });
+  await expect(figures).toContainText(/\d+×\d+/, { timeout: 20_000 });
+  await expect(figures).toContainText(/\d+ fps/);
+  await expect(figures).toContainText(/Loss [\d.,]+ %/);
+  await expect(figures).toContainText(/\d[\d,.]* kbit\/s/);
+  await shoot(agent, '.studio-call-stage', 'call-quality');
+
+  // Both sides send their samples while the call goes on.
+  const token = await tokenOf(agent.request, DEMO.agent);
+  const read = async () =>
+    (await (
+      await agent.request.get(`/api/v2/videocall/${callId}/quality`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as CallQuality;
+  await expect
+    .poll(
+      async () => {
+        const quality = await read();
+        return [quality.agent?.count ?? 0, quality.customer?.count ?? 0].map((n) => n >= 2);
+      },
+      { timeout: 30_000 },
+    )
+    .toEqual([true, true]);
+  const quality = await read();
+  for (const side of [quality.agent, quality.customer]) {
+    expect(side?.height.max).toBeGreaterThan(0);
+    expect(side?.fps.max).toBeGreaterThan(0);
+    expect(side?.kbps.max).toBeGreaterThan(0);
+  }
+
+  await endWithStatus(agent, 'Complete');
+  await expect(agent.getByText('Video call status updated successfully')).toBeVisible({ timeout: 30_000 });
+});
+
+test('a poor picture is flagged live and the end screen offers Bad quality, which the agent takes', async ({
+  browser,
+}) => {
+  const agent = await contexts.page(browser);
+  // The agent's browser reports the received video at 320×240 (what a weak camera or link gives): the studio's
+  // own path (getStats → sample → call machine → views) runs on it unchanged.
+  await agent.addInitScript(() => {
+    const original = RTCPeerConnection.prototype.getStats;
+    RTCPeerConnection.prototype.getStats = async function (this: RTCPeerConnection, ...args: []) {
+      const report = await original.apply(this, args);
+      const scaled = new Map<string, unknown>();
+      for (const [id, entry] of report as Map<string, { type: string; kind?: string }>)
+        scaled.set(
+          id,
+          entry.type === 'inbound-rtp' && entry.kind === 'video'
+            ? { ...entry, frameWidth: 320, frameHeight: 240 }
+            : entry,
+        );
+      return scaled as unknown as RTCStatsReport;
+    };
+  });
+  await goOnline(agent, DEMO.agent);
+  const link = await joinLink(agent, PROFILE);
+  const customer = await contexts.page(browser);
+  await joinQueue(customer, link);
+  await expect(agent.getByRole('alertdialog')).toContainText('Incoming video call');
+  await answerAndTalk(agent, customer, PROFILE);
+  const callId = Number(/\/(\d+)$/.exec(agent.url())?.[1]);
+
+  const resolution = agent.getByRole('list', { name: 'Call quality' }).locator('[data-quality="height"]');
+  await expect(resolution).toContainText('320×240', { timeout: 20_000 });
+  await expect(resolution).toHaveAttribute('data-poor', 'true');
+  await expect(resolution.getByRole('img', { name: 'below the threshold' })).toBeVisible();
+  // Three samples make a verdict (one every 3 s).
+  await agent.waitForTimeout(10_000);
+  await agent.getByRole('button', { name: 'Hang up' }).click();
+  const offer = agent.getByText('Picture quality was poor: end as Bad quality?');
+  await expect(offer).toBeVisible({ timeout: 20_000 });
+  await shoot(agent, '.studio-call-end', 'call-end-offer');
+  await agent.getByRole('button', { name: 'Use it' }).click();
+  await expect(agent.getByRole('radio', { name: 'Bad quality', exact: true })).toBeChecked();
+  await expect(offer).toBeHidden();
+  await agent.getByRole('button', { name: 'Save status' }).click();
+  await expect(agent.getByText('Video call status updated successfully')).toBeVisible({ timeout: 30_000 });
+
+  const token = await tokenOf(agent.request, DEMO.agent);
+  const held = await agent.request.get(`/api/v2/videocall/${callId}/quality`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const quality = (await held.json()) as CallQuality;
+  expect(quality.agent?.height.max).toBe(240);
+  expect(quality.agent?.issues).toContain('picture');
+  const call = await agent.request.get(`/api/v2/videocall/${callId}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(await call.json()).toMatchObject({ status: 6 });
+});
