@@ -11,7 +11,7 @@ import {
   Spinner,
 } from '@blueprintjs/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { isApiError } from '../../../services/api/http';
@@ -55,6 +55,19 @@ export function VideoScreen() {
   // The player and the recording's duration once known, for the steps' markers (issue 29).
   const [player, setPlayer] = useState<HTMLVideoElement | null>(null);
   const [duration, setDuration] = useState<number | null>(null);
+  // Read from the element itself, also when it knew the duration before this screen listened.
+  useEffect(() => {
+    if (!player) return;
+    const read = () =>
+      setDuration(Number.isFinite(player.duration) && player.duration > 0 ? player.duration : null);
+    read();
+    player.addEventListener('durationchange', read);
+    player.addEventListener('loadedmetadata', read);
+    return () => {
+      player.removeEventListener('durationchange', read);
+      player.removeEventListener('loadedmetadata', read);
+    };
+  }, [player]);
   usePageTitle(ts('video.title'));
   const calls = useQuery({
     queryKey: stepKeys.calls(profileId),
@@ -96,10 +109,6 @@ export function VideoScreen() {
               aria-label={t('video.player', { id: call.id })}
               ref={setPlayer}
               onLoadedMetadata={(event) => findDuration(event.currentTarget)}
-              onDurationChange={(event) => {
-                const seconds = event.currentTarget.duration;
-                setDuration(Number.isFinite(seconds) ? seconds : null);
-              }}
             />
           ) : (
             <NonIdealState icon="video" description={t('video.noRecording')} />
