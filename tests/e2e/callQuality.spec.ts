@@ -1,8 +1,8 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { CallQuality } from '#contract/callQuality';
 import { answerAndTalk, Contexts, endWithStatus, goOnline, joinLink, joinQueue } from './callSupport';
 import { expect, test } from './cspGuard';
-import { DEMO } from './support';
+import { DEMO, tokenOf } from './support';
 
 /**
  * Issue 29 point 6: both sides of a live call measure what they receive (Chromium's fake camera), the agent sees
@@ -17,13 +17,6 @@ const contexts = new Contexts();
 test.afterEach(async () => {
   await contexts.closeAll();
 });
-
-async function tokenOf(request: APIRequestContext, who: { email: string; password: string }) {
-  const login = await request.post('/api/v1/login/', {
-    data: { username: who.email, password: who.password },
-  });
-  return ((await login.json()) as { access: string }).access;
-}
 
 /** A part of the call screen in both languages and themes (only when QUALITY_SCREENSHOTS is set). */
 async function shoot(agent: Page, selector: string, name: string) {

@@ -11,20 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { io } from 'socket.io-client';
-import { DEMO, signIn } from './support';
+import { DEMO, signIn, tokenOf } from './support';
 
 const RECORDING = readFileSync(join(import.meta.dirname, '..', 'server', 'fixtures', 'recording.webm'));
 const PROFILE = 9;
 const shots = process.env.EVIDENCE_SCREENSHOTS;
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function tokenOf(request: APIRequestContext, who: { email: string; password: string }) {
-  const login = await request.post('/api/v1/login/', {
-    data: { username: who.email, password: who.password },
-  });
-  return ((await login.json()) as { access: string }).access;
-}
 
 /** A call of PROFILE answered and hung up by agent@acme.test, status COMPLETE, with its recording uploaded. */
 async function recordedCall(request: APIRequestContext, baseURL: string): Promise<number> {

@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { type CallStep, DEFAULT_IDENT_PROCEDURE } from '#contract/identProcedure';
 import { answerAndTalk, Contexts, goOnline, joinLink, joinQueue } from './callSupport';
 import { expect, test } from './cspGuard';
-import { DEMO, signIn } from './support';
+import { DEMO, signIn, tokenOf } from './support';
 
 /**
  * The guided call (issue 29 point 2): an Admin turns guidance on, the agent's COMPLETE is refused while
@@ -17,13 +17,6 @@ const shots = process.env.GUIDED_CALL_SCREENSHOTS;
 const PROFILE = 4;
 const contexts = new Contexts();
 const LOAD = { timeout: 30_000 };
-
-async function tokenOf(request: APIRequestContext, who: { email: string; password: string }) {
-  const login = await request.post('/api/v1/login/', {
-    data: { username: who.email, password: who.password },
-  });
-  return ((await login.json()) as { access: string }).access;
-}
 
 test.afterEach(async ({ request }) => {
   await contexts.closeAll();

@@ -3,7 +3,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { type CallStep, DEFAULT_IDENT_PROCEDURE } from '#contract/identProcedure';
 import { agreeButton, Contexts, goOnline, joinButton, joinLink, playing } from './callSupport';
 import { expect, test } from './cspGuard';
-import { DEMO } from './support';
+import { DEMO, tokenOf } from './support';
 
 /**
  * A whole guided identification (issue 29), in English and in Turkish, with both sides' pages: the customer's
@@ -22,13 +22,6 @@ const fill = (text: string, values: Record<string, string | number>) =>
 const PROFILE = 5;
 const contexts = new Contexts();
 const LOAD = { timeout: 30_000 };
-
-async function tokenOf(request: APIRequestContext, who: { email: string; password: string }) {
-  const login = await request.post('/api/v1/login/', {
-    data: { username: who.email, password: who.password },
-  });
-  return ((await login.json()) as { access: string }).access;
-}
 
 async function saveProcedure(request: APIRequestContext, guided: boolean) {
   const saved = await request.put('/api/v2/ident_procedure', {

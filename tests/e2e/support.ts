@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 /** Demo logins of the seeded server (server/db/seed). */
 export const DEMO = {
@@ -33,4 +33,12 @@ export async function signInToPhotoStep(page: Page) {
   await page.getByLabel('Password').fill('User@2026');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByText('Look at the camera and take a photo to confirm it is you.')).toBeVisible();
+}
+
+/** An access token of `who`, signed in through the API (for requests a test makes beside the browser). */
+export async function tokenOf(request: APIRequestContext, who: { email: string; password: string }) {
+  const login = await request.post('/api/v1/login/', {
+    data: { username: who.email, password: who.password },
+  });
+  return ((await login.json()) as { access: string }).access;
 }
