@@ -42,3 +42,37 @@ export async function tokenOf(request: APIRequestContext, who: { email: string; 
   });
   return ((await login.json()) as { access: string }).access;
 }
+
+/**
+ * Every operation swagger-ui lists, as "METHOD /path", in the order listed. From 150 rows (tag headers and
+ * operations) on, swagger-ui draws only the rows near the viewport (a virtualised list), so this scrolls the
+ * last drawn operation into view until no further one is drawn, collecting the operations on the way.
+ */
+export async function listedOperations(page: Page): Promise<string[]> {
+  const blocks = page.locator('.opblock .opblock-summary');
+  const drawn = () =>
+    blocks.evaluateAll((items) =>
+      items.map(
+        (item) =>
+          `${item.querySelector('.opblock-summary-method')?.textContent?.trim()} ${item
+            .querySelector('.opblock-summary-path')
+            ?.getAttribute('data-path')}`,
+      ),
+    );
+  // The first draw parses the whole document: up to 25 s on CI's two busy cores.
+  await expect(blocks.first()).toBeVisible({ timeout: 90_000 });
+  const listed: string[] = [];
+  for (;;) {
+    for (const operation of await drawn()) if (!listed.includes(operation)) listed.push(operation);
+    const last = listed.at(-1);
+    await blocks.last().scrollIntoViewIfNeeded();
+    const more = await expect
+      .poll(async () => (await drawn()).at(-1) !== last, { timeout: 5_000 })
+      .toBe(true)
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!more) return listed;
+  }
+}
