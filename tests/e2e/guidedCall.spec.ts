@@ -56,6 +56,15 @@ async function shoot(agent: Page, selector: string, name: string) {
     }
 }
 
+/** Takes `count` screenshots of the customer's video for the current step (Chromium's fake media is the video). */
+async function screenshots(agent: Page, step: string, count: number) {
+  const current = panel(agent).locator('[aria-current="step"]');
+  for (let n = 1; n <= count; n++) {
+    await current.getByRole('button', { name: `Take a screenshot for ${step}` }).click();
+    await expect(current.getByRole('img', { name: `Screenshot ${n} for ${step}` })).toBeVisible(LOAD);
+  }
+}
+
 /** Passes the current step of the panel (its name in the button's label). */
 async function pass(agent: Page, step: string) {
   const current = panel(agent).locator('[aria-current="step"]');
@@ -102,12 +111,20 @@ test('an Admin turns guidance on; the agent passes every mandatory step, then sa
     'are not passed: face_screenshot, id_front, id_back, security_features, serial_number, second_channel_code, questions',
   );
 
-  for (const step of ['Face screenshot', 'ID front', 'ID back']) await pass(agent, step);
+  for (const step of ['Face screenshot', 'ID front', 'ID back']) {
+    // Passed only once the step has its screenshot.
+    await expect(panel(agent).getByRole('button', { name: `${step} passed` })).toBeDisabled();
+    await screenshots(agent, step, 1);
+    await pass(agent, step);
+  }
   // Security features: Passed only with 3 categories ticked.
   const passFeatures = panel(agent).getByRole('button', { name: 'Security features passed' });
   await expect(passFeatures).toBeDisabled();
   for (const category of ['Holograms or kinegrams', 'Material', 'Security printing'])
     await panel(agent).getByRole('checkbox', { name: category }).check({ force: true });
+  // And one screenshot per ticked category.
+  await expect(passFeatures).toBeDisabled();
+  await screenshots(agent, 'Security features', 3);
   await shoot(agent, '.studio-call-steps', 'guided-steps');
   await accessible(agent, '.studio-call-steps');
   await pass(agent, 'Security features');
