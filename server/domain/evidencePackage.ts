@@ -1,9 +1,9 @@
 /**
  * The evidence package of a video call (issue 29, point 3): a ZIP streamed to the caller with the recording,
- * the images taken during the call (document pages, step screenshots), `call.json`, `steps.json`, a PDF report, `manifest.sha256` (the SHA-256 of every file, in
- * `sha256sum` format), `manifest.sha256.sig` (the server's Ed25519 signature of the manifest's exact bytes,
- * base64) and `public_key.pem`. Files are hashed while they stream: the recording is never held in memory.
- * The format is described in docs/evidence.md.
+ * the images taken during the call (document pages, step screenshots), `call.json`, `steps.json`, a PDF
+ * report, `manifest.sha256` (the SHA-256 of every file, in `sha256sum` format), `manifest.sha256.sig` (the
+ * server's Ed25519 signature of the manifest's exact bytes, base64) and `public_key.pem`. Files are hashed
+ * while they stream: the recording is never held in memory. The format is described in docs/evidence.md.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
