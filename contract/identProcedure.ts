@@ -357,3 +357,60 @@ export const entryReplySchema = z.object({
   tries_left: z.number().int(),
 });
 export type EntryReply = z.infer<typeof entryReplySchema>;
+
+// ---------------------------------------------------------------- screenshots of a call
+
+/** The steps whose `passed` needs a screenshot of the customer's video taken in the call (issue 29). */
+export const SCREENSHOT_STEPS = [
+  'face_screenshot',
+  'id_front',
+  'id_back',
+  'security_features',
+] as const satisfies readonly StepKind[];
+export type ScreenshotStep = (typeof SCREENSHOT_STEPS)[number];
+export const isScreenshotStep = (kind: string): kind is ScreenshotStep =>
+  (SCREENSHOT_STEPS as readonly string[]).includes(kind);
+
+/** The largest screenshot accepted (a JPEG of a full-HD frame is about 300 KB). */
+export const MAX_SCREENSHOT_BYTES = 5 * 1024 * 1024;
+/** The screenshots of one call, at most (a runaway client cannot fill the storage). */
+export const MAX_SCREENSHOTS_PER_CALL = 100;
+export const SCREENSHOT_TYPES = ['image/jpeg', 'image/png'] as const;
+
+/**
+ * How many screenshots a `passed` step needs: one for the face and each side of the ID, and for the security
+ * features one per ticked category (at least one).
+ */
+export function screenshotsNeeded(kind: ScreenshotStep, categories: number): number {
+  return kind === 'security_features' ? Math.max(1, categories) : 1;
+}
+
+export const SCREENSHOT_DETAILS = {
+  needed: (kind: string, count: number) =>
+    `A passed ${kind} needs ${count === 1 ? 'a screenshot' : `${count} screenshots`} of this call in ` +
+    'details.screenshots (POST /videocall/{id}/screenshots first)',
+  notOfCall: (id: unknown, kind: string) =>
+    `details.screenshots: ${String(id).slice(0, 40)} is not a ${kind} screenshot of this call`,
+  notAnImage: 'The screenshot must be a JPEG or PNG image (checked by its first bytes)',
+  tooLarge: `A screenshot may be at most ${MAX_SCREENSHOT_BYTES / 1048576} MB`,
+  tooMany: `A call may have at most ${MAX_SCREENSHOTS_PER_CALL} screenshots`,
+  notTalking: 'Screenshots are taken while the call is talking',
+  notAgent: 'Only the agent of the call can take its screenshots',
+} as const;
+
+export const screenshotQuerySchema = z.strictObject({
+  kind: z.enum(SCREENSHOT_STEPS).describe('The step the screenshot is taken for'),
+});
+
+export const callScreenshotSchema = z.object({
+  id: z.number().int(),
+  call: z.number().int(),
+  kind: z.enum(SCREENSHOT_STEPS),
+  content_type: z.enum(SCREENSHOT_TYPES),
+  size: z.number().int().nullable().describe('null once the retention job deleted it'),
+  sha256: z.string(),
+  created_at: isoDateTime,
+  created_by: z.number().int().nullable(),
+  deleted: z.boolean().describe('Deleted by the retention job (the hash stays)'),
+});
+export type CallScreenshot = z.infer<typeof callScreenshotSchema>;

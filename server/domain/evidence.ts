@@ -1,11 +1,11 @@
 /**
- * Evidence kept once (issue 25, point 4): which stored file is a call's recording or a document's page, the
+ * Evidence kept once (issue 25, point 4): which stored file is a call's recording, screenshot or a document's page, the
  * SHA-256 it was stored with, a check of that hash when the file is served, and the start-up sweep of what
  * interrupted uploads left in storage.
  */
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { documentPages, documents, videoCalls } from '../db/schema';
+import { documentPages, documents, videoCallScreenshots, videoCalls } from '../db/schema';
 import type { Storage } from '../storage/storage';
 import { StorageQuotaError } from '../storage/uploadGate';
 import { recordAudit } from './audit';
@@ -28,6 +28,17 @@ export async function evidenceOf(db: DbOrTx, key: string): Promise<EvidenceFile 
       .limit(1);
     return call?.sha256
       ? { companyId: call.companyId, object: 'videocall', objectId: call.id, sha256: call.sha256 }
+      : null;
+  }
+  if (key.startsWith('screenshots/')) {
+    const [shot] = await db
+      .select({ companyId: videoCalls.companyId, id: videoCalls.id, sha256: videoCallScreenshots.sha256 })
+      .from(videoCallScreenshots)
+      .innerJoin(videoCalls, eq(videoCalls.id, videoCallScreenshots.callId))
+      .where(eq(videoCallScreenshots.storageKey, key))
+      .limit(1);
+    return shot
+      ? { companyId: shot.companyId, object: 'videocall', objectId: shot.id, sha256: shot.sha256 }
       : null;
   }
   if (key.startsWith('documents/')) {
@@ -62,7 +73,7 @@ export async function recordHashMismatch(
   });
 }
 
-/** Bytes a company keeps in storage: its recordings and document pages (the storage quota, point 6). */
+/** Bytes a company keeps in storage: its recordings, document pages and call screenshots (the quota, point 6). */
 export async function storageUsed(db: DbOrTx, companyId: number): Promise<number> {
   const [recordings] = await db
     .select({ bytes: sql<string>`coalesce(sum(${videoCalls.recordingSize}), 0)` })
@@ -73,7 +84,12 @@ export async function storageUsed(db: DbOrTx, companyId: number): Promise<number
     .from(documentPages)
     .innerJoin(documents, eq(documents.id, documentPages.documentId))
     .where(eq(documents.companyId, companyId));
-  return Number(recordings?.bytes ?? 0) + Number(pages?.bytes ?? 0);
+  const [shots] = await db
+    .select({ bytes: sql<string>`coalesce(sum(${videoCallScreenshots.size}), 0)` })
+    .from(videoCallScreenshots)
+    .innerJoin(videoCalls, eq(videoCalls.id, videoCallScreenshots.callId))
+    .where(eq(videoCalls.companyId, companyId));
+  return Number(recordings?.bytes ?? 0) + Number(pages?.bytes ?? 0) + Number(shots?.bytes ?? 0);
 }
 
 /**
@@ -91,11 +107,20 @@ export async function uploadAllowance(
   return left < maxBytes ? { maxBytes: left, byQuota: true } : { maxBytes, byQuota: false };
 }
 
-/** The folders whose files must each be referenced by a row: a page or a recording. */
+/** The folders whose files must each be referenced by a row: a page, a recording or a screenshot. */
 const SWEPT = [
   { prefix: 'documents/', referenced: referencedPages },
   { prefix: 'recordings/', referenced: referencedRecordings },
+  { prefix: 'screenshots/', referenced: referencedScreenshots },
 ] as const;
+
+async function referencedScreenshots(db: DbOrTx, keys: string[]): Promise<Set<string>> {
+  const rows = await db
+    .select({ key: videoCallScreenshots.storageKey })
+    .from(videoCallScreenshots)
+    .where(inArray(videoCallScreenshots.storageKey, keys));
+  return new Set(rows.map((row) => row.key as string));
+}
 
 async function referencedPages(db: DbOrTx, keys: string[]): Promise<Set<string>> {
   const rows = await db

@@ -1,9 +1,9 @@
 /**
  * The evidence package of a video call (issue 29, point 3): a ZIP streamed to the caller with the recording,
- * the images taken during the call, `call.json`, a PDF report, `manifest.sha256` (the SHA-256 of every file, in
- * `sha256sum` format), `manifest.sha256.sig` (the server's Ed25519 signature of the manifest's exact bytes,
- * base64) and `public_key.pem`. Files are hashed while they stream: the recording is never held in memory.
- * The format is described in docs/evidence.md.
+ * the images taken during the call (document pages, step screenshots), `call.json`, `steps.json`, a PDF
+ * report, `manifest.sha256` (the SHA-256 of every file, in `sha256sum` format), `manifest.sha256.sig` (the
+ * server's Ed25519 signature of the manifest's exact bytes, base64) and `public_key.pem`. Files are hashed
+ * while they stream: the recording is never held in memory. The format is described in docs/evidence.md.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -11,9 +11,18 @@ import { and, asc, eq, gte, isNull, lte } from 'drizzle-orm';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { CALL_STATUSES } from '#contract/common';
 import type { DbOrTx } from '../db/client';
-import { companies, documentPages, documents, profiles, users, type videoCalls } from '../db/schema';
+import {
+  companies,
+  documentPages,
+  documents,
+  profiles,
+  users,
+  videoCallSteps,
+  type videoCalls,
+} from '../db/schema';
 import type { Storage } from '../storage/storage';
 import { callAnswerRows } from './callEntries';
+import { screenshotRows } from './callScreenshots';
 import { type EvidenceFile, recordHashMismatch } from './evidence';
 import type { EvidenceSigner } from './evidenceKey';
 import { renderReport } from './evidenceReport';
@@ -47,7 +56,34 @@ export interface CallFacts {
     author_id: number | null;
     created_at: string;
   }[];
+  /** The step results recorded in the call, in the order of the recording, with who recorded them. */
+  steps: {
+    id: number;
+    kind: string;
+    result: string;
+    details: Record<string, unknown>;
+    offset_ms: number;
+    time: string | null;
+    agent: { id: number; name: string; email: string } | null;
+  }[];
+  /** The screenshots taken for the steps, in the order they were taken, with their place in the package. */
+  screenshots: {
+    id: number;
+    kind: string;
+    path: string;
+    key: string | null;
+    content_type: string;
+    sha256: string;
+    taken_at: string | null;
+  }[];
 }
+
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'application/pdf': 'pdf',
+};
 
 const SAFE_PATH = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
@@ -76,6 +112,26 @@ export async function callFacts(db: DbOrTx, companyId: number, callId: number): 
     .from(profiles)
     .where(eq(profiles.id, call.profileId));
   const rows = await callAnswerRows(db, callId);
+  const stepRows = await db
+    .select({ step: videoCallSteps, first: users.firstName, last: users.lastName, email: users.email })
+    .from(videoCallSteps)
+    .leftJoin(users, eq(users.id, videoCallSteps.createdBy))
+    .where(eq(videoCallSteps.callId, callId))
+    .orderBy(asc(videoCallSteps.offsetMs), asc(videoCallSteps.id));
+  const taken: Record<string, number> = {};
+  const screenshots = (await screenshotRows(db, callId)).map((shot) => {
+    taken[shot.kind] = (taken[shot.kind] ?? 0) + 1;
+    const ext = EXTENSIONS[shot.contentType] ?? 'bin';
+    return {
+      id: shot.id,
+      kind: shot.kind,
+      path: `images/step-${shot.kind}-${taken[shot.kind]}.${ext}`,
+      key: shot.storageKey,
+      content_type: shot.contentType,
+      sha256: shot.sha256,
+      taken_at: iso(shot.createdAt),
+    };
+  });
   return {
     call,
     company: company ?? { id: companyId, name: '' },
@@ -90,21 +146,27 @@ export async function callFacts(db: DbOrTx, companyId: number, callId: number): 
       author_id: entry.authorId,
       created_at: iso(entry.createdAt),
     })),
+    steps: stepRows.map(({ step, first, last, email }) => ({
+      id: step.id,
+      kind: step.kind,
+      result: step.result,
+      details: step.details,
+      offset_ms: step.offsetMs,
+      time: iso(step.createdAt),
+      agent:
+        step.createdBy !== null && email !== null
+          ? { id: step.createdBy, name: fullName(first ?? '', last ?? ''), email }
+          : null,
+    })),
+    screenshots,
   };
 }
 
-const EXTENSIONS: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'application/pdf': 'pdf',
-};
-
 /**
  * The stored files of a call, as package files: its recording, and the pages of the profile's documents
- * uploaded while the call was running (ID snapshots and face photos taken in the call). The seam for more:
- * the guided procedure's step results (steps.json) and their screenshots are added here.
- * A file missing from storage is left out and named in `missing`.
+ * uploaded while the call was running (ID snapshots and face photos taken in the call), and the screenshots
+ * taken for the guided procedure's steps (`images/step-<kind>-<n>.<ext>`, n counting per kind from 1).
+ * A file missing from storage (or deleted by retention) is left out and named in `missing`.
  */
 export async function callFiles(
   db: DbOrTx,
@@ -164,8 +226,24 @@ export async function callFiles(
       });
     }
   }
-  const files: PackageFile[] = [];
   const missing: string[] = [];
+  for (const shot of facts.screenshots) {
+    const key = shot.key;
+    if (key === null) {
+      missing.push(shot.path);
+      continue;
+    }
+    candidates.push({
+      path: shot.path,
+      body: () => storage.open(key),
+      compress: false,
+      stored: {
+        key,
+        evidence: { companyId: call.companyId, object: 'videocall', objectId: call.id, sha256: shot.sha256 },
+      },
+    });
+  }
+  const files: PackageFile[] = [];
   for (const file of candidates) {
     if ((await storage.size(file.stored.key)) === null) missing.push(file.path);
     else files.push(file);
@@ -228,6 +306,23 @@ export function callJson(
   };
 }
 
+/** steps.json: every step result of the call and every screenshot taken for them (with its path in the ZIP). */
+export function stepsJson(facts: CallFacts) {
+  return {
+    format: 'idv-studio-steps/1',
+    call: facts.call.id,
+    steps: facts.steps,
+    screenshots: facts.screenshots.map(({ key, ...shot }) => ({ ...shot, deleted: key === null })),
+  };
+}
+
+/** An offset in the recording as m:ss.mmm. */
+export function offsetText(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = ((ms % 60_000) / 1000).toFixed(3).padStart(6, '0');
+  return `${minutes}:${seconds}`;
+}
+
 /** The PDF report: the call's facts in the studio's default language (en-US). */
 export function callReport(facts: CallFacts, json: ReturnType<typeof callJson>): Promise<Uint8Array> {
   const { call } = json;
@@ -273,6 +368,30 @@ export function callReport(facts: CallFacts, json: ReturnType<typeof callJson>):
           : [{ label: 'File', value: 'No recording' }],
       },
       {
+        title: 'Steps',
+        lines:
+          facts.steps.length === 0
+            ? [{ label: none, value: 'None recorded' }]
+            : facts.steps.map((step) => {
+                const shots = Array.isArray(step.details.screenshots)
+                  ? facts.screenshots
+                      .filter((shot) => (step.details.screenshots as unknown[]).includes(shot.id))
+                      .map((shot) => shot.path)
+                  : [];
+                return {
+                  label: `${offsetText(step.offset_ms)} in the recording`,
+                  value: [
+                    `${step.kind}: ${step.result}`,
+                    step.agent ? `by ${step.agent.name} <${step.agent.email}>` : null,
+                    step.time ? `at ${step.time}` : null,
+                    shots.length ? `screenshots ${shots.join(', ')}` : null,
+                  ]
+                    .filter(Boolean)
+                    .join(' - '),
+                };
+              }),
+      },
+      {
         title: 'Questions and notes',
         lines:
           facts.entries.length === 0
@@ -308,7 +427,8 @@ Check it offline:
 3. The key is the server's: compare the SHA-256 of public_key.pem's key with the fingerprint that
    GET /api/v2/evidence/public_key answers (openssl pkey -pubin -in public_key.pem -outform DER | sha256sum).
 
-call.json holds the call's facts; report.pdf shows them for reading.
+call.json holds the call's facts, steps.json the step results (with their offsets in the recording)
+and the screenshots taken for them (images/step-*); report.pdf shows them for reading.
 `;
 
 /** The ZIP of `files` followed by the manifest, its signature and the public key; streamed, hashed on the way. */
@@ -386,13 +506,25 @@ export async function evidencePackage(
   const packageId = randomUUID();
   const generatedAt = new Date();
   const { files, missing } = await callFiles(deps.db, deps.storage, facts);
-  const paths = ['call.json', 'report.pdf', ...files.map((f) => f.path), 'README.txt', 'public_key.pem'];
+  const paths = [
+    'call.json',
+    'steps.json',
+    'report.pdf',
+    ...files.map((f) => f.path),
+    'README.txt',
+    'public_key.pem',
+  ];
   const json = callJson(facts, { packageId, generatedAt, by, files: paths, missing });
   const report = await callReport(facts, json);
   const publicKey = await deps.signer.publicKey();
   const stream = zipPackage(
     [
       { path: 'call.json', body: Buffer.from(`${JSON.stringify(json, null, 2)}\n`), compress: true },
+      {
+        path: 'steps.json',
+        body: Buffer.from(`${JSON.stringify(stepsJson(facts), null, 2)}\n`),
+        compress: true,
+      },
       { path: 'report.pdf', body: report, compress: false },
       ...files,
     ],

@@ -7,10 +7,10 @@
  * entry per call commit together; the stored files are removed after the commit (a removal that fails leaves
  * an unreferenced file, which the start-up storage sweep removes).
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { EvidenceRetention, LegalHold } from '#contract/evidence';
 import type { DbOrTx } from '../db/client';
-import { companies, profiles } from '../db/schema';
+import { companies, profiles, videoCallScreenshots } from '../db/schema';
 import { notFound } from '../errors';
 import type { Storage } from '../storage/storage';
 import { recordAudit } from './audit';
@@ -127,7 +127,7 @@ interface ClaimedCall {
   id: number;
   company_id: number;
   profile_id: number;
-  recording_key: string;
+  recording_key: string | null;
   recording_sha256: string | null;
   ended: string | Date;
   retention_days: number;
@@ -136,9 +136,11 @@ interface ClaimedCall {
 /**
  * One batch of the retention job: claims up to `batch` calls whose evidence is older than their company's
  * retention and whose profile has no legal hold, marks them `evidence_deleted_at`, clears their recording key
- * (the hash stays: the call never takes another recording), audits each, commits, then removes the files.
+ * and their screenshots' keys (the hashes stay: the call never takes another recording), audits each, commits,
+ * then removes the files.
  */
 async function deleteBatch(db: DbOrTx, storage: Storage, now: Date, batch: number): Promise<number> {
+  const files: string[] = [];
   const claimed = await db.transaction(async (tx) => {
     const result = await tx.execute(sql`
       with due as (
@@ -147,7 +149,8 @@ async function deleteBatch(db: DbOrTx, storage: Storage, now: Date, batch: numbe
         from video_calls vc
         join companies c on c.id = vc.company_id
         join profiles p on p.id = vc.profile_id
-        where vc.recording_key is not null
+        where (vc.recording_key is not null or exists (
+            select 1 from video_call_screenshots s where s.call_id = vc.id and s.storage_key is not null))
           and vc.evidence_deleted_at is null
           and not p.legal_hold
           and coalesce(vc.call_end_time, vc.created_at) < ${now.toISOString()}::timestamptz
@@ -165,16 +168,35 @@ async function deleteBatch(db: DbOrTx, storage: Storage, now: Date, batch: numbe
         video_calls.recording_sha256, due.ended, due.retention_days
     `);
     const rows = rowsOf<ClaimedCall>(result);
+    // The calls' screenshots go with their recordings: the keys cleared now, the files removed after commit.
+    const callIds = rows.map((row) => row.id);
+    const stored = and(
+      inArray(videoCallScreenshots.callId, callIds),
+      isNotNull(videoCallScreenshots.storageKey),
+    );
+    const shots =
+      callIds.length === 0
+        ? []
+        : await tx
+            .select({ callId: videoCallScreenshots.callId, key: videoCallScreenshots.storageKey })
+            .from(videoCallScreenshots)
+            .where(stored)
+            .for('update');
+    if (shots.length > 0)
+      await tx.update(videoCallScreenshots).set({ storageKey: null, size: null }).where(stored);
     for (const row of rows) {
+      const keys = shots.filter((shot) => shot.callId === row.id).map((shot) => shot.key as string);
+      files.push(...(row.recording_key ? [row.recording_key] : []), ...keys);
       await recordAudit(tx, {
         companyId: row.company_id,
         actorId: null,
         object: 'videocall',
         objectId: row.id,
         action: 'evidence_deleted',
-        before: { recording: row.recording_key, sha256: row.recording_sha256 },
+        before: { recording: row.recording_key, sha256: row.recording_sha256, screenshots: keys.length },
         after: {
           recording: null,
+          screenshots: 0,
           reason: 'retention',
           retention_days: row.retention_days,
           call_ended: new Date(row.ended).toISOString(),
@@ -183,7 +205,7 @@ async function deleteBatch(db: DbOrTx, storage: Storage, now: Date, batch: numbe
     }
     return rows;
   });
-  for (const row of claimed) await storage.remove(row.recording_key);
+  for (const key of files) await storage.remove(key);
   return claimed.length;
 }
 

@@ -17,6 +17,7 @@ import type { DbOrTx } from '../db/client';
 import { identProcedures, videoCallSteps } from '../db/schema';
 import { badRequest, conflict, forbidden } from '../errors';
 import { recordAudit } from './audit';
+import { checkStepScreenshots } from './callScreenshots';
 import { iso } from './format';
 import { type Seen, StaleVersionError } from './versions';
 import { requireCall } from './videocalls';
@@ -107,7 +108,8 @@ export function toCallStep(row: typeof videoCallSteps.$inferSelect): CallStep {
 
 /**
  * The call's agent records a step result: while the call is talking, or up to STEP_GRACE_MS after it ended.
- * The kind must be a step of the company's procedure. Another company's call is 404 (requireCall).
+ * The kind must be a step of the company's procedure; the screenshots it names must be this call's, and a
+ * passed screenshot step needs them (checkStepScreenshots). Another company's call is 404 (requireCall).
  */
 export async function addCallStep(
   db: DbOrTx,
@@ -128,6 +130,7 @@ export async function addCallStep(
     throw conflict(STEP_DETAILS.tooLate);
   const { steps } = await identProcedure(db, companyId);
   if (!steps.some((s) => s.kind === step.kind)) throw badRequest(STEP_DETAILS.notInProcedure(step.kind));
+  await checkStepScreenshots(db, callId, step);
   const [row] = await db
     .insert(videoCallSteps)
     .values({

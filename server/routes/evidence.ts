@@ -50,8 +50,10 @@ export function evidenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           produces: ['application/zip'],
           description:
             'A ZIP, streamed: `recording.webm` (when the call has one), `images/…` (pages of the documents ' +
-            'uploaded during the call), `call.json` (status, reason, times, agent, customer profile, questions ' +
-            'and answers, consent), `report.pdf`, `README.txt`, `public_key.pem`, `manifest.sha256` (every file ' +
+            'uploaded during the call, and `images/step-<kind>-<n>.jpg|png`, the screenshots taken for the steps), ' +
+            '`call.json` (status, reason, times, agent, customer profile, questions and answers, consent), ' +
+            '`steps.json` (every step result with kind, result, details, offset in the recording, time and agent, ' +
+            'and every screenshot with its path and SHA-256), `report.pdf` (with the steps and their offsets), `README.txt`, `public_key.pem`, `manifest.sha256` (every file ' +
             'above in `sha256sum` format) and `manifest.sha256.sig` (the Ed25519 signature of the manifest’s ' +
             'bytes, base64). Needs `view_calls_page`; a call of another company is 404. Each download is audited ' +
             '(`evidence_downloaded`, with the package id that call.json names).',

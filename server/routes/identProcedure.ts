@@ -1,15 +1,22 @@
 import type { FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema, idParams } from '#contract/common';
 import {
+  callScreenshotSchema,
   callStepBodySchema,
   callStepSchema,
   identProcedureBodySchema,
   identProcedureSchema,
+  MAX_SCREENSHOT_BYTES,
+  MAX_SCREENSHOTS_PER_CALL,
   MAX_STEP_OFFSET_MS,
+  SCREENSHOT_DETAILS,
+  SCREENSHOT_TYPES,
+  screenshotQuerySchema,
 } from '#contract/identProcedure';
 import type { AppContext } from '../context';
+import { callScreenshots, screenshotFile, storeScreenshot } from '../domain/callScreenshots';
 import {
   addCallStep,
   callSteps,
@@ -18,9 +25,25 @@ import {
   saveIdentProcedure,
 } from '../domain/identProcedure';
 import type { Seen } from '../domain/versions';
+import { badRequest, HttpError } from '../errors';
 import { need, principalOf, SIGNED_IN } from '../http/access';
 import { conflictSchema, ifMatchHeaders, seenVersion, versioned, withEtag } from '../http/versioning';
+import { uploadError } from '../storage/uploadGate';
 import { authErrors } from './shared';
+
+const screenshotParams = z.strictObject({ id: idParams.shape.id, shot: idParams.shape.id });
+
+/** A screenshot body read whole (it is small), refused with 413 once it passes the limit. */
+async function screenshotBody(_request: FastifyRequest, payload: AsyncIterable<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of payload) {
+    size += chunk.length;
+    if (size > MAX_SCREENSHOT_BYTES) throw new HttpError(413, SCREENSHOT_DETAILS.tooLarge);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
 
 /** If-Match of the procedure: `"0"` names the default template (a company that never saved one). */
 function seenProcedureVersion(request: FastifyRequest): Seen {
@@ -123,5 +146,103 @@ export function identProcedureRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return reply.code(201).send(step);
       },
     );
+
+    app.get(
+      '/videocall/:id/screenshots',
+      {
+        // Reviewers see what the recording shows: the same permission as the call and its recording.
+        config: { access: need('view_calls_page') },
+        schema: {
+          summary: 'Screenshots of a call',
+          tags: ['videocalls'],
+          description:
+            'The screenshots the agent took for the steps of the call, in the order they were taken, each with ' +
+            'its SHA-256; `deleted` once the retention job removed the image. 404 for a call of another company.',
+          params: idParams,
+          response: { 200: z.array(callScreenshotSchema), ...authErrors },
+        },
+      },
+      async (request) => callScreenshots(ctx.db, principalOf(request).companyId, request.params.id),
+    );
+
+    app.get(
+      '/videocall/:id/screenshots/:shot',
+      {
+        config: { access: need('view_calls_page') },
+        schema: {
+          summary: 'One screenshot of a call (the image)',
+          tags: ['videocalls'],
+          produces: [...SCREENSHOT_TYPES],
+          description:
+            'The JPEG or PNG as it was stored. 404 for a screenshot of another call or company, or one deleted ' +
+            'by the retention job.',
+          params: screenshotParams,
+          response: { 200: z.any().describe('image/jpeg or image/png'), ...authErrors },
+        },
+      },
+      async (request, reply) => {
+        const { id, shot } = request.params;
+        const row = await screenshotFile(ctx.db, principalOf(request).companyId, id, shot);
+        return reply
+          .header('content-type', row.contentType)
+          .header('cache-control', 'private, max-age=3600')
+          .header('x-content-type-options', 'nosniff')
+          .send(ctx.storage.open(row.storageKey));
+      },
+    );
+
+    // The image is the body (image/jpeg or image/png): a child context with its own parser.
+    await app.register(async (parent) => {
+      const child = parent.withTypeProvider<ZodTypeProvider>();
+      child.addContentTypeParser([...SCREENSHOT_TYPES], screenshotBody);
+      child.post(
+        '/videocall/:id/screenshots',
+        {
+          config: { access: need('view_calls_page') },
+          schema: {
+            summary: 'Take a screenshot for a step of a call',
+            tags: ['videocalls'],
+            consumes: [...SCREENSHOT_TYPES],
+            description:
+              "The body is a JPEG or PNG of the customer's video (`Content-Type: image/jpeg` or `image/png`; " +
+              `checked by its first bytes, 400 otherwise), at most ${MAX_SCREENSHOT_BYTES / 1048576} MB (413), ` +
+              `for the step \`kind\` (face_screenshot, id_front, id_back, security_features). Only the call's ` +
+              `agent (403), while the call is talking (409); at most ${MAX_SCREENSHOTS_PER_CALL} per call (409); ` +
+              "within the company's storage quota (413). Stored with its SHA-256; name its id in the step " +
+              "result's `details.screenshots`. 404 for a call of another company; nothing is stored on any error.",
+            params: idParams,
+            querystring: screenshotQuerySchema,
+            response: {
+              201: callScreenshotSchema,
+              ...authErrors,
+              409: errorSchema,
+              413: errorSchema,
+              429: errorSchema,
+            },
+          },
+        },
+        async (request, reply) => {
+          const body: unknown = request.body;
+          if (!Buffer.isBuffer(body)) throw badRequest(SCREENSHOT_DETAILS.notAnImage);
+          const { companyId, id: actorId } = principalOf(request);
+          const leave = await ctx.uploads.enter(actorId);
+          try {
+            const shot = await storeScreenshot(ctx.db, ctx.storage, {
+              companyId,
+              callId: request.params.id,
+              actorId,
+              kind: request.query.kind,
+              body,
+              quotaBytes: ctx.config.limits.companyStorageBytes,
+            });
+            return reply.code(201).send(shot);
+          } catch (error) {
+            throw uploadError(error, SCREENSHOT_DETAILS.tooLarge);
+          } finally {
+            leave();
+          }
+        },
+      );
+    });
   };
 }

@@ -4,11 +4,22 @@
  * Failed for it. Security features pass with at least `min_categories` categories ticked; questions with every
  * drawn question marked passed. Each result is recorded on the server (`record`, which adds the offset in the
  * recording); the results already recorded are read first (`load`), so a screen opened again continues.
- * The latest result of a kind counts, as on the server. Pure: requests come in through `provide`.
+ * The latest result of a kind counts, as on the server. The face, ID front, ID back and security-features steps
+ * need screenshots of the customer's video (`shoot`, one per ticked category for the security features) before
+ * Passed, and take no more than that; the result names them (`details.screenshots`), Passed or Failed, and a
+ * recorded result starts the next check afresh (a bad screenshot: Failed, then new ones).
+ * Pure: requests come in through `provide`.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { CALL_STATUS_COMPLETE } from '#contract/constants';
-import type { ProcedureQuestion, ProcedureStep, StepKind } from '#contract/identProcedure';
+import {
+  isScreenshotStep,
+  type ProcedureQuestion,
+  type ProcedureStep,
+  type ScreenshotStep,
+  type StepKind,
+  screenshotsNeeded,
+} from '#contract/identProcedure';
 
 export type StepOutcome = 'passed' | 'failed';
 export type QuestionMark = StepOutcome | null;
@@ -18,6 +29,18 @@ export interface StepRecord {
   kind: StepKind;
   result: StepOutcome;
   details: Record<string, string | number | boolean | null | (string | number)[]>;
+}
+
+/** A screenshot taken for a step: its id on the server and a preview address (null when read back). */
+export interface Shot {
+  id: number;
+  preview: string | null;
+}
+
+/** What `load` answers: the latest results and the screenshots taken but not named by any result yet. */
+export interface LoadedSteps {
+  results: Partial<Record<StepKind, StepOutcome>>;
+  shots: Partial<Record<ScreenshotStep, Shot[]>>;
 }
 
 export interface IdentStepsContext {
@@ -33,6 +56,8 @@ export interface IdentStepsContext {
   categories: string[];
   /** Each drawn question marked passed or failed (null: not yet). */
   marks: QuestionMark[];
+  /** The screenshots of each step taken since its last recorded result. */
+  shots: Partial<Record<ScreenshotStep, Shot[]>>;
   error: string | null;
 }
 
@@ -40,6 +65,7 @@ export type IdentStepsEvent =
   | { type: 'SELECT'; index: number }
   | { type: 'CATEGORY.TOGGLE'; category: string }
   | { type: 'QUESTION.MARK'; index: number; mark: StepOutcome }
+  | { type: 'SHOOT' }
   | { type: 'PASS' }
   | { type: 'FAIL' }
   /** A result recorded by the server from the customer's entry (a code, a serial number): it counts too. */
@@ -47,6 +73,10 @@ export type IdentStepsEvent =
 
 /** The error of a result not recorded without a detail from the server (the view says it in its language). */
 export const RECORD_FAILED = 'record failed';
+/** The error of a screenshot not stored without a detail from the server. */
+export const SHOT_FAILED = 'screenshot failed';
+/** The error of a screenshot when the customer's video shows nothing yet (`shoot` rejects with it). */
+export const NO_VIDEO = 'no video';
 
 const detailOf = (error: unknown): string | null =>
   typeof error === 'object' && error !== null && 'detail' in error ? String(error.detail) : null;
@@ -76,6 +106,37 @@ export function latestResults(
   return results;
 }
 
+/**
+ * The screenshots of a call not named by any of its recorded results, by step: what a screen opened again
+ * still has to name.
+ */
+export function pendingShots(
+  recorded: readonly { details: Record<string, unknown> }[],
+  screenshots: readonly { id: number; kind: string; deleted?: boolean }[],
+): Partial<Record<ScreenshotStep, Shot[]>> {
+  const named = new Set(
+    recorded.flatMap((r) => (Array.isArray(r.details.screenshots) ? r.details.screenshots : [])),
+  );
+  const shots: Partial<Record<ScreenshotStep, Shot[]>> = {};
+  for (const shot of screenshots)
+    if (isScreenshotStep(shot.kind) && !shot.deleted && !named.has(shot.id))
+      shots[shot.kind] = [...(shots[shot.kind] ?? []), { id: shot.id, preview: null }];
+  return shots;
+}
+
+/** The screenshots the current step still needs before Passed (0 for a step that takes none). */
+export function shotsMissing(
+  context: Pick<IdentStepsContext, 'steps' | 'current' | 'categories' | 'shots'>,
+): number {
+  const step = context.steps[context.current];
+  if (!step || !isScreenshotStep(step.kind)) return 0;
+  const needed = screenshotsNeeded(
+    step.kind,
+    step.kind === 'security_features' ? context.categories.length : 0,
+  );
+  return Math.max(0, needed - (context.shots[step.kind]?.length ?? 0));
+}
+
 /** The mandatory steps whose latest result is not passed, in procedure order (what blocks COMPLETE). */
 export function missingSteps(context: Pick<IdentStepsContext, 'steps' | 'results'>): StepKind[] {
   return context.steps.filter((s) => s.mandatory && context.results[s.kind] !== 'passed').map((s) => s.kind);
@@ -99,7 +160,7 @@ export function mayEnd(end: {
 /** Whether Passed may be pressed on the current step. */
 export function mayPass(context: IdentStepsContext): boolean {
   const step = context.steps[context.current];
-  if (!step) return false;
+  if (!step || shotsMissing(context) > 0) return false;
   if (step.kind === 'security_features') return context.categories.length >= step.min_categories;
   if (step.kind === 'questions')
     return context.marks.length > 0 && context.marks.every((m) => m === 'passed');
@@ -119,8 +180,11 @@ function nextOpen(context: Pick<IdentStepsContext, 'steps' | 'results'>, from: n
 
 function recordOf(context: IdentStepsContext, result: StepOutcome): StepRecord {
   const step = context.steps[context.current] as ProcedureStep;
+  const shots = isScreenshotStep(step.kind) ? (context.shots[step.kind] ?? []) : [];
+  const screenshots: StepRecord['details'] =
+    shots.length > 0 ? { screenshots: shots.map((shot) => shot.id) } : {};
   if (step.kind === 'security_features')
-    return { kind: step.kind, result, details: { categories: [...context.categories] } };
+    return { kind: step.kind, result, details: { categories: [...context.categories], ...screenshots } };
   if (step.kind === 'questions')
     return {
       kind: step.kind,
@@ -130,7 +194,15 @@ function recordOf(context: IdentStepsContext, result: StepOutcome): StepRecord {
         marks: context.marks.map((m) => m ?? 'unmarked'),
       },
     };
-  return { kind: step.kind, result, details: {} };
+  return { kind: step.kind, result, details: { ...screenshots } };
+}
+
+/** The screenshots left once the current step's result is recorded: that step's were named by it. */
+function shotsAfterRecord(context: IdentStepsContext): IdentStepsContext['shots'] {
+  const step = context.steps[context.current];
+  if (!step || !isScreenshotStep(step.kind)) return context.shots;
+  const { [step.kind]: _named, ...rest } = context.shots;
+  return rest;
 }
 
 /** A fresh check of the step shown: nothing ticked, nothing marked. */
@@ -143,9 +215,13 @@ export const identStepsMachine = setup({
     input: {} as { steps: readonly ProcedureStep[]; drawn: readonly ProcedureQuestion[] },
   },
   actors: {
-    /** The latest result of each kind already recorded in the call. */
-    load: fromPromise<Partial<Record<StepKind, StepOutcome>>>(async () => {
+    /** The latest result of each kind already recorded in the call, and the screenshots not named yet. */
+    load: fromPromise<LoadedSteps>(async () => {
       throw new Error('load is provided by the app');
+    }),
+    /** Takes a screenshot of the customer's video for the step and stores it (rejects with NO_VIDEO). */
+    shoot: fromPromise<Shot, { kind: ScreenshotStep }>(async () => {
+      throw new Error('shoot is provided by the app');
     }),
     /** Records one result (the app adds the offset in the recording). */
     record: fromPromise<unknown, StepRecord>(async () => {
@@ -155,6 +231,8 @@ export const identStepsMachine = setup({
   guards: {
     mayPass: ({ context }) => mayPass(context),
     hasStep: ({ context }) => context.steps[context.current] !== undefined,
+    // As many as the step needs: a bad one is a Failed check, and the next check takes new ones.
+    needsShot: ({ context }) => shotsMissing(context) > 0,
     validIndex: ({ context }, index: number) => Number.isInteger(index) && context.steps[index] !== undefined,
   },
 }).createMachine({
@@ -167,6 +245,7 @@ export const identStepsMachine = setup({
       results: {},
       current: 0,
       ...freshCheck(input.drawn),
+      shots: {},
       error: null,
     };
   },
@@ -196,9 +275,9 @@ export const identStepsMachine = setup({
         onDone: {
           target: 'ready',
           actions: assign(({ context, event }) => {
-            const results = event.output;
+            const { results, shots } = event.output;
             const first = context.steps.findIndex((s) => results[s.kind] !== 'passed');
-            return { results, current: first === -1 ? 0 : first };
+            return { results, shots, current: first === -1 ? 0 : first };
           }),
         },
         // Not read: the agent starts at the first step; the server still holds what was recorded.
@@ -227,8 +306,30 @@ export const identStepsMachine = setup({
             marks: context.marks.map((m, i) => (i === event.index ? event.mark : m)),
           })),
         },
+        SHOOT: { guard: 'needsShot', target: 'shooting' },
         PASS: { guard: 'mayPass', target: 'recording.passed' },
         FAIL: { guard: 'hasStep', target: 'recording.failed' },
+      },
+    },
+    shooting: {
+      invoke: {
+        src: 'shoot',
+        id: 'shoot',
+        input: ({ context }) => ({ kind: context.steps[context.current]?.kind as ScreenshotStep }),
+        onDone: {
+          target: 'ready',
+          actions: assign(({ context, event }) => {
+            const kind = context.steps[context.current]?.kind as ScreenshotStep;
+            return {
+              shots: { ...context.shots, [kind]: [...(context.shots[kind] ?? []), event.output] },
+              error: null,
+            };
+          }),
+        },
+        onError: {
+          target: 'ready',
+          actions: assign(({ event }) => ({ error: detailOf(event.error) ?? SHOT_FAILED })),
+        },
       },
     },
     recording: {
@@ -247,6 +348,7 @@ export const identStepsMachine = setup({
                 const results = { ...context.results, [step.kind]: 'passed' as const };
                 return {
                   results,
+                  shots: shotsAfterRecord(context),
                   current: nextOpen({ steps: context.steps, results }, context.current),
                   ...freshCheck(context.drawn),
                   error: null,
@@ -271,6 +373,7 @@ export const identStepsMachine = setup({
                 const step = context.steps[context.current] as ProcedureStep;
                 return {
                   results: { ...context.results, [step.kind]: 'failed' as const },
+                  shots: shotsAfterRecord(context),
                   ...freshCheck(context.drawn),
                   error: null,
                 };

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { type CallStep, DEFAULT_IDENT_PROCEDURE } from '#contract/identProcedure';
+import { type CallScreenshot, type CallStep, DEFAULT_IDENT_PROCEDURE } from '#contract/identProcedure';
 import { answerAndTalk, Contexts, goOnline, joinLink, joinQueue } from './callSupport';
 import { expect, test } from './cspGuard';
 import { DEMO, signIn, tokenOf } from './support';
@@ -56,6 +56,15 @@ async function shoot(agent: Page, selector: string, name: string) {
     }
 }
 
+/** Takes `count` screenshots of the customer's video for the current step (Chromium's fake media is the video). */
+async function screenshots(agent: Page, step: string, count: number) {
+  const current = panel(agent).locator('[aria-current="step"]');
+  for (let n = 1; n <= count; n++) {
+    await current.getByRole('button', { name: `Take screenshot for ${step}` }).click();
+    await expect(current.getByRole('img', { name: `Screenshot ${n} for ${step}` })).toBeVisible(LOAD);
+  }
+}
+
 /** Passes the current step of the panel (its name in the button's label). */
 async function pass(agent: Page, step: string) {
   const current = panel(agent).locator('[aria-current="step"]');
@@ -102,12 +111,20 @@ test('an Admin turns guidance on; the agent passes every mandatory step, then sa
     'are not passed: face_screenshot, id_front, id_back, security_features, serial_number, second_channel_code, questions',
   );
 
-  for (const step of ['Face screenshot', 'ID front', 'ID back']) await pass(agent, step);
+  for (const step of ['Face screenshot', 'ID front', 'ID back']) {
+    // Passed only once the step has its screenshot.
+    await expect(panel(agent).getByRole('button', { name: `${step} passed` })).toBeDisabled();
+    await screenshots(agent, step, 1);
+    await pass(agent, step);
+  }
   // Security features: Passed only with 3 categories ticked.
   const passFeatures = panel(agent).getByRole('button', { name: 'Security features passed' });
   await expect(passFeatures).toBeDisabled();
   for (const category of ['Holograms or kinegrams', 'Material', 'Security printing'])
     await panel(agent).getByRole('checkbox', { name: category }).check({ force: true });
+  // And one screenshot per ticked category.
+  await expect(passFeatures).toBeDisabled();
+  await screenshots(agent, 'Security features', 3);
   await shoot(agent, '.studio-call-steps', 'guided-steps');
   await accessible(agent, '.studio-call-steps');
   await pass(agent, 'Security features');
@@ -163,7 +180,20 @@ test('an Admin turns guidance on; the agent passes every mandatory step, then sa
   const offsets = steps.map((s) => s.offset_ms);
   expect(offsets[1]).toBeGreaterThan(0);
   for (let i = 2; i < offsets.length; i++) expect(offsets[i]).toBeGreaterThan(offsets[i - 1] as number);
+  // Each screenshot step names the screenshots taken for it in the call.
+  const shots = (await (
+    await agent.request.get(`/api/v2/videocall/${callId}/screenshots`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    })
+  ).json()) as CallScreenshot[];
+  const idsOf = (kind: string) => shots.filter((shot) => shot.kind === kind).map((shot) => shot.id);
+  expect(idsOf('security_features')).toHaveLength(3);
   expect(steps.find((s) => s.kind === 'security_features')?.details).toEqual({
     categories: ['holograms_kinegrams', 'material', 'security_printing'],
+    screenshots: idsOf('security_features'),
   });
+  for (const kind of ['face_screenshot', 'id_front', 'id_back']) {
+    expect(idsOf(kind), kind).toHaveLength(1);
+    expect(steps.find((s) => s.kind === kind)?.details, kind).toEqual({ screenshots: idsOf(kind) });
+  }
 });

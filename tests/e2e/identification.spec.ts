@@ -1,14 +1,25 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
-import { type CallStep, DEFAULT_IDENT_PROCEDURE } from '#contract/identProcedure';
+import {
+  type CallScreenshot,
+  type CallStep,
+  DEFAULT_IDENT_PROCEDURE,
+  type ScreenshotStep,
+} from '#contract/identProcedure';
 import { agreeButton, Contexts, goOnline, joinButton, joinLink, playing } from './callSupport';
 import { expect, test } from './cspGuard';
+import { checkEvidence } from './evidenceCheck';
 import { DEMO, tokenOf } from './support';
 
 /**
  * A whole guided identification (issue 29), in English and in Turkish, with both sides' pages: the customer's
  * page shows each step's instruction in their language, the customer types the ID's serial number and the
- * second-channel code mailed to them; the agent goes through every step and saves COMPLETE with its reason.
+ * second-channel code mailed to them; the agent takes the screenshots of the face, both sides of the ID and each
+ * security feature, goes through every step and saves COMPLETE with its reason. Once the recording is uploaded,
+ * the agent downloads the call's evidence package from the profile's Video Calls tab; it checks out offline
+ * (`sha256sum -c`, the signature) and holds the screenshots taken and the steps passed.
  * The worker's server is shared by the specs it runs: the procedure is reset afterwards.
  */
 test.describe.configure({ mode: 'serial', timeout: 300_000 * Number(process.env.E2E_TIME_SCALE ?? 1) });
@@ -18,6 +29,8 @@ const texts = (lang: Lang, namespace: string) =>
   JSON.parse(readFileSync(`locales/${lang}/${namespace}.json`, 'utf8')) as Record<string, never>;
 const fill = (text: string, values: Record<string, string | number>) =>
   text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => String(values[key]));
+
+const escapeRe = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const PROFILE = 5;
 const contexts = new Contexts();
@@ -55,6 +68,8 @@ for (const lang of ['en-US', 'tr'] as const) {
     const calls = texts(lang, 'calls') as unknown as { guide: Record<string, never> };
     const guide = calls.guide as unknown as {
       passStep: string;
+      shootStep: string;
+      shotAlt: string;
       question: string;
       results: { passed: string };
       categories: Record<string, string>;
@@ -97,6 +112,16 @@ for (const lang of ['en-US', 'tr'] as const) {
       await expect(current).toContainText(kinds[kind] as string, LOAD);
       await expect(instruction).toHaveText(customerTexts.steps[kind] as string, LOAD);
     };
+    /** Takes the step's screenshots with its button, as the agent does; each shows as a thumbnail. */
+    const shoot = async (kind: ScreenshotStep, count: number) => {
+      const name = kinds[kind] as string;
+      for (let number = 1; number <= count; number++) {
+        await current.getByRole('button', { name: fill(guide.shootStep, { name }) }).click();
+        await expect(current.getByRole('img', { name: fill(guide.shotAlt, { number, name }) })).toBeVisible(
+          LOAD,
+        );
+      }
+    };
     const pass = async (kind: string) => {
       await shown(kind);
       await current
@@ -110,10 +135,16 @@ for (const lang of ['en-US', 'tr'] as const) {
       ).toContainText(guide.results.passed);
     };
 
-    for (const kind of ['face_screenshot', 'id_front', 'id_back']) await pass(kind);
+    for (const kind of ['face_screenshot', 'id_front', 'id_back'] as const) {
+      await shown(kind);
+      await shoot(kind, 1);
+      await pass(kind);
+    }
     await shown('security_features');
     for (const category of ['holograms_kinegrams', 'material', 'security_printing'])
       await panel.getByRole('checkbox', { name: guide.categories[category] }).check({ force: true });
+    // One screenshot per category ticked.
+    await shoot('security_features', 3);
     await pass('security_features');
 
     // The serial number: read out and typed on the customer's page, compared with the document on file.
@@ -167,10 +198,9 @@ for (const lang of ['en-US', 'tr'] as const) {
     await expect(agent.getByText('Video call status updated successfully')).toBeVisible({ timeout: 30_000 });
 
     // Every step passed; the customer's entries recorded by the server, the rest by the agent.
+    const auth = { authorization: `Bearer ${await tokenOf(request, DEMO.admin)}` };
     const steps = (await (
-      await request.get(`/api/v2/videocall/${callId}/steps`, {
-        headers: { authorization: `Bearer ${await tokenOf(request, DEMO.admin)}` },
-      })
+      await request.get(`/api/v2/videocall/${callId}/steps`, { headers: auth })
     ).json()) as CallStep[];
     const latest = new Map(steps.map((s) => [s.kind, s]));
     for (const step of DEFAULT_IDENT_PROCEDURE.steps.filter((s) => s.kind !== 'decision'))
@@ -180,5 +210,71 @@ for (const lang of ['en-US', 'tr'] as const) {
       created_by: null,
       details: { channel: 'email' },
     });
+
+    // The evidence package, once the studio uploaded the recording: downloaded as the agent would, in the
+    // agent's language, from the profile's Video Calls tab.
+    await expect
+      .poll(
+        async () =>
+          (
+            (await (await request.get(`/api/v2/videocall/${callId}`, { headers: auth })).json()) as {
+              recorded_file: string | null;
+            }
+          ).recorded_file,
+        { timeout: 60_000 },
+      )
+      .toBeTruthy();
+    const evidenceTexts = calls as unknown as { evidence: { downloadLabel: string; saved: string } };
+    if (lang === 'tr') await agent.getByRole('combobox', { name: 'Language' }).selectOption('tr');
+    await agent.goto(`/profile/${PROFILE}?tab=videoCalls`);
+    const [before, after] = evidenceTexts.evidence.downloadLabel.split('{{date}}') as [string, string];
+    const download = agent
+      .getByRole('row')
+      .filter({ has: agent.locator(`a[href$="/video/${callId}"]`) })
+      .getByRole('button', { name: new RegExp(`^${escapeRe(before)}.+${escapeRe(after)}$`) });
+    await expect(download).toBeVisible(LOAD);
+    const taken = (await (
+      await request.get(`/api/v2/videocall/${callId}/screenshots`, { headers: auth })
+    ).json()) as CallScreenshot[];
+    expect(taken.map((shot) => shot.kind)).toEqual([
+      'face_screenshot',
+      'id_front',
+      'id_back',
+      'security_features',
+      'security_features',
+      'security_features',
+    ]);
+    await checkEvidence(agent, request, callId, download, ({ files, checked, json }) => {
+      expect(checked).toContain('recording.webm: OK');
+      const packed = json<{
+        steps: CallStep[];
+        screenshots: { id: number; kind: string; path: string; sha256: string }[];
+      }>('steps.json');
+      // Every screenshot taken in the call, as the file it was, listed in the signed manifest.
+      expect(packed.screenshots.map(({ id, kind, sha256 }) => ({ id, kind, sha256 }))).toEqual(
+        taken.map(({ id, kind, sha256 }) => ({ id, kind, sha256 })),
+      );
+      for (const shot of packed.screenshots) {
+        expect(checked).toContain(`${shot.path}: OK`);
+        expect(
+          createHash('sha256')
+            .update(readFileSync(join(files, shot.path)))
+            .digest('hex'),
+        ).toBe(shot.sha256);
+      }
+      // The steps passed, each screenshot step naming its screenshots; the serial number and the code too.
+      const packedLatest = new Map(packed.steps.map((step) => [step.kind, step]));
+      for (const kind of ['face_screenshot', 'id_front', 'id_back', 'security_features'] as const)
+        expect(packedLatest.get(kind), kind).toMatchObject({
+          result: 'passed',
+          details: { screenshots: taken.filter((shot) => shot.kind === kind).map((shot) => shot.id) },
+        });
+      expect(packedLatest.get('serial_number')).toMatchObject({
+        result: 'passed',
+        details: { matches: true },
+      });
+      expect(packedLatest.get('second_channel_code')).toMatchObject({ result: 'passed' });
+    });
+    await expect(agent.getByText(evidenceTexts.evidence.saved)).toBeVisible(LOAD);
   });
 }

@@ -20,7 +20,7 @@ import {
 let t: TestApp;
 const tokens = { admin: '', agent: '', viewer: '', globex: '' };
 let callId = 0;
-const step = { kind: 'face_screenshot', result: 'passed', details: { screenshot: 'k' }, offset_ms: 1000 };
+const step = { kind: 'serial_number', result: 'passed', details: { serial: 'k' }, offset_ms: 1000 };
 
 beforeAll(async () => {
   t = await startTestApp();

@@ -9,6 +9,7 @@ import {
   DEFAULT_IDENT_PROCEDURE,
   type IdentProcedure,
   type IdentProcedureBody,
+  isScreenshotStep,
 } from '#contract/identProcedure';
 import {
   auditLog,
@@ -22,6 +23,7 @@ import {
   PASSWORDS,
   startTestApp,
   type TestApp,
+  takeScreenshot,
   talkingCall,
   tokenFor,
   userId,
@@ -72,7 +74,14 @@ async function passEverything(callId: number) {
     const posted = await t.app.inject({
       method: 'POST',
       url: `/api/v2/videocall/${callId}/steps`,
-      payload: { kind, result: 'passed', offset_ms: (index + 1) * 1000 },
+      payload: {
+        kind,
+        result: 'passed',
+        details: isScreenshotStep(kind)
+          ? { screenshots: [await takeScreenshot(t.app, tokens.agent, callId, kind)] }
+          : {},
+        offset_ms: (index + 1) * 1000,
+      },
       headers: bearer(tokens.agent),
     });
     expect(posted.statusCode).toBe(201);

@@ -125,7 +125,14 @@ describe('the evidence package', () => {
       .trim()
       .split('\n')
       .map((line) => line.split('  ')[1]);
-    expect(listed).toEqual(['call.json', 'report.pdf', 'recording.webm', 'README.txt', 'public_key.pem']);
+    expect(listed).toEqual([
+      'call.json',
+      'steps.json',
+      'report.pdf',
+      'recording.webm',
+      'README.txt',
+      'public_key.pem',
+    ]);
     // The recording is the stored one, byte for byte.
     expect(
       createHash('sha256')

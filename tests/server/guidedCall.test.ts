@@ -8,10 +8,21 @@ import {
   DEFAULT_IDENT_PROCEDURE,
   type IdentProcedure,
   type IdentProcedureBody,
+  isScreenshotStep,
 } from '#contract/identProcedure';
 import type { VideoCall } from '#contract/videocalls';
 import { createCall } from '../../server/domain/videocalls';
-import { bearer, get, PASSWORDS, startTestApp, type TestApp, talkingCall, tokenFor, userId } from './helpers';
+import {
+  bearer,
+  get,
+  PASSWORDS,
+  startTestApp,
+  type TestApp,
+  takeScreenshot,
+  talkingCall,
+  tokenFor,
+  userId,
+} from './helpers';
 
 let t: TestApp;
 const tokens = { admin: '', agent: '' };
@@ -39,13 +50,19 @@ async function guide(guided: boolean, change: (p: IdentProcedureBody) => void = 
 const setStatus = (callId: number, payload: object, token = tokens.agent) =>
   t.app.inject({ method: 'PUT', url: `/api/v2/videocall/${callId}`, payload, headers: bearer(token) });
 
-const step = (callId: number, kind: string, result: 'passed' | 'failed', offset_ms: number) =>
-  t.app.inject({
+/** Records a step result; a passed face, ID or security-features step with a screenshot taken just before. */
+const step = async (callId: number, kind: string, result: 'passed' | 'failed', offset_ms: number) => {
+  const details =
+    result === 'passed' && isScreenshotStep(kind)
+      ? { screenshots: [await takeScreenshot(t.app, tokens.agent, callId, kind)] }
+      : {};
+  return t.app.inject({
     method: 'POST',
     url: `/api/v2/videocall/${callId}/steps`,
-    payload: { kind, result, offset_ms },
+    payload: { kind, result, details, offset_ms },
     headers: bearer(tokens.agent),
   });
+};
 
 const callOf = async (callId: number) =>
   (await get<VideoCall>(t.app, `/api/v2/videocall/${callId}`, tokens.admin)).body;

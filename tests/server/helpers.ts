@@ -155,3 +155,28 @@ export async function userId(app: FastifyInstance, email: string): Promise<numbe
   if (!row) throw new Error(`no user ${email}`);
   return row.id;
 }
+
+/** A small JPEG: the server checks the first bytes (FF D8 FF) and stores the rest as it is. */
+export const TEST_JPEG = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]),
+  Buffer.from('screenshot of the customer'),
+  Buffer.from([0xff, 0xd9]),
+]);
+
+/** The agent takes a screenshot of a talking call for a step (POST /videocall/{id}/screenshots); its id. */
+export async function takeScreenshot(
+  app: FastifyInstance,
+  token: string,
+  callId: number,
+  kind: string,
+  body: Buffer = TEST_JPEG,
+): Promise<number> {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/v2/videocall/${callId}/screenshots?kind=${kind}`,
+    headers: { ...bearer(token), 'content-type': 'image/jpeg' },
+    payload: body,
+  });
+  if (response.statusCode !== 201) throw new Error(`screenshot: ${response.statusCode} ${response.body}`);
+  return response.json<{ id: number }>().id;
+}

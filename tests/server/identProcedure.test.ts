@@ -14,7 +14,17 @@ import {
 import { identProcedures, videoCalls } from '../../server/db/schema';
 import { STEP_GRACE_MS } from '../../server/domain/identProcedure';
 import { createCall } from '../../server/domain/videocalls';
-import { bearer, get, PASSWORDS, startTestApp, type TestApp, talkingCall, tokenFor, userId } from './helpers';
+import {
+  bearer,
+  get,
+  PASSWORDS,
+  startTestApp,
+  type TestApp,
+  takeScreenshot,
+  talkingCall,
+  tokenFor,
+  userId,
+} from './helpers';
 
 let t: TestApp;
 const tokens = { admin: '', agent: '', viewer: '', globex: '' };
@@ -366,12 +376,22 @@ describe('the step results of a call', () => {
 
   it("stores the agent's results and answers them in the order of the recording", async () => {
     const { callId } = await talkingCall(t.app, ids.agent);
-    const second = await postStep(callId, passed);
+    const front = await takeScreenshot(t.app, tokens.agent, callId, 'id_front');
+    const second = await postStep(callId, {
+      ...passed,
+      details: { ...passed.details, screenshots: [front] },
+    });
     expect(second.statusCode, second.body).toBe(201);
+    const features = [];
+    for (let i = 0; i < 3; i++)
+      features.push(await takeScreenshot(t.app, tokens.agent, callId, 'security_features'));
     const first = await postStep(callId, {
       kind: 'security_features',
       result: 'passed',
-      details: { categories: ['holograms_kinegrams', 'material', 'security_printing'] },
+      details: {
+        categories: ['holograms_kinegrams', 'material', 'security_printing'],
+        screenshots: features,
+      },
       offset_ms: 5_000,
     });
     expect(first.statusCode, first.body).toBe(201);
@@ -382,7 +402,7 @@ describe('the step results of a call', () => {
       ['security_features', 5_000],
       ['id_front', 12_000],
     ]);
-    expect(list.body[1]?.details).toEqual({ screenshot: 'calls/1/front.png' });
+    expect(list.body[1]?.details).toEqual({ screenshot: 'calls/1/front.png', screenshots: [front] });
   });
 
   it("lets only the call's agent post, while the call is on or just ended", async () => {

@@ -39,3 +39,27 @@ export const videoCallSteps = pgTable(
   },
   (t) => [index('video_call_steps_call').on(t.callId, t.offsetMs)],
 );
+
+/**
+ * A screenshot of the customer's video taken by the agent for a step of a call (issue 29): the image in
+ * storage with the SHA-256 it was stored with. The retention job clears `storageKey` and `size` when it
+ * deletes the call's evidence (the hash stays); a call deleted takes its rows with it.
+ */
+export const videoCallScreenshots = pgTable(
+  'video_call_screenshots',
+  {
+    id: id(),
+    callId: integer()
+      .notNull()
+      .references(() => videoCalls.id, { onDelete: 'cascade' }),
+    /** The step it was taken for (SCREENSHOT_STEPS). */
+    kind: text().notNull(),
+    storageKey: text().unique(),
+    contentType: text().notNull(),
+    size: integer(),
+    sha256: text().notNull(),
+    createdAt: createdAt(),
+    createdBy: integer().references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('video_call_screenshots_call').on(t.callId, t.id)],
+);

@@ -1,10 +1,12 @@
 /** The company's identification procedure (issue 29, GET/PUT /ident_procedure). */
 import type {
+  CallScreenshot,
   CallStep,
   CallStepBody,
   CodeSent,
   IdentProcedure,
   IdentProcedureBody,
+  ScreenshotStep,
   StepKind,
 } from '#contract/identProcedure';
 import { api, ifMatch } from './http';
@@ -43,4 +45,24 @@ export async function showCallStep(callId: number, kind: StepKind): Promise<void
 /** The call's agent sends the customer the second-channel code (POST /videocall/{id}/code). */
 export function sendCallCode(callId: number): Promise<CodeSent> {
   return api.post(`videocall/${callId}/code`).json<CodeSent>();
+}
+
+/** The screenshots taken in a call (GET /videocall/{id}/screenshots), in the order they were taken. */
+export function getCallScreenshots(callId: number, { signal }: Options = {}): Promise<CallScreenshot[]> {
+  return api.get(`videocall/${callId}/screenshots`, { signal }).json<CallScreenshot[]>();
+}
+
+/** The call's agent stores a screenshot (a JPEG) for a step (POST /videocall/{id}/screenshots). */
+export function addCallScreenshot(
+  callId: number,
+  kind: ScreenshotStep,
+  image: Blob,
+): Promise<CallScreenshot> {
+  return api
+    .post(`videocall/${callId}/screenshots`, {
+      searchParams: { kind },
+      body: image,
+      headers: { 'content-type': 'image/jpeg' },
+    })
+    .json<CallScreenshot>();
 }

@@ -9,7 +9,11 @@ import {
   mayEnd,
   mayPass,
   missingSteps,
+  NO_VIDEO,
+  pendingShots,
   RECORD_FAILED,
+  SHOT_FAILED,
+  shotsMissing,
 } from '../../../src/machines/identSteps.machine';
 import { done, Effects, failed, modelCases, replay } from './modelPaths';
 
@@ -26,16 +30,18 @@ const events = [
   { type: 'SELECT', index: 1 },
   { type: 'SELECT', index: 9 },
   { type: 'CATEGORY.TOGGLE', category: 'material' },
-  { type: 'CATEGORY.TOGGLE', category: 'security_printing' },
   { type: 'QUESTION.MARK', index: 0, mark: 'passed' },
   { type: 'QUESTION.MARK', index: 0, mark: 'failed' },
+  { type: 'SHOOT' },
   { type: 'PASS' },
   { type: 'FAIL' },
   { type: 'RESULT.RECORDED', kind: 'security_features', result: 'passed' },
   { type: 'RESULT.RECORDED', kind: 'questions', result: 'failed' },
-  done('load', {}),
-  done('load', { security_features: 'passed' }),
+  done('load', { results: {}, shots: {} }),
+  done('load', { results: { security_features: 'passed' }, shots: {} }),
   failed('load', { status: 500, detail: 'Remote Server Error' }),
+  done('shoot', { id: 7, preview: 'blob:7' }),
+  failed('shoot', { detail: NO_VIDEO }),
   done('record'),
   failed('record', new TypeError('Failed to fetch')),
 ] as const;
@@ -44,7 +50,11 @@ function sut(start = input) {
   const effects = new Effects();
   const actor = createActor(
     identStepsMachine.provide({
-      actors: { load: effects.actor('load') as never, record: effects.actor('record') as never },
+      actors: {
+        load: effects.actor('load') as never,
+        record: effects.actor('record') as never,
+        shoot: effects.actor('shoot') as never,
+      },
     }),
     { input: start },
   );
@@ -52,17 +62,46 @@ function sut(start = input) {
 }
 
 /**
- * The model: the feature check and the optional question (the plain steps behave as the feature check with
- * nothing to tick). Two snapshots are the same vertex when they agree on the state, the results, the current
- * step, whether Passed may be pressed and whether an error shows: what the agent can do next.
+ * The model: the feature check (one category needed, so one screenshot) and the optional question; the plain
+ * screenshot steps behave as the feature check with nothing to tick. Two snapshots are the same vertex when
+ * they agree on what decides the machine's next steps: the state, the current step, which steps passed, the
+ * categories ticked (only while the feature check is shown: every way to another step starts a fresh check)
+ * and whether every question is marked passed (only while the questions are shown, likewise), the screenshots
+ * each step holds, and whether an error shows. Which step failed, the error's words and the screenshots' ids
+ * change nothing the agent can do next, so they do not make new vertices (with them the model had 2,900 cases
+ * instead of 900).
+ * modelCases runs each path again from the start and fails if a snapshot does not get the vertex the graph
+ * gave it, so this key merges only snapshots that behave alike; each case then expects the exact snapshot,
+ * whole context included. Every state (loading, ready, shooting, recording.passed, recording.failed, see
+ * 'reaches every state') and every transition that changes the vertex is a case; what the key leaves out is
+ * asserted by the tests below it: several screenshots for several categories, a failed result naming its
+ * screenshots, the errors' words, screenshots read back, results recorded from the customer's entries.
  */
-const model = { steps: steps.slice(1), drawn: input.drawn };
+const model = {
+  steps: [
+    { kind: 'security_features', mandatory: true, min_categories: 1 },
+    ...steps.slice(2),
+  ] as ProcedureStep[],
+  drawn: input.drawn,
+};
 const cases = modelCases(identStepsMachine, {
   events: events as never,
   input: model,
   serializeState: (s) => {
     const context = s.context as IdentStepsContext;
-    return JSON.stringify([s.value, context.results, context.current, mayPass(context), context.error]);
+    const shown = context.steps[context.current]?.kind;
+    return JSON.stringify([
+      s.value,
+      context.current,
+      Object.entries(context.results)
+        .filter(([, result]) => result === 'passed')
+        .map(([kind]) => kind)
+        .sort(),
+      shown === 'security_features' ? context.categories.length : null,
+      shown === 'questions' ? context.marks.every((mark) => mark === 'passed') : null,
+      Object.entries(context.shots).map(([kind, shots]) => [kind, shots?.length]),
+      context.error !== null,
+    ]);
   },
 });
 
@@ -76,34 +115,60 @@ describe('ident steps machine: every path of the model', () => {
 describe('ident steps machine', () => {
   it('reaches every state', () => {
     const reached = new Set(cases.map((c) => JSON.stringify(c.steps.at(-1)?.state.value)));
-    for (const state of ['"loading"', '"ready"', '{"recording":"passed"}', '{"recording":"failed"}'])
+    for (const state of [
+      '"loading"',
+      '"ready"',
+      '"shooting"',
+      '{"recording":"passed"}',
+      '{"recording":"failed"}',
+    ])
       expect(reached.has(state), state).toBe(true);
   });
 
-  it('goes through the steps: a plain pass, a feature check with too few then enough categories, a question', async () => {
+  it('goes through the steps: a screenshot before a plain pass, a feature check with a screenshot per category', async () => {
     const { actor, effects } = sut();
     actor.start();
-    await effects.settle('load', { output: {} });
+    await effects.settle('load', { output: { results: {}, shots: {} } });
     expect(actor.getSnapshot().context.steps.map((s) => s.kind)).toEqual([
       'id_front',
       'security_features',
       'questions',
     ]);
+    // No screenshot yet: Passed does nothing.
+    actor.send({ type: 'PASS' });
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(shotsMissing(actor.getSnapshot().context)).toBe(1);
+    actor.send({ type: 'SHOOT' });
+    expect(actor.getSnapshot().value).toBe('shooting');
+    await effects.settle('shoot', { output: { id: 11, preview: 'blob:11' } });
+    expect(effects.inputs.get('shoot')).toEqual([{ kind: 'id_front' }]);
+    expect(actor.getSnapshot().context.shots).toEqual({ id_front: [{ id: 11, preview: 'blob:11' }] });
     actor.send({ type: 'PASS' });
     await effects.settle('record', { output: {} });
-    expect(effects.inputs.get('record')).toEqual([{ kind: 'id_front', result: 'passed', details: {} }]);
-    expect(actor.getSnapshot().context.current).toBe(1);
+    expect(effects.inputs.get('record')).toEqual([
+      { kind: 'id_front', result: 'passed', details: { screenshots: [11] } },
+    ]);
+    // Named by the result: a next check of that step starts without them.
+    expect(actor.getSnapshot().context).toMatchObject({ current: 1, shots: {} });
 
     actor.send({ type: 'CATEGORY.TOGGLE', category: 'material' });
     actor.send({ type: 'PASS' });
     expect(actor.getSnapshot().value).toBe('ready');
     actor.send({ type: 'CATEGORY.TOGGLE', category: 'security_printing' });
+    actor.send({ type: 'SHOOT' });
+    await effects.settle('shoot', { output: { id: 12, preview: null } });
+    // Two categories ticked, one screenshot: one more needed.
+    expect(shotsMissing(actor.getSnapshot().context)).toBe(1);
+    actor.send({ type: 'PASS' });
+    expect(actor.getSnapshot().value).toBe('ready');
+    actor.send({ type: 'SHOOT' });
+    await effects.settle('shoot', { output: { id: 13, preview: null } });
     actor.send({ type: 'PASS' });
     await effects.settle('record', { output: {} });
     expect(effects.inputs.get('record')?.[1]).toEqual({
       kind: 'security_features',
       result: 'passed',
-      details: { categories: ['material', 'security_printing'] },
+      details: { categories: ['material', 'security_printing'], screenshots: [12, 13] },
     });
     expect(missingSteps(actor.getSnapshot().context)).toEqual([]);
 
@@ -132,7 +197,7 @@ describe('ident steps machine', () => {
   it('continues after the results already recorded, and keeps a refused result off the list', async () => {
     const { actor, effects } = sut();
     actor.start();
-    await effects.settle('load', { output: { id_front: 'passed' } });
+    await effects.settle('load', { output: { results: { id_front: 'passed' }, shots: {} } });
     expect(actor.getSnapshot().context.current).toBe(1);
     actor.send({ type: 'FAIL' });
     await effects.settle('record', { error: new TypeError('Failed to fetch') });
@@ -148,7 +213,7 @@ describe('results recorded from the customer’s entries', () => {
   it('a pass of the step shown moves on, as Passed does; a failure or another step’s result only counts', async () => {
     const { actor, effects } = sut();
     actor.start();
-    await effects.settle('load', { output: {} });
+    await effects.settle('load', { output: { results: {}, shots: {} } });
     actor.send({ type: 'RESULT.RECORDED', kind: 'security_features', result: 'failed' });
     expect(actor.getSnapshot().context).toMatchObject({
       current: 0,
@@ -162,6 +227,78 @@ describe('results recorded from the customer’s entries', () => {
     expect(missingSteps(actor.getSnapshot().context)).toEqual([]);
   });
 });
+
+describe('ident steps machine: screenshots', () => {
+  it('takes none on a step without screenshots, and says why a screenshot was not stored', async () => {
+    const { actor, effects } = sut({
+      steps: [steps[2] as ProcedureStep, steps[0] as ProcedureStep],
+      drawn: [],
+    });
+    actor.start();
+    await effects.settle('load', { output: { results: {}, shots: {} } });
+    actor.send({ type: 'SHOOT' });
+    expect(actor.getSnapshot().value).toBe('ready');
+    actor.send({ type: 'SELECT', index: 1 });
+    actor.send({ type: 'SHOOT' });
+    await effects.settle('shoot', { error: { detail: NO_VIDEO } });
+    expect(actor.getSnapshot().context).toMatchObject({ error: NO_VIDEO, shots: {} });
+    actor.send({ type: 'SHOOT' });
+    await effects.settle('shoot', { error: new TypeError('Failed to fetch') });
+    expect(actor.getSnapshot().context.error).toBe(SHOT_FAILED);
+    actor.send({ type: 'SHOOT' });
+    await effects.settle('shoot', { output: { id: 3, preview: null } });
+    expect(actor.getSnapshot().context.error).toBeNull();
+    // A failed result names the screenshots too; a refused one keeps them for the next try.
+    actor.send({ type: 'FAIL' });
+    await effects.settle('record', { error: { status: 400, detail: 'bad' } });
+    expect(actor.getSnapshot().context.shots).toEqual({ id_front: [{ id: 3, preview: null }] });
+    actor.send({ type: 'FAIL' });
+    await effects.settle('record', { output: {} });
+    expect(effects.inputs.get('record')?.[1]).toEqual({
+      kind: 'id_front',
+      result: 'failed',
+      details: { screenshots: [3] },
+    });
+    expect(actor.getSnapshot().context.shots).toEqual({});
+  });
+
+  it('continues with the screenshots taken but not named by a result yet', async () => {
+    const { actor, effects } = sut();
+    actor.start();
+    await effects.settle('load', {
+      output: pendingShotsLoaded(),
+    });
+    expect(actor.getSnapshot().context.shots).toEqual({ id_front: [{ id: 2, preview: null }] });
+    expect(mayPass(actor.getSnapshot().context)).toBe(true);
+  });
+
+  it('counts as pending the screenshots no result names, and not those deleted', () => {
+    expect(
+      pendingShots(
+        [{ details: { screenshots: [1] } }, { details: { categories: ['material'] } }],
+        [
+          { id: 1, kind: 'id_front' },
+          { id: 2, kind: 'id_front' },
+          { id: 3, kind: 'security_features', deleted: true },
+          { id: 4, kind: 'id_back' },
+        ],
+      ),
+    ).toEqual({ id_front: [{ id: 2, preview: null }], id_back: [{ id: 4, preview: null }] });
+  });
+});
+
+function pendingShotsLoaded() {
+  return {
+    results: {},
+    shots: pendingShots(
+      [{ details: { screenshots: [1] } }],
+      [
+        { id: 1, kind: 'id_front' },
+        { id: 2, kind: 'id_front' },
+      ],
+    ),
+  };
+}
 
 describe('guided call rules', () => {
   it('counts the latest result of each kind, in the order recorded', () => {

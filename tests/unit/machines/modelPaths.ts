@@ -8,7 +8,9 @@ import {
   type AnyStateMachine,
   type EventObject,
   fromPromise,
+  initialTransition,
   type Snapshot,
+  transition,
   waitFor,
 } from 'xstate';
 import { adjacencyMapToArray, getAdjacencyMap, getShortestPaths } from 'xstate/graph';
@@ -48,7 +50,12 @@ type MachineSnapshot = Snapshot<unknown> & { value: unknown; context: unknown };
 export interface ModelOptions<TEvent extends EventObject> {
   events: readonly TEvent[] | ((snapshot: never) => readonly TEvent[]);
   input?: unknown;
-  /** What makes two snapshots the same vertex (default: value and context). */
+  /**
+   * What makes two snapshots the same vertex (default: value and context). A coarser key must keep whatever
+   * decides the machine's next steps: the paths are run again from the start on the machine's own transitions,
+   * and a path whose snapshots do not get the keys the graph gave them fails (the key merged snapshots that
+   * behave differently). Each case then expects those exact snapshots, full context included.
+   */
   serializeState?: (snapshot: MachineSnapshot) => string;
 }
 
@@ -74,9 +81,25 @@ export function modelCases<TEvent extends EventObject>(
     p.steps.slice(0, -1).every((step) => !isDone(step.state)),
   );
   const pathTo = new Map(shortest.map((p) => [serializeState(p.state as MachineSnapshot), p]));
+  // A vertex's snapshot is the first one the graph met with its key: with a coarse key, not the one its path
+  // leads to. The path is run again to get the snapshots it really passes through.
+  const exact = (steps: ReplayCase['steps']): ReplayCase['steps'] => {
+    if (!options.serializeState) return steps;
+    let [snapshot] = initialTransition(machine, options.input);
+    return steps.map((step) => {
+      if (step.event.type !== 'xstate.init') [snapshot] = transition(machine, snapshot, step.event);
+      const state = snapshot as unknown as MachineSnapshot;
+      if (serializeState(state) !== serializeState(step.state))
+        throw new Error(
+          `serializeState merges snapshots that behave differently: after ${step.event.type} ` +
+            `${serializeState(state)} is not ${serializeState(step.state)}`,
+        );
+      return { event: step.event, state };
+    });
+  };
   const cases: ReplayCase[] = shortest.map((p) => ({
     name: `reaches ${JSON.stringify((p.state as MachineSnapshot).value)} via ${p.steps.map((s) => describeEvent(s.event)).join(' → ') || 'start'}`,
-    steps: p.steps as ReplayCase['steps'],
+    steps: exact(p.steps as ReplayCase['steps']),
   }));
   for (const edge of adjacencyMapToArray(getAdjacencyMap(machine, traversal))) {
     const from = serializeState(edge.state as MachineSnapshot);
@@ -85,10 +108,10 @@ export function modelCases<TEvent extends EventObject>(
     if (from === to || !prefix || isDone(edge.state)) continue;
     cases.push({
       name: `${JSON.stringify((edge.state as MachineSnapshot).value)} --${describeEvent(edge.event as EventObject)}--> ${JSON.stringify((edge.nextState as MachineSnapshot).value)}`,
-      steps: [
+      steps: exact([
         ...(prefix.steps as ReplayCase['steps']),
         { event: edge.event as EventObject, state: edge.nextState as MachineSnapshot },
-      ],
+      ]),
     });
   }
   return cases;

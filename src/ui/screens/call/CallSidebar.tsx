@@ -46,7 +46,7 @@ export function CallSidebar({
       <ProfileCard profileId={queued.profile} />
       {answered && (
         <>
-          {steps && <StepsPanel steps={steps} closed={closed} callId={queued.call_id} />}
+          {steps && <StepsPanel steps={steps} closed={closed} live={live} callId={queued.call_id} />}
           <IdSnapshot profileId={queued.profile} remoteVideo={remoteVideo} live={live} />
           <Questions callId={queued.call_id} closed={closed} />
           <Notes callId={queued.call_id} closed={closed} />

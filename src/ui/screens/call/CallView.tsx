@@ -1,7 +1,7 @@
 import { Button, Callout, H2, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useRef, useState } from 'react';
+import { type RefObject, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ActorRefFrom, fromPromise } from 'xstate';
 import { type IdentProcedure, MAX_STEP_OFFSET_MS, type StepKind } from '#contract/identProcedure';
@@ -11,9 +11,13 @@ import {
   identStepsMachine,
   latestResults,
   missingSteps,
+  NO_VIDEO,
+  pendingShots,
 } from '../../../machines/identSteps.machine';
 import {
+  addCallScreenshot,
   addCallStep,
+  getCallScreenshots,
   getCallSteps,
   getIdentProcedure,
   identProcedureKeys,
@@ -21,6 +25,7 @@ import {
 } from '../../../services/api/identProcedure';
 import { recordingStarts } from '../../../services/callStreams';
 import { StreamVideo } from '../../../shared/StreamVideo';
+import { frameOf } from '../../../shared/videoFrame';
 import { useRealtime } from '../../app/realtime/RealtimeProvider';
 import { useActiveAccount } from '../../app/useAccounts';
 import { useWaited } from '../../components/useWaited';
@@ -44,11 +49,23 @@ export function CallView({ call }: { call: CallRef }) {
     queryKey: [...identProcedureKeys.current(), account?.server ?? '', account?.company_id ?? 0],
     queryFn: ({ signal }) => getIdentProcedure({ signal }),
   });
-  if (procedure.data?.guided) return <GuidedCallView call={call} procedure={procedure.data} />;
-  return <CallLayout call={call} guide={null} />;
+  const remoteVideo = useRef<HTMLVideoElement | null>(null);
+  if (procedure.data?.guided)
+    return <GuidedCallView call={call} procedure={procedure.data} remoteVideo={remoteVideo} />;
+  return <CallLayout call={call} guide={null} remoteVideo={remoteVideo} />;
 }
 
-function GuidedCallView({ call, procedure }: { call: CallRef; procedure: IdentProcedure }) {
+type VideoRef = RefObject<HTMLVideoElement | null>;
+
+function GuidedCallView({
+  call,
+  procedure,
+  remoteVideo,
+}: {
+  call: CallRef;
+  procedure: IdentProcedure;
+  remoteVideo: VideoRef;
+}) {
   const callId = useSelector(call, (s) => s.context.call.call_id);
   const [drawn] = useState(() => {
     const questions = procedure.steps.find((s) => s.kind === 'questions');
@@ -57,7 +74,19 @@ function GuidedCallView({ call, procedure }: { call: CallRef; procedure: IdentPr
   const steps = useActorRef(
     identStepsMachine.provide({
       actors: {
-        load: fromPromise(async ({ signal }) => latestResults(await getCallSteps(callId, { signal }))),
+        load: fromPromise(async ({ signal }) => {
+          const [recorded, screenshots] = await Promise.all([
+            getCallSteps(callId, { signal }),
+            getCallScreenshots(callId, { signal }),
+          ]);
+          return { results: latestResults(recorded), shots: pendingShots(recorded, screenshots) };
+        }),
+        shoot: fromPromise(async ({ input }) => {
+          const frame = await frameOf(remoteVideo.current);
+          if (!frame) throw { detail: NO_VIDEO };
+          const shot = await addCallScreenshot(callId, input.kind, frame);
+          return { id: shot.id, preview: URL.createObjectURL(frame) };
+        }),
         record: fromPromise(({ input }) =>
           addCallStep(callId, {
             ...input,
@@ -69,7 +98,7 @@ function GuidedCallView({ call, procedure }: { call: CallRef; procedure: IdentPr
     { input: { steps: procedure.steps, drawn } },
   );
   useCustomerSide(callId, steps);
-  return <CallLayout call={call} guide={{ procedure, steps }} />;
+  return <CallLayout call={call} guide={{ procedure, steps }} remoteVideo={remoteVideo} />;
 }
 
 /**
@@ -105,13 +134,20 @@ function useCustomerSide(callId: number, steps: StepsRef) {
 }
 
 /** The video, what the call machine says, and the profile with the call's questions (and steps) beside it. */
-function CallLayout({ call, guide }: { call: CallRef; guide: (Guide & { steps: StepsRef }) | null }) {
+function CallLayout({
+  call,
+  guide,
+  remoteVideo,
+}: {
+  call: CallRef;
+  guide: (Guide & { steps: StepsRef }) | null;
+  remoteVideo: VideoRef;
+}) {
   const { t } = useTranslation('calls');
   const { t: tc } = useTranslation();
   const snapshot = useSelector(call, (s) => s);
   const { call: queued, socketDown } = snapshot.context;
   const streams = useCallStreams(queued.call_id);
-  const remoteVideo = useRef<HTMLVideoElement | null>(null);
   const live = snapshot.hasTag('live');
   const name = queued.profile_name || t('queue.unnamed');
 

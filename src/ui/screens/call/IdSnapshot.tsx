@@ -4,17 +4,8 @@ import type { RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { documentKeys, getDocumentTypes, uploadDocument } from '../../../services/api/documents';
 import { isApiError } from '../../../services/api/http';
+import { frameOf } from '../../../shared/videoFrame';
 import { showError, showSuccess } from '../../toaster';
-
-/** A JPEG of the video's current frame, or null while it shows nothing. */
-function frameOf(video: HTMLVideoElement | null): Promise<Blob | null> {
-  if (!video || video.videoWidth === 0) return Promise.resolve(null);
-  const canvas = document.createElement('canvas');
-  canvas.width = video.videoWidth;
-  canvas.height = video.videoHeight;
-  canvas.getContext('2d')?.drawImage(video, 0, 0);
-  return new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.92));
-}
 
 /**
  * The customer holds their ID card to the camera; a snapshot is saved as a page of an identity document. Only

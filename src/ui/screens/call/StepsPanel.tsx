@@ -1,17 +1,22 @@
-import { Button, ButtonGroup, Callout, Card, Checkbox, H3, Intent, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Card, Checkbox, H3, Icon, Intent, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import {
+  isScreenshotStep,
   type ProcedureQuestion,
   type ProcedureStep,
+  type ScreenshotStep,
   SECURITY_FEATURE_CATEGORIES,
 } from '#contract/identProcedure';
 import {
   type identStepsMachine,
   mayPass,
   missingSteps,
+  NO_VIDEO,
   RECORD_FAILED,
+  SHOT_FAILED,
+  shotsMissing,
 } from '../../../machines/identSteps.machine';
 import { callLang } from '../../components/useCallEntries';
 import { CustomerEntry } from './CustomerEntry';
@@ -20,9 +25,20 @@ export type StepsRef = ActorRefFrom<typeof identStepsMachine>;
 
 /**
  * The guided procedure beside the video (issue 29 point 2): the steps in order, the current one with what to
- * ask and capture, and Passed / Failed. The rules are the identSteps machine's; this only shows them.
+ * ask and capture (screenshots of the customer's video while the call is live), and Passed / Failed. The rules
+ * are the identSteps machine's; this only shows them.
  */
-export function StepsPanel({ steps, closed, callId }: { steps: StepsRef; closed: boolean; callId: number }) {
+export function StepsPanel({
+  steps,
+  closed,
+  live,
+  callId,
+}: {
+  steps: StepsRef;
+  closed: boolean;
+  live: boolean;
+  callId: number;
+}) {
   const { t } = useTranslation('calls');
   const { t: tp } = useTranslation('procedure');
   const snapshot = useSelector(steps, (s) => s);
@@ -71,7 +87,7 @@ export function StepsPanel({ steps, closed, callId }: { steps: StepsRef; closed:
                 </Tag>
               </div>
               {current && !closed && (
-                <CurrentStep steps={steps} step={step} name={name} busy={busy} callId={callId} />
+                <CurrentStep steps={steps} step={step} name={name} busy={busy} live={live} callId={callId} />
               )}
             </li>
           );
@@ -86,17 +102,25 @@ export function StepsPanel({ steps, closed, callId }: { steps: StepsRef; closed:
   );
 }
 
+const ERRORS: Record<string, 'guide.recordFailed' | 'guide.shotFailed' | 'guide.noVideo'> = {
+  [RECORD_FAILED]: 'guide.recordFailed',
+  [SHOT_FAILED]: 'guide.shotFailed',
+  [NO_VIDEO]: 'guide.noVideo',
+};
+
 function CurrentStep({
   steps,
   step,
   name,
   busy,
+  live,
   callId,
 }: {
   steps: StepsRef;
   step: ProcedureStep;
   name: string;
   busy: boolean;
+  live: boolean;
   callId: number;
 }) {
   const { t } = useTranslation('calls');
@@ -137,12 +161,15 @@ function CurrentStep({
           ))}
         </ol>
       )}
+      {isScreenshotStep(step.kind) && (
+        <Screenshots steps={steps} kind={step.kind} name={name} busy={busy} live={live} />
+      )}
       {(step.kind === 'serial_number' || step.kind === 'second_channel_code') && (
         <CustomerEntry callId={callId} kind={step.kind} result={context.results[step.kind]} />
       )}
       {context.error && (
         <Callout intent={Intent.DANGER} icon="error" role="alert">
-          {context.error === RECORD_FAILED ? t('guide.recordFailed') : context.error}
+          {ERRORS[context.error] ? t(ERRORS[context.error] as 'guide.recordFailed') : context.error}
         </Callout>
       )}
       <div className="studio-actions">
@@ -164,6 +191,59 @@ function CurrentStep({
           onClick={() => steps.send({ type: 'FAIL' })}
         />
       </div>
+    </div>
+  );
+}
+
+/** The screenshots of the current step: the button that takes one, how many it has and needs, thumbnails. */
+function Screenshots({
+  steps,
+  kind,
+  name,
+  busy,
+  live,
+}: {
+  steps: StepsRef;
+  kind: ScreenshotStep;
+  name: string;
+  busy: boolean;
+  live: boolean;
+}) {
+  const { t } = useTranslation('calls');
+  const shots = useSelector(steps, (s) => s.context.shots[kind] ?? []);
+  const missing = useSelector(steps, (s) => shotsMissing(s.context));
+  const shooting = useSelector(steps, (s) => s.matches('shooting'));
+  return (
+    <div className="studio-call-step-shots">
+      <div className="studio-actions">
+        <Button
+          icon="camera"
+          text={t('guide.shoot')}
+          aria-label={t('guide.shootStep', { name })}
+          disabled={busy || !live}
+          loading={shooting}
+          onClick={() => steps.send({ type: 'SHOOT' })}
+        />
+        <small className="studio-muted" aria-live="polite">
+          {t('guide.shotsCount', { count: shots.length, needed: shots.length + missing })}
+        </small>
+      </div>
+      {!live && <small className="studio-muted">{t('guide.shootOver')}</small>}
+      {shots.length > 0 && (
+        <ul className="studio-call-step-thumbs" aria-label={t('guide.shotsLabel', { name })}>
+          {shots.map((shot, index) =>
+            shot.preview ? (
+              <li key={shot.id}>
+                <img src={shot.preview} alt={t('guide.shotAlt', { number: index + 1, name })} />
+              </li>
+            ) : (
+              <li key={shot.id} className="is-stored">
+                <Icon icon="media" title={t('guide.shotStored', { number: index + 1 })} />
+              </li>
+            ),
+          )}
+        </ul>
+      )}
     </div>
   );
 }
