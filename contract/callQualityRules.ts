@@ -115,3 +115,17 @@ export function summarizeQuality(samples: readonly QualitySample[]): QualitySumm
     summary.issues.push('connection');
   return summary;
 }
+
+/** One side as the other side's agent sees it live: its last sample and the summary of all its samples so far. */
+export interface LiveQuality {
+  sample: QualitySample;
+  summary: QualitySummary;
+}
+
+/**
+ * The issues of a call: what any side found poor, once each, in QUALITY_ISSUES order (a poor picture at the
+ * customer's end is as much a reason to abort as at the agent's).
+ */
+export function callIssues(...summaries: readonly (QualitySummary | null | undefined)[]): QualityIssue[] {
+  return QUALITY_ISSUES.filter((issue) => summaries.some((summary) => summary?.issues.includes(issue)));
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { LiveQuality } from './callQualityRules';
 import { agentStatusSchema, callStatusCodeSchema, idSchema } from './common';
 import type { CallStep, CodeSent, StepKind } from './identProcedure';
 
@@ -149,6 +150,11 @@ export interface ServerToClientEvents {
   'call.code_sent': (event: { call_id: number } & CodeSent) => void;
   /** The customer's entry recorded a step result (a code, a serial number): to the call's agent (issue 29). */
   'call.step_recorded': (event: { call_id: number; step: CallStep }) => void;
+  /**
+   * The customer's page sent quality samples: its last one and the summary of all so far, to the call's agent
+   * (issue 29 point 6).
+   */
+  'call.customer_quality': (event: { call_id: number } & LiveQuality) => void;
   /** The waiting customer's place in the queue (customer socket). */
   'queue.position': (event: QueuePosition) => void;
   /** Instant stats moved (company room). */

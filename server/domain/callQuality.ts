@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import {
   type CallQuality,
+  type LiveQuality,
   MAX_QUALITY_SAMPLES,
   type QualitySample,
   type QualitySide,
@@ -86,6 +87,8 @@ export async function addAgentQuality(
 /**
  * The customer sends what they received, with the join-link token the call was created with: any other call
  * (another link, profile or company) is 404, so a token tells nothing of calls that are not its own.
+ * Answers what the call's agent is told live (`call.customer_quality`): the batch's last sample and the summary
+ * of every customer sample of the call so far.
  */
 export async function addCustomerQuality(
   db: DbOrTx,
@@ -94,11 +97,25 @@ export async function addCustomerQuality(
   callId: number,
   samples: readonly QualitySample[],
   now = new Date(),
-): Promise<void> {
+): Promise<{ agentId: number | null; live: LiveQuality | null }> {
   const call = await requireCall(db, customer.company_id, callId);
   const link = createHash('sha256').update(token).digest('hex');
   if (call.profileId !== customer.profile_id || call.joinLink !== link) throw notFound();
   await addSamples(db, call, 'customer', samples, now);
+  const held = await db
+    .select({
+      width: videoCallQuality.width,
+      height: videoCallQuality.height,
+      fps: videoCallQuality.fps,
+      loss_pct: videoCallQuality.lossPct,
+      kbps: videoCallQuality.kbps,
+      audio_level: videoCallQuality.audioLevel,
+    })
+    .from(videoCallQuality)
+    .where(and(eq(videoCallQuality.callId, call.id), eq(videoCallQuality.side, 'customer')));
+  const sample = samples.at(-1);
+  const summary = summarizeQuality(held);
+  return { agentId: call.agentId, live: sample && summary ? { sample, summary } : null };
 }
 
 /**

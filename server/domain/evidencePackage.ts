@@ -9,6 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, asc, eq, gte, isNull, lte } from 'drizzle-orm';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { type CallQuality, callIssues, QUALITY_THRESHOLDS, type QualitySummary } from '#contract/callQuality';
 import { CALL_STATUSES } from '#contract/common';
 import type { DbOrTx } from '../db/client';
 import {
@@ -22,6 +23,7 @@ import {
 } from '../db/schema';
 import type { Storage } from '../storage/storage';
 import { callAnswerRows } from './callEntries';
+import { callQualityOf } from './callQuality';
 import { screenshotRows } from './callScreenshots';
 import { type EvidenceFile, recordHashMismatch } from './evidence';
 import type { EvidenceSigner } from './evidenceKey';
@@ -47,6 +49,8 @@ export interface CallFacts {
   company: { id: number; name: string };
   agent: { id: number; name: string; email: string } | null;
   profile: { id: number; legalHold: boolean };
+  /** What each side received (issue 29 point 6). */
+  quality: CallQuality;
   entries: {
     id: number;
     question_id: number | null;
@@ -137,6 +141,7 @@ export async function callFacts(db: DbOrTx, companyId: number, callId: number): 
     company: company ?? { id: companyId, name: '' },
     agent: agent ? { id: agent.id, name: fullName(agent.first, agent.last), email: agent.email } : null,
     profile: profile ?? { id: call.profileId, legalHold: false },
+    quality: await callQualityOf(db, callId),
     entries: rows.map(({ entry, en, tr }) => ({
       id: entry.id,
       question_id: entry.questionId,
@@ -295,6 +300,13 @@ export function callJson(
           text: call.consentText,
         }
       : null,
+    // Each side's summary (null: no sample), the issues of either side, and the thresholds they were judged by.
+    quality: {
+      agent: facts.quality.agent,
+      customer: facts.quality.customer,
+      issues: callIssues(facts.quality.agent, facts.quality.customer),
+      thresholds: QUALITY_THRESHOLDS,
+    },
     recording: call.recordingKey
       ? { path: 'recording.webm', size: call.recordingSize, sha256_at_upload: call.recordingSha256 }
       : call.recordingSha256
@@ -321,6 +333,23 @@ export function offsetText(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   const seconds = ((ms % 60_000) / 1000).toFixed(3).padStart(6, '0');
   return `${minutes}:${seconds}`;
+}
+
+const QUALITY_ISSUE_TEXT = {
+  picture: 'Picture quality was poor',
+  sound: 'Sound was poor (nothing was heard)',
+  connection: 'The connection was poor',
+} as const;
+
+/** One side's quality in the report: its medians (and the worst), or that nothing was measured. */
+function qualityLine(side: QualitySummary | null): string {
+  if (!side) return 'Not measured';
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return (
+    `${side.count} samples; median ${side.height.median} lines (lowest ${side.height.min}), ` +
+    `${round(side.fps.median)} fps, loss ${round(side.loss_pct.median)} % (highest ${round(side.loss_pct.max)} %), ` +
+    `${Math.round(side.kbps.median)} kbit/s`
+  );
 }
 
 /** The PDF report: the call's facts in the studio's default language (en-US). */
@@ -390,6 +419,19 @@ export function callReport(facts: CallFacts, json: ReturnType<typeof callJson>):
                     .join(' - '),
                 };
               }),
+      },
+      {
+        title: 'Call quality',
+        lines: [
+          { label: 'Agent received', value: qualityLine(json.quality.agent) },
+          { label: 'Customer received', value: qualityLine(json.quality.customer) },
+          {
+            label: 'Issues',
+            value: json.quality.issues.length
+              ? json.quality.issues.map((issue) => QUALITY_ISSUE_TEXT[issue]).join('; ')
+              : 'None found',
+          },
+        ],
       },
       {
         title: 'Questions and notes',

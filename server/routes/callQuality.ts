@@ -16,6 +16,7 @@ import {
   QUALITY_GRACE_MS,
 } from '../domain/callQuality';
 import { CUSTOMER, customerOf, need, principalOf } from '../http/access';
+import { userRoom } from '../realtime/rooms';
 import { authErrors } from './shared';
 
 const t = QUALITY_THRESHOLDS;
@@ -76,7 +77,8 @@ export function callQualityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['videocalls'],
           description:
             'Called by the customer page with the join-link token as bearer, for the call created with that ' +
-            `token (404 for any other). ${sending}`,
+            `token (404 for any other). ${sending} The call’s agent, and nobody else, hears the last sample and ` +
+            'the summary of the customer’s samples so far (socket `call.customer_quality`).',
           params: idParams,
           body: qualityBodySchema,
           response: { 204: z.null().describe('Stored'), ...authErrors, 409: errorSchema },
@@ -84,7 +86,16 @@ export function callQualityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const token = (request.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
-        await addCustomerQuality(ctx.db, customerOf(request), token, request.params.id, request.body.samples);
+        const callId = request.params.id;
+        const { agentId, live } = await addCustomerQuality(
+          ctx.db,
+          customerOf(request),
+          token,
+          callId,
+          request.body.samples,
+        );
+        if (agentId && live)
+          app.hub.io.to(userRoom(agentId)).emit('call.customer_quality', { call_id: callId, ...live });
         return reply.code(204).send(null);
       },
     );

@@ -8,7 +8,7 @@
  * through `provide`; the session reports back with PEER.* / MEDIA.DENIED / RECORDING.READY.
  */
 import { assign, fromCallback, fromPromise, sendTo, setup, spawnChild } from 'xstate';
-import { MAX_QUALITY_SAMPLES, type QualitySample } from '#contract/callQualityRules';
+import { type LiveQuality, MAX_QUALITY_SAMPLES, type QualitySample } from '#contract/callQualityRules';
 import { CALL_CLOSED, CALL_STATUS_TALKING, FIRST_FINAL_CALL_STATUS } from '#contract/constants';
 import type { QueuedCall } from '#contract/socket';
 import { recordingUploadMachine } from './recordingUpload.machine';
@@ -37,6 +37,8 @@ export type CallEvent =
   | { type: 'CALL.ENDED'; call_id: number; by: 'agent' | 'customer' }
   /** The server closed the call with a status its agent did not set (issue 25). */
   | { type: 'CALL.CLOSED'; call_id: number; status: number; reason: string }
+  /** What the customer receives: their last sample and the summary of all so far (the server's, issue 29). */
+  | ({ type: 'QUALITY.CUSTOMER'; call_id: number } & LiveQuality)
   | { type: 'RETRY' }
   | { type: 'HANG_UP' }
   | { type: 'STATUS.PICK'; status: number }
@@ -73,6 +75,8 @@ export interface CallContext {
   closedReason: string | null;
   /** The quality samples of the call as the agent received it, oldest first (the last MAX_QUALITY_SAMPLES). */
   quality: QualitySample[];
+  /** What the customer receives, as the server last told it (null: nothing yet). */
+  customerQuality: LiveQuality | null;
 }
 
 const detailOf = (error: unknown): string | null =>
@@ -156,11 +160,17 @@ export const callMachine = setup({
     error: null,
     closedReason: null,
     quality: [],
+    customerQuality: null,
   }),
   initial: 'ringing',
   on: {
     'CONNECTION.LOST': { actions: assign({ socketDown: true }) },
     'CONNECTION.RESTORED': { actions: assign({ socketDown: false }) },
+    // Also after the hang-up: the customer's last batch may still be on its way.
+    'QUALITY.CUSTOMER': {
+      guard: { type: 'isThisCall', params: ({ event }) => event.call_id },
+      actions: assign(({ event }) => ({ customerQuality: { sample: event.sample, summary: event.summary } })),
+    },
   },
   states: {
     ringing: {

@@ -5,6 +5,7 @@
  * Pure: it only keeps the queue and runs call machines; the socket's events come in as events.
  */
 import { type ActorRefFrom, assign, enqueueActions, setup } from 'xstate';
+import type { LiveQuality } from '#contract/callQualityRules';
 import type { QueuedCall } from '#contract/socket';
 import { type CallEvent, callMachine } from './call.machine';
 
@@ -14,6 +15,7 @@ export type DeskEvent =
   | { type: 'CALL.CANCELLED'; call_id: number }
   | { type: 'CALL.ENDED'; call_id: number; by: 'agent' | 'customer' }
   | { type: 'CALL.CLOSED'; call_id: number; status: number; reason: string }
+  | ({ type: 'QUALITY.CUSTOMER'; call_id: number } & LiveQuality)
   | { type: 'QUEUE.SYNC'; calls: QueuedCall[] }
   | { type: 'AVAILABILITY'; canAnswer: boolean }
   | { type: 'CONNECTION.LOST' }
@@ -91,6 +93,7 @@ export const callDeskMachine = setup({
     },
     'CALL.ENDED': { actions: 'forward' },
     'CALL.CLOSED': { actions: 'forward' },
+    'QUALITY.CUSTOMER': { actions: 'forward' },
     'QUEUE.SYNC': { actions: [assign(({ event }) => ({ queue: [...event.calls].sort(byAge) })), 'ring'] },
     AVAILABILITY: { actions: [assign(({ event }) => ({ canAnswer: event.canAnswer })), 'ring'] },
     'CONNECTION.LOST': { actions: 'forward' },

@@ -1,9 +1,16 @@
 /**
  * What the end screen offers when the call was poor (issue 29 point 6): the status and the company's abort
- * reason matching the first issue (picture, then sound, then connection) of the samples the agent received.
+ * reason matching the first issue (picture, then sound, then connection) of either side: the samples the agent
+ * received, or the summary of what the customer received (the server's, told live).
  * Pure; the view shows it and sends STATUS.PICK / REASON.PICK when the agent takes it.
  */
-import { type QualityIssue, type QualitySample, summarizeQuality } from '#contract/callQualityRules';
+import {
+  callIssues,
+  type QualityIssue,
+  type QualitySample,
+  type QualitySummary,
+  summarizeQuality,
+} from '#contract/callQualityRules';
 import { CALL_STATUSES } from '#contract/constants';
 import type { ProcedureReason } from '#contract/identProcedure';
 
@@ -18,12 +25,16 @@ export interface QualitySuggestion {
   reason: ProcedureReason | null;
 }
 
-/** The suggestion for a call's samples, or null when the call was not poor (or too short to tell). */
+/**
+ * The suggestion for a call's samples (the agent's) and the customer's summary, or null when neither side was
+ * poor (or the call was too short to tell).
+ */
 export function qualitySuggestion(
   samples: readonly QualitySample[],
   abortReasons: readonly ProcedureReason[],
+  customer: QualitySummary | null = null,
 ): QualitySuggestion | null {
-  const issue = summarizeQuality(samples)?.issues[0];
+  const issue = callIssues(summarizeQuality(samples), customer)[0];
   if (!issue) return null;
   return {
     issue,

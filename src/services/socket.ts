@@ -5,6 +5,7 @@
  * and re-syncs the queue, so nothing stale or lost survives a drop. Views never touch the socket.
  */
 import { io, type Socket } from 'socket.io-client';
+import type { LiveQuality } from '#contract/callQualityRules';
 import type { AgentStatusName } from '#contract/constants';
 import type { CallStep } from '#contract/identProcedure';
 import type {
@@ -27,6 +28,8 @@ export type RealtimeEvent =
   | { type: 'STATS.UPDATE'; stats: InstantStats }
   /** The customer's entry in a guided call recorded a step result (issue 29): to the call's agent. */
   | { type: 'STEP.RECORDED'; call_id: number; step: CallStep }
+  /** What the customer receives in a call (issue 29 point 6): to the call's agent. */
+  | ({ type: 'QUALITY.CUSTOMER'; call_id: number } & LiveQuality)
   | { type: 'CONNECTION.LOST' }
   | { type: 'CONNECTION.RESTORED' };
 
@@ -210,6 +213,9 @@ export function connectRealtime(options: {
     emit({ type: 'STATS.UPDATE', stats: next });
   });
   socket.on('call.step_recorded', (e) => emit({ type: 'STEP.RECORDED', call_id: e.call_id, step: e.step }));
+  socket.on('call.customer_quality', (e) =>
+    emit({ type: 'QUALITY.CUSTOMER', call_id: e.call_id, sample: e.sample, summary: e.summary }),
+  );
   socket.on('signal.message', ({ room, data }) => {
     for (const listener of signalListeners.get(room) ?? []) listener(data);
   });

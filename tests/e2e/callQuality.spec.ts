@@ -6,7 +6,8 @@ import { DEMO, tokenOf } from './support';
 
 /**
  * Issue 29 point 6: both sides of a live call measure what they receive (Chromium's fake camera), the agent sees
- * the figures in the call's header, and both sides' samples are stored with the call.
+ * both sides' figures in the call's header (the customer's told live by the server), and both sides' samples are
+ * stored with the call.
  */
 test.describe.configure({ mode: 'serial', timeout: 240_000 * Number(process.env.E2E_TIME_SCALE ?? 1) });
 
@@ -47,13 +48,16 @@ test('the agent sees the call quality live, and both sides’ samples are stored
   await answerAndTalk(agent, customer, PROFILE);
   const callId = Number(/\/(\d+)$/.exec(agent.url())?.[1]);
 
-  // The figures of what the agent receives: the fake camera's 640×480 (or a step down while the bitrate ramps
-  // up), its frame rate, the loss and the bitrate.
-  const figures = agent.getByRole('list', { name: 'Call quality' });
-  await expect(figures).toContainText(/\d+×\d+/, { timeout: 20_000 });
-  await expect(figures).toContainText(/\d+ fps/);
-  await expect(figures).toContainText(/Loss [\d.,]+ %/);
-  await expect(figures).toContainText(/\d[\d,.]* kbit\/s/);
+  // The figures of what each side receives: the fake camera's 640×480 (or a step down while the bitrate ramps
+  // up), its frame rate, the loss and the bitrate; the customer's come from their page through the server.
+  const panel = agent.getByRole('region', { name: 'Call quality' });
+  for (const name of ['You receive', 'Customer receives']) {
+    const figures = panel.getByRole('list', { name });
+    await expect(figures).toContainText(/\d+×\d+/, { timeout: 20_000 });
+    await expect(figures).toContainText(/\d+ fps/);
+    await expect(figures).toContainText(/Loss [\d.,]+ %/);
+    await expect(figures).toContainText(/\d[\d,.]* kbit\/s/);
+  }
   await shoot(agent, '.studio-call-stage', 'call-quality');
 
   // Both sides send their samples while the call goes on.
@@ -113,7 +117,7 @@ test('a poor picture is flagged live and the end screen offers Bad quality, whic
   await answerAndTalk(agent, customer, PROFILE);
   const callId = Number(/\/(\d+)$/.exec(agent.url())?.[1]);
 
-  const resolution = agent.getByRole('list', { name: 'Call quality' }).locator('[data-quality="height"]');
+  const resolution = agent.getByRole('list', { name: 'You receive' }).locator('[data-quality="height"]');
   await expect(resolution).toContainText('320×240', { timeout: 20_000 });
   await expect(resolution).toHaveAttribute('data-poor', 'true');
   await expect(resolution.getByRole('img', { name: 'below the threshold' })).toBeVisible();
@@ -140,4 +144,49 @@ test('a poor picture is flagged live and the end screen offers Bad quality, whic
     headers: { authorization: `Bearer ${token}` },
   });
   expect(await call.json()).toMatchObject({ status: 6 });
+});
+
+test("a poor picture at the customer's end is shown to the agent and offered as the abort reason", async ({
+  browser,
+}) => {
+  const agent = await goOnline(await contexts.page(browser), DEMO.agent);
+  const link = await joinLink(agent, PROFILE);
+  const customer = await contexts.page(browser);
+  // Only the customer's browser reports the received video at 320×240: the agent's own figures stay good.
+  await customer.addInitScript(() => {
+    const original = RTCPeerConnection.prototype.getStats;
+    RTCPeerConnection.prototype.getStats = async function (this: RTCPeerConnection, ...args: []) {
+      const report = await original.apply(this, args);
+      const scaled = new Map<string, unknown>();
+      for (const [id, entry] of report as Map<string, { type: string; kind?: string }>)
+        scaled.set(
+          id,
+          entry.type === 'inbound-rtp' && entry.kind === 'video'
+            ? { ...entry, frameWidth: 320, frameHeight: 240 }
+            : entry,
+        );
+      return scaled as unknown as RTCStatsReport;
+    };
+  });
+  await joinQueue(customer, link);
+  await expect(agent.getByRole('alertdialog')).toContainText('Incoming video call');
+  await answerAndTalk(agent, customer, PROFILE);
+
+  const theirs = agent.getByRole('list', { name: 'Customer receives' });
+  const resolution = theirs.locator('[data-quality="height"]');
+  await expect(resolution).toContainText('320×240', { timeout: 20_000 });
+  await expect(resolution).toHaveAttribute('data-poor', 'true');
+  // Three samples of the customer make a verdict over the call so far.
+  await expect(theirs.locator('[data-issue="picture"]')).toContainText('Poor picture', { timeout: 30_000 });
+  await expect(
+    agent.getByRole('list', { name: 'You receive' }).locator('[data-quality="height"]'),
+  ).not.toContainText('320×240');
+  await shoot(agent, '.studio-call-stage', 'call-quality-customer-poor');
+  await agent.getByRole('button', { name: 'Hang up' }).click();
+  const offer = agent.getByText('Picture quality was poor: end as Bad quality?');
+  await expect(offer).toBeVisible({ timeout: 20_000 });
+  await agent.getByRole('button', { name: 'Use it' }).click();
+  await expect(agent.getByRole('radio', { name: 'Bad quality', exact: true })).toBeChecked();
+  await agent.getByRole('button', { name: 'Save status' }).click();
+  await expect(agent.getByText('Video call status updated successfully')).toBeVisible({ timeout: 30_000 });
 });

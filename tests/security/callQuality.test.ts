@@ -3,10 +3,15 @@
  * side, only the join link the call was created with writes the customer's side; another company reads and
  * writes nothing (404), another user of the company may read but never write in the agent's name (403).
  */
+import type { AddressInfo } from 'node:net';
+import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallQuality } from '#contract/callQuality';
+import type { ServerToClientEvents } from '#contract/socket';
 import { answerCall } from '../../server/domain/videocalls';
 import { bearer, get, PASSWORDS, startTestApp, type TestApp, tokenFor, userId } from '../server/helpers';
+
+type CustomerQualityEvent = Parameters<ServerToClientEvents['call.customer_quality']>[0];
 
 let t: TestApp;
 const tokens = { admin: '', agent: '', viewer: '', globex: '' };
@@ -71,5 +76,66 @@ describe('quality samples of a call', () => {
     expect((await send(customer, 'agent')).statusCode).toBe(401);
     expect((await send(customer, 'customer')).statusCode).toBe(204);
     expect(await sides()).toEqual(['agent', 'customer']);
+  });
+});
+
+describe("the customer's figures told live", () => {
+  const sockets: Socket[] = [];
+  afterAll(() => {
+    for (const socket of sockets) socket.close();
+  });
+
+  async function staffSocket(url: string, token: string): Promise<Socket> {
+    const { token: socketToken } = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/user/socket_token',
+        payload: { studio: true },
+        headers: bearer(token),
+      })
+    ).json() as { token: string };
+    const socket = io(url, {
+      path: '/socket.io',
+      auth: { token: socketToken },
+      transports: ['websocket'],
+      reconnection: false,
+    });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    return socket;
+  }
+
+  it("reach the call's agent only: not another user of the company, nor another company", async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const heard = new Map<string, CustomerQualityEvent[]>();
+    for (const who of ['agent', 'admin', 'viewer', 'globex'] as const) {
+      const socket = await staffSocket(url, tokens[who]);
+      heard.set(who, []);
+      socket.on('call.customer_quality', (event: CustomerQualityEvent) => heard.get(who)?.push(event));
+    }
+    const poor = { ...sample, width: 320, height: 240 };
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: `/api/v2/videocall/${callId}/quality/customer`,
+      payload: { samples: [sample, poor] },
+      headers: bearer(customer),
+    });
+    expect(posted.statusCode).toBe(204);
+    await expect.poll(() => heard.get('agent')?.length, { timeout: 5000 }).toBe(1);
+    const [event] = heard.get('agent') ?? [];
+    expect(event?.call_id).toBe(callId);
+    // The last sample of the batch, and the summary of every customer sample of the call so far.
+    expect(event?.sample).toEqual(poor);
+    expect(event?.summary).toMatchObject({ count: 3, height: { min: 240, max: 480 } });
+    expect(event?.summary.issues).toEqual([]);
+    // Whatever reached the agent had time to reach the others too.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(heard.get('admin')).toEqual([]);
+    expect(heard.get('viewer')).toEqual([]);
+    expect(heard.get('globex')).toEqual([]);
   });
 });

@@ -8,9 +8,19 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUALITY_THRESHOLDS } from '#contract/callQuality';
 import { buildApp } from '../../server/app';
-import { auditLog, documentPages, documents, profiles, users, videoCalls } from '../../server/db/schema';
+import {
+  auditLog,
+  documentPages,
+  documents,
+  profiles,
+  users,
+  videoCallQuality,
+  videoCalls,
+} from '../../server/db/schema';
 import { safePath } from '../../server/domain/evidencePackage';
 import { runEvidenceRetention } from '../../server/domain/evidenceRetention';
 import { bearer, FAST_CALLS, get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
@@ -434,5 +444,61 @@ describe('retention and legal hold', () => {
       changed_by: null,
       changed_at: null,
     });
+  });
+});
+
+/** The text of a PDF, all pages joined (pdf.js). */
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const task = getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, verbosity: 0 });
+  const pdf = await task.promise;
+  const pages: string[] = [];
+  for (let i = 1; i <= pdf.numPages; i++) {
+    const content = await (await pdf.getPage(i)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  await task.destroy();
+  return pages.join(' ');
+}
+
+describe('the call quality in the package (issue 29 point 6)', () => {
+  const good = { width: 640, height: 480, fps: 30, lossPct: 0, kbps: 900, audioLevel: 0.2 };
+
+  it("holds both sides' summaries and the issues of either side in call.json, and names them in the report", async () => {
+    const callId = await endedCall();
+    await t.app.ctx.db.insert(videoCallQuality).values([
+      ...[0, 1, 2].map(() => ({ callId, side: 'agent', ...good })),
+      // The customer's picture was poor: 240 lines in every sample.
+      ...[0, 1, 2].map((i) => ({ callId, side: 'customer', ...good, width: 320, height: 240, lossPct: i })),
+    ]);
+    const dir = unpack((await download(callId)).rawPayload);
+    expect(sha256sumCheck(dir).status).toBe(0);
+    const { quality } = JSON.parse(readFileSync(join(dir, 'call.json'), 'utf8'));
+    expect(quality.agent).toMatchObject({
+      count: 3,
+      height: { min: 480, median: 480, max: 480 },
+      issues: [],
+    });
+    expect(quality.customer).toMatchObject({
+      count: 3,
+      height: { min: 240, median: 240, max: 240 },
+      loss_pct: { min: 0, median: 1, max: 2 },
+      issues: ['picture'],
+    });
+    expect(quality.issues).toEqual(['picture']);
+    expect(quality.thresholds).toEqual(QUALITY_THRESHOLDS);
+    const report = await pdfText(readFileSync(join(dir, 'report.pdf')));
+    expect(report).toContain('Call quality');
+    expect(report).toContain('3 samples; median 240 lines');
+    expect(report).toContain('Picture quality was poor');
+  });
+
+  it('says so when nothing was measured: null sides, no issues, "Not measured" in the report', async () => {
+    const callId = await endedCall();
+    const dir = unpack((await download(callId)).rawPayload);
+    const { quality } = JSON.parse(readFileSync(join(dir, 'call.json'), 'utf8'));
+    expect(quality).toEqual({ agent: null, customer: null, issues: [], thresholds: QUALITY_THRESHOLDS });
+    const report = await pdfText(readFileSync(join(dir, 'report.pdf')));
+    expect(report).toContain('Not measured');
+    expect(report).toContain('None found');
   });
 });

@@ -178,6 +178,35 @@ describe('call machine', () => {
     expect(actor.getSnapshot().context.quality.map((s) => s.fps)).toEqual([30, 9]);
   });
 
+  it('keeps what the customer receives, as the server tells it, for its own call only and after the hang-up', async () => {
+    const { actor, effects } = sut();
+    actor.start();
+    const sample = { width: 640, height: 480, fps: 30, loss_pct: 0, kbps: 900, audio_level: 0.2 };
+    const range = { min: 240, median: 240, max: 240 };
+    const summary = {
+      count: 3,
+      height: range,
+      fps: range,
+      loss_pct: range,
+      kbps: range,
+      audio_level: range,
+      issues: ['picture' as const],
+    };
+    actor.send({ type: 'ANSWER' });
+    await effects.settle('answer', { output: { room_id: 'room-5' } });
+    actor.send({ type: 'PEER.CONNECTED' });
+    actor.send({ type: 'QUALITY.CUSTOMER', call_id: 6, sample, summary });
+    expect(actor.getSnapshot().context.customerQuality).toBeNull(); // another call's
+    actor.send({ type: 'QUALITY.CUSTOMER', call_id: 5, sample, summary });
+    expect(actor.getSnapshot().context.customerQuality).toEqual({ sample, summary });
+    actor.send({ type: 'HANG_UP' });
+    actor.send({ type: 'RECORDING.READY', kept: false });
+    const last = { ...sample, height: 120 };
+    actor.send({ type: 'QUALITY.CUSTOMER', call_id: 5, sample: last, summary });
+    expect(actor.getSnapshot().value).toBe('ending');
+    expect(actor.getSnapshot().context.customerQuality?.sample).toEqual(last);
+  });
+
   it('hears Call Completed when the customer hangs up, and skips the upload without a recording', async () => {
     const { actor, effects, notices } = sut();
     actor.start();

@@ -106,4 +106,29 @@ describe('call desk', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(ringingCall()).toBe(2);
   });
+
+  it('passes what the customer receives on to the call (issue 29 point 6)', async () => {
+    const { actor, answers } = desk();
+    actor.send({ type: 'AVAILABILITY', canAnswer: true });
+    actor.send({ type: 'CALL.INCOMING', call: waiting(1, 1) });
+    actor.getSnapshot().context.call?.send({ type: 'ANSWER' });
+    answers[0]?.resolve({ room_id: 'room-1' });
+    await new Promise((r) => setTimeout(r, 0));
+    const sample = { width: 640, height: 480, fps: 30, loss_pct: 0, kbps: 900, audio_level: 0.2 };
+    const range = { min: 1, median: 1, max: 1 };
+    const summary = {
+      count: 1,
+      height: range,
+      fps: range,
+      loss_pct: range,
+      kbps: range,
+      audio_level: range,
+      issues: [],
+    };
+    actor.send({ type: 'QUALITY.CUSTOMER', call_id: 1, sample, summary });
+    expect(actor.getSnapshot().context.call?.getSnapshot().context.customerQuality).toEqual({
+      sample,
+      summary,
+    });
+  });
 });

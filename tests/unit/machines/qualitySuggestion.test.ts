@@ -1,6 +1,7 @@
 /** The end screen's offer when the call was poor (issue 29 point 6), and the thresholds it stands on. */
 import { describe, expect, it } from 'vitest';
 import {
+  callIssues,
   QUALITY_THRESHOLDS,
   type QualitySample,
   sampleIssues,
@@ -90,11 +91,39 @@ describe('qualitySuggestion', () => {
     expect(qualitySuggestion(times(3, all), without)).toMatchObject({ issue: 'picture', reason: null });
   });
 
+  it("considers the customer's side: a poor picture there is offered as at the agent's", () => {
+    const customer = summarizeQuality(times(3, { ...good, height: 240 }));
+    expect(qualitySuggestion(times(3, good), reasons, customer)).toMatchObject({
+      issue: 'picture',
+      status: CALL_STATUS_BAD_QUALITY,
+      reason: { id: 'picture' },
+    });
+    // The first issue of either side, in the order picture, sound, connection.
+    const agentLoss = times(3, { ...good, loss_pct: 20 });
+    expect(qualitySuggestion(agentLoss, reasons, customer)?.issue).toBe('picture');
+    expect(qualitySuggestion(agentLoss, reasons, summarizeQuality(times(3, good)))?.issue).toBe('connection');
+    // Too short on both sides to tell: nothing.
+    expect(qualitySuggestion([], reasons, summarizeQuality(times(2, { ...good, fps: 2 })))).toBeNull();
+  });
+
   it('puts the suggested reason first, the others in the company order', () => {
     const offer = qualitySuggestion(times(3, { ...good, kbps: 10 }), reasons);
     const ordered = suggestedFirst(reasons, offer).map((r) => r.id);
     expect(ordered[0]).toBe('connection');
     expect(ordered.slice(1)).toEqual(reasons.map((r) => r.id).filter((id) => id !== 'connection'));
     expect(suggestedFirst(reasons, null)).toBe(reasons);
+  });
+});
+
+describe('callIssues', () => {
+  it('joins what either side found poor, once each, in the order picture, sound, connection', () => {
+    const picture = summarizeQuality(times(3, { ...good, fps: 4 }));
+    const soundAndLoss = summarizeQuality(times(3, { ...good, audio_level: 0, loss_pct: 9 }));
+    const fine = summarizeQuality(times(3, good));
+    expect(callIssues(soundAndLoss, picture)).toEqual(['picture', 'sound', 'connection']);
+    expect(callIssues(picture, picture)).toEqual(['picture']);
+    expect(callIssues(fine, null)).toEqual([]);
+    expect(callIssues(null, undefined)).toEqual([]);
+    expect(callIssues()).toEqual([]);
   });
 });

@@ -39,14 +39,18 @@ export function CallEnd({ call, guide }: { call: CallRef; guide: Guide | null })
   const { t: tp } = useTranslation('procedure');
   const snapshot = useSelector(call, (s) => s);
   const missing = useSelector(guide?.steps, (s) => (s ? missingSteps(s.context) : NO_STEPS)) ?? NO_STEPS;
-  const { status, outcomeReason, error, call: queued, quality } = snapshot.context;
+  const { status, outcomeReason, error, call: queued, quality, customerQuality } = snapshot.context;
   const upload = snapshot.children.upload as ActorRefFrom<typeof recordingUploadMachine> | undefined;
 
   if (snapshot.matches('ending') || snapshot.matches('saving')) {
     const saving = snapshot.matches('saving');
     const completeBlocked = guide !== null && missing.length > 0;
     // A poor call (issue 29 point 6) offers the matching status and abort reason, and lists that reason first.
-    const suggestion = qualitySuggestion(quality, guide?.procedure.abort_reasons ?? []);
+    const suggestion = qualitySuggestion(
+      quality,
+      guide?.procedure.abort_reasons ?? [],
+      customerQuality?.summary ?? null,
+    );
     const reasons =
       guide && status !== null
         ? status === CALL_STATUS_COMPLETE

@@ -1,19 +1,62 @@
 import { Icon, Intent, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
+import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
-import { type QualitySample, sampleIssues } from '#contract/callQualityRules';
+import {
+  type QualityIssue,
+  type QualitySample,
+  sampleIssues,
+  summarizeQuality,
+} from '#contract/callQualityRules';
 import type { callMachine } from '../../../machines/call.machine';
 
+const NO_ISSUES: readonly QualityIssue[] = [];
+
 /**
- * What the agent receives right now (issue 29 point 6): resolution, frame rate, packet loss and bitrate of the
- * last sample, each in warning colour with a warning icon when past its threshold (contract/callQuality.ts).
+ * What each side of the call receives right now (issue 29 point 6): the agent's own reception and the customer's
+ * (told live by the server), each with resolution, frame rate, packet loss and bitrate of the last sample, in
+ * warning colour with a warning icon when past its threshold, and what the call so far was poor in
+ * (contract/callQualityRules.ts).
  */
 export function CallQuality({ call }: { call: ActorRefFrom<typeof callMachine> }) {
-  const { t, i18n } = useTranslation('calls');
+  const { t } = useTranslation('calls');
   const inCall = useSelector(call, (s) => s.matches({ live: 'inCall' }));
-  const sample = useSelector(call, (s) => s.context.quality.at(-1));
+  const samples = useSelector(call, (s) => s.context.quality);
+  const customer = useSelector(call, (s) => s.context.customerQuality);
+  const ownIssues = useMemo(() => summarizeQuality(samples)?.issues ?? NO_ISSUES, [samples]);
   if (!inCall) return null;
+  return (
+    <section className="studio-call-quality" aria-label={t('quality.label')} data-testid="call-quality">
+      <QualityRow
+        side="agent"
+        title={t('quality.agentReceives')}
+        sample={samples.at(-1)}
+        issues={ownIssues}
+      />
+      <QualityRow
+        side="customer"
+        title={t('quality.customerReceives')}
+        sample={customer?.sample}
+        issues={customer?.summary.issues ?? NO_ISSUES}
+      />
+    </section>
+  );
+}
+
+function QualityRow({
+  side,
+  title,
+  sample,
+  issues,
+}: {
+  side: 'agent' | 'customer';
+  title: string;
+  sample: QualitySample | undefined;
+  issues: readonly QualityIssue[];
+}) {
+  const { t, i18n } = useTranslation('calls');
+  const labelId = useId();
   const number = (value: number, digits = 0) =>
     value.toLocaleString(i18n.language, { maximumFractionDigits: digits });
   const figures: [keyof QualitySample, string][] = sample
@@ -26,26 +69,38 @@ export function CallQuality({ call }: { call: ActorRefFrom<typeof callMachine> }
     : [];
   const poor = sample ? sampleIssues(sample) : new Set<keyof QualitySample>();
   return (
-    <ul className="studio-call-quality" aria-label={t('quality.label')} data-testid="call-quality">
-      {!sample && (
-        <li>
-          <Tag minimal round>
-            {t('quality.measuring')}
-          </Tag>
-        </li>
-      )}
-      {figures.map(([key, text]) => (
-        <li key={key} data-quality={key} data-poor={poor.has(key) || undefined}>
-          <Tag
-            minimal
-            round
-            intent={poor.has(key) ? Intent.WARNING : Intent.NONE}
-            icon={poor.has(key) ? <Icon icon="warning-sign" title={t('quality.poor')} /> : undefined}
-          >
-            {text}
-          </Tag>
-        </li>
-      ))}
-    </ul>
+    <div className="studio-call-quality-side">
+      <span id={labelId} className="studio-call-quality-title">
+        {title}
+      </span>
+      <ul aria-labelledby={labelId} data-side={side}>
+        {!sample && (
+          <li>
+            <Tag minimal round>
+              {t('quality.measuring')}
+            </Tag>
+          </li>
+        )}
+        {figures.map(([key, text]) => (
+          <li key={key} data-quality={key} data-poor={poor.has(key) || undefined}>
+            <Tag
+              minimal
+              round
+              intent={poor.has(key) ? Intent.WARNING : Intent.NONE}
+              icon={poor.has(key) ? <Icon icon="warning-sign" title={t('quality.poor')} /> : undefined}
+            >
+              {text}
+            </Tag>
+          </li>
+        ))}
+        {issues.map((issue) => (
+          <li key={issue} data-issue={issue}>
+            <Tag round intent={Intent.DANGER} icon="warning-sign">
+              {t(`quality.live.${issue}`)}
+            </Tag>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
