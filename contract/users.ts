@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AGENT_LANGUAGES } from './callRouting';
 import {
   idSchema,
   lineText,
@@ -36,6 +37,8 @@ export const userSchema = z.object({
   force_password_reset: z.boolean(),
   /** The next sign-in answers `Two Factor Reset Required`. */
   force_mfa_reset: z.boolean(),
+  /** The languages the user speaks with customers (AGENT_LANGUAGES): one-at-a-time routing prefers them (issue 29). */
+  languages: z.array(z.enum(AGENT_LANGUAGES)),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -119,6 +122,12 @@ export const userUpdateBodySchema = z.strictObject({
   is_active: z.boolean().optional(),
   force_mfa_setup: z.literal(true).optional(),
   reset_mfa: z.literal(true).optional(),
+  /** Each of AGENT_LANGUAGES at most once. */
+  languages: z
+    .array(z.enum(AGENT_LANGUAGES))
+    .max(AGENT_LANGUAGES.length)
+    .refine((list) => new Set(list).size === list.length, 'Name each language once')
+    .optional(),
 });
 export type UserUpdateBody = z.input<typeof userUpdateBodySchema>;
 

@@ -41,6 +41,7 @@ import { amlRoutes } from './routes/aml';
 import { auditRoutes } from './routes/audit';
 import { bitoolRoutes } from './routes/bitool';
 import { callReportRoutes } from './routes/callReport';
+import { callRoutingRoutes } from './routes/callRouting';
 import { companyRoutes } from './routes/companies';
 import { devRoutes } from './routes/dev';
 import { documentRoutes } from './routes/documents';
@@ -110,6 +111,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   passkeyRoutes(ctx),
   identProcedureRoutes(ctx),
   evidenceRoutes(ctx),
+  callRoutingRoutes(ctx),
 ];
 
 /**

@@ -5,6 +5,7 @@
 export * from './schema/aml';
 export * from './schema/audit';
 export * from './schema/auth';
+export * from './schema/callRouting';
 export * from './schema/checklists';
 export * from './schema/companies';
 export * from './schema/documents';

@@ -34,6 +34,7 @@ const user: User = {
   last_login: null,
   force_password_reset: false,
   force_mfa_reset: false,
+  languages: [],
 };
 
 const type = (label: string, value: string) =>
