@@ -93,6 +93,11 @@ const phone = lineText
   .nullable()
   .transform((v) => (v === '' ? null : v));
 const groupIds = z.array(idSchema).max(50);
+/** Each of AGENT_LANGUAGES at most once. */
+const languages = z
+  .array(z.enum(AGENT_LANGUAGES))
+  .max(AGENT_LANGUAGES.length)
+  .refine((list) => new Set(list).size === list.length, 'Name each language once');
 
 /** POST /api/v2/user: invites a user (an e-mail with a link to set their own password). */
 export const userCreateBodySchema = z.strictObject({
@@ -103,6 +108,7 @@ export const userCreateBodySchema = z.strictObject({
   phone: phone.optional(),
   role: roleSchema,
   groups: groupIds.default([]),
+  languages: languages.default([]),
 });
 export type UserCreateBody = z.input<typeof userCreateBodySchema>;
 
@@ -122,12 +128,7 @@ export const userUpdateBodySchema = z.strictObject({
   is_active: z.boolean().optional(),
   force_mfa_setup: z.literal(true).optional(),
   reset_mfa: z.literal(true).optional(),
-  /** Each of AGENT_LANGUAGES at most once. */
-  languages: z
-    .array(z.enum(AGENT_LANGUAGES))
-    .max(AGENT_LANGUAGES.length)
-    .refine((list) => new Set(list).size === list.length, 'Name each language once')
-    .optional(),
+  languages: languages.optional(),
 });
 export type UserUpdateBody = z.input<typeof userUpdateBodySchema>;
 

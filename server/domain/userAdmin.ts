@@ -199,6 +199,7 @@ export async function createUser(ctx: Ctx, me: Principal, body: CreateBody): Pro
         passwordHash: unusable,
         role: body.role,
         isStaff: body.role === 'Admin',
+        languages: AGENT_LANGUAGES.filter((language) => body.languages.includes(language)),
       })
       .returning();
     if (!row) throw new Error('user insert returned nothing');
