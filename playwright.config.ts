@@ -21,7 +21,8 @@ export const port = serverPort(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 export const baseURL = `http://127.0.0.1:${port}`;
 
 /** The specs that hold live calls (see `projects`). */
-const LIVE_CALL_SPECS = /\/(calls|callsAnswer|callClose|guidedCall|keyboard|realtimeTruth)\.spec\.ts$/;
+const LIVE_CALL_SPECS =
+  /\/(calls|callsAnswer|callClose|guidedCall|keyboard|realtimeTruth|routing)\.spec\.ts$/;
 
 /** Headless Debian Chromium (Playwright cannot download its own here), with fake media for calls. */
 export const chromiumArgs = [
