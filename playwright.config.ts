@@ -22,7 +22,7 @@ export const baseURL = `http://127.0.0.1:${port}`;
 
 /** The specs that hold live calls (see `projects`). */
 const LIVE_CALL_SPECS =
-  /\/(calls|callsAnswer|callClose|callQuality|guidedCall|identification|keyboard|realtimeTruth)\.spec\.ts$/;
+  /\/(calls|callsAnswer|callClose|callQuality|guidedCall|identification|keyboard|realtimeTruth|routing)\.spec\.ts$/;
 
 /** Headless Debian Chromium (Playwright cannot download its own here), with fake media for calls. */
 export const chromiumArgs = [

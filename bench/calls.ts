@@ -30,7 +30,9 @@
  *
  *    Then the same with the agent waiting on a profile's Video Calls tab (issue 25: moved there as a link does,
  *    the ring dialog answered on that page): Answer → video on both sides, as row c.
- * Env: BENCH_CALL_RUNS (12), BENCH_CALL_PROFILE_RUNS (12), BENCH_CALL_WARMUP (2), BENCH_LOAD_AGENTS (50), BENCH_LOAD_CUSTOMERS (200),
+ *    Then (issue 29) the same calls with the company routing calls one agent at a time (PUT /call_routing
+ *    `one_at_a_time`; the agent is the one free agent, so every call is offered to them): join → ring, row d.
+ * Env: BENCH_CALL_RUNS (12), BENCH_CALL_PROFILE_RUNS (12), BENCH_CALL_ROUTED_RUNS (12), BENCH_CALL_WARMUP (2), BENCH_LOAD_AGENTS (50), BENCH_LOAD_CUSTOMERS (200),
  * BENCH_SPREAD_SCREENS (20), BENCH_SPREAD_RUNS (20), CHROMIUM_PATH (/usr/bin/chromium). `--no-build`,
  * `--no-browser` (only the sockets parts), `--no-load`, `--no-spread`.
  * Targets (issue 5): ring < 300 ms, video < 800 ms. Nothing is asserted.
@@ -53,6 +55,8 @@ const RUNS = Number(process.env.BENCH_CALL_RUNS ?? 12);
 /** Calls answered on a profile page (issue 25). */
 const PROFILE_RUNS = Number(process.env.BENCH_CALL_PROFILE_RUNS ?? RUNS);
 const WARMUP = Number(process.env.BENCH_CALL_WARMUP ?? 2);
+/** Calls rung with one-at-a-time routing (issue 29): the company setting switched for them, then back. */
+const ROUTED_RUNS = Number(process.env.BENCH_CALL_ROUTED_RUNS ?? RUNS);
 const LOAD_AGENTS = Number(process.env.BENCH_LOAD_AGENTS ?? 50);
 const LOAD_CUSTOMERS = Number(process.env.BENCH_LOAD_CUSTOMERS ?? 200);
 const TARGET_RING_MS = 300;
@@ -519,6 +523,11 @@ async function browserCalls(base: string, adminToken: string, profiles: number[]
   };
   const samples = await measure(RUNS, 0, false);
   const onProfile = await measure(PROFILE_RUNS, WARMUP + RUNS, true);
+  const routing = (call_routing: string) =>
+    api(base, adminToken, 'PUT', '/api/v2/call_routing', { call_routing, offer_seconds: 15 });
+  await routing('one_at_a_time');
+  const routed = await measure(ROUTED_RUNS, 2 * WARMUP + RUNS + PROFILE_RUNS, false);
+  await routing('ring_all');
   const after = loadAverage();
   const row = (values: number[], target: string) => ({ ...spread(values), target });
   console.log(
@@ -561,6 +570,10 @@ async function browserCalls(base: string, adminToken: string, profiles: number[]
     [`c. on a profile's Video Calls tab (${onProfile.length} calls): Answer → video on BOTH sides`]: row(
       onProfile.map((s) => s.video),
       `< ${TARGET_VIDEO_MS}`,
+    ),
+    [`d. one agent at a time (${routed.length} calls): customer joins → the offered agent rings`]: row(
+      routed.map((s) => s.ring),
+      `< ${TARGET_RING_MS}`,
     ),
   });
   console.log(
@@ -922,7 +935,7 @@ async function main() {
   const browserPart = !args.has('--no-browser');
   const loadPart = !args.has('--no-load');
   if (!args.has('--no-build')) buildStudioIfStale();
-  const browserCount = browserPart ? 2 * WARMUP + RUNS + PROFILE_RUNS : 0;
+  const browserCount = browserPart ? 3 * WARMUP + RUNS + PROFILE_RUNS + ROUTED_RUNS : 0;
   const base = await startServer(Math.max(240, browserCount + LOAD_CUSTOMERS + 10));
   const adminToken = await login(base, ADMIN.email, ADMIN.password);
   const profiles = await profileIds(base, adminToken, browserCount + (loadPart ? LOAD_CUSTOMERS : 0));

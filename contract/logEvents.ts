@@ -133,6 +133,7 @@ export const AUDIT_ACTIONS = {
   legal_hold_set: 'profile',
   legal_hold_lifted: 'profile',
   evidence_retention_changed: 'company',
+  call_routing_changed: 'company',
   passkey_registered: 'passkey',
   passkey_removed: 'passkey',
   passkey_policy_changed: 'company',

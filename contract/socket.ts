@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LiveQuality } from './callQualityRules';
+import { callOfferSchema } from './callRouting';
 import { agentStatusSchema, callStatusCodeSchema, idSchema } from './common';
 import type { CallStep, CodeSent, StepKind } from './identProcedure';
 
@@ -17,6 +18,11 @@ export const queuedCallSchema = z.object({
   status: callStatusCodeSchema,
   /** When the customer joined the queue (ISO). */
   created_at: z.string(),
+  /**
+   * One-at-a-time routing (issue 29): the one agent the call is offered to now, null while nobody free is left
+   * to offer it to. Absent when the company rings every free agent.
+   */
+  offer: callOfferSchema.nullable().optional(),
 });
 export type QueuedCall = z.infer<typeof queuedCallSchema>;
 
@@ -126,6 +132,11 @@ export type Ack<T extends object = object> = (
 export interface ServerToClientEvents {
   /** A customer joined the queue (company room). */
   'call.incoming': (call: QueuedCall) => void;
+  /**
+   * One-at-a-time routing (issue 29): the call is offered to another agent now, or to nobody (`offer` null);
+   * only the offered agent rings (it also gets `call.incoming`), the others stop (agents of the company).
+   */
+  'call.offer': (call: QueuedCall) => void;
   /** An agent answered the call; other agents stop ringing (company room). */
   'call.taken': (event: z.infer<typeof callTakenSchema>) => void;
   /** The customer left or the call ended before it was answered (company room). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AGENT_LANGUAGES } from './callRouting';
 import {
   idSchema,
   lineText,
@@ -36,6 +37,8 @@ export const userSchema = z.object({
   force_password_reset: z.boolean(),
   /** The next sign-in answers `Two Factor Reset Required`. */
   force_mfa_reset: z.boolean(),
+  /** The languages the user speaks with customers (AGENT_LANGUAGES): one-at-a-time routing prefers them (issue 29). */
+  languages: z.array(z.enum(AGENT_LANGUAGES)),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -90,6 +93,11 @@ const phone = lineText
   .nullable()
   .transform((v) => (v === '' ? null : v));
 const groupIds = z.array(idSchema).max(50);
+/** Each of AGENT_LANGUAGES at most once. */
+const languages = z
+  .array(z.enum(AGENT_LANGUAGES))
+  .max(AGENT_LANGUAGES.length)
+  .refine((list) => new Set(list).size === list.length, 'Name each language once');
 
 /** POST /api/v2/user: invites a user (an e-mail with a link to set their own password). */
 export const userCreateBodySchema = z.strictObject({
@@ -100,6 +108,7 @@ export const userCreateBodySchema = z.strictObject({
   phone: phone.optional(),
   role: roleSchema,
   groups: groupIds.default([]),
+  languages: languages.default([]),
 });
 export type UserCreateBody = z.input<typeof userCreateBodySchema>;
 
@@ -119,6 +128,7 @@ export const userUpdateBodySchema = z.strictObject({
   is_active: z.boolean().optional(),
   force_mfa_setup: z.literal(true).optional(),
   reset_mfa: z.literal(true).optional(),
+  languages: languages.optional(),
 });
 export type UserUpdateBody = z.input<typeof userUpdateBodySchema>;
 

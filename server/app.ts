@@ -44,6 +44,7 @@ import { bitoolRoutes } from './routes/bitool';
 import { callGuideRoutes } from './routes/callGuide';
 import { callQualityRoutes } from './routes/callQuality';
 import { callReportRoutes } from './routes/callReport';
+import { callRoutingRoutes } from './routes/callRouting';
 import { companyRoutes } from './routes/companies';
 import { devRoutes } from './routes/dev';
 import { documentRoutes } from './routes/documents';
@@ -115,6 +116,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   callGuideRoutes(ctx),
   evidenceRoutes(ctx),
   callQualityRoutes(ctx),
+  callRoutingRoutes(ctx),
 ];
 
 /**

@@ -6,6 +6,7 @@ export * from './schema/aml';
 export * from './schema/audit';
 export * from './schema/auth';
 export * from './schema/callQuality';
+export * from './schema/callRouting';
 export * from './schema/checklists';
 export * from './schema/companies';
 export * from './schema/documents';

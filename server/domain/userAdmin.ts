@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { EMAIL_MESSAGE } from '#contract/auth';
+import { AGENT_LANGUAGES } from '#contract/callRouting';
 import type { Role } from '#contract/common';
 import type { AuditAction } from '#contract/logEvents';
 import { isAcceptablePassword, PASSWORD_RULE_DETAIL } from '#contract/passwords';
@@ -155,6 +156,7 @@ function auditView(row: UserRow, groupIds: number[]) {
     mfa: row.mfaSecret !== null,
     force_password_reset: row.forcePasswordReset,
     force_mfa_reset: row.forceMfaReset,
+    languages: row.languages,
   };
 }
 
@@ -197,6 +199,7 @@ export async function createUser(ctx: Ctx, me: Principal, body: CreateBody): Pro
         passwordHash: unusable,
         role: body.role,
         isStaff: body.role === 'Admin',
+        languages: AGENT_LANGUAGES.filter((language) => body.languages.includes(language)),
       })
       .returning();
     if (!row) throw new Error('user insert returned nothing');
@@ -288,6 +291,8 @@ export async function updateUser(ctx: Ctx, me: Principal, userId: number, body: 
       role: body.role,
       isStaff: body.role === undefined ? undefined : body.role === 'Admin',
       isActive: body.is_active,
+      languages:
+        body.languages === undefined ? undefined : AGENT_LANGUAGES.filter((l) => body.languages?.includes(l)),
       // Tokens without a session (a forced two-factor setup's) issued before this stay dead (issue 26).
       ...(body.is_active === false && row.isActive ? { disabledAt: new Date() } : {}),
       ...(body.force_mfa_setup ? { forceMfaReset: true } : {}),

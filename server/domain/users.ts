@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { AGENT_LANGUAGES, type AgentLanguage } from '#contract/callRouting';
 import type { Role } from '#contract/common';
 import type { User, UserListQuery } from '#contract/users';
 import type { DbOrTx } from '../db/client';
@@ -21,6 +22,10 @@ async function groupsByUser(db: DbOrTx, userIds: number[]) {
   for (const { userId, ...group } of rows) byUser.set(userId, [...(byUser.get(userId) ?? []), group]);
   return byUser;
 }
+
+/** The stored languages of a user that are still AGENT_LANGUAGES, in their order. */
+const agentLanguages = (stored: string[]): AgentLanguage[] =>
+  AGENT_LANGUAGES.filter((language) => stored.includes(language));
 
 function toUser(
   row: UserRow,
@@ -49,6 +54,7 @@ function toUser(
     last_login: row.lastLogin?.toISOString() ?? null,
     force_password_reset: row.forcePasswordReset,
     force_mfa_reset: row.forceMfaReset,
+    languages: agentLanguages(row.languages),
   };
 }
 

@@ -16,6 +16,7 @@ import {
   talksInRoom,
 } from './callDesk/persistence';
 import { createCallQueue } from './callDesk/queue';
+import { createCallRouter } from './callDesk/routing';
 import { agentStatusOf, agentsRoom, callRoom, customerRoom, userRoom } from './rooms';
 import type { SharedDesk } from './shared';
 
@@ -66,6 +67,8 @@ export interface CallDesk {
   agentState(userId: number): Promise<AgentState>;
   /** A staff socket connected: the agent is reachable again (a pending Offline is called off). */
   agentConnected(userId: number): void;
+  /** A staff socket that may take calls joined its company's agents: one-at-a-time offers may go to it now. */
+  agentReachable(companyId: number): void;
   /** A staff socket went away: with no socket back within the grace period, the agent goes Offline. */
   agentDisconnected(companyId: number, userId: number): void;
   /**
@@ -106,6 +109,8 @@ export function createCallDesk(deps: {
    * from PostgreSQL (the arbiter of answers). Unset: one process, everything in this process's memory.
    */
   shared?: SharedDesk;
+  /** One-at-a-time routing's random source (tests pass a seeded one); Math.random by default. */
+  random?: () => number;
 }): CallDesk {
   const shared = deps.shared;
   let io: HubServer | null = null;
@@ -127,10 +132,12 @@ export function createCallDesk(deps: {
   };
   const hub = ctx.hub;
   const queue = createCallQueue(ctx, (companyId) => offers.engagedAgents(companyId));
-  const offers = createCallOffers(ctx, queue);
+  const router = createCallRouter(ctx, (companyId) => offers.engagedAgents(companyId), deps.random);
+  const offers = createCallOffers(ctx, queue, router);
   const availability = createAgentAvailability(ctx, {
     queue,
     offers,
+    router,
     agentGraceMs: deps.agentGraceMs,
     closeCallsOf,
   });
@@ -157,6 +164,7 @@ export function createCallDesk(deps: {
     if (closed.agentId === null) {
       // Closed while waiting: it leaves the queue (it is not a missed call).
       await queue.left(companyId, callId);
+      router.done(callId);
       hub().to(agentsRoom(companyId)).emit('call.cancelled', { call_id: callId, reason: close.reason });
       ctx.emitDesk({ kind: 'closed', companyId, callId });
       queue.reposition(companyId);
@@ -179,6 +187,7 @@ export function createCallDesk(deps: {
     // Another live process looks after it now (the customer re-joined there, and may be reconnecting).
     if (shared && (await shared.ownedElsewhere(companyId, callId))) return;
     await queue.left(companyId, callId);
+    router.done(callId);
     if (await missCall(deps.db, callId)) {
       hub().to(agentsRoom(companyId)).emit('call.cancelled', { call_id: callId, reason: 'customer_left' });
       ctx.emitDesk({ kind: 'missed', companyId, callId });
@@ -238,7 +247,7 @@ export function createCallDesk(deps: {
       if (!(await join(row.call.roomId))) return queued;
       queue.cancel(callId);
       const returning = await queue.arrived(companyId, callId);
-      if (row.call.status === CALL_STATUS_WAITING && !returning) offers.ring(companyId, queued);
+      if (row.call.status === CALL_STATUS_WAITING && !returning) await offers.ring(companyId, queued);
       queue.reposition(companyId);
       return queued;
     },
@@ -251,7 +260,13 @@ export function createCallDesk(deps: {
       queue.later(callId, deps.unattachedCallMs, () => customerLeft(companyId, callId));
     },
 
-    queue: queue.queue,
+    async queue(companyId) {
+      const calls = await queue.queue(companyId);
+      return calls.map((call) => {
+        const offer = router.offerOf(call.call_id);
+        return offer === undefined ? call : { ...call, offer };
+      });
+    },
 
     answer: offers.answer,
 
@@ -274,8 +289,11 @@ export function createCallDesk(deps: {
 
     agentConnected: availability.cancelOffline,
 
+    agentReachable: router.settle,
+
     agentDisconnected(companyId, userId) {
       availability.offlineLater(companyId, userId);
+      router.settle(companyId);
     },
 
     async sessionStarted(companyId, userId) {
@@ -323,6 +341,7 @@ export function createCallDesk(deps: {
     close() {
       closed = true;
       queue.close();
+      router.close();
       availability.close();
       offers.close();
     },

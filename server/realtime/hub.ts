@@ -260,6 +260,7 @@ export function createHub(
         userRoom(userId),
         ...(data.takesCalls ? [agentsRoom(companyId)] : []),
       ]);
+      if (data.takesCalls) deps.calls.agentReachable(companyId);
       socket.emit('agent.status', await deps.calls.agentState(userId));
       socket.emit('stats.update', await stats.current(companyId, userId));
     })().catch(deps.onError);

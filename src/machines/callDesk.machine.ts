@@ -1,6 +1,8 @@
 /**
  * The agent's desk: the company's waiting queue as the server tells it, and the one call this agent is
- * offered or holds. When the agent can answer (Online, connected) and is free, the oldest waiting call rings;
+ * offered or holds. When the agent can answer (Online, connected) and is free, the oldest waiting call offered
+ * to them rings (every waiting call, unless the company routes calls one agent at a time: then only the call the
+ * server offers this agent, and it stops ringing when the offer goes to someone else);
  * a call that is taken, cancelled or gone after a re-sync stops ringing; after a call is over the next rings.
  * Pure: it only keeps the queue and runs call machines; the socket's events come in as events.
  */
@@ -11,6 +13,7 @@ import { type CallEvent, callMachine } from './call.machine';
 
 export type DeskEvent =
   | { type: 'CALL.INCOMING'; call: QueuedCall }
+  | { type: 'CALL.OFFER'; call: QueuedCall }
   | { type: 'CALL.TAKEN'; call_id: number; agent_id: number }
   | { type: 'CALL.CANCELLED'; call_id: number }
   | { type: 'CALL.ENDED'; call_id: number; by: 'agent' | 'customer' }
@@ -39,6 +42,21 @@ export const queueWith = (queue: QueuedCall[], call: QueuedCall): QueuedCall[] =
 export const queueWithout = (queue: QueuedCall[], callId: number): QueuedCall[] =>
   queue.filter((c) => c.call_id !== callId);
 
+/**
+ * Whether a waiting call may ring this agent: every call when the company rings all free agents (no `offer`);
+ * with one-at-a-time routing only the call offered to them.
+ */
+export const offeredTo = (call: QueuedCall, agentId: number): boolean =>
+  call.offer === undefined || call.offer?.agent_id === agentId;
+
+/** The offer of a waiting call (one-at-a-time routing), as the queue holds it now; undefined: rung to all. */
+export const offerOf = (context: Pick<DeskContext, 'queue'>, callId: number) =>
+  context.queue.find((c) => c.call_id === callId)?.offer;
+
+/** Whether the company routes calls one agent at a time (its waiting calls carry who is offered them). */
+export const routedOneAtATime = (context: Pick<DeskContext, 'queue'>) =>
+  context.queue.some((c) => c.offer !== undefined);
+
 export const callDeskMachine = setup({
   types: {
     context: {} as DeskContext,
@@ -55,11 +73,12 @@ export const callDeskMachine = setup({
       const current = context.call?.getSnapshot();
       const active = current?.status === 'active';
       if (active && context.call && current.hasTag('ringing')) {
-        const stillWaiting = context.queue.some((c) => c.call_id === current.context.call.call_id);
-        if (!context.canAnswer || !stillWaiting) enqueue.sendTo(context.call, { type: 'DISMISS' });
+        const waiting = context.queue.find((c) => c.call_id === current.context.call.call_id);
+        if (!context.canAnswer || !waiting || !offeredTo(waiting, context.agentId))
+          enqueue.sendTo(context.call, { type: 'DISMISS' });
         return;
       }
-      const next = context.queue[0];
+      const next = context.queue.find((c) => offeredTo(c, context.agentId));
       if (active || !context.canAnswer || !next) return;
       if (context.call) enqueue.stopChild(context.call);
       enqueue.assign({
@@ -77,6 +96,9 @@ export const callDeskMachine = setup({
   context: ({ input }) => ({ agentId: input.agentId, queue: [], canAnswer: false, call: null }),
   on: {
     'CALL.INCOMING': {
+      actions: [assign(({ context, event }) => ({ queue: queueWith(context.queue, event.call) })), 'ring'],
+    },
+    'CALL.OFFER': {
       actions: [assign(({ context, event }) => ({ queue: queueWith(context.queue, event.call) })), 'ring'],
     },
     'CALL.TAKEN': {

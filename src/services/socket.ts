@@ -19,6 +19,8 @@ import { createProfileWatching, type ProfileWatching } from './profileWatch';
 
 export type RealtimeEvent =
   | { type: 'CALL.INCOMING'; call: QueuedCall }
+  /** One-at-a-time routing: who the waiting call is offered to now (issue 29). */
+  | { type: 'CALL.OFFER'; call: QueuedCall }
   | { type: 'CALL.TAKEN'; call_id: number; agent_id: number }
   | { type: 'CALL.CANCELLED'; call_id: number }
   | { type: 'CALL.ENDED'; call_id: number; by: 'agent' | 'customer' }
@@ -131,7 +133,10 @@ export function connectRealtime(options: {
       const later = [...during.came.values()].filter((call) => !listed.has(call.call_id));
       emit({
         type: 'QUEUE.SYNC',
-        calls: [...calls, ...later].filter((call) => !during.went.has(call.call_id)),
+        // A call offered to someone else meanwhile is shown with its newer offer.
+        calls: [...calls.map((call) => during.came.get(call.call_id) ?? call), ...later].filter(
+          (call) => !during.went.has(call.call_id),
+        ),
       });
     } catch {
       // The next reconnect syncs again.
@@ -192,6 +197,10 @@ export function connectRealtime(options: {
   socket.on('call.incoming', (call) => {
     came(call);
     emit({ type: 'CALL.INCOMING', call });
+  });
+  socket.on('call.offer', (call) => {
+    came(call);
+    emit({ type: 'CALL.OFFER', call });
   });
   socket.on('call.taken', (e) => {
     went(e.call_id);

@@ -194,6 +194,8 @@ describe('access tokens', () => {
       last_login: expect.any(String),
       force_password_reset: false,
       force_mfa_reset: false,
+      // The languages an agent speaks (issue 29, one-at-a-time routing): none set for this user.
+      languages: [],
     });
   });
 });

@@ -34,6 +34,7 @@ const user: User = {
   last_login: null,
   force_password_reset: false,
   force_mfa_reset: false,
+  languages: [],
 };
 
 const type = (label: string, value: string) =>
@@ -83,6 +84,7 @@ describe.each([
     type('Phone', '+90 555 111 22 33');
     fireEvent.change(screen.getByLabelText('Role'), { target: { value: 'Restricted User' } });
     fireEvent.click(screen.getByLabelText('Supervisors'));
+    fireEvent.click(screen.getByLabelText('Turkish'));
     fireEvent.click(screen.getByRole('button', { name: 'Add and invite' }));
     expect(onSubmit).toHaveBeenCalledWith({
       first_name: 'Rita',
@@ -91,6 +93,7 @@ describe.each([
       phone: '+90 555 111 22 33',
       role: 'Restricted User',
       groups: [2],
+      languages: ['tr'],
     });
     expect(missingKeys).toEqual([]);
   });

@@ -34,6 +34,10 @@ export const companies = pgTable('companies', {
   requirePasskeys: boolean().notNull().default(false),
   /** Days a call's evidence (recording, screenshots) is kept after the call (issue 29; 365..3653, default 5 years). */
   evidenceRetentionDays: integer().notNull().default(1826),
+  /** How waiting calls reach agents (issue 29): `ring_all` (every free agent) or `one_at_a_time`. */
+  callRouting: text().notNull().default('ring_all'),
+  /** One-at-a-time routing: seconds an agent is offered a call before the next is (5..120). */
+  offerSeconds: integer().notNull().default(15),
   createdAt: createdAt(),
 });
 
@@ -78,6 +82,8 @@ export const users = pgTable(
     lastLogin: ts(),
     /** When the user was last disabled: tokens without a session issued before it stay dead (issue 26). */
     disabledAt: ts(),
+    /** The languages the agent speaks with customers (AGENT_LANGUAGES), set in administration (issue 29). */
+    languages: jsonb().$type<string[]>().notNull().default([]),
     createdAt: createdAt(),
   },
   (t) => [

@@ -3,6 +3,7 @@ import { agentStatusOf, setAgentStatus, userRoom } from '../rooms';
 import type { DeskContext } from './context';
 import type { CallOffers } from './offers';
 import type { CallQueue } from './queue';
+import type { CallRouter } from './routing';
 
 export interface AgentAvailability {
   /** The one write of an agent's availability: persisted, then told to every screen and to the stats. */
@@ -26,6 +27,7 @@ export function createAgentAvailability(
   parts: {
     queue: CallQueue;
     offers: CallOffers;
+    router: CallRouter;
     agentGraceMs: number;
     closeCallsOf: (companyId: number, userId: number) => Promise<void>;
   },
@@ -45,6 +47,8 @@ export function createAgentAvailability(
     await parts.offers.publishAgent(companyId, userId);
     ctx.emitDesk({ kind: 'agent', companyId, userId, status, since: since.toISOString() });
     parts.queue.reposition(companyId);
+    // One-at-a-time routing: an agent who came offers a call to them; one who went passes theirs on.
+    parts.router.settle(companyId);
   }
 
   function offlineLater(companyId: number, userId: number) {

@@ -6,14 +6,18 @@ import { agentStatusOf, agentsRoom, companyRoom, customerRoom, userRoom } from '
 import type { DeskContext, Result } from './context';
 import { agentName, agentSince, type CallRow, callById, talkingAgentsOf, talkingCallOf } from './persistence';
 import type { CallQueue } from './queue';
+import type { CallRouter } from './routing';
 
 const CALL_ALREADY_ANSWERED = 'Call Already Answered';
 const MUST_BE_ONLINE = 'Set your status to Online to answer';
 const ALREADY_IN_CALL = 'You are already in a call';
 
 export interface CallOffers {
-  /** Offers a waiting call to the company's agents (`call.incoming`): their screens ring. */
-  ring(companyId: number, call: QueuedCall): void;
+  /**
+   * Offers a waiting call to the company's agents (`call.incoming`): their screens ring; with one-at-a-time
+   * routing, one agent's at a time (the router's).
+   */
+  ring(companyId: number, call: QueuedCall): Promise<void>;
   answer(companyId: number, agentId: number, callId: number): Promise<Result<{ call: AnsweredCall }>>;
   /** Frees the call's agent; tells the stats once, with the call's handling time. */
   release(companyId: number, callId: number): Promise<CallRow | undefined>;
@@ -36,7 +40,7 @@ export interface CallOffers {
  * Offering waiting calls to agents and settling who takes them: the answers that race each other (one agent's
  * two clicks, two agents, two processes), which agent is in which call, and freeing the agent when it ends.
  */
-export function createCallOffers(ctx: DeskContext, queue: CallQueue): CallOffers {
+export function createCallOffers(ctx: DeskContext, queue: CallQueue, router: CallRouter): CallOffers {
   const { db, shared } = ctx;
   /** agent id → call id */
   const busy = new Map<number, number>();
@@ -91,6 +95,7 @@ export function createCallOffers(ctx: DeskContext, queue: CallQueue): CallOffers
       const since = call.agentId === null ? null : await agentSince(db, call.agentId);
       ctx.emitDesk({ kind: 'ended', companyId, callId, agentId: call.agentId, seconds, since });
       queue.reposition(companyId);
+      router.settle(companyId);
     }
     return call;
   }
@@ -115,8 +120,9 @@ export function createCallOffers(ctx: DeskContext, queue: CallQueue): CallOffers
   }
 
   return {
-    ring(companyId, call) {
-      ctx.hub().to(agentsRoom(companyId)).emit('call.incoming', call);
+    async ring(companyId, call) {
+      if (!(await router.route(companyId, call)))
+        ctx.hub().to(agentsRoom(companyId)).emit('call.incoming', call);
       ctx.emitDesk({ kind: 'queued', companyId, callId: call.call_id, since: call.created_at });
     },
 
@@ -130,6 +136,8 @@ export function createCallOffers(ctx: DeskContext, queue: CallQueue): CallOffers
         return { ok: false as const, detail };
       };
       if (busy.has(agentId)) return refuse(ALREADY_IN_CALL);
+      const notOffered = router.refusal(callId, agentId);
+      if (notOffered) return { ok: false, detail: notOffered };
       if (taken.has(callId)) return { ok: false, detail: CALL_ALREADY_ANSWERED };
       if (shared ? !(await shared.has(companyId, callId)) : !queue.isPresent(callId))
         return { ok: false, detail: CALL_ALREADY_ANSWERED };
@@ -151,6 +159,7 @@ export function createCallOffers(ctx: DeskContext, queue: CallQueue): CallOffers
       if (call === 'agent busy') return refuse(ALREADY_IN_CALL);
       if (!call) return { ok: false, detail: CALL_ALREADY_ANSWERED };
       taken.add(callId);
+      router.done(callId);
       const agent = await agentName(db, agentId);
       ctx
         .hub()

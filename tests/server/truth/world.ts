@@ -18,7 +18,7 @@ import { buildApp } from '../../../server/app';
 import { hashPassword } from '../../../server/auth/passwords';
 import { loadConfig, type ServerConfig } from '../../../server/config';
 import { type Database, openDatabase } from '../../../server/db/client';
-import { profiles, users, videoCalls } from '../../../server/db/schema';
+import { companies, profiles, users, videoCalls } from '../../../server/db/schema';
 import { createInstantStats } from '../../../server/realtime/instantStats';
 import { agentAvailabilityMachine } from '../../../src/machines/agentAvailability.machine';
 import {
@@ -103,6 +103,8 @@ export class World {
   profileIds: number[] = [];
   /** Successful answers, call id → tab ids (must never hold two). */
   answers = new Map<number, number[]>();
+  /** The company routes calls one agent at a time (issue 29): only the agent offered a call rings. */
+  oneAtATime = false;
   private adminToken = '';
   private nextId = 1;
 
@@ -367,15 +369,26 @@ export class World {
 
   /** Where each connected tab differs from the server (empty when every screen shows the truth). */
   /** A call's row as the server stored it. */
+  /** The company's call routing, as an Admin would set it (the offer may be shorter than the API allows). */
+  async setRouting(oneAtATime: boolean, offerSeconds = 15) {
+    await this.app.ctx.db
+      .update(companies)
+      .set({ callRouting: oneAtATime ? 'one_at_a_time' : 'ring_all', offerSeconds })
+      .where(eq(companies.id, COMPANY));
+    this.oneAtATime = oneAtATime;
+  }
+
   async call(callId: number) {
     const [row] = await this.app.ctx.db.select().from(videoCalls).where(eq(videoCalls.id, callId));
     return row;
   }
 
+  /** Where each connected tab differs from the server (empty when every screen shows the truth). */
   async mismatches(): Promise<string[]> {
     const { ctx } = this.app;
     const found: string[] = [];
-    const queue = (await ctx.calls.queue(COMPANY)).map((call) => call.call_id);
+    const waiting = await ctx.calls.queue(COMPANY);
+    const queue = waiting.map((call) => call.call_id);
     const statuses = new Map(
       (
         await ctx.db
@@ -408,6 +421,10 @@ export class World {
       // Offered: a waiting call rings a tab whose agent the server holds Online and free, unless the tab is
       // busy with its own call (answering, or the wrap-up after a hang-up).
       const offered = serverStatus === 'Online' && serverCall === null && !(active && ringing === null);
+      if (this.oneAtATime) {
+        found.push(...offerMismatches(who, tab.agent.id, waiting, ringing, offered));
+        continue;
+      }
       if (!offered && ringing !== null)
         found.push(`${who} rings call ${ringing} but the server does not offer it calls`);
       if (offered && ringing === null && queue.length > 0)
@@ -422,6 +439,31 @@ export class World {
       const stats = tab.realtime.latestStats();
       const shown = JSON.stringify(stats && comparable(stats));
       if (shown !== truth) found.push(`tab ${tab.id} stats ${shown}\n    server ${truth}`);
+    }
+    return found;
+  }
+
+  /**
+   * One-at-a-time routing: no waiting call is offered to nobody while an agent the server holds free, with a
+   * connected tab, holds no offer (someone free must be offered it).
+   */
+  async idleWhileOffered(): Promise<string[]> {
+    if (!this.oneAtATime) return [];
+    const { ctx } = this.app;
+    const waiting = await ctx.calls.queue(COMPANY);
+    const unoffered = waiting.filter((call) => call.offer === null).map((call) => call.call_id);
+    if (unoffered.length === 0) return [];
+    const holding = new Set(waiting.flatMap((call) => (call.offer ? [call.offer.agent_id] : [])));
+    const found: string[] = [];
+    for (const agent of this.agents) {
+      const tabs = this.openTabs().filter((tab) => tab.agent === agent && World.isConnected(tab));
+      if (tabs.length === 0 || holding.has(agent.id) || ctx.calls.callOf(agent.id) !== undefined) continue;
+      const [row] = await ctx.db
+        .select({ status: users.agentStatus })
+        .from(users)
+        .where(eq(users.id, agent.id));
+      if (row?.status === 'Online')
+        found.push(`calls [${unoffered}] are offered to nobody while ${agent.email} is free`);
     }
     return found;
   }
@@ -514,4 +556,25 @@ async function freshStats(world: World) {
     onError: () => undefined,
   });
   return comparable(await store.current(COMPANY, world.agents[0]?.id ?? 0));
+}
+
+/**
+ * One-at-a-time routing's truth for one tab: it rings only the call the server offers its agent, and it rings
+ * that call when its agent is free to take it.
+ */
+function offerMismatches(
+  who: string,
+  agentId: number,
+  waiting: QueuedCall[],
+  ringing: number | null,
+  free: boolean,
+): string[] {
+  const mine = waiting.filter((call) => call.offer?.agent_id === agentId).map((call) => call.call_id);
+  const found: string[] = [];
+  if (mine.length > 1) found.push(`${who}'s agent is offered calls [${mine}] at once`);
+  if (ringing !== null && !mine.includes(ringing))
+    found.push(`${who} rings call ${ringing}, which the server does not offer its agent (offered [${mine}])`);
+  if (free && ringing === null && mine.length > 0)
+    found.push(`${who} rings nothing while call ${mine[0]} is offered to its agent`);
+  return found;
 }

@@ -131,4 +131,31 @@ describe('call desk', () => {
       summary,
     });
   });
+
+  it('one agent at a time: rings only the call offered to this agent, and stops when the offer moves on', () => {
+    const { actor, ringingCall } = desk();
+    const offered = (call: QueuedCall, agent: number | null): QueuedCall => ({
+      ...call,
+      offer:
+        agent === null
+          ? null
+          : { agent_id: agent, agent_name: `Agent ${agent}`, expires_at: '2026-11-22T10:30:15.000Z' },
+    });
+    actor.send({ type: 'AVAILABILITY', canAnswer: true });
+    // Offered to nobody, then to another agent: it waits in the queue and does not ring here.
+    actor.send({ type: 'CALL.OFFER', call: offered(waiting(1, 1), null) });
+    actor.send({ type: 'CALL.OFFER', call: offered(waiting(2, 2), 8) });
+    expect(actor.getSnapshot().context.queue.map((c) => c.call_id)).toEqual([1, 2]);
+    expect(ringingCall()).toBeNull();
+    // Offered to this agent (7): the younger call rings, the older one offered to nobody does not.
+    actor.send({ type: 'CALL.INCOMING', call: offered(waiting(2, 2), 7) });
+    expect(ringingCall()).toBe(2);
+    // The offer lapses and goes to the next agent: the ring stops.
+    actor.send({ type: 'CALL.OFFER', call: offered(waiting(2, 2), 9) });
+    expect(ringingCall()).toBeNull();
+    expect(actor.getSnapshot().context.queue.find((c) => c.call_id === 2)?.offer?.agent_id).toBe(9);
+    // A re-sync that says the older call is offered here now rings it.
+    actor.send({ type: 'QUEUE.SYNC', calls: [offered(waiting(1, 1), 7), offered(waiting(2, 2), 9)] });
+    expect(ringingCall()).toBe(1);
+  });
 });

@@ -4,23 +4,28 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import type { callMachine } from '../../../machines/call.machine';
+import { offerOf } from '../../../machines/callDesk.machine';
 import { callPath } from '../../components/callPaths';
 import { useWaited } from '../../components/useWaited';
-import { useRealtime } from './RealtimeProvider';
+import { type RealtimeDesk, useRealtime } from './RealtimeProvider';
+import { useSecondsLeft } from './useSecondsLeft';
 
 /** The ringing call, on every screen of an Online agent; Answer opens the call page. */
 export function IncomingCall() {
   const realtime = useRealtime();
   const call = useSelector(realtime?.desk, (s) => s?.context.call ?? null);
-  if (!call) return null;
-  return <Ringing call={call} />;
+  if (!call || !realtime) return null;
+  return <Ringing call={call} desk={realtime.desk} />;
 }
 
-function Ringing({ call }: { call: ActorRefFrom<typeof callMachine> }) {
+function Ringing({ call, desk }: { call: ActorRefFrom<typeof callMachine>; desk: RealtimeDesk['desk'] }) {
   const { t } = useTranslation('calls');
   const [location, navigate] = useLocation();
   const snapshot = useSelector(call, (s) => s);
   const waited = useWaited(snapshot.context.call.created_at);
+  // One-at-a-time routing: the offer as the server last said (it moves on when the time is up).
+  const expiresAt = useSelector(desk, (s) => offerOf(s.context, snapshot.context.call.call_id)?.expires_at);
+  const secondsLeft = useSecondsLeft(expiresAt);
   // The room is learnt from the answer's acknowledgement only (issue 25): until then, the call screen's address
   // holds a placeholder.
   const path = callPath({ ...snapshot.context.call, room_id: snapshot.context.room ?? 'answering' });
@@ -51,6 +56,9 @@ function Ringing({ call }: { call: ActorRefFrom<typeof callMachine> }) {
       >
         <p>{t('realtime.incoming.waiting', { name })}</p>
         <p className="studio-muted">{t('realtime.incoming.since', { time: waited })}</p>
+        {secondsLeft !== null && (
+          <p data-testid="offer-seconds-left">{t('routing.timeLeft', { count: secondsLeft })}</p>
+        )}
         <Button
           intent={Intent.SUCCESS}
           icon="phone"

@@ -1,6 +1,7 @@
 import { Callout, Checkbox, DialogBody, FormGroup, HTMLSelect, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AGENT_LANGUAGES, type AgentLanguage } from '#contract/callRouting';
 import type { Group } from '#contract/companies';
 import { ROLES, type Role } from '#contract/constants';
 import type { User } from '#contract/users';
@@ -19,12 +20,14 @@ export interface UserFormValues {
   phone: string;
   role: Role;
   groups: number[];
+  languages: AgentLanguage[];
 }
 
 const PHONE = /^\+?[0-9 ().-]{3,32}$/;
 
 /**
- * Add or edit a user: names, e-mail (the username), phone, role and groups. Adding sends an invitation;
+ * Add or edit a user: names, e-mail (the username), phone, role, groups and the languages they speak with
+ * customers. Adding sends an invitation;
  * the admin never chooses or sees a password. Sending asks for the admin's password (the prompt).
  */
 export function UserDialog({
@@ -52,6 +55,7 @@ export function UserDialog({
     phone: user?.phone ?? '',
     role: user?.role ?? 'User',
     groups: user?.groups.map((g) => g.id) ?? [],
+    languages: user?.languages ?? [],
   });
   const set = (change: Partial<UserFormValues>) => setValues((current) => ({ ...current, ...change }));
   const { failures, passes } = useFormCheck(() => ({
@@ -142,6 +146,22 @@ export function UserDialog({
                     groups: event.currentTarget.checked
                       ? [...values.groups, group.id]
                       : values.groups.filter((id) => id !== group.id),
+                  })
+                }
+              />
+            ))}
+          </FormGroup>
+          <FormGroup label={t('languages.label')} helperText={t('languages.help')}>
+            {AGENT_LANGUAGES.map((language) => (
+              <Checkbox
+                key={language}
+                label={t(`languages.${language}`)}
+                checked={values.languages.includes(language)}
+                onChange={(event) =>
+                  set({
+                    languages: AGENT_LANGUAGES.filter((l) =>
+                      l === language ? event.currentTarget.checked : values.languages.includes(l),
+                    ),
                   })
                 }
               />

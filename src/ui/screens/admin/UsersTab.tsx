@@ -268,6 +268,7 @@ function changedValues(user: User, values: UserFormValues): UserUpdateBody {
       .join()
   )
     changes.groups = groups;
+  if (values.languages.join() !== user.languages.join()) changes.languages = values.languages;
   return changes;
 }
 
@@ -362,6 +363,7 @@ function UserTable({
           {sortable('username', t('users.columns.username'))}
           {sortable('role', t('users.columns.role'))}
           <th scope="col">{t('users.columns.groups')}</th>
+          <th scope="col">{t('languages.column')}</th>
           <th scope="col">{t('users.columns.mfa')}</th>
           <th scope="col">{t('users.columns.enabled')}</th>
           {sortable('last_login', t('users.columns.lastLogin'))}
@@ -386,6 +388,15 @@ function UserTable({
                   : user.groups.map((g) => (
                       <Tag key={g.id} minimal className="studio-tag-gap">
                         {g.name}
+                      </Tag>
+                    ))}
+              </td>
+              <td>
+                {user.languages.length === 0
+                  ? '—'
+                  : user.languages.map((language) => (
+                      <Tag key={language} minimal className="studio-tag-gap">
+                        {t(`languages.${language}`)}
                       </Tag>
                     ))}
               </td>

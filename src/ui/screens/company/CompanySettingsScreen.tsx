@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { usePageTitle } from '../../app/usePageTitle';
 import { PlanTab, PlanTabTitle } from '../payment/PlanTab';
 import { AllowListTab, AllowListTabTitle } from './AllowListTab';
+import { CallRoutingTab, CallRoutingTabTitle } from './CallRoutingTab';
 import { EvidenceRetentionTab, EvidenceRetentionTabTitle } from './EvidenceRetentionTab';
 import { IdentProcedureTab, IdentProcedureTabTitle } from './IdentProcedureTab';
 import { PasskeyPolicyTab, PasskeyPolicyTabTitle } from './PasskeyPolicyTab';
@@ -13,7 +14,7 @@ import './icons';
 
 /**
  * /company-settings (§2, view_company_page): the company's configuration in tabs: webhooks, the IP
- * allow-list, plan and payment, sign-in, the identification procedure and evidence retention.
+ * allow-list, plan and payment, sign-in, the identification procedure, evidence retention and call routing.
  */
 export function CompanySettingsScreen() {
   const { t } = useTranslation('webhooks');
@@ -48,6 +49,7 @@ export function CompanySettingsScreen() {
           title={<EvidenceRetentionTabTitle />}
           panel={<EvidenceRetentionTab />}
         />
+        <Tab disabled={false} id="call-routing" title={<CallRoutingTabTitle />} panel={<CallRoutingTab />} />
       </Tabs>
     </section>
   );

@@ -1,0 +1,106 @@
+/**
+ * A company's call routing (issue 29, point 4): ring every free agent, or offer each waiting call to one agent
+ * at a time for `offer_seconds`. The desk's reads for choosing the agent are here too.
+ */
+import { and, count, eq, gte, inArray, isNotNull } from 'drizzle-orm';
+import {
+  CALL_ROUTINGS,
+  type CallRouting,
+  type CallRoutingBody,
+  type CallRoutingSettings,
+} from '#contract/callRouting';
+import type { DbOrTx } from '../db/client';
+import { callOffers, companies, users, videoCalls } from '../db/schema';
+import { badRequest, notFound } from '../errors';
+import { recordAudit } from './audit';
+
+/** Distributed mode cannot keep one offer per call across processes yet: the server refuses to switch to it. */
+export const ONE_AT_A_TIME_NEEDS_ONE_PROCESS =
+  'One-at-a-time routing needs a single server process; this server runs distributed (REDIS_URL)';
+
+const routingOf = (value: string): CallRouting =>
+  (CALL_ROUTINGS as readonly string[]).includes(value) ? (value as CallRouting) : 'ring_all';
+
+export async function getCallRouting(db: DbOrTx, companyId: number): Promise<CallRoutingSettings> {
+  const [row] = await db
+    .select({ routing: companies.callRouting, seconds: companies.offerSeconds })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  if (!row) throw notFound();
+  return { call_routing: routingOf(row.routing), offer_seconds: row.seconds };
+}
+
+/** Sets the company's routing (bounds checked by the contract), audited with before and after. */
+export async function setCallRouting(
+  db: DbOrTx,
+  companyId: number,
+  actorId: number,
+  body: CallRoutingBody,
+  distributed: boolean,
+): Promise<CallRoutingSettings> {
+  if (distributed && body.call_routing === 'one_at_a_time') throw badRequest(ONE_AT_A_TIME_NEEDS_ONE_PROCESS);
+  return db.transaction(async (tx) => {
+    const before = await getCallRouting(tx, companyId);
+    const after = { call_routing: body.call_routing, offer_seconds: body.offer_seconds };
+    if (before.call_routing === after.call_routing && before.offer_seconds === after.offer_seconds)
+      return before;
+    await tx
+      .update(companies)
+      .set({ callRouting: after.call_routing, offerSeconds: after.offer_seconds })
+      .where(eq(companies.id, companyId));
+    await recordAudit(tx, {
+      companyId,
+      actorId,
+      object: 'company',
+      objectId: companyId,
+      action: 'call_routing_changed',
+      before,
+      after,
+    });
+    return after;
+  });
+}
+
+/** The company's Online agents among `ids`, with the languages they speak. */
+export function onlineAgents(
+  db: DbOrTx,
+  companyId: number,
+  ids: number[],
+): Promise<{ id: number; languages: string[] }[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .select({ id: users.id, languages: users.languages })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.agentStatus, 'Online'), inArray(users.id, ids)));
+}
+
+/** How many calls each of the agents answered since `since`. */
+export async function callsSince(db: DbOrTx, agentIds: number[], since: Date): Promise<Map<number, number>> {
+  if (agentIds.length === 0) return new Map();
+  const rows = await db
+    .select({ agent: videoCalls.agentId, calls: count() })
+    .from(videoCalls)
+    .where(
+      and(
+        inArray(videoCalls.agentId, agentIds),
+        isNotNull(videoCalls.callStartTime),
+        gte(videoCalls.callStartTime, since),
+      ),
+    )
+    .groupBy(videoCalls.agentId);
+  return new Map(rows.flatMap((r) => (r.agent === null ? [] : [[r.agent, r.calls] as const])));
+}
+
+/** The customer's language of a call: the one they read the join page's consent in, if they gave it. */
+export async function callLanguage(db: DbOrTx, callId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ language: videoCalls.consentLanguage })
+    .from(videoCalls)
+    .where(eq(videoCalls.id, callId));
+  return row?.language ?? null;
+}
+
+/** Records an offer and why that agent (issue 29: the choice is kept). */
+export async function recordOffer(db: DbOrTx, offer: typeof callOffers.$inferInsert): Promise<void> {
+  await db.insert(callOffers).values(offer);
+}

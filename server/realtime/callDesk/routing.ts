@@ -1,0 +1,216 @@
+import type { CallOffer } from '#contract/callRouting';
+import type { QueuedCall } from '#contract/socket';
+import {
+  callLanguage,
+  callsSince,
+  getCallRouting,
+  onlineAgents,
+  recordOffer,
+} from '../../domain/callRouting';
+import { fullName } from '../../domain/format';
+import { agentsRoom, userRoom } from '../rooms';
+import { chooseAgent, eligibleThisRound, type RandomSource } from './chooseAgent';
+import type { DeskContext } from './context';
+import { agentName } from './persistence';
+
+const HOUR_MS = 3_600_000;
+export const OFFERED_TO_ANOTHER = 'This call is offered to another agent';
+
+/** A waiting call routed one agent at a time. */
+interface Routed {
+  companyId: number;
+  call: QueuedCall;
+  language: string | null;
+  offerSeconds: number;
+  /** The agent offered the call now, and until when (ms); null: nobody free to offer it to. */
+  offer: (CallOffer & { until: number }) | null;
+  /** Agents offered the call in this round (they let it lapse, or went away). */
+  hadIt: Set<number>;
+  /** Whether the company's agents heard of the call (`call.offer`) yet. */
+  announced: boolean;
+  timer: NodeJS.Timeout | undefined;
+}
+
+export interface CallRouter {
+  /**
+   * Offers a waiting call: with one-at-a-time routing to one agent (`call.incoming` to them alone, `call.offer`
+   * to the company's agents); true when it did, false when the company rings every free agent.
+   */
+  route(companyId: number, call: QueuedCall): Promise<boolean>;
+  /** Why the agent may not answer the call (offered to someone else), or null. */
+  refusal(callId: number, agentId: number): string | null;
+  /** The offer of a waiting call now, for the queue (undefined: rung to everyone). */
+  offerOf(callId: number): CallOffer | null | undefined;
+  /** The call left the queue (answered, missed, closed): no more offers. */
+  done(callId: number): void;
+  /** Agents came, went, or got busy or free: offers of the company's calls are looked at again. */
+  settle(companyId: number): void;
+  close(): void;
+}
+
+/**
+ * One-at-a-time routing (issue 29): each routed call is offered to one free agent, chosen by `chooseAgent`, for
+ * the company's `offer_seconds`; then it goes to the next. An agent holds one offer at a time. Every change of
+ * the company's offers runs one after the other (a chain per company), so two changes never pick at once.
+ * One process only: in distributed mode every call rings all free agents (the setting is refused there).
+ */
+export function createCallRouter(
+  ctx: DeskContext,
+  engagedAgents: (
+    companyId: number,
+  ) => Promise<Pick<ReadonlySet<number>, 'has'>> | Pick<ReadonlySet<number>, 'has'>,
+  random: RandomSource = Math.random,
+): CallRouter {
+  const routed = new Map<number, Routed>();
+  const chains = new Map<number, Promise<void>>();
+
+  function serial(companyId: number, run: () => Promise<void>): Promise<void> {
+    const next = (chains.get(companyId) ?? Promise.resolve()).then(run).catch(ctx.onError);
+    chains.set(companyId, next);
+    void next.then(() => {
+      if (chains.get(companyId) === next) chains.delete(companyId);
+    });
+    return next;
+  }
+
+  /** The company's agents who could take a call now: Online, connected, not in a call. */
+  async function freeAgents(companyId: number) {
+    const sockets = await ctx.hub().in(agentsRoom(companyId)).fetchSockets();
+    const connected = [...new Set(sockets.flatMap((s) => (s.data.kind === 'staff' ? [s.data.userId] : [])))];
+    const [online, engaged] = await Promise.all([
+      onlineAgents(ctx.db, companyId, connected),
+      engagedAgents(companyId),
+    ]);
+    return online.filter((agent) => !engaged.has(agent.id));
+  }
+
+  const withOffer = (entry: Routed): QueuedCall => ({
+    ...entry.call,
+    offer: entry.offer && {
+      agent_id: entry.offer.agent_id,
+      agent_name: entry.offer.agent_name,
+      expires_at: entry.offer.expires_at,
+    },
+  });
+
+  /** Gives every routed call of the company without a live offer to the next agent, oldest call first. */
+  async function reoffer(companyId: number): Promise<void> {
+    if (ctx.isClosed()) return;
+    const entries = [...routed.values()]
+      .filter((e) => e.companyId === companyId)
+      .sort((a, b) => a.call.created_at.localeCompare(b.call.created_at) || a.call.call_id - b.call.call_id);
+    if (entries.length === 0) return;
+    const free = await freeAgents(companyId);
+    const freeIds = new Set(free.map((a) => a.id));
+    const now = Date.now();
+    const live = (e: Routed) => e.offer !== null && e.offer.until > now && freeIds.has(e.offer.agent_id);
+    const holding = new Set(entries.filter(live).map((e) => e.offer?.agent_id as number));
+    const open = free.filter((a) => !holding.has(a.id));
+    const calls = await callsSince(
+      ctx.db,
+      open.map((a) => a.id),
+      new Date(now - HOUR_MS),
+    );
+    for (const entry of entries) {
+      if (!routed.has(entry.call.call_id) || live(entry)) continue;
+      const previous = entry.offer;
+      clearTimeout(entry.timer);
+      const available = open.filter((a) => !holding.has(a.id));
+      const { eligible, newRound } = eligibleThisRound(available, entry.hadIt);
+      if (newRound) entry.hadIt.clear();
+      const choice = chooseAgent(
+        eligible.map((a) => ({ id: a.id, languages: a.languages, callsLastHour: calls.get(a.id) ?? 0 })),
+        entry.language,
+        random,
+      );
+      if (!choice) {
+        entry.offer = null;
+        if (previous !== null || !entry.announced)
+          ctx.hub().to(agentsRoom(companyId)).emit('call.offer', withOffer(entry));
+        entry.announced = true;
+        continue;
+      }
+      holding.add(choice.agentId);
+      entry.hadIt.add(choice.agentId);
+      const until = Date.now() + entry.offerSeconds * 1000;
+      const name = await agentName(ctx.db, choice.agentId);
+      entry.offer = {
+        agent_id: choice.agentId,
+        agent_name: fullName(name?.first ?? '', name?.last ?? ''),
+        expires_at: new Date(until).toISOString(),
+        until,
+      };
+      await recordOffer(ctx.db, {
+        companyId,
+        callId: entry.call.call_id,
+        agentId: choice.agentId,
+        language: entry.language,
+        languageMatched: choice.languageMatched,
+        candidates: choice.candidates,
+        fewestCalls: choice.fewestCalls,
+        expiresAt: new Date(until),
+      });
+      const call = withOffer(entry);
+      entry.announced = true;
+      ctx.hub().to(agentsRoom(companyId)).emit('call.offer', call);
+      ctx.hub().to(userRoom(choice.agentId)).emit('call.incoming', call);
+      entry.timer = setTimeout(() => {
+        if (!ctx.isClosed()) void serial(companyId, () => reoffer(companyId));
+      }, until - Date.now());
+    }
+  }
+
+  return {
+    async route(companyId, call) {
+      if (ctx.shared) return false;
+      const settings = await getCallRouting(ctx.db, companyId);
+      if (settings.call_routing !== 'one_at_a_time') return false;
+      const existing = routed.get(call.call_id);
+      if (!existing)
+        routed.set(call.call_id, {
+          companyId,
+          call: { ...call, offer: null },
+          language: await callLanguage(ctx.db, call.call_id),
+          offerSeconds: settings.offer_seconds,
+          offer: null,
+          hadIt: new Set(),
+          announced: false,
+          timer: undefined,
+        });
+      await serial(companyId, () => reoffer(companyId));
+      return true;
+    },
+
+    refusal(callId, agentId) {
+      const entry = routed.get(callId);
+      if (!entry) return null;
+      if (entry.offer?.agent_id === agentId && entry.offer.until > Date.now()) return null;
+      return OFFERED_TO_ANOTHER;
+    },
+
+    offerOf(callId) {
+      const entry = routed.get(callId);
+      return entry ? withOffer(entry).offer : undefined;
+    },
+
+    done(callId) {
+      const entry = routed.get(callId);
+      if (!entry) return;
+      clearTimeout(entry.timer);
+      routed.delete(callId);
+      // The agent it was offered to may take another waiting call now.
+      if (entry.offer) void serial(entry.companyId, () => reoffer(entry.companyId));
+    },
+
+    settle(companyId) {
+      if (ctx.isClosed()) return;
+      if (![...routed.values()].some((e) => e.companyId === companyId)) return;
+      void serial(companyId, () => reoffer(companyId));
+    },
+
+    close() {
+      for (const entry of routed.values()) clearTimeout(entry.timer);
+      routed.clear();
+    },
+  };
+}
