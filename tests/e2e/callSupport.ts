@@ -2,6 +2,13 @@ import { type Browser, type BrowserContext, expect, type Page } from '@playwrigh
 import { baseURL } from '../../playwright.config';
 import { signIn } from './support';
 
+/** A phone's screen: the customer's page must be usable on it (issue 29 point 5). */
+export const PHONE = { width: 375, height: 812 };
+
+/** Nothing wider than the screen: no sideways scrolling on a phone. */
+export const fitsWidth = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
 /** Browser contexts of one test, each with Chromium's fake camera; closed by `closeAll`. */
 export class Contexts {
   private readonly open: BrowserContext[] = [];

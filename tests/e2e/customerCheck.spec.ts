@@ -3,15 +3,9 @@
  * consent (asked by the default procedure), then the device check (preview, camera and microphone, light and
  * sound levels); then the queue. The consent is stored with the call.
  */
-import { expect, type Page, test } from '@playwright/test';
-import { agreeButton, Contexts, goOnline, joinButton, joinLink } from './callSupport';
+import { expect, test } from '@playwright/test';
+import { agreeButton, Contexts, fitsWidth, goOnline, joinButton, joinLink, PHONE } from './callSupport';
 import { DEMO } from './support';
-
-const PHONE = { width: 375, height: 812 };
-
-/** Nothing wider than the screen: no sideways scrolling on a phone. */
-const fitsWidth = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 test('a phone: preview, devices and levels in both languages; another microphone; then the queue', async ({
   browser,

@@ -8,7 +8,16 @@ import {
   DEFAULT_IDENT_PROCEDURE,
   type ScreenshotStep,
 } from '#contract/identProcedure';
-import { agreeButton, Contexts, goOnline, joinButton, joinLink, playing } from './callSupport';
+import {
+  agreeButton,
+  Contexts,
+  fitsWidth,
+  goOnline,
+  joinButton,
+  joinLink,
+  PHONE,
+  playing,
+} from './callSupport';
 import { expect, test } from './cspGuard';
 import { checkEvidence } from './evidenceCheck';
 import { DEMO, tokenOf } from './support';
@@ -91,7 +100,9 @@ for (const lang of ['en-US', 'tr'] as const) {
 
     const agent = await goOnline(await contexts.page(browser), DEMO.agent);
     const link = await joinLink(agent, PROFILE);
+    // The customer on a phone: every step of theirs must be usable 375 px wide (issue 29 point 5).
     const customer = await contexts.page(browser);
+    await customer.setViewportSize(PHONE);
     await customer.goto(link);
     if (lang === 'tr') await customer.getByRole('button', { name: 'Türkçe' }).click();
     await agreeButton(customer).click();
@@ -149,6 +160,7 @@ for (const lang of ['en-US', 'tr'] as const) {
 
     // The serial number: read out and typed on the customer's page, compared with the document on file.
     await shown('serial_number');
+    expect(await fitsWidth(customer)).toBe(true);
     await customer.getByLabel(customerTexts.serialLabel).fill(number.toLowerCase());
     await customer.getByRole('button', { name: customerTexts.send, exact: true }).click();
     // The server's comparison passes the step; the agent moves on, and so does the customer's page.
@@ -168,6 +180,7 @@ for (const lang of ['en-US', 'tr'] as const) {
     const mailed = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
     const code = /\b(\d{6})\b/.exec(((await mailed.json()) as { body: string }[])[0]?.body ?? '')?.[1] ?? '';
     expect(code).toMatch(/^\d{6}$/);
+    expect(await fitsWidth(customer)).toBe(true);
     const codeField = customer.getByLabel(customerTexts.codeLabel);
     await codeField.fill(code === '000000' ? '111111' : '000000');
     await customer.getByRole('button', { name: customerTexts.send, exact: true }).click();
