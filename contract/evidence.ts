@@ -31,6 +31,7 @@ export const evidenceRetentionBodySchema = z.strictObject({
     .min(RETENTION_DAYS.min, `Keep evidence at least ${RETENTION_DAYS.min} days`)
     .max(RETENTION_DAYS.max, `Keep evidence at most ${RETENTION_DAYS.max} days`),
 });
+export type EvidenceRetentionBody = z.infer<typeof evidenceRetentionBodySchema>;
 
 /** Why a legal hold is set or lifted: 10 to 200 characters (spec-readings.md). */
 const holdReason = multilineText.trim().min(10, 'Give a reason of at least 10 characters').max(200);

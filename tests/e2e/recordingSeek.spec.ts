@@ -121,7 +121,7 @@ test('the player marks the steps of the call and jumps to each, by mouse and key
   // The agent recorded two results in the wrap-up (offsets within the fixture's seconds).
   for (const [kind, result, offset_ms] of [
     ['id_front', 'failed', 900],
-    ['face_screenshot', 'passed', 400],
+    ['consent', 'passed', 400],
   ] as const) {
     const step = await request.post(`/api/v2/videocall/${callId}/steps`, {
       headers: { authorization: `Bearer ${access}` },
@@ -135,13 +135,13 @@ test('the player marks the steps of the call and jumps to each, by mouse and key
   const steps = page.getByRole('region', { name: 'Steps of the identification' });
   const list = steps.getByRole('listitem');
   // In the order of the recording, each with its time, name and result.
-  await expect(list).toHaveText([/0:00\s*Face screenshot\s*Passed/, /0:00\s*ID front\s*Failed/], {
+  await expect(list).toHaveText([/0:00\s*Consent\s*Passed/, /0:00\s*ID front\s*Failed/], {
     timeout: 30_000,
   });
   // The markers, once the player knows the duration: at their share of it, coloured by result.
   const markers = page.getByTestId('recording-timeline').locator('button');
   await expect(markers).toHaveCount(2, { timeout: 30_000 });
-  await expect(markers.nth(0)).toHaveAttribute('data-step', 'face_screenshot');
+  await expect(markers.nth(0)).toHaveAttribute('data-step', 'consent');
   await expect(markers.nth(1)).toHaveClass(/studio-recording-marker-failed/);
   const video = page.getByLabel(`Recording of call ${callId}`);
   const time = () => video.evaluate((v: HTMLVideoElement) => v.currentTime);
@@ -176,7 +176,7 @@ test('the player marks the steps of the call and jumps to each, by mouse and key
   await page.reload();
   await expect(
     page.getByRole('region', { name: 'Kimlik doğrulama adımları' }).getByRole('listitem'),
-  ).toHaveText([/Yüz ekran görüntüsü\s*Başarılı/, /Kimlik ön yüzü\s*Başarısız/], { timeout: 30_000 });
+  ).toHaveText([/Onay\s*Başarılı/, /Kimlik ön yüzü\s*Başarısız/], { timeout: 30_000 });
   await expect(markers).toHaveCount(2, { timeout: 30_000 });
   for (const dark of [false, true]) {
     await page.evaluate((on) => document.body.classList.toggle('bp6-dark', on), dark);

@@ -1,22 +1,8 @@
-import {
-  Button,
-  Callout,
-  Card,
-  Classes,
-  FormGroup,
-  H4,
-  Intent,
-  NumericInput,
-  Spinner,
-} from '@blueprintjs/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { FormGroup, Intent, NumericInput } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
-import { evidenceRetentionBodySchema, RETENTION_DAYS } from '#contract/evidence';
+import { type EvidenceRetentionBody, evidenceRetentionBodySchema, RETENTION_DAYS } from '#contract/evidence';
 import { evidenceKeys, getRetention, setRetention } from '../../../services/api/evidence';
-import { isApiError } from '../../../services/api/http';
-import { useActiveAccount } from '../../app/useAccounts';
-import { showError, showSuccess } from '../../toaster';
+import { CompanySettingCard, useCompanySetting } from './CompanySettingCard';
 
 export function EvidenceRetentionTabTitle() {
   const { t } = useTranslation('calls');
@@ -29,82 +15,53 @@ export function EvidenceRetentionTabTitle() {
  */
 export function EvidenceRetentionTab() {
   const { t } = useTranslation('calls');
-  const { t: tc } = useTranslation();
-  const account = useActiveAccount();
-  const isAdmin = account?.role === 'Admin';
-  const queryClient = useQueryClient();
-  const key = [...evidenceKeys.retention, account?.server ?? '', account?.company_id ?? 0];
-  const retention = useQuery({ queryKey: key, queryFn: ({ signal }) => getRetention({ signal }) });
-  const [days, setDays] = useState<number | null>(null);
-  const save = useMutation({
-    mutationFn: (value: number) => setRetention(value),
-    onSuccess: (answer) => {
-      queryClient.setQueryData(key, answer);
-      setDays(null);
-      void showSuccess(t('evidence.retention.saved'));
-    },
-    onError: (error) => void showError(isApiError(error) ? error.detail : tc('messages.error')),
+  const setting = useCompanySetting({
+    keys: evidenceKeys.retention,
+    read: getRetention,
+    write: (body: EvidenceRetentionBody) => setRetention(body.evidence_retention_days),
+    texts: 'evidence.retention',
   });
-  const shown = days ?? retention.data?.evidence_retention_days ?? RETENTION_DAYS.default;
+  const { settings, draft, save } = setting;
+  const shown =
+    draft.evidence_retention_days ?? settings.data?.evidence_retention_days ?? RETENTION_DAYS.default;
   const valid = evidenceRetentionBodySchema.safeParse({ evidence_retention_days: shown }).success;
   return (
-    <Card className="studio-settings-card">
-      <H4>{t('evidence.retention.title')}</H4>
-      <p>{t('evidence.retention.body')}</p>
-      {retention.isPending && <Spinner size={24} aria-label={t('evidence.retention.title')} />}
-      {retention.isError && (
-        <Callout intent={Intent.DANGER} icon="error" role="alert">
-          {t('evidence.retention.loadFailed')}
-        </Callout>
-      )}
-      {retention.data && (
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (valid) save.mutate(shown);
-          }}
-        >
-          <FormGroup
-            label={t('evidence.retention.days')}
-            labelFor="evidence-retention-days"
-            helperText={t('evidence.retention.bounds', {
-              min: RETENTION_DAYS.min,
-              max: RETENTION_DAYS.max,
-              years: (shown / 365.25).toFixed(1),
-            })}
-            intent={valid ? Intent.NONE : Intent.DANGER}
-          >
-            {/* No stepper buttons: they point (aria-controls) at the id Blueprint makes up, which the label's
-                id replaces (axe aria-valid-attr-value, critical); the arrow keys still step. */}
-            <NumericInput
-              id="evidence-retention-days"
-              buttonPosition="none"
-              value={Number.isFinite(shown) ? shown : ''}
-              min={RETENTION_DAYS.min}
-              max={RETENTION_DAYS.max}
-              stepSize={1}
-              majorStepSize={365}
-              minorStepSize={null}
-              allowNumericCharactersOnly
-              clampValueOnBlur={false}
-              disabled={!isAdmin || save.isPending}
-              intent={valid ? Intent.NONE : Intent.DANGER}
-              onValueChange={(value) => setDays(value)}
-            />
-          </FormGroup>
-          {isAdmin ? (
-            <Button
-              type="submit"
-              intent={Intent.PRIMARY}
-              text={t('evidence.retention.save')}
-              loading={save.isPending}
-              disabled={!valid || days === null}
-            />
-          ) : (
-            <p className={Classes.TEXT_MUTED}>{t('evidence.retention.adminOnly')}</p>
-          )}
-        </form>
-      )}
-    </Card>
+    <CompanySettingCard
+      texts="evidence.retention"
+      settings={settings}
+      isAdmin={setting.isAdmin}
+      saving={save.isPending}
+      canSave={valid && setting.changed}
+      onSave={() => save.mutate({ evidence_retention_days: shown })}
+    >
+      <FormGroup
+        label={t('evidence.retention.days')}
+        labelFor="evidence-retention-days"
+        helperText={t('evidence.retention.bounds', {
+          min: RETENTION_DAYS.min,
+          max: RETENTION_DAYS.max,
+          years: (shown / 365.25).toFixed(1),
+        })}
+        intent={valid ? Intent.NONE : Intent.DANGER}
+      >
+        {/* No stepper buttons: they point (aria-controls) at the id Blueprint makes up, which the label's
+            id replaces (axe aria-valid-attr-value, critical); the arrow keys still step. */}
+        <NumericInput
+          id="evidence-retention-days"
+          buttonPosition="none"
+          value={Number.isFinite(shown) ? shown : ''}
+          min={RETENTION_DAYS.min}
+          max={RETENTION_DAYS.max}
+          stepSize={1}
+          majorStepSize={365}
+          minorStepSize={null}
+          allowNumericCharactersOnly
+          clampValueOnBlur={false}
+          disabled={!setting.isAdmin || save.isPending}
+          intent={valid ? Intent.NONE : Intent.DANGER}
+          onValueChange={(value) => setting.setDraft({ evidence_retention_days: value })}
+        />
+      </FormGroup>
+    </CompanySettingCard>
   );
 }
