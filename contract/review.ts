@@ -166,7 +166,8 @@ export type ReviewEvent = z.infer<typeof reviewEventSchema>;
 
 export const pendingDecisionSchema = z.object({
   id: z.number().int(),
-  maker: z.number().int(),
+  /** The maker's user id (null when that user was deleted). */
+  maker: z.number().int().nullable(),
   decision: z.enum(REVIEW_DECISIONS),
   reason_code: z.string().nullable(),
   note: z.string().nullable(),

@@ -27,6 +27,7 @@ import {
 } from '#contract/review';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
+import type { Principal } from '../domain/principal';
 import { assignCase, nextCase, unassignCase } from '../domain/review/assign';
 import { confirmDecision, decideCase, returnDecision } from '../domain/review/decide';
 import { caseDetail, listCases, listQueues, readCase } from '../domain/review/reads';
@@ -55,6 +56,11 @@ export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const write = async (companyId: number, run: (tx: Tx) => Promise<{ id: number }>) => {
     const row = await ctx.db.transaction(run);
     return readCase(ctx.db, companyId, row.id);
+  };
+  /** A decided case may have changed its profile's status: list counts and open copies of the profile follow. */
+  const profileDecided = (actor: Principal, profileId: number) => {
+    ctx.profileCounts.invalidate(actor.companyId);
+    ctx.profileWatch.changed({ companyId: actor.companyId, userId: actor.id, profileId, what: 'status' });
   };
   return async (app) => {
     app.get(
@@ -164,7 +170,7 @@ export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const outcome = await ctx.db.transaction((tx) =>
           decideCase(tx, actor, request.params.id, request.body),
         );
-        if (outcome.row.state === 'decided') ctx.profileCounts.invalidate(actor.companyId);
+        if (outcome.row.state === 'decided') profileDecided(actor, outcome.row.profileId);
         return {
           second_review_required: outcome.secondReviewRequired,
           rules: outcome.rules,
@@ -194,7 +200,7 @@ export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const answer = await write(actor.companyId, (tx) =>
           confirmDecision(tx, actor, request.params.id, request.body.note ?? null),
         );
-        ctx.profileCounts.invalidate(actor.companyId);
+        profileDecided(actor, answer.profile);
         return answer;
       },
     );

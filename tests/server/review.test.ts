@@ -609,7 +609,7 @@ describe('escalation and waiting', () => {
 
 describe('auto-assignment', () => {
   it('goes to the least-loaded reviewer who is not away, never past capacity', async () => {
-    const made = [];
+    const made: number[] = [];
     for (let i = 0; i < 6; i++) made.push((await pendingProfile()).caseId);
     const reviewers = (
       await get<{ user: number; load: number }[]>(t.app, '/api/v2/review/reviewers', tokens.admin)

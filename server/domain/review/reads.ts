@@ -161,7 +161,7 @@ export async function caseDetail(db: DbOrTx, companyId: number, caseId: number):
     pending: pending
       ? {
           id: pending.id,
-          maker: pending.makerId ?? 0,
+          maker: pending.makerId,
           decision: pending.decision as ReviewDecision,
           reason_code: pending.reasonCode,
           note: pending.note,

@@ -90,6 +90,11 @@ export const DEFAULT_REASON_CODES: {
 
 /** Makes the company's rules row, default queues and reason codes once (a no-op afterwards). */
 export async function ensureReviewSetup(db: DbOrTx, companyId: number): Promise<void> {
+  const [known] = await db
+    .select({ companyId: reviewRules.companyId })
+    .from(reviewRules)
+    .where(eq(reviewRules.companyId, companyId));
+  if (known) return;
   const made = await db
     .insert(reviewRules)
     .values({ companyId })
