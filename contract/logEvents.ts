@@ -164,6 +164,7 @@ export const AUDIT_ACTIONS = {
   review_case_resumed: 'review_case',
   review_rules_changed: 'company',
   review_reason_codes_changed: 'company',
+  review_queue_changed: 'company',
   reviewer_settings_changed: 'user',
 } as const satisfies Record<string, AuditObjectType>;
 

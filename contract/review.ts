@@ -115,6 +115,13 @@ export const reviewQueueSchema = z.object({
 });
 export type ReviewQueue = z.infer<typeof reviewQueueSchema>;
 
+/** PUT /review/queues/{id} (Admins): the SLA in hours and whether new cases are auto-assigned. */
+export const queueBodySchema = z.strictObject({
+  sla_hours: z.number().int().min(1).max(REVIEW_LIMITS.queueSlaHoursMax).optional(),
+  auto_assign: z.boolean().optional(),
+});
+export type QueueBody = z.infer<typeof queueBodySchema>;
+
 export const reviewCaseSchema = z.object({
   id: z.number().int(),
   profile: z.number().int(),

@@ -8,6 +8,7 @@ import {
   confirmBodySchema,
   decisionAnswerSchema,
   decisionBodySchema,
+  queueBodySchema,
   REVIEW_DECISIONS,
   REVIEW_DETAILS,
   REVIEW_VIEWS,
@@ -35,6 +36,7 @@ import {
   getReasonCodes,
   getRules,
   listReviewers,
+  setQueue,
   setReasonCodes,
   setReviewer,
   setRules,
@@ -331,6 +333,28 @@ export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => listQueues(ctx.db, principalOf(request).companyId),
+    );
+
+    app.put(
+      '/review/queues/:id',
+      {
+        config: { access: admin },
+        schema: {
+          summary: "Set a review queue's SLA and auto-assignment",
+          tags,
+          description:
+            'Admins only: `sla_hours` (1 to 8760; applies to cases opened or escalated from now on) and `auto_assign` ' +
+            '(new cases go at once to the least-loaded reviewer who is not away and under capacity; switching it on ' +
+            "assigns the queue's waiting unassigned cases now). Another company's queue answers 404. Audited.",
+          params: idParams,
+          body: queueBodySchema,
+          response: { 200: reviewQueueSchema, ...authErrors },
+        },
+      },
+      async (request) => {
+        const actor = principalOf(request);
+        return ctx.db.transaction((tx) => setQueue(tx, actor, request.params.id, request.body));
+      },
     );
 
     app.get(

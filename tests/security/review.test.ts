@@ -11,6 +11,7 @@ import {
   reviewCaseEvents,
   reviewCases,
   reviewPendingDecisions,
+  reviewQueues,
   reviewReasonCodes,
   reviewRules,
 } from '../../server/db/schema';
@@ -84,6 +85,7 @@ async function snapshot() {
     pending: await db.select().from(reviewPendingDecisions).orderBy(reviewPendingDecisions.id),
     codes: await db.select().from(reviewReasonCodes),
     rules: await db.select().from(reviewRules),
+    queues: await db.select().from(reviewQueues).orderBy(reviewQueues.id),
   };
 }
 
@@ -132,6 +134,16 @@ describe('another company', () => {
     expect(
       (await call('PUT', `/api/v2/review/reviewers/${ids.globexAdmin}`, tokens.admin, { away: true })).status,
     ).toBe(404);
+    const globexQueues = (await call('GET', '/api/v2/review/queues', tokens.globex)).body as unknown as {
+      id: number;
+    }[];
+    for (const queue of globexQueues)
+      expect(
+        await call('PUT', `/api/v2/review/queues/${queue.id}`, tokens.admin, { auto_assign: true }),
+      ).toEqual({
+        status: 404,
+        body: { detail: 'Not found.' },
+      });
     expect(await snapshot()).toEqual(before);
   });
 });
@@ -355,6 +367,20 @@ describe('extreme input', () => {
       const answer = await call('PUT', '/api/v2/review/rules', tokens.admin, body);
       expect(answer.status).toBe(400);
     }
+    const [queue] = (await call('GET', '/api/v2/review/queues', tokens.admin)).body as unknown as {
+      id: number;
+    }[];
+    for (const body of [
+      { sla_hours: 0 },
+      { sla_hours: 8761 },
+      { sla_hours: 2 ** 53 },
+      { sla_hours: 1.5 },
+      { senior: true },
+    ]) {
+      const answer = await call('PUT', `/api/v2/review/queues/${queue?.id}`, tokens.admin, body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await call('PUT', `/api/v2/review/queues/${2 ** 53}`, tokens.admin, {})).status).toBe(400);
     for (const body of [{ capacity: -1 }, { capacity: 1001 }, { capacity: 2 ** 53 }, { away: 'no' }]) {
       const answer = await call('PUT', `/api/v2/review/reviewers/${ids.agent}`, tokens.admin, body);
       expect(answer.status, JSON.stringify(body)).toBe(400);

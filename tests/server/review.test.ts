@@ -649,3 +649,44 @@ describe('auto-assignment', () => {
     await db().delete(reviewerSettings);
   });
 });
+
+describe('queue settings', () => {
+  it("an Admin sets a queue's SLA and auto-assignment; switching it on fills reviewers up to capacity", async () => {
+    const queues = (await get<ReviewQueue[]>(t.app, '/api/v2/review/queues', tokens.admin)).body;
+    const aml = queues.find((q) => q.name === 'AML') as ReviewQueue;
+    const body = { sla_hours: 12, auto_assign: true };
+    expect((await send('PUT', `/api/v2/review/queues/${aml.id}`, tokens.agent, body)).status).toBe(403);
+    const saved = await send<ReviewQueue>('PUT', `/api/v2/review/queues/${aml.id}`, tokens.admin, body);
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ id: aml.id, sla_hours: 12, auto_assign: true });
+    const reviewers = (
+      await get<{ user: number; load: number; capacity: number; away: boolean }[]>(
+        t.app,
+        '/api/v2/review/reviewers',
+        tokens.admin,
+      )
+    ).body;
+    for (const r of reviewers)
+      expect(r.load, String(r.user)).toBeLessThanOrEqual(Math.max(r.capacity, r.load));
+    const waiting = await db()
+      .select({ id: reviewCases.id })
+      .from(reviewCases)
+      .where(
+        and(
+          eq(reviewCases.queueId, aml.id),
+          inArray(reviewCases.state, ['open', 'escalated']),
+          eq(reviewCases.companyId, 1),
+        ),
+      );
+    const unassigned = await get<{ count: number }>(
+      t.app,
+      `/api/v2/review/cases?queue=${aml.id}&view=unassigned`,
+      tokens.admin,
+    );
+    // Either every waiting AML case found a reviewer, or every reviewer is full.
+    expect(unassigned.body.count === 0 || reviewers.every((r) => r.away || r.load >= r.capacity)).toBe(true);
+    expect(waiting.length).toBeGreaterThan(0);
+    const [entry] = await db().select().from(auditLog).where(eq(auditLog.action, 'review_queue_changed'));
+    expect(entry?.after).toEqual({ sla_hours: 12, auto_assign: true });
+  });
+});

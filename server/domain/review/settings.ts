@@ -1,12 +1,20 @@
-/** The company's four-eyes rules, reason codes and reviewers' capacity and away status (issue 30). */
-import { asc, eq } from 'drizzle-orm';
-import type { FourEyesRules, ReasonCode, ReasonDecision, Reviewer } from '#contract/review';
+/** The company's four-eyes rules, reason codes, queues' SLA and auto-assignment, reviewers' capacity and away (issue 30). */
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import type {
+  FourEyesRules,
+  QueueBody,
+  ReasonCode,
+  ReasonDecision,
+  Reviewer,
+  ReviewQueue,
+} from '#contract/review';
 import type { DbOrTx, Tx } from '../../db/client';
-import { reviewerSettings, reviewReasonCodes, reviewRules } from '../../db/schema';
+import { reviewCases, reviewerSettings, reviewQueues, reviewReasonCodes, reviewRules } from '../../db/schema';
 import { notFound } from '../../errors';
 import { changedFields, recordAudit } from '../audit';
 import type { Principal } from '../principal';
-import { reviewersOf } from './assign';
+import { autoAssign, reviewersOf } from './assign';
+import { listQueues } from './reads';
 import { ensureReviewSetup } from './setup';
 
 export async function getRules(db: DbOrTx, companyId: number): Promise<FourEyesRules> {
@@ -130,4 +138,58 @@ export async function setReviewer(
     ...changedFields({ capacity: reviewer.capacity, away: reviewer.away }, { capacity, away }),
   });
   return toReviewer({ ...reviewer, capacity, away });
+}
+
+/**
+ * PUT /review/queues/{id} (Admins): the SLA (applies to cases opened or escalated from now on) and auto-assignment;
+ * switching it on auto-assigns the queue's waiting unassigned cases at once (within capacity). Audited.
+ */
+export async function setQueue(
+  tx: Tx,
+  actor: Principal,
+  queueId: number,
+  body: QueueBody,
+): Promise<ReviewQueue> {
+  const [queue] = await tx
+    .select()
+    .from(reviewQueues)
+    .where(and(eq(reviewQueues.id, queueId), eq(reviewQueues.companyId, actor.companyId)))
+    .for('update');
+  if (!queue) throw notFound();
+  const changes = {
+    slaHours: body.sla_hours ?? queue.slaHours,
+    autoAssign: body.auto_assign ?? queue.autoAssign,
+  };
+  await tx.update(reviewQueues).set(changes).where(eq(reviewQueues.id, queueId));
+  await recordAudit(tx, {
+    companyId: actor.companyId,
+    actorId: actor.id,
+    object: 'company',
+    objectId: actor.companyId,
+    action: 'review_queue_changed',
+    ...changedFields(
+      { queue: queue.id, sla_hours: queue.slaHours, auto_assign: queue.autoAssign },
+      { queue: queue.id, sla_hours: changes.slaHours, auto_assign: changes.autoAssign },
+    ),
+  });
+  if (changes.autoAssign && !queue.autoAssign) {
+    const waiting = await tx
+      .select({ id: reviewCases.id })
+      .from(reviewCases)
+      .where(
+        and(
+          eq(reviewCases.queueId, queueId),
+          isNull(reviewCases.assigneeId),
+          inArray(reviewCases.state, ['open', 'escalated']),
+        ),
+      );
+    await autoAssign(
+      tx,
+      actor.companyId,
+      waiting.map((w) => w.id),
+    );
+  }
+  const found = (await listQueues(tx, actor.companyId)).find((q) => q.id === queueId);
+  if (!found) throw notFound();
+  return found;
 }
