@@ -12,6 +12,10 @@ export const PERMISSIONS = [
   'view_company_page',
   /** Close any call of the company with a status and a reason (issue 25); Admins have it. */
   'manage_calls',
+  /** Work the reviewers' desk: take, be assigned and decide review cases (issue 30). */
+  'review_profiles',
+  /** Confirm or return another reviewer's decision under the four-eyes rules (issue 30); Admins have it. */
+  'second_review',
 ] as const;
 
 export const ROLES = ['Admin', 'User', 'Restricted User'] as const;

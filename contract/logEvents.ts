@@ -86,6 +86,7 @@ export const AUDIT_OBJECT_TYPES = [
   'company',
   'signup',
   'passkey',
+  'review_case',
 ] as const;
 export type AuditObjectType = (typeof AUDIT_OBJECT_TYPES)[number];
 
@@ -150,6 +151,21 @@ export const AUDIT_ACTIONS = {
   company_created: 'company',
   registered: 'signup',
   email_verified: 'signup',
+  /** The reviewers' desk (issue 30): a case's steps, and the company's four-eyes rules and reason codes. */
+  review_case_opened: 'review_case',
+  review_case_assigned: 'review_case',
+  review_case_unassigned: 'review_case',
+  review_decision_pending: 'review_case',
+  review_decision_confirmed: 'review_case',
+  review_decision_returned: 'review_case',
+  review_case_decided: 'review_case',
+  review_case_escalated: 'review_case',
+  review_case_waiting: 'review_case',
+  review_case_resumed: 'review_case',
+  review_rules_changed: 'company',
+  review_reason_codes_changed: 'company',
+  review_queue_changed: 'company',
+  reviewer_settings_changed: 'user',
 } as const satisfies Record<string, AuditObjectType>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

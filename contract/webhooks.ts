@@ -15,6 +15,8 @@ export const WEBHOOK_EVENTS = [
   'videocall.completed',
   'videocall.recorded',
   'user.created',
+  'review.requested',
+  'review.decided',
 ] as const;
 export const webhookEventSchema = z.enum(WEBHOOK_EVENTS);
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];

@@ -60,6 +60,7 @@ import { profileRoutes } from './routes/profiles';
 import { profileWriteRoutes } from './routes/profileWrites';
 import { questionnaireRoutes } from './routes/questionnaires';
 import { referenceRoutes } from './routes/reference';
+import { reviewRoutes } from './routes/review';
 import { sessionRoutes } from './routes/sessions';
 import { signupRoutes } from './routes/signup';
 import { storageRoutes } from './routes/storage';
@@ -117,6 +118,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   evidenceRoutes(ctx),
   callQualityRoutes(ctx),
   callRoutingRoutes(ctx),
+  reviewRoutes(ctx),
 ];
 
 /**

@@ -16,5 +16,6 @@ export * from './schema/messages';
 export * from './schema/payments';
 export * from './schema/profiles';
 export * from './schema/reference';
+export * from './schema/review';
 export * from './schema/videoCalls';
 export * from './schema/webhooks';

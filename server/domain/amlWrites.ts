@@ -11,7 +11,8 @@ import { badRequest, notFound } from '../errors';
 import type { Screener } from '../integrations/aml';
 import { recordAudit } from './audit';
 import { iso } from './format';
-import { writeLog } from './profileWrites';
+import { caseOf, writeLog } from './profileWrites';
+import { openCase } from './review/open';
 import { enqueueWebhookEvent } from './webhooks';
 
 /** Who does a write: the caller's user and company. */
@@ -132,6 +133,8 @@ export async function runAmlCheck(
     action: 'aml_checked',
     after: { check_id: entry.id, status, matches: matches.length, score },
   });
+  if (status === 'hit')
+    await openCase(tx, { ...caseOf(actor, profileId), kind: 'aml_hit', source: 'aml_checked' });
   return {
     profile: profileId,
     provider,

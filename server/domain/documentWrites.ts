@@ -22,7 +22,8 @@ import type { Tx } from '../db/client';
 import { deviceData, documentAlerts, documentPages, documents, documentTypes } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { changedFields, recordAudit } from './audit';
-import { type Actor, lockProfile, writeLog } from './profileWrites';
+import { type Actor, caseOf, lockProfile, writeLog } from './profileWrites';
+import { openCase } from './review/open';
 import {
   checkVersion,
   documentAt,
@@ -404,6 +405,11 @@ export async function recordUpload(tx: Tx, actor: Actor, upload: UploadRecord): 
       pages: upload.pages.length,
       upload_source: upload.upload_source,
     },
+  });
+  await openCase(tx, {
+    ...caseOf(actor, upload.profile),
+    kind: 'document_review',
+    source: 'document_uploaded',
   });
   return row.id;
 }

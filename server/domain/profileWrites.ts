@@ -42,6 +42,7 @@ import { changedFields, recordAudit } from './audit';
 import { fullName, iso } from './format';
 import { englishLogMessage } from './logText';
 import { toProfile } from './profiles';
+import { openCase } from './review/open';
 import { riskScores } from './riskScores';
 import {
   checkVersion,
@@ -64,6 +65,13 @@ export interface Actor {
   userId: number;
   companyId: number;
 }
+
+/** A review case's company, profile and the staff user whose write opened it (issue 30). */
+export const caseOf = (actor: Actor, profileId: number) => ({
+  companyId: actor.companyId,
+  profileId,
+  actorId: actor.userId,
+});
 
 // ---------------------------------------------------------------- status transitions
 
@@ -195,6 +203,8 @@ export async function changeStatus(
     before: { status: from, reject_reason: row.rejectReason },
     after: { status: body.status, reject_reason: reason },
   });
+  if (body.status === 'Pending Review')
+    await openCase(tx, { ...caseOf(actor, profileId), kind: 'pending_review', source: 'status_changed' });
   return { result: true, status: body.status };
 }
 

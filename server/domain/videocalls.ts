@@ -25,6 +25,7 @@ import { checkedOutcome } from './callOutcome';
 import { uploadAllowance } from './evidence';
 import { fullName, iso } from './format';
 import { writeLog } from './profileWrites';
+import { openCase } from './review/open';
 import { enqueueWebhookEvent } from './webhooks';
 
 /** Turkish labels of the call status codes (en-US labels are the §4 names in title case). */
@@ -421,6 +422,14 @@ export async function setCallStatus(
     action: 'call_status_set',
     before: { status: call.status },
     after: { status, ...given(outcomeReason) },
+  });
+  // A finished video identification needs a reviewer's decision (issue 30).
+  await openCase(db, {
+    companyId,
+    profileId: call.profileId,
+    kind: 'video_identification',
+    actorId: actor.id,
+    source: 'call_status_set',
   });
   return 'set';
 }

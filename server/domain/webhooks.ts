@@ -35,6 +35,8 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'videocall.completed': 'A video call ended with a status',
   'videocall.recorded': "A video call's recording was stored (with its SHA-256)",
   'user.created': 'A studio user was created',
+  'review.requested': "A reviewer's decision waits for a second reviewer (four-eyes)",
+  'review.decided': 'A review case was decided',
 };
 
 // ---------------------------------------------------------------- enqueue (the outbox)

@@ -81,7 +81,7 @@ describe('roles and page permissions (§6)', () => {
     expect((await get(t.app, '/api/v2/user/2', tokens.admin)).status).toBe(200);
   });
 
-  it('gives the User role its five page permissions', async () => {
+  it('gives the User role its five page permissions, and the Reviewers group review_profiles', async () => {
     const { body } = await get<{ permissions: string[] }>(t.app, '/api/v2/user/2', tokens.user);
     expect(body.permissions).toEqual([
       'view_calls_page',
@@ -89,6 +89,7 @@ describe('roles and page permissions (§6)', () => {
       'view_settings_page',
       'view_dashboard_page',
       'view_reports_page',
+      'review_profiles',
     ]);
   });
 });

@@ -102,4 +102,19 @@ describe.skipIf(!available)('on a real PostgreSQL', () => {
       await new Promise((r) => setTimeout(r, 100));
     expect((await deliveries()).length).toBeGreaterThan(0);
   });
+
+  it('gives 50 concurrent Next case calls 50 different review cases (issue 30: FOR UPDATE SKIP LOCKED)', async () => {
+    const callers = [
+      await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin),
+      await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user),
+      await tokenFor(t.app, 'reviewer@acme.test', PASSWORDS.user),
+    ];
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        post<{ id: number }>(t.app, '/api/v2/review/next', undefined, callers[i % 3]),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(50);
+  });
 });

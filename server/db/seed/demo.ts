@@ -31,6 +31,7 @@ import { ensureSampleImages, SAMPLE_VARIANTS, sampleKey } from './images';
 import { createRng } from './prng';
 import { seedProfiles } from './profiles';
 import { seedReference } from './reference';
+import { seedReview } from './review';
 import { seedTransactions } from './transactions';
 
 /** Base time of the demo data: every date is relative to it, so tests know the answers. */
@@ -57,6 +58,8 @@ export interface DemoUser {
     superuser?: boolean;
     /** An auth photo (sample face `a1`): login needs a face photo that matches it. */
     authPhoto?: boolean;
+    /** Works only the reviewers' desk (issue 30): not among the staff of the seeded profiles, calls and notes. */
+    deskOnly?: boolean;
   };
   groups?: string[];
 }
@@ -165,6 +168,17 @@ export const DEMO_USERS: DemoUser[] = [
     note: 'auth photo: login needs a matching face photo (sample face a2)',
     flags: { authPhoto: true },
   },
+  {
+    email: 'reviewer@acme.test',
+    password: 'User@2026',
+    company: 'Acme Bank',
+    role: 'User',
+    firstName: 'Rüya',
+    lastName: 'Reviewer',
+    note: "reviewers' desk with second review (four-eyes checker)",
+    flags: { deskOnly: true },
+    groups: ['Reviewers', 'Senior reviewers'],
+  },
 ];
 
 /** Storage key of the demo auth photo (a `samples/` key: write paths never delete it). */
@@ -220,13 +234,19 @@ async function seedCompanies(db: Db) {
   const groupRows = await db
     .insert(groups)
     .values([
-      { companyId: acme.id, name: 'Reviewers', permissions: ['view_profiles_page', 'view_reports_page'] },
+      {
+        companyId: acme.id,
+        name: 'Reviewers',
+        permissions: ['view_profiles_page', 'view_reports_page', 'review_profiles'],
+      },
       {
         companyId: acme.id,
         name: 'Supervisors',
         permissions: ['view_calls_page', 'view_dashboard_page', 'view_reports_page'],
       },
       { companyId: globex.id, name: 'Operators', permissions: ['view_profiles_page', 'view_calls_page'] },
+      // Issue 30: checkers of the four-eyes rule (Admins have both permissions by their role).
+      { companyId: acme.id, name: 'Senior reviewers', permissions: ['review_profiles', 'second_review'] },
     ])
     .returning();
   return { acme, globex, groupRows };
@@ -403,6 +423,9 @@ async function seedCompanyConfig(db: Db, companyId: number, full: boolean) {
   };
 }
 
+/** The events of the seeded delivery history: the catalogue as it was before the review events (issue 30). */
+const HISTORY_EVENTS = WEBHOOK_EVENTS.slice(0, WEBHOOK_EVENTS.indexOf('user.created') + 1);
+
 async function seedCompanyAdmin(db: Db, secrets: SecretBox, companyId: number, endpointCount: number) {
   await db
     .insert(webhookSettings)
@@ -429,7 +452,7 @@ async function seedCompanyAdmin(db: Db, secrets: SecretBox, companyId: number, e
   // Past deliveries with their messages, so the console can show, retry and replay them.
   const history = endpoints.flatMap((endpoint, e) =>
     Array.from({ length: 25 }, (_, n) => {
-      const event = WEBHOOK_EVENTS[(n + e) % WEBHOOK_EVENTS.length] as string;
+      const event = HISTORY_EVENTS[(n + e) % HISTORY_EVENTS.length] as string;
       const at = new Date(DEMO_NOW - (25 - n) * 1_800_000);
       const msgId = `msg_seed_${companyId}_${e + 1}_${n + 1}`;
       const body = JSON.stringify({ type: event, timestamp: at.toISOString(), data: { profile_id: n + 1 } });
@@ -546,7 +569,12 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<void> {
     groupRows,
   );
   const staffOf = (companyId: number) =>
-    userRows.filter((u, i) => u.companyId === companyId && !DEMO_USERS[i]?.flags?.isApiUser).map((u) => u.id);
+    userRows
+      .filter(
+        (u, i) =>
+          u.companyId === companyId && !DEMO_USERS[i]?.flags?.isApiUser && !DEMO_USERS[i]?.flags?.deskOnly,
+      )
+      .map((u) => u.id);
 
   const acmeConfig = await seedCompanyConfig(db, acme.id, true);
   const globexConfig = await seedCompanyConfig(db, globex.id, false);
@@ -583,7 +611,18 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<void> {
   );
   // Acme has the transactions service; Globex does not.
   await seedTransactions(db, acmeProfileIds, DEMO_NOW);
+  const reviewerIds = DEMO_USERS.flatMap((u, i) =>
+    u.company === 'Acme Bank' && (u.role === 'Admin' || u.groups?.includes('Reviewers'))
+      ? [userRows[i]?.id as number]
+      : [],
+  );
+  const cases = await seedReview(db, {
+    companyIds: [acme.id, globex.id],
+    acme: { id: acme.id, reviewerIds },
+  });
   // Fresh statistics and visibility map: the planner then uses index-only scans for counts.
   await db.execute(sql`VACUUM ANALYZE`);
-  log(`seeded ${acmeCount + DEMO_PROFILES_GLOBEX} profiles in ${Date.now() - started} ms`);
+  log(
+    `seeded ${acmeCount + DEMO_PROFILES_GLOBEX} profiles and ${cases} review cases in ${Date.now() - started} ms`,
+  );
 }
