@@ -460,6 +460,11 @@ async function oneCall(base: string, agent: Page, link: string): Promise<CallSam
       customerVideo: n(c.videoAt) - n(a.answerAt),
       playingEvent: Math.max(n(a.playingAt), n(c.playingAt)) - n(a.answerAt),
     };
+  } catch (error) {
+    const shot = join(tmpdir(), `bench-calls-agent-${Date.now()}.png`);
+    await agent.screenshot({ path: shot }).catch(() => undefined);
+    console.error(`The call stalled; the agent's page: ${shot}`);
+    throw error;
   } finally {
     await context.close();
   }
