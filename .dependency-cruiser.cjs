@@ -113,6 +113,8 @@ module.exports = {
     parser: 'swc',
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: '^node_modules' },
+    // Worktrees link node_modules; resolve through the link as one tree.
+    preserveSymlinks: true,
     enhancedResolveOptions: {
       // package.json "exports" and "imports" (#contract/*), as Vite and Node resolve them.
       exportsFields: ['exports'],
