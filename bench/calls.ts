@@ -750,9 +750,13 @@ export async function loadRace(base: string, adminToken: string, profiles: numbe
   }
   const statusCount = new Map<number, number>();
   let wrongAgent = 0;
+  // A run stopped at its limit can leave answers whose acknowledgement had not come back: counted apart.
+  let unacknowledged = 0;
   for (const [id, row] of rows) {
     statusCount.set(row.status, (statusCount.get(row.status) ?? 0) + 1);
-    if (row.agent?.id !== wins.get(id)?.[0]) wrongAgent++;
+    const winner = wins.get(id)?.[0];
+    if (winner === undefined && row.agent) unacknowledged++;
+    else if (row.agent?.id !== winner) wrongAgent++;
   }
   const countOf = async (status: number) =>
     (await api<{ count: number }>(base, adminToken, 'GET', `/api/v2/videocall?status=${status}&limit=1`))
@@ -792,6 +796,7 @@ export async function loadRace(base: string, adminToken: string, profiles: numbe
       value: [...statusCount].map(([s, n]) => `${s}: ${n}`).join(', '),
     },
     'DB: rows whose agent is not the winner': { value: wrongAgent },
+    'DB: rows with an agent whose answer was not acknowledged yet': { value: unacknowledged },
     'DB: calls WAITING (0) / TALKING (1) now, whole company': {
       value: `${await countOf(0)} / ${await countOf(1)}`,
     },

@@ -61,10 +61,18 @@ export interface AuditRecord {
   after?: Record<string, unknown>;
 }
 
+/** Rows per insert: far below PostgreSQL's 65,535 parameters per statement. */
+const AUDIT_CHUNK = 1000;
+
 /** The one audit function: records a staff write in the caller's transaction (secrets never stored). */
 export async function recordAudit(db: DbOrTx, entry: AuditRecord): Promise<void> {
+  await recordAudits(db, [entry]);
+}
+
+/** Many staff writes of one request at once (a batch of cases auto-assigned): multi-row inserts. */
+export async function recordAudits(db: DbOrTx, entries: AuditRecord[]): Promise<void> {
   const request = requestContext.getStore();
-  await db.insert(auditLog).values({
+  const rows = entries.map((entry) => ({
     companyId: entry.companyId,
     actorId: entry.actorId,
     actorEmail: entry.actorId !== null && request?.actorId === entry.actorId ? request.actorEmail : null,
@@ -74,7 +82,9 @@ export async function recordAudit(db: DbOrTx, entry: AuditRecord): Promise<void>
     action: entry.action,
     before: redact(entry.before ?? {}),
     after: redact(entry.after ?? {}),
-  });
+  }));
+  for (let i = 0; i < rows.length; i += AUDIT_CHUNK)
+    await db.insert(auditLog).values(rows.slice(i, i + AUDIT_CHUNK));
 }
 
 /**

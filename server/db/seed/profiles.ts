@@ -143,7 +143,6 @@ function ascii(text: string): string {
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** Inserts in chunks that stay far below PostgreSQL's 65,535 parameters per statement. */
 /** Sets the IP risk of each profile from the address of its first device. */
 async function scoreDeviceAddresses(db: Db, devices: (typeof deviceData.$inferInsert)[]): Promise<void> {
   const firstIp = new Map<number, string>();
@@ -158,7 +157,8 @@ async function scoreDeviceAddresses(db: Db, devices: (typeof deviceData.$inferIn
   }
 }
 
-async function insertAll<T extends Record<string, unknown>>(
+/** Inserts in chunks that stay far below PostgreSQL's 65,535 parameters per statement. */
+export async function insertAll<T extends Record<string, unknown>>(
   db: Db,
   table: Parameters<Db['insert']>[0],
   rows: T[],

@@ -16,8 +16,10 @@ import {
   reviewQueues,
   reviewRules,
 } from '../schema';
+import { insertAll } from './profiles';
 
 const HOUR = 3_600_000;
+const CHUNK = 1000;
 
 export interface ReviewSeed {
   companyIds: number[];
@@ -85,8 +87,18 @@ export async function seedReview(db: Db, seed: ReviewSeed): Promise<number> {
       rows.push(base);
     }
   });
-  const inserted = await db.insert(reviewCases).values(rows).returning({ id: reviewCases.id });
-  await db.insert(reviewCaseEvents).values(
+  // In chunks (a bench seeds 10,000 cases: one statement would pass PostgreSQL's 65,535 parameters).
+  const inserted: { id: number }[] = [];
+  for (let i = 0; i < rows.length; i += CHUNK)
+    inserted.push(
+      ...(await db
+        .insert(reviewCases)
+        .values(rows.slice(i, i + CHUNK))
+        .returning({ id: reviewCases.id })),
+    );
+  await insertAll(
+    db,
+    reviewCaseEvents,
     inserted.map((c, n) => ({
       caseId: c.id,
       companyId: acme.id,

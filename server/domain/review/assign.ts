@@ -11,7 +11,7 @@ import { reviewCases, reviewerSettings, reviewQueues, users } from '../../db/sch
 import { badRequest, conflict, forbidden } from '../../errors';
 import { fullName } from '../format';
 import { loadPrincipal, type Principal } from '../principal';
-import { type CaseRow, caseStep, lockCase } from './cases';
+import { type CaseRow, caseStep, caseSteps, lockCase } from './cases';
 import { ensureReviewSetup } from './setup';
 
 /** States in which a case waits for (or is being worked by) a reviewer and can be assigned. */
@@ -174,18 +174,16 @@ export async function autoAssign(db: DbOrTx, companyId: number, caseIds: number[
         sql`, `,
       )}]::int[]) as v(case_id, user_id)
       where c.id = v.case_id and c.assignee_id is null`);
-    for (const p of picks)
-      await caseStep(
-        tx,
-        { id: p.caseId, companyId, profileId: p.profileId },
-        null,
-        'assigned',
-        'review_case_assigned',
-        {
-          assignee: p.userId,
-          how: 'auto',
-        },
-      );
+    await caseSteps(
+      tx,
+      picks.map((p) => ({
+        row: { id: p.caseId, companyId, profileId: p.profileId },
+        data: { assignee: p.userId, how: 'auto' },
+      })),
+      null,
+      'assigned',
+      'review_case_assigned',
+    );
     return picks.length;
   });
 }

@@ -8,9 +8,11 @@ import type { ReviewEventKind } from '#contract/review';
 import type { DbOrTx, Tx } from '../../db/client';
 import { reviewCaseEvents, reviewCases, reviewQueues } from '../../db/schema';
 import { notFound } from '../../errors';
-import { recordAudit } from '../audit';
+import { recordAudits } from '../audit';
 
 export type CaseRow = typeof reviewCases.$inferSelect;
+/** Events per insert: far below PostgreSQL's 65,535 parameters per statement. */
+const STEP_CHUNK = 1000;
 
 /** One step of a case: its timeline event and the audit entry, both in the caller's transaction. */
 export async function caseStep(
@@ -22,16 +24,42 @@ export async function caseStep(
   data: Record<string, unknown> = {},
   before: Record<string, unknown> = {},
 ): Promise<void> {
-  await db.insert(reviewCaseEvents).values({ caseId: row.id, companyId: row.companyId, actorId, kind, data });
-  await recordAudit(db, {
-    companyId: row.companyId,
-    actorId,
-    object: 'review_case',
-    objectId: row.id,
-    action,
-    before,
-    after: { profile: row.profileId, ...data },
-  });
+  await caseSteps(db, [{ row, data, before }], actorId, kind, action);
+}
+
+/** The same step of many cases (a batch auto-assigned): their events and audit entries in multi-row inserts. */
+export async function caseSteps(
+  db: DbOrTx,
+  steps: {
+    row: Pick<CaseRow, 'id' | 'companyId' | 'profileId'>;
+    data: Record<string, unknown>;
+    before?: Record<string, unknown>;
+  }[],
+  actorId: number | null,
+  kind: ReviewEventKind,
+  action: AuditAction,
+): Promise<void> {
+  if (steps.length === 0) return;
+  for (let i = 0; i < steps.length; i += STEP_CHUNK)
+    await db
+      .insert(reviewCaseEvents)
+      .values(
+        steps
+          .slice(i, i + STEP_CHUNK)
+          .map(({ row, data }) => ({ caseId: row.id, companyId: row.companyId, actorId, kind, data })),
+      );
+  await recordAudits(
+    db,
+    steps.map(({ row, data, before = {} }) => ({
+      companyId: row.companyId,
+      actorId,
+      object: 'review_case',
+      objectId: row.id,
+      action,
+      before,
+      after: { profile: row.profileId, ...data },
+    })),
+  );
 }
 
 /** The company's case, locked for the rest of the transaction; 404 for another company's id. */
