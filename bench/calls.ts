@@ -962,6 +962,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     });
   main()
     .then(cleanUp)
+    // A race stopped at its limit leaves answers in flight whose timers would keep the process alive.
+    .then(() => process.exit(0))
     .catch(async (error) => {
       console.error(error);
       await cleanUp();
