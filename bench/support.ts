@@ -17,11 +17,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** A TypeScript script of the project in its own Node process (stdout dropped, stderr shown). */
+/**
+ * A TypeScript script of the project in its own Node process (stdout dropped, stderr shown; BENCH_SERVER_LOG=1
+ * shows stdout too: the server's log lines, e.g. the cause of a 500).
+ */
 export function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', ...args], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_SERVER_LOG === '1' ? 'inherit' : 'ignore', 'inherit'],
   });
 }
 

@@ -4,11 +4,12 @@
  * (an AsyncLocalStorage set by `installAuditContext`); the write path says what changed.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AuditEntry, AuditListQuery } from '#contract/audit';
 import type { AuditAction } from '#contract/logEvents';
 import type { DbOrTx } from '../db/client';
+import { jsonRows } from '../db/rows';
 import { auditLog } from '../db/schema';
 
 /** The request a write runs in: its caller and client address. */
@@ -61,30 +62,33 @@ export interface AuditRecord {
   after?: Record<string, unknown>;
 }
 
-/** Rows per insert: far below PostgreSQL's 65,535 parameters per statement. */
-const AUDIT_CHUNK = 1000;
-
 /** The one audit function: records a staff write in the caller's transaction (secrets never stored). */
 export async function recordAudit(db: DbOrTx, entry: AuditRecord): Promise<void> {
   await recordAudits(db, [entry]);
 }
 
-/** Many staff writes of one request at once (a batch of cases auto-assigned): multi-row inserts. */
+/** Many staff writes of one request at once (a batch of cases auto-assigned): one statement. */
 export async function recordAudits(db: DbOrTx, entries: AuditRecord[]): Promise<void> {
+  if (entries.length === 0) return;
   const request = requestContext.getStore();
   const rows = entries.map((entry) => ({
-    companyId: entry.companyId,
-    actorId: entry.actorId,
-    actorEmail: entry.actorId !== null && request?.actorId === entry.actorId ? request.actorEmail : null,
+    company_id: entry.companyId,
+    actor_id: entry.actorId,
+    actor_email: entry.actorId !== null && request?.actorId === entry.actorId ? request.actorEmail : null,
     ip: request?.ip ?? null,
-    objectType: entry.object,
-    objectId: String(entry.objectId),
+    object_type: entry.object,
+    object_id: String(entry.objectId),
     action: entry.action,
     before: redact(entry.before ?? {}),
     after: redact(entry.after ?? {}),
   }));
-  for (let i = 0; i < rows.length; i += AUDIT_CHUNK)
-    await db.insert(auditLog).values(rows.slice(i, i + AUDIT_CHUNK));
+  await db.execute(sql`
+    insert into audit_log (company_id, actor_id, actor_email, ip, object_type, object_id, action, before, after)
+    select company_id, actor_id, actor_email, ip, object_type, object_id, action, before, after
+      from ${jsonRows(
+        rows,
+        'company_id int, actor_id int, actor_email text, ip text, object_type text, object_id text, action text, before jsonb, after jsonb',
+      )}`);
 }
 
 /**

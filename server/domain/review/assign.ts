@@ -7,6 +7,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Permission } from '#contract/common';
 import { REVIEW_DETAILS } from '#contract/review';
 import type { DbOrTx, Tx } from '../../db/client';
+import { jsonRows } from '../../db/rows';
 import { reviewCases, reviewerSettings, reviewQueues, users } from '../../db/schema';
 import { badRequest, conflict, forbidden } from '../../errors';
 import { fullName } from '../format';
@@ -144,7 +145,7 @@ export async function autoAssign(db: DbOrTx, companyId: number, caseIds: number[
       .where(
         and(
           eq(reviewCases.companyId, companyId),
-          inArray(reviewCases.id, caseIds),
+          sql`${reviewCases.id} in (select value::int from jsonb_array_elements_text(${JSON.stringify(caseIds)}::jsonb))`,
           isNull(reviewCases.assigneeId),
           inArray(reviewCases.state, ['open', 'escalated']),
         ),
@@ -166,13 +167,10 @@ export async function autoAssign(db: DbOrTx, companyId: number, caseIds: number[
     const now = new Date();
     await tx.execute(sql`
       update review_cases as c set assignee_id = v.user_id, assigned_at = ${now}, updated_at = ${now}
-      from unnest(array[${sql.join(
-        picks.map((p) => sql`${p.caseId}`),
-        sql`, `,
-      )}]::int[], array[${sql.join(
-        picks.map((p) => sql`${p.userId}`),
-        sql`, `,
-      )}]::int[]) as v(case_id, user_id)
+      from ${jsonRows(
+        picks.map((p) => ({ case_id: p.caseId, user_id: p.userId })),
+        'case_id int, user_id int',
+      )}
       where c.id = v.case_id and c.assignee_id is null`);
     await caseSteps(
       tx,

@@ -2,17 +2,16 @@
  * Review cases (issue 30): one step of a case's timeline (case event and audit entry in the caller's
  * transaction), the lock every write takes, and the restart of a waiting case's SLA clock.
  */
-import { and, eq, lte } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import type { AuditAction } from '#contract/logEvents';
 import type { ReviewEventKind } from '#contract/review';
 import type { DbOrTx, Tx } from '../../db/client';
+import { jsonRows } from '../../db/rows';
 import { reviewCaseEvents, reviewCases, reviewQueues } from '../../db/schema';
 import { notFound } from '../../errors';
 import { recordAudits } from '../audit';
 
 export type CaseRow = typeof reviewCases.$inferSelect;
-/** Events per insert: far below PostgreSQL's 65,535 parameters per statement. */
-const STEP_CHUNK = 1000;
 
 /** One step of a case: its timeline event and the audit entry, both in the caller's transaction. */
 export async function caseStep(
@@ -40,14 +39,13 @@ export async function caseSteps(
   action: AuditAction,
 ): Promise<void> {
   if (steps.length === 0) return;
-  for (let i = 0; i < steps.length; i += STEP_CHUNK)
-    await db
-      .insert(reviewCaseEvents)
-      .values(
-        steps
-          .slice(i, i + STEP_CHUNK)
-          .map(({ row, data }) => ({ caseId: row.id, companyId: row.companyId, actorId, kind, data })),
-      );
+  await db.execute(sql`
+    insert into review_case_events (case_id, company_id, actor_id, kind, data)
+    select case_id, company_id, ${actorId}::int, ${kind}, data
+      from ${jsonRows(
+        steps.map(({ row, data }) => ({ case_id: row.id, company_id: row.companyId, data })),
+        'case_id int, company_id int, data jsonb',
+      )}`);
   await recordAudits(
     db,
     steps.map(({ row, data, before = {} }) => ({
