@@ -91,6 +91,7 @@ function filters(
   where.push(query.state ? eq(reviewCases.state, query.state) : ne(reviewCases.state, 'decided'));
   if (query.queue !== undefined) where.push(eq(reviewCases.queueId, query.queue));
   if (query.assignee !== undefined) where.push(eq(reviewCases.assigneeId, query.assignee));
+  if (query.profile !== undefined) where.push(eq(reviewCases.profileId, query.profile));
   if (query.due_before) where.push(lt(reviewCases.dueAt, new Date(query.due_before)));
   switch (query.view) {
     case 'mine':
