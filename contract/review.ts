@@ -202,6 +202,8 @@ export const reviewCaseListQuery = z.strictObject({
   view: z.enum(REVIEW_VIEWS).optional(),
   /** Cases due before this moment (ISO date-time with an offset). */
   due_before: z.iso.datetime({ offset: true, error: 'Expected an ISO 8601 date-time' }).optional(),
+  /** Soonest due first (`due_at`, the default) or latest due first (`-due_at`). */
+  ordering: z.enum(['due_at', '-due_at']).optional(),
   /** Decided cases are left out unless `state` asks for them. */
   state: z.enum(REVIEW_CASE_STATES).optional(),
 });

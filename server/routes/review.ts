@@ -82,7 +82,8 @@ export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description:
             'Cases of the company that are not decided (or those of `state`), soonest due first, with paging. ' +
             `Filters: \`queue\`, \`assignee\` (user ids), \`view\` (${REVIEW_VIEWS.map((v) => `\`${v}\``).join(', ')}), ` +
-            '`due_before` (ISO date-time with offset). `overdue` marks a running case past its due time; a waiting ' +
+            '`due_before` (ISO date-time with offset), `profile` (one profile’s cases); `ordering` `due_at` (default) or ' +
+            '`-due_at`. `overdue` marks a running case past its due time; a waiting ' +
             'case (awaiting customer, snoozed) is never overdue. A snooze that ran out is back before the answer. ' +
             'Needs `review_profiles`.',
           querystring: reviewCaseListQuery,

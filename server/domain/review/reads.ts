@@ -1,5 +1,5 @@
 /** What the desk reads (issue 30): the case list with its filters and views, one case with its timeline, queues. */
-import { and, asc, count, eq, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { ProfileStatus, RiskLevel } from '#contract/common';
 import type {
   FourEyesRule,
@@ -128,7 +128,11 @@ export async function listCases(
   const [total] = await db.select({ value: count() }).from(reviewCases).where(where);
   const rows = await joinedCases(db)
     .where(where)
-    .orderBy(asc(reviewCases.dueAt), asc(reviewCases.id))
+    .orderBy(
+      ...(query.ordering === '-due_at'
+        ? [desc(reviewCases.dueAt), desc(reviewCases.id)]
+        : [asc(reviewCases.dueAt), asc(reviewCases.id)]),
+    )
     .limit(query.limit)
     .offset(query.offset);
   const now = Date.now();
