@@ -105,7 +105,7 @@ async function shoot(page: Page, testInfo: TestInfo, name: string, part: ReturnT
 
 for (const lng of ['en-US', 'tr'] as const) {
   test(`two reviewers work the queue under four-eyes (${lng})`, async ({ browser, request }, testInfo) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     const text = TEXT[lng];
     const [first, second] = await highRiskCases(request);
     const maker = await browserFor(browser, lng, DEMO.admin);
