@@ -162,6 +162,7 @@ export const AUDIT_ACTIONS = {
   review_case_escalated: 'review_case',
   review_case_waiting: 'review_case',
   review_case_resumed: 'review_case',
+  review_case_moved: 'review_case',
   review_rules_changed: 'company',
   review_reason_codes_changed: 'company',
   review_queue_changed: 'company',

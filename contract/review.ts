@@ -90,6 +90,7 @@ export const REVIEW_DETAILS = {
   notWaiting: 'The case is not waiting',
   noCase: 'No case is waiting in your queues',
   duplicateCode: 'Each reason code appears once per decision',
+  unknownQueue: 'Unknown review queue',
 } as const;
 
 const note = multilineText.trim().max(REVIEW_LIMITS.noteMax);
@@ -159,6 +160,7 @@ export const REVIEW_EVENT_KINDS = [
   'snoozed',
   'resumed',
   'reopened',
+  'moved',
 ] as const;
 export type ReviewEventKind = (typeof REVIEW_EVENT_KINDS)[number];
 
@@ -195,9 +197,13 @@ export const reviewCaseListQuery = z.strictObject({
   ...pagingQuery,
   queue: idText.optional(),
   assignee: idText.optional(),
+  /** The cases of one profile (the profile screen's case panel). */
+  profile: idText.optional(),
   view: z.enum(REVIEW_VIEWS).optional(),
   /** Cases due before this moment (ISO date-time with an offset). */
   due_before: z.iso.datetime({ offset: true, error: 'Expected an ISO 8601 date-time' }).optional(),
+  /** Soonest due first (`due_at`, the default) or latest due first (`-due_at`). */
+  ordering: z.enum(['due_at', '-due_at']).optional(),
   /** Decided cases are left out unless `state` asks for them. */
   state: z.enum(REVIEW_CASE_STATES).optional(),
 });
@@ -230,6 +236,8 @@ export const snoozeBodySchema = z.strictObject({
   until: z.iso.datetime({ offset: true, error: 'Expected an ISO 8601 date-time' }),
   note: note.nullable().optional(),
 });
+/** POST /review/cases/{id}/move: to another queue of the company. */
+export const moveBodySchema = z.strictObject({ queue: idSchema });
 export const awaitCustomerBodySchema = z.strictObject({ note: note.nullable().optional() });
 
 export const rulesSchema = z.object({

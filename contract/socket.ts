@@ -3,6 +3,7 @@ import type { LiveQuality } from './callQualityRules';
 import { callOfferSchema } from './callRouting';
 import { agentStatusSchema, callStatusCodeSchema, idSchema } from './common';
 import type { CallStep, CodeSent, StepKind } from './identProcedure';
+import type { ReviewCaseState } from './review';
 
 /**
  * The socket.io event table shared by the server and the studio (docs/events.md).
@@ -180,6 +181,18 @@ export interface ServerToClientEvents {
   'profile.presence': (event: ProfilePresence) => void;
   /** A profile or one of its documents was written (profile room): refresh it (issue 12). */
   'profile.changed': (event: ProfileChange) => void;
+  /**
+   * A review case was opened, taken, assigned, unassigned, moved, decided or set waiting (issue 30): to the staff
+   * of the company with `review_profiles` only.
+   */
+  'review.case_changed': (event: ReviewCaseChanged) => void;
+}
+
+/** What a reviewer's socket hears of a case change: enough to know the lists it shows may be stale. */
+export interface ReviewCaseChanged {
+  id: number;
+  state: ReviewCaseState;
+  assignee: number | null;
 }
 
 export interface ClientToServerEvents {
@@ -208,6 +221,9 @@ export interface ClientToServerEvents {
 
 /** Data the server keeps on each socket: a staff member, or the customer of one call. */
 export type SocketData =
-  /** `takesCalls`: the user may take calls (mayTakeCalls) as of the connection. */
-  | { kind: 'staff'; userId: number; companyId: number; takesCalls: boolean }
+  /**
+   * `takesCalls`: the user may take calls (mayTakeCalls) as of the connection; `reviews`: the user reviews
+   * profiles (`review_profiles`, not an API user), as of the connection.
+   */
+  | { kind: 'staff'; userId: number; companyId: number; takesCalls: boolean; reviews: boolean }
   | { kind: 'customer'; profileId: number; companyId: number; callId: number };

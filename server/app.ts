@@ -36,6 +36,7 @@ import { createCallDesk } from './realtime/callDesk';
 import { type Cluster, openCluster } from './realtime/cluster';
 import { createHub, type RealtimeHub } from './realtime/hub';
 import { createProfileWatch } from './realtime/profileWatch';
+import { createReviewFeed } from './realtime/reviewFeed';
 import { sessionRoom } from './realtime/rooms';
 import { accountCodeRoutes } from './routes/accountCodes';
 import { amlRoutes } from './routes/aml';
@@ -218,6 +219,10 @@ export async function buildApp(
       db: database.db,
       onError: (error) => app.log.error({ err: error }, 'profile watch failed'),
     }),
+    reviewFeed: createReviewFeed({
+      db: database.db,
+      onError: (error) => app.log.error({ err: error }, 'review feed failed'),
+    }),
     ipAllowList: createIpAllowListCache(database.db, config.ipAllowListCacheMs),
     proxyTrust: proxyTrust(config.trustProxy),
     payments: options.paymentProvider ?? createLocalPaymentProvider(config.payment),
@@ -310,6 +315,7 @@ export async function buildApp(
   app.decorate('hub', hub);
   ctx.sessions.onEnded((ids) => hub.io.in(ids.map(sessionRoom)).disconnectSockets(true));
   ctx.profileWatch.bind(hub.io);
+  ctx.reviewFeed.bind(hub.io);
   app.addHook('preClose', async () => hub.close());
   // Webhooks: a write may have enqueued events (committed by now): look for them at once.
   app.addHook('onResponse', async (request) => {

@@ -19,7 +19,15 @@ import {
 import { loadPrincipal } from '../domain/principal';
 import type { CallDesk, DeskEvent } from './callDesk';
 import { createInstantStats } from './instantStats';
-import { agentsRoom, callRoom, companyRoom, customerRoom, sessionRoom, userRoom } from './rooms';
+import {
+  agentsRoom,
+  callRoom,
+  companyRoom,
+  customerRoom,
+  reviewersRoom,
+  sessionRoom,
+  userRoom,
+} from './rooms';
 
 type HubServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -187,6 +195,7 @@ export function createHub(
       userId: principal.id,
       companyId: principal.companyId,
       takesCalls: mayTakeCalls(principal),
+      reviews: !principal.isApiUser && principal.permissions.includes('review_profiles'),
     };
     return undefined;
   }
@@ -259,6 +268,7 @@ export function createHub(
         companyRoom(companyId),
         userRoom(userId),
         ...(data.takesCalls ? [agentsRoom(companyId)] : []),
+        ...(data.reviews ? [reviewersRoom(companyId)] : []),
       ]);
       if (data.takesCalls) deps.calls.agentReachable(companyId);
       socket.emit('agent.status', await deps.calls.agentState(userId));

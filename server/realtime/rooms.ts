@@ -10,6 +10,11 @@ export const userRoom = (userId: number) => `user:${userId}`;
  * (`call.incoming`, `call.taken`, `call.cancelled`), issue 25.
  */
 export const agentsRoom = (companyId: number) => `agents:${companyId}`;
+/**
+ * The staff sockets of a company whose user reviews profiles (`review_profiles`, not an API user): only they hear
+ * of review cases (`review.case_changed`), issue 30.
+ */
+export const reviewersRoom = (companyId: number) => `reviewers:${companyId}`;
 /** The sockets of one sign-in session: ending the session disconnects them (issue 20). */
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 /** The customer's socket of one call. */

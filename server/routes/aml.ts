@@ -84,7 +84,11 @@ export function amlRoutes(ctx: AppContext, options: { screener?: Screener } = {}
       async (request) => {
         const actor = actorOf(request);
         const provider = await guard(actor.companyId, request.params.id);
-        return ctx.db.transaction((tx) => runAmlCheck(tx, actor, request.params.id, provider, screener));
+        const check = await ctx.db.transaction((tx) =>
+          runAmlCheck(tx, actor, request.params.id, provider, screener),
+        );
+        ctx.reviewFeed.profileCases(actor.companyId, request.params.id);
+        return check;
       },
     );
 

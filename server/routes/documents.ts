@@ -186,6 +186,7 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           );
           const document = await answer(request, id);
           ctx.profileWatch.changed({ ...watchOf(actor, document.profile), what: 'document', documentId: id });
+          ctx.reviewFeed.profileCases(actor.companyId, document.profile);
           return reply.code(201).send(document);
         } catch (error) {
           await Promise.all(stored.map((page) => ctx.storage.remove(page.key)));

@@ -106,6 +106,7 @@ export function profileWriteRoutes(
         if (answer.result) {
           ctx.profileCounts.invalidate(actor.companyId);
           ctx.profileWatch.changed({ ...watchOf(actor, request.params.id), what: 'status' });
+          ctx.reviewFeed.profileCases(actor.companyId, request.params.id);
         }
         return answer;
       },

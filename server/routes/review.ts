@@ -8,10 +8,12 @@ import {
   confirmBodySchema,
   decisionAnswerSchema,
   decisionBodySchema,
+  moveBodySchema,
   queueBodySchema,
   REVIEW_DECISIONS,
   REVIEW_DETAILS,
   REVIEW_VIEWS,
+  type ReviewCase,
   reasonCodesBodySchema,
   reasonCodesSchema,
   returnBodySchema,
@@ -29,7 +31,7 @@ import {
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
 import type { Principal } from '../domain/principal';
-import { assignCase, nextCase, unassignCase } from '../domain/review/assign';
+import { assignCase, moveCase, nextCase, unassignCase } from '../domain/review/assign';
 import { confirmDecision, decideCase, returnDecision } from '../domain/review/decide';
 import { caseDetail, listCases, listQueues, readCase } from '../domain/review/reads';
 import {
@@ -54,10 +56,15 @@ const writeErrors = { ...authErrors, 409: errorSchema };
 const caseAnswer = { 200: reviewCaseSchema, ...writeErrors };
 
 export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  /** Runs a case write in a transaction and answers the case as the list shows it. */
+  /** Tells the company's reviewers of a committed case change (`review.case_changed`). */
+  const tell = (companyId: number, c: ReviewCase) =>
+    ctx.reviewFeed.changed(companyId, [{ id: c.id, state: c.state, assignee: c.assignee }]);
+  /** Runs a case write in a transaction and answers the case as the list shows it; the reviewers hear of it. */
   const write = async (companyId: number, run: (tx: Tx) => Promise<{ id: number }>) => {
     const row = await ctx.db.transaction(run);
-    return readCase(ctx.db, companyId, row.id);
+    const answer = await readCase(ctx.db, companyId, row.id);
+    tell(companyId, answer);
+    return answer;
   };
   /** A decided case may have changed its profile's status: list counts and open copies of the profile follow. */
   const profileDecided = (actor: Principal, profileId: number) => {
@@ -75,7 +82,8 @@ export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description:
             'Cases of the company that are not decided (or those of `state`), soonest due first, with paging. ' +
             `Filters: \`queue\`, \`assignee\` (user ids), \`view\` (${REVIEW_VIEWS.map((v) => `\`${v}\``).join(', ')}), ` +
-            '`due_before` (ISO date-time with offset). `overdue` marks a running case past its due time; a waiting ' +
+            '`due_before` (ISO date-time with offset), `profile` (one profile’s cases); `ordering` `due_at` (default) or ' +
+            '`-due_at`. `overdue` marks a running case past its due time; a waiting ' +
             'case (awaiting customer, snoozed) is never overdue. A snooze that ran out is back before the answer. ' +
             'Needs `review_profiles`.',
           querystring: reviewCaseListQuery,
@@ -147,6 +155,29 @@ export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
 
     app.post(
+      '/review/cases/:id/move',
+      {
+        config: { access: review },
+        schema: {
+          summary: 'Move a review case to another queue',
+          tags,
+          description:
+            'Body `{ queue }`: a queue of your company (400 otherwise). Someone else’s case moves only by them or an ' +
+            'Admin (409); a decided case or one awaiting a second review cannot move (409). The due time stays; a ' +
+            'running case becomes escalated in a senior queue and open in an ordinary one; an assignee who may not ' +
+            'review the new queue is unassigned. Audited; on the timeline.',
+          params: idParams,
+          body: moveBodySchema,
+          response: caseAnswer,
+        },
+      },
+      async (request) => {
+        const actor = principalOf(request);
+        return write(actor.companyId, (tx) => moveCase(tx, actor, request.params.id, request.body.queue));
+      },
+    );
+
+    app.post(
       '/review/cases/:id/decision',
       {
         config: { access: review },
@@ -173,10 +204,12 @@ export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           decideCase(tx, actor, request.params.id, request.body),
         );
         if (outcome.row.state === 'decided') profileDecided(actor, outcome.row.profileId);
+        const answer = await readCase(ctx.db, actor.companyId, outcome.row.id);
+        tell(actor.companyId, answer);
         return {
           second_review_required: outcome.secondReviewRequired,
           rules: outcome.rules,
-          case: await readCase(ctx.db, actor.companyId, outcome.row.id),
+          case: answer,
         };
       },
     );
@@ -315,7 +348,9 @@ export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const actor = principalOf(request);
         const row = await nextCase(ctx.db, actor);
         if (!row) throw new HttpError(404, REVIEW_DETAILS.noCase);
-        return readCase(ctx.db, actor.companyId, row.id);
+        const answer = await readCase(ctx.db, actor.companyId, row.id);
+        tell(actor.companyId, answer);
+        return answer;
       },
     );
 

@@ -284,7 +284,9 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           setCallStatus(tx, companyId, request.params.id, { id, role }, request.body),
         );
         if (done === 'set') await ctx.calls.finished(companyId, request.params.id);
-        return oneVideoCall(ctx.db, ctx.storage, companyId, request.params.id);
+        const call = await oneVideoCall(ctx.db, ctx.storage, companyId, request.params.id);
+        if (done === 'set') ctx.reviewFeed.profileCases(companyId, call.profile);
+        return call;
       },
     );
 

@@ -31,6 +31,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   { segments: ['dashboard'], permission: 'view_dashboard_page' },
   { segments: ['landing'], permission: 'view_reports_page' },
   { segments: ['company-settings'], permission: 'view_company_page' },
+  { segments: ['review'], permission: 'review_profiles' },
 ];
 
 const firstSegment = (path: string) => path.replace(/^\/+/, '').split(/[/?#]/)[0] ?? '';

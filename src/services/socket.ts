@@ -13,6 +13,7 @@ import type {
   ClientToServerEvents,
   InstantStats,
   QueuedCall,
+  ReviewCaseChanged,
   ServerToClientEvents,
 } from '#contract/socket';
 import { createProfileWatching, type ProfileWatching } from './profileWatch';
@@ -60,6 +61,11 @@ export interface Realtime extends Signalling {
   close(): void;
   /** Who else has a profile open, and what they change (src/services/profileWatch.ts). */
   watchProfile: ProfileWatching['watchProfile'];
+  /**
+   * Review cases that changed (issue 30, reviewers only); `null` after a (re)connect, when anything may have
+   * changed unseen. Returns the unsubscribe.
+   */
+  onReviewCase(listener: (change: ReviewCaseChanged | null) => void): () => void;
 }
 
 /** A refusal or failure of a socket request, with the server's detail. */
@@ -225,6 +231,13 @@ export function connectRealtime(options: {
   socket.on('call.customer_quality', (e) =>
     emit({ type: 'QUALITY.CUSTOMER', call_id: e.call_id, sample: e.sample, summary: e.summary }),
   );
+  const reviewListeners = new Set<(change: ReviewCaseChanged | null) => void>();
+  socket.on('review.case_changed', (change) => {
+    for (const listener of reviewListeners) listener(change);
+  });
+  socket.on('connect', () => {
+    for (const listener of reviewListeners) listener(null);
+  });
   socket.on('signal.message', ({ room, data }) => {
     for (const listener of signalListeners.get(room) ?? []) listener(data);
   });
@@ -259,11 +272,16 @@ export function connectRealtime(options: {
       return () => set.delete(listener);
     },
     watchProfile: profiles.watchProfile,
+    onReviewCase(listener) {
+      reviewListeners.add(listener);
+      return () => reviewListeners.delete(listener);
+    },
     close() {
       closed = true;
       clearTimeout(retryTimer);
       listeners.clear();
       signalListeners.clear();
+      reviewListeners.clear();
       socket.disconnect();
     },
   };

@@ -72,6 +72,50 @@ export async function assignCase(tx: Tx, actor: Principal, caseId: number, user?
   return setAssignee(tx, row, targetId, actor.id, targetId === actor.id ? 'take' : 'assign');
 }
 
+/**
+ * POST /review/cases/{id}/move: to another queue of the caller's company (400 for any other id). Like a
+ * reassignment, someone else's case moves only by them or an Admin (409). The due time stays (the promise made
+ * when the case opened); a running case takes the running state of its new queue (escalated in a senior one),
+ * and an assignee who may not review the new queue is let go.
+ */
+export async function moveCase(tx: Tx, actor: Principal, caseId: number, queueId: number): Promise<CaseRow> {
+  const row = await lockCase(tx, actor.companyId, caseId);
+  if (!(WORKABLE_STATES as readonly string[]).includes(row.state))
+    throw conflict(row.state === 'decided' ? REVIEW_DETAILS.caseDecided : REVIEW_DETAILS.awaitingSecond);
+  if (row.assigneeId !== null && row.assigneeId !== actor.id && actor.role !== 'Admin')
+    throw conflict(REVIEW_DETAILS.takenByOther);
+  const [queue] = await tx
+    .select()
+    .from(reviewQueues)
+    .where(and(eq(reviewQueues.id, queueId), eq(reviewQueues.companyId, actor.companyId)));
+  if (!queue) throw badRequest(REVIEW_DETAILS.unknownQueue);
+  if (queue.id === row.queueId) return row;
+  const assignee = row.assigneeId === null ? null : await loadPrincipal(tx, row.assigneeId);
+  const keeps = assignee !== null && mayReview(assignee, queue.senior);
+  const running = row.state === 'open' || row.state === 'escalated';
+  const now = new Date();
+  const [after] = await tx
+    .update(reviewCases)
+    .set({
+      queueId: queue.id,
+      ...(running ? { state: queue.senior ? 'escalated' : 'open' } : {}),
+      ...(keeps ? {} : { assigneeId: null, assignedAt: null }),
+      updatedAt: now,
+    })
+    .where(eq(reviewCases.id, row.id))
+    .returning();
+  await caseStep(
+    tx,
+    row,
+    actor.id,
+    'moved',
+    'review_case_moved',
+    { queue: queue.id, assignee: keeps ? row.assigneeId : null },
+    { queue: row.queueId, assignee: row.assigneeId },
+  );
+  return after as CaseRow;
+}
+
 /** POST /review/cases/{id}/unassign: by the assignee or an Admin. */
 export async function unassignCase(tx: Tx, actor: Principal, caseId: number): Promise<CaseRow> {
   const row = await lockCase(tx, actor.companyId, caseId);

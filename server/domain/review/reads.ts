@@ -1,5 +1,5 @@
 /** What the desk reads (issue 30): the case list with its filters and views, one case with its timeline, queues. */
-import { and, asc, count, eq, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { ProfileStatus, RiskLevel } from '#contract/common';
 import type {
   FourEyesRule,
@@ -91,6 +91,7 @@ function filters(
   where.push(query.state ? eq(reviewCases.state, query.state) : ne(reviewCases.state, 'decided'));
   if (query.queue !== undefined) where.push(eq(reviewCases.queueId, query.queue));
   if (query.assignee !== undefined) where.push(eq(reviewCases.assigneeId, query.assignee));
+  if (query.profile !== undefined) where.push(eq(reviewCases.profileId, query.profile));
   if (query.due_before) where.push(lt(reviewCases.dueAt, new Date(query.due_before)));
   switch (query.view) {
     case 'mine':
@@ -127,7 +128,11 @@ export async function listCases(
   const [total] = await db.select({ value: count() }).from(reviewCases).where(where);
   const rows = await joinedCases(db)
     .where(where)
-    .orderBy(asc(reviewCases.dueAt), asc(reviewCases.id))
+    .orderBy(
+      ...(query.ordering === '-due_at'
+        ? [desc(reviewCases.dueAt), desc(reviewCases.id)]
+        : [asc(reviewCases.dueAt), asc(reviewCases.id)]),
+    )
     .limit(query.limit)
     .offset(query.offset);
   const now = Date.now();

@@ -12,6 +12,7 @@ export interface Area {
 /** The areas of the navbar, in order; each shows only when the account may visit it. */
 export const NAV_AREAS: readonly Area[] = [
   { path: '/customers', label: 'nav.customers', icon: 'people', also: ['/profile'] },
+  { path: '/review', label: 'nav.review', icon: 'inbox' },
   { path: '/calls', label: 'nav.calls', icon: 'mobile-video', also: ['/call/'] },
   { path: '/dashboard', label: 'nav.dashboard', icon: 'dashboard' },
   { path: '/landing', label: 'nav.reports', icon: 'timeline-bar-chart' },

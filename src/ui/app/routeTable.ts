@@ -31,6 +31,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { path: '/create-account', chunks: [Screens.CreateAccount], public: true },
   { path: '/', chunks: main(Screens.Customers), intent: true },
   { path: '/customers', chunks: main(Screens.Customers), intent: true },
+  { path: '/review', chunks: main(Screens.Review), intent: true },
   { path: '/settings', chunks: main(Screens.Settings) },
   { path: '/company-settings', chunks: main(Screens.CompanySettings) },
   { path: '/return', chunks: main(Screens.Return) },

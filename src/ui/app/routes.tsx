@@ -76,6 +76,7 @@ function StudioRoutes() {
         <Index />
       </Route>
       <Route path="/customers">{mainScreen(Screens.Customers)}</Route>
+      <Route path="/review">{mainScreen(Screens.Review)}</Route>
       <Route path="/reports">
         <Redirect to="/landing" replace />
       </Route>

@@ -28,6 +28,7 @@ export const Screens = {
     ['customers', 'profile'],
     { queries: (q, { search }) => [q.customersListForSearch(search)] },
   ),
+  Review: lazyScreen(() => import('../screens/review/ReviewScreen'), 'ReviewScreen', ['review', 'profile']),
   Settings: lazyScreen(() => import('../screens/settings/SettingsScreen'), 'SettingsScreen', [
     'admin',
     'sessions',
@@ -66,7 +67,7 @@ export const Screens = {
   Profile: lazyScreen(
     () => import('../screens/profile/ProfileScreen'),
     'ProfileScreen',
-    ['profile', 'report', 'documents', 'aml', 'calls', 'presence', 'fields', 'logs'],
+    ['profile', 'report', 'documents', 'aml', 'calls', 'presence', 'fields', 'logs', 'review'],
     {
       queries: (q, { params, companyId }) => [
         q.profileQuery(Number(params.profileID)),

@@ -7,12 +7,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import type { ProfileChange, ProfileViewer } from '#contract/socket';
 import { type Account, accounts } from '../../../services/accounts';
+import { reviewKeys } from '../../../services/api/review';
 import { getSocketToken } from '../../../services/api/videocalls';
 import { staleKeys } from '../../../services/profileWatch';
 import { connectRealtime, type Realtime } from '../../../services/socket';
 import { useActiveAccount } from '../useAccounts';
 
-export const ProfileSocketContext = createContext<Pick<Realtime, 'watchProfile'> | null>(null);
+export const ProfileSocketContext = createContext<Pick<Realtime, 'watchProfile' | 'onReviewCase'> | null>(
+  null,
+);
 
 /** A socket for profile presence only (no call desk): opened for the account, closed when it changes. */
 export function ProfileSocketOnly({ account, children }: { account: Account; children: ReactNode }) {
@@ -67,4 +70,19 @@ export function useProfileLive(profileId: number): ProfileLive {
     });
   }, [socket, profileId, me, queryClient]);
   return { viewers, change, dismiss: () => setChange(null) };
+}
+
+/**
+ * The reviewers' desk live (issue 30): every `review.case_changed` (and a reconnect) marks the desk's cached
+ * cases stale, so the list and the profile's case panel show what the server holds, without a reload.
+ */
+export function useReviewLive(): void {
+  const socket = useContext(ProfileSocketContext);
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!socket) return;
+    return socket.onReviewCase(() => {
+      void queryClient.invalidateQueries({ queryKey: reviewKeys.all });
+    });
+  }, [socket, queryClient]);
 }

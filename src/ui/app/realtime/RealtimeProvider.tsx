@@ -179,7 +179,11 @@ function Connected({ account, children }: { account: Account; children: ReactNod
  */
 export function RealtimeProvider({ account, children }: { account: Account; children: ReactNode }) {
   if (!account.permissions.includes('view_calls_page')) {
-    if (!account.permissions.includes('view_profiles_page')) return children;
+    if (
+      !account.permissions.includes('view_profiles_page') &&
+      !account.permissions.includes('review_profiles')
+    )
+      return children;
     return (
       <ProfileSocketOnly key={accountKey(account)} account={account}>
         {children}

@@ -13,6 +13,7 @@ import { RiskTag } from '../../components/profileLabels';
 import { useFormat } from '../../format';
 import { companyConfigQuery, profileQuery } from '../../queries';
 import { ReportLinks } from '../pdf/ReportLinks';
+import { ReviewCasePanel } from '../review/ReviewCasePanel';
 import { AiAgentTab } from './AiAgentTab';
 import { AmlTab } from './aml/AmlTab';
 import { DocumentsTab } from './documents/DocumentsTab';
@@ -77,6 +78,7 @@ export function ProfileScreen() {
           <ProfileViewers viewers={live.viewers} />
         </header>
         <ProfileChangeNotice live={live} />
+        <ReviewCasePanel profileId={data.id} />
         <p className="studio-muted studio-profile-meta">
           {[
             t('meta.idCard', { number: data.id_card_number }),

@@ -1,0 +1,129 @@
+/**
+ * Issue 30: `review.case_changed` reaches only the staff sockets of the case's company whose user reviews
+ * profiles (`review_profiles`); a staff socket of another company, or of a user without review_profiles, hears
+ * nothing of it.
+ */
+import type { AddressInfo } from 'node:net';
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReviewCase } from '#contract/review';
+import type { ClientToServerEvents, ReviewCaseChanged, ServerToClientEvents } from '#contract/socket';
+import {
+  bearer,
+  get,
+  PASSWORDS,
+  post,
+  startTestApp,
+  type TestApp,
+  tokenFor,
+  userId,
+} from '../server/helpers';
+
+type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+let t: TestApp;
+let url = '';
+const sockets: ClientSocket[] = [];
+const access = { admin: '', agent: '', viewer: '', globex: '' };
+
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  access.admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
+  access.agent = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
+  access.viewer = await tokenFor(t.app, 'viewer@acme.test', PASSWORDS.user);
+  access.globex = await tokenFor(t.app, 'admin@globex.test', PASSWORDS.admin);
+}, 180_000);
+afterAll(async () => {
+  for (const s of sockets) s.disconnect();
+  await t.close();
+});
+
+async function connect(token: string): Promise<{ socket: ClientSocket; heard: ReviewCaseChanged[] }> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/v2/user/socket_token',
+    headers: bearer(token),
+    payload: { studio: true },
+  });
+  const socket: ClientSocket = io(url, {
+    path: '/socket.io',
+    auth: { token: response.json().token },
+    transports: ['websocket'],
+    reconnection: false,
+  });
+  sockets.push(socket);
+  const heard: ReviewCaseChanged[] = [];
+  socket.on('review.case_changed', (event) => heard.push(event));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', (error) => reject(error));
+  });
+  // The rooms are joined right after the connection: give the server a moment.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return { socket, heard };
+}
+
+async function until(check: () => boolean, ms = 5_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('review.case_changed', () => {
+  it('reaches the company’s reviewers only: not another company’s staff, not staff without review_profiles', async () => {
+    const reviewer = await connect(access.admin);
+    const viewer = await connect(access.viewer);
+    const globex = await connect(access.globex);
+    const agentId = await userId(t.app, 'agent@acme.test');
+
+    const list = await get<{ results: ReviewCase[] }>(
+      t.app,
+      '/api/v2/review/cases?view=unassigned&limit=1',
+      access.agent,
+    );
+    const target = list.body.results[0];
+    if (!target) throw new Error('no unassigned case');
+    const taken = await post<ReviewCase>(t.app, `/api/v2/review/cases/${target.id}/assign`, {}, access.agent);
+    expect(taken.status).toBe(200);
+    await until(() => reviewer.heard.some((e) => e.id === target.id));
+    expect(reviewer.heard).toContainEqual({ id: target.id, state: target.state, assignee: agentId });
+
+    const released = await post(t.app, `/api/v2/review/cases/${target.id}/unassign`, {}, access.agent);
+    expect(released.status).toBe(200);
+    await until(() => reviewer.heard.some((e) => e.id === target.id && e.assignee === null));
+    // Both events reached the reviewer; by now they would have reached the others too.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(viewer.heard).toEqual([]);
+    expect(globex.heard).toEqual([]);
+  });
+
+  it('tells the reviewers of a case opened by a profile set to Pending Review', async () => {
+    const reviewer = await connect(access.agent);
+    const created = await post<{ id: number }>(
+      t.app,
+      '/api/v2/profile',
+      { id_card_number: `LIVE-${Date.now()}`, name: 'Live Person' },
+      access.admin,
+    );
+    const changed = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v2/profile/${created.body.id}/status`,
+      payload: { status: 'Pending Review' },
+      headers: bearer(access.admin),
+    });
+    expect(changed.statusCode).toBe(200);
+    const list = await get<{ results: ReviewCase[] }>(
+      t.app,
+      `/api/v2/review/cases?profile=${created.body.id}`,
+      access.agent,
+    );
+    const opened = list.body.results[0];
+    if (!opened) throw new Error('no case opened');
+    await until(() => reviewer.heard.some((e) => e.id === opened.id));
+    expect(reviewer.heard).toContainEqual({ id: opened.id, state: 'open', assignee: null });
+  });
+});
