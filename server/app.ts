@@ -37,6 +37,7 @@ import { type Cluster, openCluster } from './realtime/cluster';
 import { createHub, type RealtimeHub } from './realtime/hub';
 import { createProfileWatch } from './realtime/profileWatch';
 import { sessionRoom } from './realtime/rooms';
+import { createUserPush } from './realtime/userPush';
 import { accountCodeRoutes } from './routes/accountCodes';
 import { amlRoutes } from './routes/aml';
 import { auditRoutes } from './routes/audit';
@@ -54,6 +55,7 @@ import { identProcedureRoutes } from './routes/identProcedure';
 import { ipWhitelistRoutes } from './routes/ipWhitelist';
 import { loginRoutes } from './routes/login';
 import { noteRoutes } from './routes/notes';
+import { notificationRoutes } from './routes/notifications';
 import { passkeyLoginRoutes, passkeyRoutes } from './routes/passkeys';
 import { paymentRoutes } from './routes/payments';
 import { profileRoutes } from './routes/profiles';
@@ -119,6 +121,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   callQualityRoutes(ctx),
   callRoutingRoutes(ctx),
   reviewRoutes(ctx),
+  notificationRoutes(ctx),
 ];
 
 /**
@@ -218,6 +221,7 @@ export async function buildApp(
       db: database.db,
       onError: (error) => app.log.error({ err: error }, 'profile watch failed'),
     }),
+    userPush: createUserPush(),
     ipAllowList: createIpAllowListCache(database.db, config.ipAllowListCacheMs),
     proxyTrust: proxyTrust(config.trustProxy),
     payments: options.paymentProvider ?? createLocalPaymentProvider(config.payment),
@@ -310,6 +314,7 @@ export async function buildApp(
   app.decorate('hub', hub);
   ctx.sessions.onEnded((ids) => hub.io.in(ids.map(sessionRoom)).disconnectSockets(true));
   ctx.profileWatch.bind(hub.io);
+  ctx.userPush.bind(hub.io);
   app.addHook('preClose', async () => hub.close());
   // Webhooks: a write may have enqueued events (committed by now): look for them at once.
   app.addHook('onResponse', async (request) => {

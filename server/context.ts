@@ -15,6 +15,7 @@ import type { SmsSender } from './integrations/sms';
 import type { WebhookWorker } from './integrations/webhooks/worker';
 import type { CallDesk } from './realtime/callDesk';
 import type { ProfileWatch } from './realtime/profileWatch';
+import type { UserPush } from './realtime/userPush';
 import type { Storage } from './storage/storage';
 import type { UploadGate } from './storage/uploadGate';
 
@@ -41,6 +42,8 @@ export interface AppContext {
   webhooks: WebhookWorker;
   /** Who has a profile open, and `profile.changed` after each profile or document write (issue 12). */
   profileWatch: ProfileWatch;
+  /** Events for one staff user's sockets (notifications, issue 30). */
+  userPush: UserPush;
   /** Each company's IP allow-list, cached briefly (issue 15); its write paths call `forget`. */
   ipAllowList: IpAllowListCache;
   /** The proxies trusted for `X-Forwarded-For` (config `trustProxy`), as fastify's trust function. */
