@@ -66,7 +66,7 @@ export const Screens = {
   Profile: lazyScreen(
     () => import('../screens/profile/ProfileScreen'),
     'ProfileScreen',
-    ['profile', 'report', 'documents', 'aml', 'calls', 'presence', 'fields', 'logs'],
+    ['profile', 'report', 'documents', 'aml', 'calls', 'presence', 'fields', 'logs', 'notifications'],
     {
       queries: (q, { params, companyId }) => [
         q.profileQuery(Number(params.profileID)),
