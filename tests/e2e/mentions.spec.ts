@@ -46,7 +46,8 @@ async function user(
   language: 'en-US' | 'tr',
   theme: 'light' | 'dark',
 ): Promise<Page> {
-  const context = await browser.newContext({ baseURL, locale: language });
+  // The sign-in page follows the browser's language; the studio's is set after it, as a user picks it.
+  const context = await browser.newContext({ baseURL, locale: 'en-US' });
   const page = await context.newPage();
   await signIn(page, who);
   await page.evaluate(
