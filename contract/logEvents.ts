@@ -63,6 +63,19 @@ export const PROFILE_LOG_EVENTS = {
   call_closed: z.object({ call: id, status: id, reason: z.string(), note: z.string().nullable().optional() }),
   /** An admin corrected a call's final status: `before` and `status` are call status codes. */
   call_status_corrected: z.object({ call: id, before: id, status: id, reason: z.string() }),
+  /**
+   * A review decision took effect (issue 30): `reason` the reason code's labels when it was taken; under
+   * four-eyes `maker` (null once deleted) and `checker` are the two reviewers' names.
+   */
+  review_decided: z.object({
+    case_id: id,
+    decision: z.enum(['approve', 'reject', 'resubmit', 'escalate', 'abort']),
+    reason_code: z.string().nullable(),
+    reason: localizedTextSchema.nullable(),
+    note: z.string().nullable(),
+    maker: z.string().nullable().optional(),
+    checker: z.string().optional(),
+  }),
   /** An entry written as an English sentence before the catalogue existed, shown as it was written. */
   legacy_text: z.object({ text: z.string() }),
 } as const;

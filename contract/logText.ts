@@ -133,6 +133,20 @@ const DESCRIBE: { [C in ProfileLogCode]: Describe<C> } = {
       to: callStatusName(t, p.status),
       reason: p.reason,
     }),
+  review_decided: (p, { t, language }) =>
+    [
+      t('logs:events.review_decided', { decision: t(`logs:decisions.${p.decision}`) }),
+      p.reason ? t('logs:events.review_decided_reason', { reason: localized(p.reason, language) }) : null,
+      p.note ? t('logs:events.review_decided_note', { note: p.note }) : null,
+      p.checker
+        ? t('logs:events.review_decided_four_eyes', {
+            maker: p.maker ?? t('logs:values.empty'),
+            checker: p.checker,
+          })
+        : null,
+    ]
+      .filter(Boolean)
+      .join(' · '),
   legacy_text: (p) => p.text,
 };
 

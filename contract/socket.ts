@@ -3,6 +3,7 @@ import type { LiveQuality } from './callQualityRules';
 import { callOfferSchema } from './callRouting';
 import { agentStatusSchema, callStatusCodeSchema, idSchema } from './common';
 import type { CallStep, CodeSent, StepKind } from './identProcedure';
+import type { NotificationEvent } from './notifications';
 import type { ReviewCaseState } from './review';
 
 /**
@@ -181,6 +182,10 @@ export interface ServerToClientEvents {
   'profile.presence': (event: ProfilePresence) => void;
   /** A profile or one of its documents was written (profile room): refresh it (issue 12). */
   'profile.changed': (event: ProfileChange) => void;
+  /** Someone mentioned you in a note (your user's room only, issue 30). */
+  'notification.new': (event: NotificationEvent) => void;
+  /** Your unread count changed (read in another tab): your user's room only. */
+  'notification.unread': (event: { unread: number }) => void;
   /**
    * A review case was opened, taken, assigned, unassigned, moved, decided or set waiting (issue 30): to the staff
    * of the company with `review_profiles` only.

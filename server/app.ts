@@ -38,6 +38,7 @@ import { createHub, type RealtimeHub } from './realtime/hub';
 import { createProfileWatch } from './realtime/profileWatch';
 import { createReviewFeed } from './realtime/reviewFeed';
 import { sessionRoom } from './realtime/rooms';
+import { createUserPush } from './realtime/userPush';
 import { accountCodeRoutes } from './routes/accountCodes';
 import { amlRoutes } from './routes/aml';
 import { auditRoutes } from './routes/audit';
@@ -55,6 +56,7 @@ import { identProcedureRoutes } from './routes/identProcedure';
 import { ipWhitelistRoutes } from './routes/ipWhitelist';
 import { loginRoutes } from './routes/login';
 import { noteRoutes } from './routes/notes';
+import { notificationRoutes } from './routes/notifications';
 import { passkeyLoginRoutes, passkeyRoutes } from './routes/passkeys';
 import { paymentRoutes } from './routes/payments';
 import { profileRoutes } from './routes/profiles';
@@ -120,6 +122,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   callQualityRoutes(ctx),
   callRoutingRoutes(ctx),
   reviewRoutes(ctx),
+  notificationRoutes(ctx),
 ];
 
 /**
@@ -223,6 +226,7 @@ export async function buildApp(
       db: database.db,
       onError: (error) => app.log.error({ err: error }, 'review feed failed'),
     }),
+    userPush: createUserPush(),
     ipAllowList: createIpAllowListCache(database.db, config.ipAllowListCacheMs),
     proxyTrust: proxyTrust(config.trustProxy),
     payments: options.paymentProvider ?? createLocalPaymentProvider(config.payment),
@@ -316,6 +320,7 @@ export async function buildApp(
   ctx.sessions.onEnded((ids) => hub.io.in(ids.map(sessionRoom)).disconnectSockets(true));
   ctx.profileWatch.bind(hub.io);
   ctx.reviewFeed.bind(hub.io);
+  ctx.userPush.bind(hub.io);
   app.addHook('preClose', async () => hub.close());
   // Webhooks: a write may have enqueued events (committed by now): look for them at once.
   app.addHook('onResponse', async (request) => {

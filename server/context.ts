@@ -16,6 +16,7 @@ import type { WebhookWorker } from './integrations/webhooks/worker';
 import type { CallDesk } from './realtime/callDesk';
 import type { ProfileWatch } from './realtime/profileWatch';
 import type { ReviewFeed } from './realtime/reviewFeed';
+import type { UserPush } from './realtime/userPush';
 import type { Storage } from './storage/storage';
 import type { UploadGate } from './storage/uploadGate';
 
@@ -44,6 +45,8 @@ export interface AppContext {
   profileWatch: ProfileWatch;
   /** `review.case_changed` to the company's reviewers after each committed case change (issue 30). */
   reviewFeed: ReviewFeed;
+  /** Events for one staff user's sockets (notifications, issue 30). */
+  userPush: UserPush;
   /** Each company's IP allow-list, cached briefly (issue 15); its write paths call `forget`. */
   ipAllowList: IpAllowListCache;
   /** The proxies trusted for `X-Forwarded-For` (config `trustProxy`), as fastify's trust function. */

@@ -13,6 +13,7 @@ import type entities from '../locales/en-US/entities.json';
 import type fields from '../locales/en-US/fields.json';
 import type logs from '../locales/en-US/logs.json';
 import type modules from '../locales/en-US/modules.json';
+import type notifications from '../locales/en-US/notifications.json';
 import type payment from '../locales/en-US/payment.json';
 import type presence from '../locales/en-US/presence.json';
 import type procedure from '../locales/en-US/procedure.json';
@@ -54,6 +55,7 @@ declare module 'i18next' {
       apiDocs: typeof apiDocs;
       procedure: typeof procedure;
       review: typeof review;
+      notifications: typeof notifications;
     };
     returnNull: false;
   }

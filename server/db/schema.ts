@@ -13,6 +13,7 @@ export * from './schema/documents';
 export * from './schema/evidence';
 export * from './schema/identProcedure';
 export * from './schema/messages';
+export * from './schema/notifications';
 export * from './schema/payments';
 export * from './schema/profiles';
 export * from './schema/reference';

@@ -20,6 +20,7 @@ import {
 } from '#contract/profileWrites';
 import type { AppContext } from '../context';
 import { profiles } from '../db/schema';
+import { recordMentions } from '../domain/notifications';
 import { toProfile } from '../domain/profiles';
 import {
   type Actor,
@@ -34,6 +35,7 @@ import { forbidden, HttpError, notFound } from '../errors';
 import { need, principalOf } from '../http/access';
 import { conflictSchema, ifMatchHeaders, seenVersion, versioned, withEtag } from '../http/versioning';
 import { createLocalSummariser, type Summariser } from '../integrations/summariser';
+import { announceMentions } from './notifications';
 import { authErrors } from './shared';
 
 const access = need('view_profiles_page');
@@ -175,10 +177,19 @@ export function profileWriteRoutes(
         },
         async (request, reply) => {
           const actor = actorOf(request);
-          const note = await ctx.db.transaction((tx) =>
-            addNote(tx, actor, request.params.id, kind, request.body.note),
-          );
+          const { note, told } = await ctx.db.transaction(async (tx) => {
+            const note = await addNote(tx, actor, request.params.id, kind, request.body.note);
+            const told = await recordMentions(tx, {
+              id: note.id,
+              companyId: actor.companyId,
+              profileId: note.profile,
+              authorId: actor.userId,
+              text: note.note,
+            });
+            return { note, told };
+          });
           ctx.profileWatch.changed({ ...watchOf(actor, request.params.id), what: 'note' });
+          await announceMentions(ctx, actor, note, told);
           return reply.code(201).send(note);
         },
       );

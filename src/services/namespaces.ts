@@ -24,6 +24,7 @@ export const NAMESPACES = [
   'apiDocs',
   'procedure',
   'review',
+  'notifications',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

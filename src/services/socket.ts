@@ -8,6 +8,7 @@ import { io, type Socket } from 'socket.io-client';
 import type { LiveQuality } from '#contract/callQualityRules';
 import type { AgentStatusName } from '#contract/constants';
 import type { CallStep } from '#contract/identProcedure';
+import type { NotificationEvent } from '#contract/notifications';
 import type {
   AnsweredCall,
   ClientToServerEvents,
@@ -33,6 +34,9 @@ export type RealtimeEvent =
   | { type: 'STEP.RECORDED'; call_id: number; step: CallStep }
   /** What the customer receives in a call (issue 29 point 6): to the call's agent. */
   | ({ type: 'QUALITY.CUSTOMER'; call_id: number } & LiveQuality)
+  /** Someone mentioned this user (their own room only, issue 30). */
+  | { type: 'NOTIFICATION.NEW'; event: NotificationEvent }
+  | { type: 'NOTIFICATION.UNREAD'; unread: number }
   | { type: 'CONNECTION.LOST' }
   | { type: 'CONNECTION.RESTORED' };
 
@@ -238,6 +242,8 @@ export function connectRealtime(options: {
   socket.on('connect', () => {
     for (const listener of reviewListeners) listener(null);
   });
+  socket.on('notification.new', (event) => emit({ type: 'NOTIFICATION.NEW', event }));
+  socket.on('notification.unread', ({ unread }) => emit({ type: 'NOTIFICATION.UNREAD', unread }));
   socket.on('signal.message', ({ room, data }) => {
     for (const listener of signalListeners.get(room) ?? []) listener(data);
   });

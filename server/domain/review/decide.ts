@@ -7,6 +7,7 @@
  */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { ProfileStatus } from '#contract/common';
+import type { LocalizedText } from '#contract/logEvents';
 import {
   type DecisionBody,
   type FourEyesRule,
@@ -22,12 +23,14 @@ import {
   reviewPendingDecisions,
   reviewReasonCodes,
   reviewRules,
+  users,
   videoCallSteps,
   videoCalls,
 } from '../../db/schema';
 import { badRequest, conflict, forbidden } from '../../errors';
+import { fullName } from '../format';
 import type { Principal } from '../principal';
-import { changeStatus } from '../profileWrites';
+import { changeStatus, writeLog } from '../profileWrites';
 import { enqueueWebhookEvent } from '../webhooks';
 import { autoAssign, mayReview } from './assign';
 import { type CaseRow, caseStep, lockCase, runningState } from './cases';
@@ -56,9 +59,9 @@ async function checkedReason(tx: Tx, companyId: number, body: DecisionBody) {
     const known = codes.find((c) => c.code === code);
     if (!known) throw badRequest(REVIEW_DETAILS.unknownReason);
     if (known.noteRequired && !note) throw badRequest(REVIEW_DETAILS.noteRequired);
-    return { code, note, label: known.labelEn };
+    return { code, note, label: known.labelEn, labels: { 'en-US': known.labelEn, tr: known.labelTr } };
   }
-  return { code: null, note, label: null };
+  return { code: null, note, label: null, labels: null };
 }
 
 /** Which of the company's four-eyes rules catch this decision (only approvals are caught). */
@@ -105,12 +108,28 @@ export async function fourEyesRulesFor(
   return caught;
 }
 
+/** A user's name as the history shows it (the e-mail when no name is set); null for a deleted user. */
+async function nameOf(tx: Tx, userId: number | null): Promise<string | null> {
+  if (userId === null) return null;
+  const [row] = await tx
+    .select({ first: users.firstName, last: users.lastName, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row ? fullName(row.first, row.last) || row.email : null;
+}
+
 /** Applies a final decision: the profile's status (when it changes), the case decided, `review.decided`. */
 async function applyDecision(
   tx: Tx,
   row: CaseRow,
   actor: Principal,
-  decision: { decision: ReviewDecision; code: string | null; note: string | null; label: string | null },
+  decision: {
+    decision: ReviewDecision;
+    code: string | null;
+    note: string | null;
+    label: string | null;
+    labels: LocalizedText | null;
+  },
   checker: { pendingId: number; makerId: number | null } | null,
 ): Promise<CaseRow> {
   const target = STATUS_OF[decision.decision];
@@ -129,6 +148,17 @@ async function applyDecision(
       statusChange = { from: profile.status, to: target };
     }
   }
+  // The profile's history shows the decision with its reason and note, and under four-eyes both reviewers.
+  await writeLog(tx, row.profileId, actor.id, 'review_decided', {
+    case_id: row.id,
+    decision: decision.decision,
+    reason_code: decision.code,
+    reason: decision.labels,
+    note: decision.note,
+    ...(checker
+      ? { maker: await nameOf(tx, checker.makerId), checker: (await nameOf(tx, actor.id)) ?? '' }
+      : {}),
+  });
   const now = new Date();
   const [after] = await tx
     .update(reviewCases)
@@ -311,10 +341,10 @@ export async function confirmDecision(
 ): Promise<CaseRow> {
   const { row, pending } = await lockPending(tx, actor, caseId);
   await resolve(tx, pending.id, actor, 'confirmed', note);
-  const label = pending.reasonCode
+  const labels = pending.reasonCode
     ? ((
         await tx
-          .select({ label: reviewReasonCodes.labelEn })
+          .select({ 'en-US': reviewReasonCodes.labelEn, tr: reviewReasonCodes.labelTr })
           .from(reviewReasonCodes)
           .where(
             and(
@@ -323,13 +353,19 @@ export async function confirmDecision(
               eq(reviewReasonCodes.code, pending.reasonCode),
             ),
           )
-      )[0]?.label ?? null)
+      )[0] ?? null)
     : null;
   return applyDecision(
     tx,
     row,
     actor,
-    { decision: pending.decision as ReviewDecision, code: pending.reasonCode, note: pending.note, label },
+    {
+      decision: pending.decision as ReviewDecision,
+      code: pending.reasonCode,
+      note: pending.note,
+      label: labels?.['en-US'] ?? null,
+      labels,
+    },
     { pendingId: pending.id, makerId: pending.makerId },
   );
 }

@@ -2,10 +2,13 @@
  * What the profile reports (pdf-basic, pdf-expand) read (§7): the profile, and for the expanded report its
  * documents, AML result, video calls and notes; the page images as bytes for embedding in the PDF.
  */
+
+import type { z } from 'zod';
 import type { AmlResult } from '#contract/aml';
 import type { Page } from '#contract/common';
 import type { Document } from '#contract/documents';
-import type { Note } from '#contract/notes';
+import { PROFILE_LOG_EVENTS } from '#contract/logEvents';
+import type { LogEntry, Note } from '#contract/notes';
 import type { Profile } from '#contract/profiles';
 import type { VideoCall } from '#contract/videocalls';
 import { visibleTabs } from '../../machines/profileTabs';
@@ -24,6 +27,31 @@ export interface ReportData {
   aml: AmlResult | null;
   calls: VideoCall[];
   notes: Note[];
+  /** The review decisions that took effect (issue 30), oldest first. */
+  decisions: ReportDecision[];
+}
+
+/** A `review_decided` entry of the profile's log, with when and by whom. */
+export type ReportDecision = z.infer<(typeof PROFILE_LOG_EVENTS)['review_decided']> & {
+  at: string;
+  by: string | null;
+};
+
+/** The most log entries a report reads for its decisions (the server's page limit). */
+const REPORT_LOGS_LIMIT = 200;
+
+/** The profile's review decisions, from its newest log entries. */
+export async function listDecisions(id: number, { signal }: Options = {}): Promise<ReportDecision[]> {
+  const { results } = await api
+    .get(`profile/${id}/logs`, { searchParams: { limit: REPORT_LOGS_LIMIT }, signal })
+    .json<{ results: LogEntry[] }>();
+  return results
+    .filter((entry) => entry.action === 'review_decided')
+    .flatMap((entry) => {
+      const parsed = PROFILE_LOG_EVENTS.review_decided.safeParse(entry.data);
+      return parsed.success ? [{ ...parsed.data, at: entry.created_at, by: entry.actor?.name ?? null }] : [];
+    })
+    .reverse();
 }
 
 /** Calls listed in a report at most (the server's page limit). */
@@ -52,18 +80,22 @@ export async function loadReportData(
   { signal }: Options = {},
 ): Promise<ReportData> {
   if (kind === 'basic') {
-    const profile = await getProfile(id, { signal });
-    return { kind, profile, documents: [], aml: null, calls: [], notes: [] };
+    const [profile, decisions] = await Promise.all([
+      getProfile(id, { signal }),
+      listDecisions(id, { signal }),
+    ]);
+    return { kind, profile, documents: [], aml: null, calls: [], notes: [], decisions };
   }
-  const [profile, config, documents, calls, notes] = await Promise.all([
+  const [profile, config, documents, calls, notes, decisions] = await Promise.all([
     getProfile(id, { signal }),
     getCompanyConfig(companyId, { signal }),
     listDocuments(id, { signal }),
     listCalls(id, { signal }),
     listNotes(id, { signal }),
+    listDecisions(id, { signal }),
   ]);
   const aml = visibleTabs(config).includes('aml') ? await getAml(id, { signal }) : null;
-  return { kind, profile, documents, aml, calls: calls.results, notes };
+  return { kind, profile, documents, aml, calls: calls.results, notes, decisions };
 }
 
 /** Image formats a PDF can embed as they are. */

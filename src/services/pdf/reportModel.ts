@@ -5,6 +5,7 @@
 import type { TFunction } from 'i18next';
 import type { ProfileStatus, RiskLevel } from '#contract/constants';
 import { CHECK_KINDS, CONTENT_FIELDS } from '#contract/constants';
+import { localized } from '#contract/logText';
 import type { ReportData, ReportKind } from '../api/profileReport';
 
 export type Row = readonly [label: string, value: string];
@@ -47,6 +48,8 @@ export interface ReportFormat {
   date: (iso: string) => string;
   status: (status: ProfileStatus) => string;
   risk: (risk: RiskLevel) => string;
+  /** The interface language (company texts logged in both languages are shown in it); en-US when unset. */
+  language?: string;
 }
 
 /** Stored genders ('female', 'F', 'm' ...) to their label keys; anything else is shown as stored. */
@@ -123,6 +126,7 @@ export function buildReportModel(data: ReportData, format: ReportFormat, generat
     },
   ];
 
+  sections.push(decisionsSection(data, format));
   if (data.kind === 'expanded') {
     sections.push(
       documentsSection(data, format, text),
@@ -321,4 +325,34 @@ function notesSection(data: ReportData, format: ReportFormat): ReportSection {
       ]
     : [{ kind: 'text', text: t('notes.noNotes') }];
   return { id: 'notes', title: t('sections.notes'), blocks };
+}
+
+/** The review decisions that took effect (issue 30): decision, reason code, note, and under four-eyes both reviewers. */
+function decisionsSection(data: ReportData, format: ReportFormat): ReportSection {
+  const { t } = format;
+  const none = t('none');
+  const blocks: ReportBlock[] = data.decisions.length
+    ? [
+        {
+          kind: 'table',
+          columns: [
+            t('decisions.date'),
+            t('decisions.decision'),
+            t('decisions.reason'),
+            t('decisions.note'),
+            t('decisions.reviewers'),
+          ],
+          rows: data.decisions.map((d) => [
+            format.dateTime(d.at),
+            t(`decisions.kinds.${d.decision}`),
+            d.reason ? `${localized(d.reason, format.language ?? 'en-US')} (${d.reason_code})` : none,
+            d.note ?? none,
+            d.checker
+              ? t('decisions.fourEyes', { maker: d.maker ?? none, checker: d.checker })
+              : (d.by ?? t('notes.system')),
+          ]),
+        },
+      ]
+    : [{ kind: 'text', text: t('decisions.none') }];
+  return { id: 'decisions', title: t('sections.decisions'), blocks };
 }

@@ -33,6 +33,7 @@ import { queryClient } from './queryClient';
 import { AgentStatusControl } from './realtime/AgentStatusControl';
 import { ConnectionBanner } from './realtime/ConnectionBanner';
 import { IncomingCall } from './realtime/IncomingCall';
+import { NotificationBell } from './realtime/NotificationBell';
 import { RealtimeProvider } from './realtime/RealtimeProvider';
 import { reloadPage } from './reload';
 import { UnpaidBanner } from './UnpaidBanner';
@@ -193,6 +194,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
           </NavbarGroup>
           <NavbarGroup align={Alignment.END}>
             <AgentStatusControl />
+            <NotificationBell account={account} />
             <LanguageSelect />
             <ThemeToggle />
             <NavbarDivider />

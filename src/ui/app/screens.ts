@@ -67,7 +67,18 @@ export const Screens = {
   Profile: lazyScreen(
     () => import('../screens/profile/ProfileScreen'),
     'ProfileScreen',
-    ['profile', 'report', 'documents', 'aml', 'calls', 'presence', 'fields', 'logs', 'review'],
+    [
+      'profile',
+      'report',
+      'documents',
+      'aml',
+      'calls',
+      'presence',
+      'fields',
+      'logs',
+      'review',
+      'notifications',
+    ],
     {
       queries: (q, { params, companyId }) => [
         q.profileQuery(Number(params.profileID)),

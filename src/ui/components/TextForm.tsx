@@ -1,8 +1,29 @@
 import { Button, FormGroup, Intent, TextArea } from '@blueprintjs/core';
-import { useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { checkLength } from '../../machines/validation';
 import { useValidationText } from './FieldMessage';
 import { useFormCheck } from './useFormCheck';
+
+export interface TextInputProps {
+  id: string;
+  placeholder: string;
+  value: string;
+  onValueChange: (value: string) => void;
+  intent: Intent;
+}
+
+function DefaultInput({ id, placeholder, value, onValueChange, intent }: TextInputProps) {
+  return (
+    <TextArea
+      id={id}
+      fill
+      placeholder={placeholder}
+      value={value}
+      onChange={(event) => onValueChange(event.currentTarget.value)}
+      intent={intent}
+    />
+  );
+}
 
 /**
  * A text to send (a note, a question, a message) with its §5 length rule. What was typed stays when sending
@@ -16,6 +37,7 @@ export function TextForm({
   max,
   counter,
   onSubmit,
+  input,
 }: {
   label: string;
   placeholder: string;
@@ -24,6 +46,8 @@ export function TextForm({
   max?: number;
   counter?: (count: number) => string;
   onSubmit: (text: string) => Promise<unknown>;
+  /** Another text area (e.g. one that offers @mentions), given what the default one gets. */
+  input?: (props: TextInputProps) => ReactNode;
 }) {
   const id = useId();
   const text = useValidationText();
@@ -55,14 +79,13 @@ export function TextForm({
         helperText={message ?? counter?.(value.trim().length)}
         intent={message ? Intent.DANGER : Intent.NONE}
       >
-        <TextArea
-          id={id}
-          fill
-          placeholder={placeholder}
-          value={value}
-          onChange={(event) => setValue(event.currentTarget.value)}
-          intent={message ? Intent.DANGER : Intent.NONE}
-        />
+        {(input ?? DefaultInput)({
+          id,
+          placeholder,
+          value,
+          onValueChange: setValue,
+          intent: message ? Intent.DANGER : Intent.NONE,
+        })}
       </FormGroup>
       <Button type="submit" text={submitText} loading={busy} />
     </form>

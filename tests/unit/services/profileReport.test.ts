@@ -155,7 +155,37 @@ const calls: VideoCall[] = Array.from({ length: 12 }, (_, i) => ({
   created_at: '2026-01-04T09:00:00.000Z',
 }));
 
-const basic: ReportData = { kind: 'basic', profile, documents: [], aml: null, calls: [], notes: [] };
+const decisions: ReportData['decisions'] = [
+  {
+    case_id: 7,
+    decision: 'reject',
+    reason_code: 'face_mismatch',
+    reason: { 'en-US': 'Face does not match the document', tr: 'Yüz belgeyle eşleşmiyor' },
+    note: 'Selfie başka birine ait',
+    at: '2026-01-06T10:00:00.000Z',
+    by: 'Gülşen Yıldız',
+  },
+  {
+    case_id: 8,
+    decision: 'approve',
+    reason_code: null,
+    reason: null,
+    note: null,
+    maker: 'Umut Agent',
+    checker: 'Rana Reviewer',
+    at: '2026-01-07T10:00:00.000Z',
+    by: 'Rana Reviewer',
+  },
+];
+const basic: ReportData = {
+  kind: 'basic',
+  profile,
+  documents: [],
+  aml: null,
+  calls: [],
+  notes: [],
+  decisions: [],
+};
 const expanded: ReportData = {
   kind: 'expanded',
   profile,
@@ -174,6 +204,7 @@ const expanded: ReportData = {
   },
   calls,
   notes,
+  decisions,
 };
 
 const images = new Map<number, ReportImage>([
@@ -201,6 +232,7 @@ function build(data: ReportData, language: 'en-US' | 'tr' = 'en-US') {
     date: (iso) => iso.slice(0, 10),
     status: (status) => status,
     risk: (risk) => risk,
+    language,
   };
   const model = buildReportModel(data, format, new Date('2026-02-01T12:00:00.000Z'));
   const bytes = buildReportPdf({
@@ -283,6 +315,45 @@ describe('profile report PDF', () => {
       .flatMap((block) => (block.kind === 'fields' ? block.rows : []));
     expect(rows).toContainEqual(['Recording of 2026-01-04 09:00 (SHA-256)', recordingHash]);
     expect(rows).toContainEqual(['Page 1 SHA-256', pageHash]);
+  });
+
+  it('lists the review decisions with the reason code in the reader’s language, the note and both reviewers (issue 30)', async () => {
+    const en = build(expanded).model.sections.find((s) => s.id === 'decisions');
+    expect(en?.title).toBe('Review decisions');
+    expect(en?.blocks).toEqual([
+      {
+        kind: 'table',
+        columns: ['Date', 'Decision', 'Reason code', 'Note', 'Reviewers'],
+        rows: [
+          [
+            '2026-01-06 10:00',
+            'Reject',
+            'Face does not match the document (face_mismatch)',
+            'Selfie başka birine ait',
+            'Gülşen Yıldız',
+          ],
+          ['2026-01-07 10:00', 'Approve', '—', '—', 'Umut Agent (maker), Rana Reviewer (checker)'],
+        ],
+      },
+    ]);
+    const tr = build(expanded, 'tr').model.sections.find((s) => s.id === 'decisions');
+    expect(tr?.blocks[0]).toMatchObject({
+      rows: [
+        [
+          expect.any(String),
+          'Reddet',
+          'Yüz belgeyle eşleşmiyor (face_mismatch)',
+          expect.any(String),
+          'Gülşen Yıldız',
+        ],
+        [expect.any(String), 'Onayla', '—', '—', 'Umut Agent (karar veren), Rana Reviewer (onaylayan)'],
+      ],
+    });
+    const pdf = (await pagesText(build(expanded).bytes)).join('\n');
+    expect(pdf).toContain('Face does not match the document (face_mismatch)');
+    expect(build(basic).model.sections.find((s) => s.id === 'decisions')?.blocks).toEqual([
+      { kind: 'text', text: 'No review decision yet.' },
+    ]);
   });
 
   it('tr: Turkish headings and footer', async () => {

@@ -13,9 +13,10 @@ import { staleKeys } from '../../../services/profileWatch';
 import { connectRealtime, type Realtime } from '../../../services/socket';
 import { useActiveAccount } from '../useAccounts';
 
-export const ProfileSocketContext = createContext<Pick<Realtime, 'watchProfile' | 'onReviewCase'> | null>(
-  null,
-);
+export const ProfileSocketContext = createContext<Pick<
+  Realtime,
+  'watchProfile' | 'onReviewCase' | 'subscribe'
+> | null>(null);
 
 /** A socket for profile presence only (no call desk): opened for the account, closed when it changes. */
 export function ProfileSocketOnly({ account, children }: { account: Account; children: ReactNode }) {

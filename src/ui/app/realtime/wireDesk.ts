@@ -29,8 +29,15 @@ export function wireDesk(parts: DeskParts, agentId: number, setConnected: (up: b
         availability.send({ type: 'AGENT.STATUS', status: event.status, call_id: event.call_id });
       return;
     }
-    // Stats are read by their views; a step recorded goes to the call's steps panel (GuidedCallView).
-    if (event.type === 'STATS.UPDATE' || event.type === 'STEP.RECORDED') return;
+    // Stats are read by their views; a step recorded goes to the call's steps panel (GuidedCallView);
+    // notifications to the bell.
+    if (
+      event.type === 'STATS.UPDATE' ||
+      event.type === 'STEP.RECORDED' ||
+      event.type === 'NOTIFICATION.NEW' ||
+      event.type === 'NOTIFICATION.UNREAD'
+    )
+      return;
     if (event.type === 'CONNECTION.LOST' || event.type === 'CONNECTION.RESTORED') {
       setConnected(event.type === 'CONNECTION.RESTORED');
       availability.send(event);

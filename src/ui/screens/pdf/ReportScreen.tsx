@@ -82,6 +82,7 @@ function Report({ kind }: { kind: ReportKind }) {
         date: (iso) => date.format(new Date(iso)),
         status: labels.status,
         risk: labels.risk,
+        language,
       },
       new Date(generatedAt),
     );

@@ -11,6 +11,7 @@ import { TextForm } from '../../components/TextForm';
 import { useLogReader } from '../../components/useLogReader';
 import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
+import { MentionTextArea } from './MentionTextArea';
 import { Checklists, DocumentList } from './SidebarLists';
 
 /** Notes and feedback: 10 to 200 characters; questions and help-desk messages: at least 10 (§5, §9). */
@@ -154,6 +155,7 @@ function Notes({ profileId }: { profileId: number }) {
         {...NOTE_LENGTH}
         counter={(count) => t('notes.count', { count })}
         onSubmit={add}
+        input={MentionTextArea}
       />
     </Card>
   );
