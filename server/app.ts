@@ -61,6 +61,7 @@ import { profileWriteRoutes } from './routes/profileWrites';
 import { questionnaireRoutes } from './routes/questionnaires';
 import { referenceRoutes } from './routes/reference';
 import { reviewRoutes } from './routes/review';
+import { reviewMetricsRoutes } from './routes/reviewMetrics';
 import { sessionRoutes } from './routes/sessions';
 import { signupRoutes } from './routes/signup';
 import { storageRoutes } from './routes/storage';
@@ -119,6 +120,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   callQualityRoutes(ctx),
   callRoutingRoutes(ctx),
   reviewRoutes(ctx),
+  reviewMetricsRoutes(ctx),
 ];
 
 /**
