@@ -18,6 +18,7 @@ import type presence from '../locales/en-US/presence.json';
 import type procedure from '../locales/en-US/procedure.json';
 import type profile from '../locales/en-US/profile.json';
 import type report from '../locales/en-US/report.json';
+import type reviewAdmin from '../locales/en-US/reviewAdmin.json';
 import type screens from '../locales/en-US/screens.json';
 import type sessions from '../locales/en-US/sessions.json';
 import type signup from '../locales/en-US/signup.json';
@@ -52,6 +53,7 @@ declare module 'i18next' {
       logs: typeof logs;
       apiDocs: typeof apiDocs;
       procedure: typeof procedure;
+      reviewAdmin: typeof reviewAdmin;
     };
     returnNull: false;
   }

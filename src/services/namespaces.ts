@@ -23,6 +23,7 @@ export const NAMESPACES = [
   'logs',
   'apiDocs',
   'procedure',
+  'reviewAdmin',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */
