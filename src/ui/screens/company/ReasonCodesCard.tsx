@@ -46,7 +46,7 @@ export function ReasonCodesCard() {
             <div className="studio-review-admin-head">
               <H5 id={`codes-${decision}`}>{t(`codes.decisions.${decision}`)}</H5>
               <Button
-                icon="plus"
+                icon="add"
                 variant="minimal"
                 text={t('codes.add')}
                 aria-label={t('codes.addTo', { decision: t(`codes.decisions.${decision}`) })}
@@ -217,7 +217,7 @@ function ReasonCodeDialog({
           ? t('codes.editTitle', { decision: decisionName })
           : t('codes.addTitle', { decision: decisionName })
       }
-      icon="tag"
+      icon="edit"
       onClose={onClose}
       style={{ width: 520 }}
     >

@@ -181,6 +181,7 @@ function QueueRow({ queue }: { queue: ReviewQueue }) {
           aria-describedby={slaError ? `${inputId}-error` : undefined}
           onValueChange={(value) => setSla(value)}
           className="studio-review-admin-number"
+          fill={false}
         />
         {slaError && (
           <p id={`${inputId}-error`} className="studio-review-admin-error">
@@ -190,6 +191,7 @@ function QueueRow({ queue }: { queue: ReviewQueue }) {
       </td>
       <td>
         <Switch
+          className="studio-review-admin-switch"
           checked={auto}
           disabled={save.isPending}
           aria-label={t('queues.autoAssignOf', { name: queue.name })}
@@ -297,6 +299,7 @@ function ReviewerRow({ reviewer }: { reviewer: Reviewer }) {
           aria-describedby={capacityError ? `${inputId}-error` : undefined}
           onValueChange={(value) => setCapacity(value)}
           className="studio-review-admin-number"
+          fill={false}
         />
         {capacityError && (
           <p id={`${inputId}-error`} className="studio-review-admin-error">
@@ -306,6 +309,7 @@ function ReviewerRow({ reviewer }: { reviewer: Reviewer }) {
       </td>
       <td>
         <Switch
+          className="studio-review-admin-switch"
           checked={away}
           disabled={save.isPending}
           aria-label={t('reviewers.awayOf', { name: reviewer.name })}

@@ -21,7 +21,7 @@ export function ListCard({
 }) {
   const { t } = useTranslation('reviewAdmin');
   return (
-    <Card className="studio-settings-card studio-review-admin-card">
+    <Card className="studio-settings-card">
       <div className="studio-review-admin-head">
         <H4>{title}</H4>
         {actions}
