@@ -164,25 +164,26 @@ function QueueRow({ queue }: { queue: ReviewQueue }) {
       </th>
       <td>{t('queues.openCount', { open: queue.open, overdue: queue.overdue })}</td>
       <td>
-        <NumericInput
-          id={inputId}
-          buttonPosition="none"
-          value={Number.isFinite(sla) ? sla : ''}
-          min={1}
-          max={REVIEW_LIMITS.queueSlaHoursMax}
-          stepSize={1}
-          minorStepSize={null}
-          allowNumericCharactersOnly
-          clampValueOnBlur={false}
-          disabled={save.isPending}
-          intent={slaError ? Intent.DANGER : Intent.NONE}
-          aria-label={t('queues.slaOf', { name: queue.name })}
-          aria-invalid={slaError !== null}
-          aria-describedby={slaError ? `${inputId}-error` : undefined}
-          onValueChange={(value) => setSla(value)}
-          className="studio-review-admin-number"
-          fill={false}
-        />
+        <div className="studio-review-admin-number">
+          <NumericInput
+            id={inputId}
+            buttonPosition="none"
+            value={Number.isFinite(sla) ? sla : ''}
+            min={1}
+            max={REVIEW_LIMITS.queueSlaHoursMax}
+            stepSize={1}
+            minorStepSize={null}
+            allowNumericCharactersOnly
+            clampValueOnBlur={false}
+            disabled={save.isPending}
+            intent={slaError ? Intent.DANGER : Intent.NONE}
+            aria-label={t('queues.slaOf', { name: queue.name })}
+            aria-invalid={slaError !== null}
+            aria-describedby={slaError ? `${inputId}-error` : undefined}
+            onValueChange={(value) => setSla(value)}
+            fill
+          />
+        </div>
         {slaError && (
           <p id={`${inputId}-error`} className="studio-review-admin-error">
             {slaError}
@@ -282,25 +283,26 @@ function ReviewerRow({ reviewer }: { reviewer: Reviewer }) {
       </th>
       <td>{reviewer.load}</td>
       <td>
-        <NumericInput
-          id={inputId}
-          buttonPosition="none"
-          value={Number.isFinite(capacity) ? capacity : ''}
-          min={0}
-          max={REVIEW_LIMITS.capacityMax}
-          stepSize={1}
-          minorStepSize={null}
-          allowNumericCharactersOnly
-          clampValueOnBlur={false}
-          disabled={save.isPending}
-          intent={capacityError ? Intent.DANGER : Intent.NONE}
-          aria-label={t('reviewers.capacityOf', { name: reviewer.name })}
-          aria-invalid={capacityError !== null}
-          aria-describedby={capacityError ? `${inputId}-error` : undefined}
-          onValueChange={(value) => setCapacity(value)}
-          className="studio-review-admin-number"
-          fill={false}
-        />
+        <div className="studio-review-admin-number">
+          <NumericInput
+            id={inputId}
+            buttonPosition="none"
+            value={Number.isFinite(capacity) ? capacity : ''}
+            min={0}
+            max={REVIEW_LIMITS.capacityMax}
+            stepSize={1}
+            minorStepSize={null}
+            allowNumericCharactersOnly
+            clampValueOnBlur={false}
+            disabled={save.isPending}
+            intent={capacityError ? Intent.DANGER : Intent.NONE}
+            aria-label={t('reviewers.capacityOf', { name: reviewer.name })}
+            aria-invalid={capacityError !== null}
+            aria-describedby={capacityError ? `${inputId}-error` : undefined}
+            onValueChange={(value) => setCapacity(value)}
+            fill
+          />
+        </div>
         {capacityError && (
           <p id={`${inputId}-error`} className="studio-review-admin-error">
             {capacityError}
