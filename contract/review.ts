@@ -113,6 +113,8 @@ export const reviewQueueSchema = z.object({
   /** Open cases (not decided) of the queue, and those past their due time among them. */
   open: z.number().int(),
   overdue: z.number().int(),
+  /** Cases whose maker's decision waits for a checker (four-eyes). */
+  awaiting_second_review: z.number().int(),
 });
 export type ReviewQueue = z.infer<typeof reviewQueueSchema>;
 

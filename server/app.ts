@@ -64,6 +64,7 @@ import { profileWriteRoutes } from './routes/profileWrites';
 import { questionnaireRoutes } from './routes/questionnaires';
 import { referenceRoutes } from './routes/reference';
 import { reviewRoutes } from './routes/review';
+import { reviewMetricsRoutes } from './routes/reviewMetrics';
 import { sessionRoutes } from './routes/sessions';
 import { signupRoutes } from './routes/signup';
 import { storageRoutes } from './routes/storage';
@@ -123,6 +124,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   callRoutingRoutes(ctx),
   reviewRoutes(ctx),
   notificationRoutes(ctx),
+  reviewMetricsRoutes(ctx),
 ];
 
 /**

@@ -20,6 +20,7 @@ import type procedure from '../locales/en-US/procedure.json';
 import type profile from '../locales/en-US/profile.json';
 import type report from '../locales/en-US/report.json';
 import type review from '../locales/en-US/review.json';
+import type reviewAdmin from '../locales/en-US/reviewAdmin.json';
 import type screens from '../locales/en-US/screens.json';
 import type sessions from '../locales/en-US/sessions.json';
 import type signup from '../locales/en-US/signup.json';
@@ -56,6 +57,7 @@ declare module 'i18next' {
       procedure: typeof procedure;
       review: typeof review;
       notifications: typeof notifications;
+      reviewAdmin: typeof reviewAdmin;
     };
     returnNull: false;
   }

@@ -363,7 +363,7 @@ export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           description:
             'The company’s queues (by default Identity, AML and the senior Escalations) with their SLA in hours and ' +
-            'their open and overdue case counts.',
+            'their open, overdue and awaiting-second-review case counts.',
           response: { 200: z.array(reviewQueueSchema), ...authErrors },
         },
       },

@@ -3,6 +3,7 @@
  * break are quoted, quotes doubled, lines end with CRLF. Text that a spreadsheet would run as a formula
  * (=, +, -, @ first) is prefixed with an apostrophe (agent names come from users).
  */
+import { csvField, csvLine } from '#contract/csv';
 import type { CallFigures, CallReport } from '#contract/stats';
 
 export interface CsvLabels {
@@ -26,15 +27,7 @@ export interface CsvLabels {
   noAgent: string;
 }
 
-/** One CSV field. */
-export function csvField(value: string | number | null): string {
-  if (value === null) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export const csvLine = (fields: (string | number | null)[]) => fields.map(csvField).join(',');
+export { csvField, csvLine };
 
 /** Seconds with one decimal (empty when there is no figure). */
 const seconds = (value: number | null) => (value === null ? null : Math.round(value * 10) / 10);

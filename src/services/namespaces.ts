@@ -25,6 +25,7 @@ export const NAMESPACES = [
   'procedure',
   'review',
   'notifications',
+  'reviewAdmin',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

@@ -184,7 +184,7 @@ export async function caseDetail(db: DbOrTx, companyId: number, caseId: number):
   };
 }
 
-/** GET /review/queues: the company's queues with their open and overdue counts. */
+/** GET /review/queues: the company's queues with their open, overdue and awaiting-second-review counts. */
 export async function listQueues(db: DbOrTx, companyId: number): Promise<ReviewQueue[]> {
   await ensureReviewSetup(db, companyId);
   await wakeSnoozed(db, companyId);
@@ -194,13 +194,14 @@ export async function listQueues(db: DbOrTx, companyId: number): Promise<ReviewQ
       open: sql<number>`(count(${reviewCases.id}) filter (where ${reviewCases.state} <> 'decided'))::int`,
       overdue: sql<number>`(count(${reviewCases.id}) filter (where ${reviewCases.state} <> 'decided'
         and ${reviewCases.pausedAt} is null and ${reviewCases.dueAt} < now()))::int`,
+      awaiting: sql<number>`(count(${reviewCases.id}) filter (where ${reviewCases.state} = 'awaiting_second_review'))::int`,
     })
     .from(reviewQueues)
     .leftJoin(reviewCases, eq(reviewCases.queueId, reviewQueues.id))
     .where(eq(reviewQueues.companyId, companyId))
     .groupBy(reviewQueues.id)
     .orderBy(asc(reviewQueues.senior), asc(reviewQueues.id));
-  return rows.map(({ queue, open, overdue }) => ({
+  return rows.map(({ queue, open, overdue, awaiting }) => ({
     id: queue.id,
     name: queue.name,
     sla_hours: queue.slaHours,
@@ -208,5 +209,6 @@ export async function listQueues(db: DbOrTx, companyId: number): Promise<ReviewQ
     auto_assign: queue.autoAssign,
     open,
     overdue,
+    awaiting_second_review: awaiting,
   }));
 }

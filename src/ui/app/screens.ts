@@ -32,11 +32,12 @@ export const Screens = {
   Settings: lazyScreen(() => import('../screens/settings/SettingsScreen'), 'SettingsScreen', [
     'admin',
     'sessions',
+    'reviewAdmin',
   ]),
   CompanySettings: lazyScreen(
     () => import('../screens/company/CompanySettingsScreen'),
     'CompanySettingsScreen',
-    ['webhooks', 'allowlist', 'payment'],
+    ['webhooks', 'allowlist', 'payment', 'reviewAdmin'],
   ),
   Return: lazyScreen(() => import('../screens/payment/ReturnScreen'), 'ReturnScreen', ['payment']),
   Admin: lazyScreen(() => import('../screens/admin/AdminScreen'), 'AdminScreen', [
@@ -58,7 +59,10 @@ export const Screens = {
   Calls: lazyScreen(() => import('../screens/calls/CallsScreen'), 'CallsScreen', ['calls', 'stats']),
   Call: lazyScreen(() => import('../screens/call/CallScreen'), 'CallScreen', ['calls', 'profile']),
   Landing: lazyScreen(() => import('../screens/landing/LandingScreen'), 'LandingScreen', ['stats']),
-  Dashboard: lazyScreen(() => import('../screens/dashboard/DashboardScreen'), 'DashboardScreen', ['stats']),
+  Dashboard: lazyScreen(() => import('../screens/dashboard/DashboardScreen'), 'DashboardScreen', [
+    'stats',
+    'reviewAdmin',
+  ]),
   SmartModules: lazyScreen(() => import('../screens/smartModules/SmartModulesScreen'), 'SmartModulesScreen', [
     'modules',
     'profile',

@@ -20,6 +20,15 @@ function keys(tree: Record<string, unknown>, prefix = ''): string[] {
   );
 }
 
+/** Every leaf of a resource tree with its dotted key (keys may hold dots themselves: API paths such as `/metrics.csv`). */
+function leaves(tree: Record<string, unknown>, prefix = ''): [string, unknown][] {
+  return Object.entries(tree).flatMap(([key, value]): [string, unknown][] =>
+    typeof value === 'object' && value !== null
+      ? leaves(value as Record<string, unknown>, `${prefix}${key}.`)
+      : [[`${prefix}${key}`, value]],
+  );
+}
+
 const fromDisk = (language: string, namespace: string) => Promise.resolve(read(language, namespace));
 
 /** Texts of the customer's join page (customer.html), which bundles them itself. */
@@ -41,10 +50,7 @@ describe('locales', () => {
       for (const other of others) expect(keys(other).sort()).toEqual(expected);
       for (const language of LANGUAGES) {
         const tree = read(language, namespace);
-        for (const key of keys(tree)) {
-          const value = key
-            .split('.')
-            .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], tree);
+        for (const [key, value] of leaves(tree)) {
           expect(
             typeof value === 'string' && value.trim().length > 0,
             `${language}/${namespace}:${key}`,

@@ -10,10 +10,10 @@ import { showError, showSuccess } from '../../toaster';
  * The texts of one company setting, under `<prefix>.` in the calls namespace: title, body, loadFailed, save,
  * saved, adminOnly.
  */
-type TextPrefix = 'evidence.retention' | 'routing';
+type TextPrefix = 'evidence.retention' | 'routing' | 'reviewRules';
 
 /**
- * One company setting read and written whole (evidence retention, call routing): the active account's
+ * One company setting read and written whole (evidence retention, call routing, four-eyes rules): the active account's
  * settings, the fields the user changed (`draft`), and the save, which takes the server's answer as the new
  * settings and says so. Admins change it; everyone else reads it.
  */

@@ -1,6 +1,7 @@
 import { H2, Tab, Tabs } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useActiveAccount } from '../../app/useAccounts';
 import { usePageTitle } from '../../app/usePageTitle';
 import { PlanTab, PlanTabTitle } from '../payment/PlanTab';
 import { AllowListTab, AllowListTabTitle } from './AllowListTab';
@@ -8,18 +9,21 @@ import { CallRoutingTab, CallRoutingTabTitle } from './CallRoutingTab';
 import { EvidenceRetentionTab, EvidenceRetentionTabTitle } from './EvidenceRetentionTab';
 import { IdentProcedureTab, IdentProcedureTabTitle } from './IdentProcedureTab';
 import { PasskeyPolicyTab, PasskeyPolicyTabTitle } from './PasskeyPolicyTab';
+import { ReviewDeskTab, ReviewDeskTabTitle } from './ReviewDeskTab';
 import { WebhooksTab } from './WebhooksTab';
 import './company.css';
 import './icons';
 
 /**
  * /company-settings (§2, view_company_page): the company's configuration in tabs: webhooks, the IP
- * allow-list, plan and payment, sign-in, the identification procedure, evidence retention and call routing.
+ * allow-list, plan and payment, sign-in, the identification procedure, evidence retention, call routing and,
+ * for Admins, the reviewers' desk.
  */
 export function CompanySettingsScreen() {
   const { t } = useTranslation('webhooks');
   const title = t('title');
   usePageTitle(title);
+  const isAdmin = useActiveAccount()?.role === 'Admin';
   // `?tab=plan` (the return page's link back) opens that tab.
   const [tab, setTab] = useState<string>(
     () => new URLSearchParams(window.location.search).get('tab') ?? 'webhooks',
@@ -50,6 +54,9 @@ export function CompanySettingsScreen() {
           panel={<EvidenceRetentionTab />}
         />
         <Tab disabled={false} id="call-routing" title={<CallRoutingTabTitle />} panel={<CallRoutingTab />} />
+        {isAdmin && (
+          <Tab disabled={false} id="review-desk" title={<ReviewDeskTabTitle />} panel={<ReviewDeskTab />} />
+        )}
       </Tabs>
     </section>
   );

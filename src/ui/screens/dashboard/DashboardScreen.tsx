@@ -12,11 +12,13 @@ import { BarChartCard } from '../stats/BarChartCard';
 import { CALL_STATUS_COLORS, OUTCOME_COLORS, PROFILE_STATUS_COLORS } from '../stats/chartColors';
 import { RangePicker } from '../stats/RangePicker';
 import '../stats/stats.css';
+import { ReviewDeskSection } from './ReviewDeskSection';
+import './reviewDesk.css';
 
 /**
  * /dashboard (issue 8 point 4): GET /bitool, the last 6 months by default (§9), with a date range
  * picker; charts of new profiles by status, approvals and rejections, document checks, AML screenings
- * and call outcomes.
+ * and call outcomes; for reviewers, the reviewers' desk (issue 30).
  */
 export function DashboardScreen() {
   const { t } = useTranslation('stats');
@@ -74,6 +76,7 @@ export function DashboardScreen() {
         />
       )}
       {data && !empty && <DashboardBody data={data} busy={bitool.isFetching} />}
+      <ReviewDeskSection today={today} />
     </section>
   );
 }

@@ -11,12 +11,13 @@ import { PasskeysCard } from './PasskeysCard';
 import { PasswordCard } from './PasswordCard';
 import { PreferencesCard } from './PreferencesCard';
 import { ProfileCard } from './ProfileCard';
+import { ReviewerAwayCard } from './ReviewerAwayCard';
 import { SessionsCard } from './SessionsCard';
 import { TwoFactorPanel } from './TwoFactorPanel';
 
 /**
  * /settings: the signed-in user's own account (§2): name and phone, password, two-factor, sign-in photo,
- * language and theme, the accounts stored in this browser, and the account's active sessions (issue 20).
+ * language and theme, a reviewer's away status (issue 30), the accounts stored in this browser, and the account's active sessions (issue 20).
  */
 export function SettingsScreen() {
   const { t } = useTranslation('auth');
@@ -65,6 +66,7 @@ export function SettingsScreen() {
       </Card>
       <PasskeysCard />
       {user.data && <AuthPhotoCard user={user.data} onSaved={refresh} />}
+      <ReviewerAwayCard />
       <PreferencesCard />
       <AccountsCard />
       <SessionsCard />

@@ -1,0 +1,333 @@
+import { Button, Classes, HTMLTable, Intent, NumericInput, Switch, Tag } from '@blueprintjs/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  FOUR_EYES_RULES,
+  type FourEyesRules,
+  queueBodySchema,
+  REVIEW_LIMITS,
+  type Reviewer,
+  type ReviewQueue,
+  reviewerBodySchema,
+  rulesBodySchema,
+} from '#contract/review';
+import { isApiError } from '../../../services/api/http';
+import {
+  getReviewers,
+  getReviewQueues,
+  getReviewRules,
+  reviewAdminKeys,
+  setReviewer,
+  setReviewQueue,
+  setReviewRules,
+} from '../../../services/api/reviewAdmin';
+import { useActiveAccount } from '../../app/useAccounts';
+import { showError, showSuccess } from '../../toaster';
+import { CompanySettingCard, useCompanySetting } from './CompanySettingCard';
+import { ReasonCodesCard } from './ReasonCodesCard';
+import { ListCard } from './ReviewListCard';
+
+export function ReviewDeskTabTitle() {
+  const { t } = useTranslation('reviewAdmin');
+  return <>{t('tab')}</>;
+}
+
+/**
+ * The reviewers' desk for Admins (issue 30 point 3): the four-eyes rules, the queues' SLA and auto-assignment,
+ * the reason codes per decision in both languages, and the reviewers' capacity and away status.
+ */
+export function ReviewDeskTab() {
+  return (
+    <div className="studio-review-admin">
+      <RulesCard />
+      <QueuesCard />
+      <ReasonCodesCard />
+      <ReviewersCard />
+    </div>
+  );
+}
+
+function RulesCard() {
+  const { t } = useTranslation('calls');
+  const setting = useCompanySetting({
+    keys: reviewAdminKeys.rules,
+    read: getReviewRules,
+    write: (body: FourEyesRules) => setReviewRules(body),
+    texts: 'reviewRules',
+  });
+  const { settings, draft, setDraft, save } = setting;
+  const shown = Object.fromEntries(
+    FOUR_EYES_RULES.map((rule) => [rule, draft[rule] ?? settings.data?.[rule] ?? false]),
+  ) as FourEyesRules;
+  const locked = !setting.isAdmin || save.isPending;
+  return (
+    <CompanySettingCard
+      texts="reviewRules"
+      settings={settings}
+      isAdmin={setting.isAdmin}
+      saving={save.isPending}
+      canSave={rulesBodySchema.safeParse(shown).success && setting.changed}
+      onSave={() => save.mutate(shown)}
+    >
+      {FOUR_EYES_RULES.map((rule) => (
+        <Switch
+          key={rule}
+          label={t(`reviewRules.${rule}`)}
+          checked={shown[rule]}
+          disabled={locked}
+          onChange={(event) => setDraft({ ...draft, [rule]: event.currentTarget.checked })}
+        />
+      ))}
+    </CompanySettingCard>
+  );
+}
+
+/** The first message of a zod check of one field, or null. */
+function fieldError(
+  result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } },
+  field: string,
+) {
+  return result.success
+    ? null
+    : (result.error?.issues.find((issue) => issue.path[0] === field)?.message ?? null);
+}
+
+function QueuesCard() {
+  const { t } = useTranslation('reviewAdmin');
+  const account = useActiveAccount();
+  const queues = useQuery({
+    queryKey: [...reviewAdminKeys.queues, account?.company_id ?? 0],
+    queryFn: ({ signal }) => getReviewQueues({ signal }),
+  });
+  const empty = queues.data?.length === 0;
+  return (
+    <ListCard
+      title={t('queues.title')}
+      body={t('queues.body')}
+      query={queues}
+      failed={t('queues.loadFailed')}
+    >
+      {empty ? (
+        <p className={Classes.TEXT_MUTED}>{t('queues.empty')}</p>
+      ) : (
+        <HTMLTable compact className="studio-review-admin-table" aria-label={t('queues.title')}>
+          <thead>
+            <tr>
+              <th scope="col">{t('queues.name')}</th>
+              <th scope="col">{t('queues.open')}</th>
+              <th scope="col">{t('queues.sla')}</th>
+              <th scope="col">{t('queues.autoAssign')}</th>
+              <th scope="col">
+                <span className={Classes.TEXT_MUTED}>{t('actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {queues.data?.map((queue) => (
+              <QueueRow key={queue.id} queue={queue} />
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+    </ListCard>
+  );
+}
+
+function QueueRow({ queue }: { queue: ReviewQueue }) {
+  const { t } = useTranslation('reviewAdmin');
+  const { t: tc } = useTranslation();
+  const queryClient = useQueryClient();
+  const [sla, setSla] = useState<number>(queue.sla_hours);
+  const [auto, setAuto] = useState(queue.auto_assign);
+  const body = { sla_hours: sla, auto_assign: auto };
+  const checked = queueBodySchema.safeParse(body);
+  const slaError = fieldError(checked, 'sla_hours')
+    ? t('queues.slaBounds', { max: REVIEW_LIMITS.queueSlaHoursMax })
+    : null;
+  const changed = sla !== queue.sla_hours || auto !== queue.auto_assign;
+  const save = useMutation({
+    mutationFn: () => setReviewQueue(queue.id, body),
+    onSuccess: (answer) => {
+      setSla(answer.sla_hours);
+      setAuto(answer.auto_assign);
+      void queryClient.invalidateQueries({ queryKey: reviewAdminKeys.queues });
+      void showSuccess(t('queues.saved', { name: answer.name }));
+    },
+    onError: (error) => void showError(isApiError(error) ? error.detail : tc('messages.error')),
+  });
+  const inputId = `review-queue-sla-${queue.id}`;
+  return (
+    <tr>
+      <th scope="row">
+        {queue.name} {queue.senior && <Tag minimal>{t('queues.senior')}</Tag>}
+      </th>
+      <td>{t('queues.openCount', { open: queue.open, overdue: queue.overdue })}</td>
+      <td>
+        <div className="studio-review-admin-number">
+          <NumericInput
+            id={inputId}
+            buttonPosition="none"
+            value={Number.isFinite(sla) ? sla : ''}
+            min={1}
+            max={REVIEW_LIMITS.queueSlaHoursMax}
+            stepSize={1}
+            minorStepSize={null}
+            allowNumericCharactersOnly
+            clampValueOnBlur={false}
+            disabled={save.isPending}
+            intent={slaError ? Intent.DANGER : Intent.NONE}
+            aria-label={t('queues.slaOf', { name: queue.name })}
+            aria-invalid={slaError !== null}
+            aria-describedby={slaError ? `${inputId}-error` : undefined}
+            onValueChange={(value) => setSla(value)}
+            fill
+          />
+        </div>
+        {slaError && (
+          <p id={`${inputId}-error`} className="studio-review-admin-error">
+            {slaError}
+          </p>
+        )}
+      </td>
+      <td>
+        <Switch
+          className="studio-review-admin-switch"
+          checked={auto}
+          disabled={save.isPending}
+          aria-label={t('queues.autoAssignOf', { name: queue.name })}
+          onChange={(event) => setAuto(event.currentTarget.checked)}
+        />
+      </td>
+      <td>
+        <Button
+          text={t('save')}
+          aria-label={t('queues.saveOf', { name: queue.name })}
+          intent={Intent.PRIMARY}
+          disabled={!changed || !checked.success}
+          loading={save.isPending}
+          onClick={() => save.mutate()}
+        />
+      </td>
+    </tr>
+  );
+}
+
+function ReviewersCard() {
+  const { t } = useTranslation('reviewAdmin');
+  const account = useActiveAccount();
+  const reviewers = useQuery({
+    queryKey: [...reviewAdminKeys.reviewers, account?.company_id ?? 0],
+    queryFn: ({ signal }) => getReviewers({ signal }),
+  });
+  return (
+    <ListCard
+      title={t('reviewers.title')}
+      body={t('reviewers.body')}
+      query={reviewers}
+      failed={t('reviewers.loadFailed')}
+    >
+      {reviewers.data?.length === 0 ? (
+        <p className={Classes.TEXT_MUTED}>{t('reviewers.empty')}</p>
+      ) : (
+        <HTMLTable compact className="studio-review-admin-table" aria-label={t('reviewers.title')}>
+          <thead>
+            <tr>
+              <th scope="col">{t('reviewers.name')}</th>
+              <th scope="col">{t('reviewers.load')}</th>
+              <th scope="col">{t('reviewers.capacity')}</th>
+              <th scope="col">{t('reviewers.away')}</th>
+              <th scope="col">
+                <span className={Classes.TEXT_MUTED}>{t('actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {reviewers.data?.map((reviewer) => (
+              <ReviewerRow key={reviewer.user} reviewer={reviewer} />
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+    </ListCard>
+  );
+}
+
+function ReviewerRow({ reviewer }: { reviewer: Reviewer }) {
+  const { t } = useTranslation('reviewAdmin');
+  const { t: tc } = useTranslation();
+  const queryClient = useQueryClient();
+  const [capacity, setCapacity] = useState(reviewer.capacity);
+  const [away, setAway] = useState(reviewer.away);
+  const body = { capacity, away };
+  const checked = reviewerBodySchema.safeParse(body);
+  const capacityError = fieldError(checked, 'capacity')
+    ? t('reviewers.capacityBounds', { max: REVIEW_LIMITS.capacityMax })
+    : null;
+  const changed = capacity !== reviewer.capacity || away !== reviewer.away;
+  const save = useMutation({
+    mutationFn: () => setReviewer(reviewer.user, body),
+    onSuccess: (answer) => {
+      setCapacity(answer.capacity);
+      setAway(answer.away);
+      void queryClient.invalidateQueries({ queryKey: reviewAdminKeys.reviewers });
+      void showSuccess(t('reviewers.saved', { name: answer.name }));
+    },
+    onError: (error) => void showError(isApiError(error) ? error.detail : tc('messages.error')),
+  });
+  const inputId = `reviewer-capacity-${reviewer.user}`;
+  return (
+    <tr>
+      <th scope="row">
+        {reviewer.name} {reviewer.second_review && <Tag minimal>{t('reviewers.secondReview')}</Tag>}
+      </th>
+      <td>{reviewer.load}</td>
+      <td>
+        <div className="studio-review-admin-number">
+          <NumericInput
+            id={inputId}
+            buttonPosition="none"
+            value={Number.isFinite(capacity) ? capacity : ''}
+            min={0}
+            max={REVIEW_LIMITS.capacityMax}
+            stepSize={1}
+            minorStepSize={null}
+            allowNumericCharactersOnly
+            clampValueOnBlur={false}
+            disabled={save.isPending}
+            intent={capacityError ? Intent.DANGER : Intent.NONE}
+            aria-label={t('reviewers.capacityOf', { name: reviewer.name })}
+            aria-invalid={capacityError !== null}
+            aria-describedby={capacityError ? `${inputId}-error` : undefined}
+            onValueChange={(value) => setCapacity(value)}
+            fill
+          />
+        </div>
+        {capacityError && (
+          <p id={`${inputId}-error`} className="studio-review-admin-error">
+            {capacityError}
+          </p>
+        )}
+      </td>
+      <td>
+        <Switch
+          className="studio-review-admin-switch"
+          checked={away}
+          disabled={save.isPending}
+          aria-label={t('reviewers.awayOf', { name: reviewer.name })}
+          onChange={(event) => setAway(event.currentTarget.checked)}
+        />
+      </td>
+      <td>
+        <Button
+          text={t('save')}
+          aria-label={t('reviewers.saveOf', { name: reviewer.name })}
+          intent={Intent.PRIMARY}
+          disabled={!changed || !checked.success}
+          loading={save.isPending}
+          onClick={() => save.mutate()}
+        />
+      </td>
+    </tr>
+  );
+}
