@@ -1,6 +1,6 @@
 /**
  * The reviewers' desk seen by Admins and supervisors (issue 30 points 3 and 6): four-eyes rules, queues, reason
- * codes, reviewers, and the desk's metrics with their CSV. The case list itself is the desk screen's.
+ * codes, reviewers, and the desk's metrics with their CSV. Their reads are the desk's (`./review`).
  */
 import type { FourEyesRules, QueueBody, ReasonCode, Reviewer, ReviewQueue } from '#contract/review';
 import type { ReviewMetrics } from '#contract/reviewMetrics';
@@ -26,25 +26,13 @@ export const getReviewRules = ({ signal }: Options = {}) =>
 export const setReviewRules = (rules: FourEyesRules) =>
   api.put('review/rules', { json: rules }).json<FourEyesRules>();
 
-/** GET /review/queues: with open, overdue and awaiting-second-review counts. */
-export const getReviewQueues = ({ signal }: Options = {}) =>
-  api.get('review/queues', { signal }).json<ReviewQueue[]>();
-
 /** PUT /review/queues/{id} (Admins): SLA hours and auto-assignment. */
 export const setReviewQueue = (id: number, body: QueueBody) =>
   api.put(`review/queues/${id}`, { json: body }).json<ReviewQueue>();
 
-/** GET /review/reason_codes. */
-export const getReasonCodes = ({ signal }: Options = {}) =>
-  api.get('review/reason_codes', { signal }).json<{ codes: ReasonCode[] }>();
-
 /** PUT /review/reason_codes (Admins): the whole list replaces the stored one. */
 export const setReasonCodes = (codes: ReasonCode[]) =>
   api.put('review/reason_codes', { json: { codes } }).json<{ codes: ReasonCode[] }>();
-
-/** GET /review/reviewers: capacity, away status, load. */
-export const getReviewers = ({ signal }: Options = {}) =>
-  api.get('review/reviewers', { signal }).json<Reviewer[]>();
 
 /** PUT /review/reviewers/{id}: Admins set capacity and away; a reviewer their own away status. */
 export const setReviewer = (id: number, body: { capacity?: number; away?: boolean }) =>

@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { REASON_DECISIONS, REVIEW_LIMITS, type ReasonCode, type ReasonDecision } from '#contract/review';
 import { isApiError } from '../../../services/api/http';
-import { getReasonCodes, reviewAdminKeys, setReasonCodes } from '../../../services/api/reviewAdmin';
+import { getReasonCodes } from '../../../services/api/review';
+import { reviewAdminKeys, setReasonCodes } from '../../../services/api/reviewAdmin';
 import { useActiveAccount } from '../../app/useAccounts';
 import { Alert, Dialog } from '../../components/Dialog';
 import { FormDialogFooter } from '../../components/FormDialogFooter';
@@ -28,11 +29,11 @@ export function ReasonCodesCard() {
   const codes = useQuery({ queryKey: key, queryFn: ({ signal }) => getReasonCodes({ signal }) });
   const [editing, setEditing] = useState<Editing | null>(null);
   const [removing, setRemoving] = useState<ReasonCode | null>(null);
-  const list = codes.data?.codes ?? [];
+  const list = codes.data ?? [];
   const save = useMutation({ mutationFn: setReasonCodes });
   const write = async (next: ReasonCode[], done: string) => {
     const answer = await save.mutateAsync(next);
-    queryClient.setQueryData(key, answer);
+    queryClient.setQueryData(key, answer.codes);
     void showSuccess(done);
   };
   const same = (a: ReasonCode, b: ReasonCode) => a.decision === b.decision && a.code === b.code;

@@ -13,9 +13,8 @@ import {
   rulesBodySchema,
 } from '#contract/review';
 import { isApiError } from '../../../services/api/http';
+import { listQueues, listReviewers } from '../../../services/api/review';
 import {
-  getReviewers,
-  getReviewQueues,
   getReviewRules,
   reviewAdminKeys,
   setReviewer,
@@ -98,7 +97,7 @@ function QueuesCard() {
   const account = useActiveAccount();
   const queues = useQuery({
     queryKey: [...reviewAdminKeys.queues, account?.company_id ?? 0],
-    queryFn: ({ signal }) => getReviewQueues({ signal }),
+    queryFn: ({ signal }) => listQueues({ signal }),
   });
   const empty = queues.data?.length === 0;
   return (
@@ -218,7 +217,7 @@ function ReviewersCard() {
   const account = useActiveAccount();
   const reviewers = useQuery({
     queryKey: [...reviewAdminKeys.reviewers, account?.company_id ?? 0],
-    queryFn: ({ signal }) => getReviewers({ signal }),
+    queryFn: ({ signal }) => listReviewers({ signal }),
   });
   return (
     <ListCard

@@ -17,12 +17,8 @@ import { useTranslation } from 'react-i18next';
 import { METRICS_DEFAULT_DAYS, METRICS_MAX_DAYS, type ReviewMetrics } from '#contract/reviewMetrics';
 import { addDays } from '#contract/statsRange';
 import { isApiError } from '../../../services/api/http';
-import {
-  downloadReviewMetrics,
-  getReviewMetrics,
-  getReviewQueues,
-  reviewAdminKeys,
-} from '../../../services/api/reviewAdmin';
+import { listQueues } from '../../../services/api/review';
+import { downloadReviewMetrics, getReviewMetrics, reviewAdminKeys } from '../../../services/api/reviewAdmin';
 import type { DayRange } from '../../../services/api/stats';
 import { hasPermission } from '../../../services/permissions';
 import { useActiveAccount } from '../../app/useAccounts';
@@ -50,7 +46,7 @@ function ReviewDesk({ today, companyId }: { today: string; companyId: number }) 
   }));
   const queues = useQuery({
     queryKey: [...reviewAdminKeys.queues, companyId],
-    queryFn: ({ signal }) => getReviewQueues({ signal }),
+    queryFn: ({ signal }) => listQueues({ signal }),
   });
   const metrics = useQuery({
     queryKey: [...reviewAdminKeys.metrics(range), companyId],

@@ -2,7 +2,8 @@ import { Callout, Card, H4, Intent, Spinner, Switch } from '@blueprintjs/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../services/api/http';
-import { getReviewers, reviewAdminKeys, setReviewer } from '../../../services/api/reviewAdmin';
+import { listReviewers } from '../../../services/api/review';
+import { reviewAdminKeys, setReviewer } from '../../../services/api/reviewAdmin';
 import { hasPermission } from '../../../services/permissions';
 import { useActiveAccount } from '../../app/useAccounts';
 import { showError, showSuccess } from '../../toaster';
@@ -22,7 +23,7 @@ function AwaySwitch({ userId, companyId }: { userId: number; companyId: number }
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
   const key = [...reviewAdminKeys.reviewers, companyId];
-  const reviewers = useQuery({ queryKey: key, queryFn: ({ signal }) => getReviewers({ signal }) });
+  const reviewers = useQuery({ queryKey: key, queryFn: ({ signal }) => listReviewers({ signal }) });
   const me = reviewers.data?.find((r) => r.user === userId);
   const save = useMutation({
     mutationFn: (away: boolean) => setReviewer(userId, { away }),
