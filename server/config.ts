@@ -120,7 +120,7 @@ export interface ServerConfig {
   logFormat: 'json' | 'pretty';
   /** The payment provider (issue 15): the local payment service unless another adapter is configured. */
   payment: PaymentConfig;
-  /** Evidence packages and their retention (issue 29, docs/decisions/draft-evidence-package.md). */
+  /** Evidence packages and their retention (issue 29, docs/decisions/0140-evidence-package.md). */
   evidence: EvidenceConfig;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Notifications (issue 30 point 5): a note's @mentions become notifications of colleagues of the same company.
  * Other companies' users, unknown handles, the author, inactive and API users are left as plain text and never
- * told. docs/decisions/draft-mentions.md.
+ * told. docs/decisions/0152-mentions-and-bell.md.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
