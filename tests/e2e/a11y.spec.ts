@@ -447,6 +447,7 @@ function studioVisits(profile: () => number): Visit[] {
       ready: heading,
     },
     { patterns: ['/calls'], name: 'calls', url: '/calls', ready: heading },
+    { patterns: ['/review'], name: 'review', url: '/review', ready: heading },
     { patterns: ['/dashboard'], name: 'dashboard', url: '/dashboard', ready: heading },
     { patterns: ['/landing'], name: 'landing', url: '/landing', ready: heading },
     { patterns: ['/entities'], name: 'entities', url: '/entities', ready: heading },

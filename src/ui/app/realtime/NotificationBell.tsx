@@ -89,14 +89,20 @@ function Bell({ account }: { account: Account }) {
         />
       }
     >
-      <span className="studio-bell">
-        <Button variant="minimal" icon="notifications" aria-label={label} data-testid="notification-bell" />
+      {/* The popover's target is the button itself: it carries aria-expanded, which a span may not. */}
+      <Button
+        variant="minimal"
+        icon="notifications"
+        aria-label={label}
+        data-testid="notification-bell"
+        className="studio-bell"
+      >
         {unread > 0 && (
           <Tag round intent={Intent.DANGER} className="studio-bell-count" aria-hidden="true">
             {unread > 99 ? '99+' : unread}
           </Tag>
         )}
-      </span>
+      </Button>
     </PopoverNext>
   );
 }
