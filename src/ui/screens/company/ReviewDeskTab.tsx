@@ -1,4 +1,4 @@
-import { Button, Classes, HTMLTable, Intent, NumericInput, Switch, Tag } from '@blueprintjs/core';
+import { Button, Intent, NumericInput, Switch, Tag } from '@blueprintjs/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,7 +25,7 @@ import { useActiveAccount } from '../../app/useAccounts';
 import { showError, showSuccess } from '../../toaster';
 import { CompanySettingCard, useCompanySetting } from './CompanySettingCard';
 import { ReasonCodesCard } from './ReasonCodesCard';
-import { ListCard } from './ReviewListCard';
+import { ListCard, ListTable } from './ReviewListCard';
 
 export function ReviewDeskTabTitle() {
   const { t } = useTranslation('reviewAdmin');
@@ -99,7 +99,6 @@ function QueuesCard() {
     queryKey: [...reviewAdminKeys.queues, account?.company_id ?? 0],
     queryFn: ({ signal }) => listQueues({ signal }),
   });
-  const empty = queues.data?.length === 0;
   return (
     <ListCard
       title={t('queues.title')}
@@ -107,28 +106,12 @@ function QueuesCard() {
       query={queues}
       failed={t('queues.loadFailed')}
     >
-      {empty ? (
-        <p className={Classes.TEXT_MUTED}>{t('queues.empty')}</p>
-      ) : (
-        <HTMLTable compact className="studio-review-admin-table" aria-label={t('queues.title')}>
-          <thead>
-            <tr>
-              <th scope="col">{t('queues.name')}</th>
-              <th scope="col">{t('queues.open')}</th>
-              <th scope="col">{t('queues.sla')}</th>
-              <th scope="col">{t('queues.autoAssign')}</th>
-              <th scope="col">
-                <span className={Classes.TEXT_MUTED}>{t('actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {queues.data?.map((queue) => (
-              <QueueRow key={queue.id} queue={queue} />
-            ))}
-          </tbody>
-        </HTMLTable>
-      )}
+      <ListTable
+        label={t('queues.title')}
+        columns={[t('queues.name'), t('queues.open'), t('queues.sla'), t('queues.autoAssign')]}
+        empty={t('queues.empty')}
+        rows={(queues.data ?? []).map((queue) => <QueueRow key={queue.id} queue={queue} />)}
+      />
     </ListCard>
   );
 }
@@ -226,28 +209,14 @@ function ReviewersCard() {
       query={reviewers}
       failed={t('reviewers.loadFailed')}
     >
-      {reviewers.data?.length === 0 ? (
-        <p className={Classes.TEXT_MUTED}>{t('reviewers.empty')}</p>
-      ) : (
-        <HTMLTable compact className="studio-review-admin-table" aria-label={t('reviewers.title')}>
-          <thead>
-            <tr>
-              <th scope="col">{t('reviewers.name')}</th>
-              <th scope="col">{t('reviewers.load')}</th>
-              <th scope="col">{t('reviewers.capacity')}</th>
-              <th scope="col">{t('reviewers.away')}</th>
-              <th scope="col">
-                <span className={Classes.TEXT_MUTED}>{t('actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {reviewers.data?.map((reviewer) => (
-              <ReviewerRow key={reviewer.user} reviewer={reviewer} />
-            ))}
-          </tbody>
-        </HTMLTable>
-      )}
+      <ListTable
+        label={t('reviewers.title')}
+        columns={[t('reviewers.name'), t('reviewers.load'), t('reviewers.capacity'), t('reviewers.away')]}
+        empty={t('reviewers.empty')}
+        rows={(reviewers.data ?? []).map((reviewer) => (
+          <ReviewerRow key={reviewer.user} reviewer={reviewer} />
+        ))}
+      />
     </ListCard>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Callout, Card, H4, Intent, Spinner } from '@blueprintjs/core';
+import { Button, Callout, Card, Classes, H4, HTMLTable, Intent, Spinner } from '@blueprintjs/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -36,5 +36,38 @@ export function ListCard({
       )}
       {query.data !== undefined && children}
     </Card>
+  );
+}
+
+/** A card's table: a header of `columns` and the actions column over `rows`, or `empty` when there are none. */
+export function ListTable({
+  label,
+  columns,
+  rows,
+  empty,
+}: {
+  label: string;
+  columns: string[];
+  rows: ReactNode[];
+  empty: string;
+}) {
+  const { t } = useTranslation('reviewAdmin');
+  if (rows.length === 0) return <p className={Classes.TEXT_MUTED}>{empty}</p>;
+  return (
+    <HTMLTable compact className="studio-review-admin-table" aria-label={label}>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th scope="col" key={column}>
+              {column}
+            </th>
+          ))}
+          <th scope="col">
+            <span className={Classes.TEXT_MUTED}>{t('actions')}</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>{rows}</tbody>
+    </HTMLTable>
   );
 }
