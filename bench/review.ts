@@ -231,6 +231,31 @@ async function nextRace(base: string): Promise<void> {
   );
 }
 
+/** The reads the desk screen makes, and Next case, one at a time as one reviewer sends them (information). */
+async function apiTimes(base: string): Promise<void> {
+  const token = await login(base, REVIEWER.email, REVIEWER.password);
+  const reads = [
+    'GET /api/v2/review/cases?ordering=due_at&limit=25&offset=0',
+    'GET /api/v2/review/cases?view=unassigned&ordering=due_at&limit=25&offset=0',
+    'GET /api/v2/review/queues',
+    'GET /api/v2/review/reviewers',
+    'GET /api/v2/review/reason_codes',
+    'POST /api/v2/review/next',
+  ];
+  console.log(`\nOne reviewer's requests, one at a time (${RUNS} each after ${WARMUP} warm-ups), ms:`);
+  for (const line of reads) {
+    const [method, path] = line.split(' ') as [string, string];
+    const times: number[] = [];
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      const started = performance.now();
+      await api(base, token, method, path);
+      if (i >= WARMUP) times.push(performance.now() - started);
+    }
+    const spread = spreadOf(times);
+    console.log(`  ${line.padEnd(80)} median ${spread.median}, p95 ${spread.p95}`);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Studio
 
@@ -339,6 +364,7 @@ async function main() {
   const adminToken = await login(base, ADMIN.email, ADMIN.password);
   await autoAssignment(base, adminToken);
   await nextRace(base);
+  await apiTimes(base);
   if (!args.has('--no-browser')) await studio(base);
   console.log(
     `\nMachine: ${availableParallelism()} cores shared by the server, Chromium and this script; load average ` +
