@@ -7,7 +7,7 @@ import type { AuditAction } from '#contract/logEvents';
 import type { ReviewEventKind } from '#contract/review';
 import type { DbOrTx, Tx } from '../../db/client';
 import { jsonRows } from '../../db/rows';
-import { reviewCaseEvents, reviewCases, reviewQueues } from '../../db/schema';
+import { reviewCases, reviewQueues } from '../../db/schema';
 import { notFound } from '../../errors';
 import { recordAudits } from '../audit';
 
