@@ -24,8 +24,9 @@ const navLinks = (page: Page) => page.getByRole('navigation', { name: 'Main navi
 test.describe('sign-in', () => {
   test('each demo role signs in and sees the areas its permissions allow', async ({ page }) => {
     const expected: [keyof typeof demo, string[]][] = [
-      ['admin', ['Customers', 'Calls', 'Dashboard', 'Reports', 'Entities', 'Admin']],
-      ['agent', ['Customers', 'Calls', 'Dashboard', 'Reports']],
+      ['admin', ['Customers', 'Review desk', 'Calls', 'Dashboard', 'Reports', 'Entities', 'Admin']],
+      // The agent's group Reviewers grants review_profiles.
+      ['agent', ['Customers', 'Review desk', 'Calls', 'Dashboard', 'Reports']],
       ['viewer', ['Customers']],
     ];
     for (const [role, areas] of expected) {
