@@ -49,7 +49,17 @@ import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '#contract/socket';
 import { buildStudioIfStale } from '../scripts/studioBuild';
 import { openDatabase } from '../server/db/client';
-import { benchServerEnv, finished, freePort, percentile, run, stop, waitForServer } from './support';
+import {
+  benchServerEnv,
+  finished,
+  freePort,
+  launchChromium,
+  percentile,
+  run,
+  signInAs,
+  stop,
+  waitForServer,
+} from './support';
 
 const RUNS = Number(process.env.BENCH_CALL_RUNS ?? 12);
 /** Calls answered on a profile page (issue 25). */
@@ -471,13 +481,7 @@ async function oneCall(base: string, agent: Page, link: string): Promise<CallSam
 }
 
 async function browserCalls(base: string, adminToken: string, profiles: number[]): Promise<void> {
-  const { chromium } = await import('@playwright/test');
-  const { chromiumArgs } = await import('../playwright.config');
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: chromiumArgs,
-    headless: true,
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({
     baseURL: base,
     locale: 'en-US',
@@ -486,11 +490,7 @@ async function browserCalls(base: string, adminToken: string, profiles: number[]
   });
   await context.addInitScript(instrument("Customer's video"));
   const agent = await context.newPage();
-  await agent.goto('/login');
-  await agent.getByLabel('E-mail', { exact: true }).fill(AGENT.email);
-  await agent.getByLabel('Password', { exact: true }).fill(AGENT.password);
-  await agent.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await agent.getByRole('navigation', { name: 'Main navigation' }).waitFor();
+  await signInAs(agent, AGENT);
   console.log(`Signed in as ${AGENT.email}; ${WARMUP} warm-up + ${RUNS} measured calls ...`);
 
   const before = loadAverage();

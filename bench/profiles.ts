@@ -31,13 +31,22 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { and, asc, count, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
-import { chromiumArgs } from '../playwright.config';
 import { buildStudioIfStale } from '../scripts/studioBuild';
 import { openDatabase } from '../server/db/client';
 import { companies, documentPages, documents, profiles } from '../server/db/schema';
-import { benchServerEnv, finished, freePort, percentile, run, stop, waitForServer } from './support';
+import {
+  benchServerEnv,
+  finished,
+  freePort,
+  launchChromium,
+  percentile,
+  run,
+  signInAs,
+  stop,
+  waitForServer,
+} from './support';
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -495,11 +504,7 @@ async function main() {
 
     server = run(['server/main.ts'], env);
     await waitForServer(base, server);
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: chromiumArgs,
-      headless: true,
-    });
+    browser = await launchChromium();
     const context = await browser.newContext({
       baseURL: base,
       locale: 'en-US',
@@ -508,11 +513,7 @@ async function main() {
     await context.addInitScript(INSTRUMENT);
     const page = await context.newPage();
 
-    await page.goto('/login');
-    await page.getByLabel('E-mail', { exact: true }).fill(EMAIL);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
+    await signInAs(page, { email: EMAIL, password: PASSWORD });
     console.log(`Signed in as ${EMAIL}; measuring (${WARMUP} warm-ups + ${RUNS} runs per series) ...`);
 
     const loadBefore = loadavg()

@@ -33,7 +33,17 @@ import type { ReviewCase, Reviewer, ReviewQueue } from '#contract/review';
 import { buildStudioIfStale } from '../scripts/studioBuild';
 import { openDatabase } from '../server/db/client';
 import { api, loadAverage, login, pool, userIdOf } from './calls';
-import { benchServerEnv, finished, freePort, percentile, run, stop, waitForServer } from './support';
+import {
+  benchServerEnv,
+  finished,
+  freePort,
+  launchChromium,
+  percentile,
+  run,
+  signInAs,
+  stop,
+  waitForServer,
+} from './support';
 
 const OPEN_CASES = Number(process.env.BENCH_OPEN_CASES ?? 10_000);
 const REVIEWERS = Number(process.env.BENCH_REVIEWERS ?? 50);
@@ -322,13 +332,7 @@ async function studioRun(page: Page): Promise<{ row: number; next: number }> {
 }
 
 async function studio(base: string): Promise<void> {
-  const { chromium } = await import('@playwright/test');
-  const { chromiumArgs } = await import('../playwright.config');
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: chromiumArgs,
-    headless: true,
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({
     baseURL: base,
     locale: 'en-US',
@@ -336,11 +340,7 @@ async function studio(base: string): Promise<void> {
   });
   await context.addInitScript(INSTRUMENT);
   const page = await context.newPage();
-  await page.goto('/login');
-  await page.getByLabel('E-mail', { exact: true }).fill(REVIEWER.email);
-  await page.getByLabel('Password', { exact: true }).fill(REVIEWER.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
+  await signInAs(page, REVIEWER);
   for (let i = 0; i < WARMUP; i++) await studioRun(page);
   const runs: { row: number; next: number }[] = [];
   for (let i = 0; i < RUNS; i++) runs.push(await studioRun(page));

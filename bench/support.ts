@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { cpSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import type { Browser, Page } from '@playwright/test';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -81,4 +82,24 @@ export function benchServerEnv(dataDir: string, port: number): NodeJS.ProcessEnv
     CALLS_PER_ADDRESS_PER_HOUR: '100000',
     UPLOADS_PER_MINUTE: '100000',
   };
+}
+
+/** Headless Debian Chromium with the flags of playwright.config.ts (CHROMIUM_PATH names another binary). */
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import('@playwright/test');
+  const { chromiumArgs } = await import('../playwright.config');
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: chromiumArgs,
+    headless: true,
+  });
+}
+
+/** Signs in through /login as a user does, until the studio's navigation is there. */
+export async function signInAs(page: Page, who: { email: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('E-mail', { exact: true }).fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Main navigation' }).waitFor();
 }
