@@ -110,6 +110,7 @@ function AccountMenu({ account }: { account: Account }) {
       variant="minimal"
       icon="user"
       endIcon="caret-down"
+      className="studio-account-button"
       text={account.name || account.email}
       // The accessible name holds the visible text (WCAG 2.5.3: label in name).
       aria-label={`${t('shell.account.menu')}: ${account.name || account.email}`}
