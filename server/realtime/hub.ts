@@ -16,6 +16,7 @@ import {
   type ProxyTrust,
   socketAllowed,
 } from '../domain/ipAllowList';
+import { unreadCount } from '../domain/notifications';
 import { loadPrincipal } from '../domain/principal';
 import type { CallDesk, DeskEvent } from './callDesk';
 import { createInstantStats } from './instantStats';
@@ -273,6 +274,8 @@ export function createHub(
       if (data.takesCalls) deps.calls.agentReachable(companyId);
       socket.emit('agent.status', await deps.calls.agentState(userId));
       socket.emit('stats.update', await stats.current(companyId, userId));
+      // The bell's count (issue 30): on every connect, so a page load or a reconnect needs no read of its own.
+      socket.emit('notification.unread', { unread: await unreadCount(deps.db, userId, companyId) });
     })().catch(deps.onError);
   }
 

@@ -8,12 +8,10 @@ function apiCalls(page: Page): string[] {
   const calls: string[] = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
-    // The shell's own reads (its socket token, the company's payment status for the unpaid banner, the bell's
-    // notifications) are the shell's, not the entity area's.
+    // The shell's own reads (its socket token, the company's payment status for the unpaid banner) are the
+    // shell's, not the entity area's.
     const shell =
-      url.pathname === '/api/v2/user/socket_token' ||
-      url.pathname === '/api/v2/notifications' ||
-      /^\/api\/v2\/company\/\d+$/.test(url.pathname);
+      url.pathname === '/api/v2/user/socket_token' || /^\/api\/v2\/company\/\d+$/.test(url.pathname);
     if (url.pathname.startsWith('/api/') && !shell) calls.push(url.pathname);
   });
   return calls;

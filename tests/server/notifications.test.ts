@@ -46,9 +46,9 @@ async function socketOf(token: string): Promise<Socket> {
   const { body } = await post<{ token: string }>(t.app, '/api/v2/user/socket_token', { studio: true }, token);
   const socket = io(url, { path: '/socket.io', auth: { token: body.token }, transports: ['websocket'] });
   sockets.push(socket);
-  // The server joins the user's room before its first events (agent.status); wait for that one.
+  // The server joins the user's room before its first events; the bell's count is the last of them.
   await new Promise<void>((resolve, reject) => {
-    socket.once('agent.status', () => resolve());
+    socket.once('notification.unread', () => resolve());
     socket.once('connect_error', reject);
   });
   return socket;
@@ -97,6 +97,24 @@ describe('mentions in notes', () => {
     expect(note.status).toBe(201);
     const rows = await db().select().from(notifications).where(eq(notifications.noteId, note.body.id));
     expect(rows.map((r) => [r.userId, r.actorId])).toEqual([[ids.reviewer, ids.agent]]);
+  });
+
+  it('a staff socket hears its user’s unread count when it connects (the bell makes no read of its own)', async () => {
+    const unread = (await bell(tokens.agent)).body.unread;
+    const { body } = await post<{ token: string }>(
+      t.app,
+      '/api/v2/user/socket_token',
+      { studio: true },
+      tokens.agent,
+    );
+    const socket = io(url, { path: '/socket.io', auth: { token: body.token }, transports: ['websocket'] });
+    sockets.push(socket);
+    const counted = await new Promise<{ unread: number }>((resolve, reject) => {
+      socket.once('notification.unread', resolve);
+      socket.once('connect_error', reject);
+    });
+    expect(unread).toBeGreaterThan(0);
+    expect(counted).toEqual({ unread });
   });
 
   it('the mentioned user’s own sockets hear it live, with the unread count; nobody else does', async () => {

@@ -23,6 +23,16 @@ export interface CaseListParams {
   offset: number;
 }
 
+/** The page sizes of the desk's list, and the request it opens with (the navigation starts it, issue 19). */
+export const CASE_PAGE_SIZES = [25, 50, 100] as const;
+export const FIRST_CASES: CaseListParams = {
+  view: 'all',
+  queue: null,
+  ordering: 'due_at',
+  limit: CASE_PAGE_SIZES[0],
+  offset: 0,
+};
+
 export const reviewKeys = {
   all: ['review'] as const,
   cases: () => ['review', 'cases'] as const,

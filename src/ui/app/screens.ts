@@ -5,6 +5,7 @@
  * namespaces only.
  */
 import type { ComponentType, ReactNode } from 'react';
+import { FIRST_CASES } from '../../services/api/review';
 import { type LazyScreen, lazyScreen } from './lazyScreen';
 
 type Layout = LazyScreen & ComponentType<{ children: ReactNode }>;
@@ -28,7 +29,9 @@ export const Screens = {
     ['customers', 'profile'],
     { queries: (q, { search }) => [q.customersListForSearch(search)] },
   ),
-  Review: lazyScreen(() => import('../screens/review/ReviewScreen'), 'ReviewScreen', ['review', 'profile']),
+  Review: lazyScreen(() => import('../screens/review/ReviewScreen'), 'ReviewScreen', ['review', 'profile'], {
+    queries: (q) => [q.reviewCasesQuery(FIRST_CASES), q.reviewQueuesQuery()],
+  }),
   Settings: lazyScreen(() => import('../screens/settings/SettingsScreen'), 'SettingsScreen', [
     'admin',
     'sessions',

@@ -6,6 +6,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { documentKeys, getDocuments } from '../../services/api/documents';
 import { getCompanyConfig, getProfile, profileDetailKeys } from '../../services/api/profileDetail';
 import { listProfiles, type ProfileListParams, profileKeys } from '../../services/api/profiles';
+import { type CaseListParams, listCases, listQueues, reviewKeys } from '../../services/api/review';
 import { readView, toRequest } from '../screens/customers/useListParams';
 
 const isId = (id: number) => Number.isInteger(id) && id > 0;
@@ -44,3 +45,15 @@ export const documentsQuery = (profileId: number) =>
     queryFn: ({ signal }) => getDocuments(profileId, { signal }),
     enabled: isId(profileId),
   });
+
+/** One page of the reviewers' desk (issue 30); the navigation to /review starts the first one. */
+export const reviewCasesQuery = (params: CaseListParams) =>
+  queryOptions({
+    queryKey: reviewKeys.list(params),
+    queryFn: ({ signal }) => listCases(params, { signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** The company's review queues (the desk's filter, its SLA column, the case panel). */
+export const reviewQueuesQuery = () =>
+  queryOptions({ queryKey: reviewKeys.queues(), queryFn: ({ signal }) => listQueues({ signal }) });

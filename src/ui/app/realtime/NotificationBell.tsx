@@ -34,44 +34,55 @@ import { queryClient } from '../queryClient';
 import { ProfileSocketContext } from './ProfileSocket';
 
 export function NotificationBell({ account }: { account: Account }) {
+  // The count comes over the socket (on connect, then on every change), so it is listened to here, outside the
+  // Suspense of the bell's texts: an event that arrives while they load is not lost.
+  const socket = useContext(ProfileSocketContext);
+  const [unread, setUnread] = useState(0);
+  useEffect(() => {
+    if (!socket) return;
+    return socket.subscribe((event) => {
+      if (event.type !== 'NOTIFICATION.NEW' && event.type !== 'NOTIFICATION.UNREAD') return;
+      setUnread(event.type === 'NOTIFICATION.NEW' ? event.event.unread : event.unread);
+      // An open list is read again for its order and page; a closed one when it next opens.
+      void queryClient.invalidateQueries({ queryKey: notificationKeys.list() });
+    });
+  }, [socket]);
   return (
     <QueryClientProvider client={queryClient}>
       <Suspense fallback={null}>
-        <Bell account={account} />
+        <Bell account={account} unread={unread} setUnread={setUnread} />
       </Suspense>
     </QueryClientProvider>
   );
 }
 
-function Bell({ account }: { account: Account }) {
+/**
+ * The bell: the unread count it is given, and the newest notifications, read only while the list is open (the
+ * shell makes no request of its own for the bell on a page load).
+ */
+function Bell({
+  account,
+  unread,
+  setUnread,
+}: {
+  account: Account;
+  unread: number;
+  setUnread: (unread: number) => void;
+}) {
   const { t } = useTranslation('notifications');
   const client = useQueryClient();
-  const socket = useContext(ProfileSocketContext);
-  const key = [...notificationKeys.list(), accountKey(account)];
-  const list = useQuery({ queryKey: key, queryFn: ({ signal }) => listNotifications({ signal }) });
   const [open, setOpen] = useState(false);
-  const keyText = JSON.stringify(key);
+  const key = [...notificationKeys.list(), accountKey(account)];
+  const list = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => listNotifications({ signal }),
+    enabled: open,
+  });
+  // A list read says the count too (the socket may have been down when it changed).
+  const listed = list.data?.unread;
   useEffect(() => {
-    if (!socket) return;
-    const queryKey = JSON.parse(keyText) as string[];
-    return socket.subscribe((event) => {
-      if (event.type === 'NOTIFICATION.NEW') {
-        // The count moves at once; the list is read again for its order and page.
-        client.setQueryData<NotificationPage>(queryKey, (page) =>
-          page ? { ...page, unread: event.event.unread } : page,
-        );
-        void client.invalidateQueries({ queryKey });
-      } else if (event.type === 'NOTIFICATION.UNREAD') {
-        client.setQueryData<NotificationPage>(queryKey, (page) =>
-          page ? { ...page, unread: event.unread } : page,
-        );
-        void client.invalidateQueries({ queryKey });
-      } else if (event.type === 'CONNECTION.RESTORED') {
-        void client.invalidateQueries({ queryKey });
-      }
-    });
-  }, [socket, client, keyText]);
-  const unread = list.data?.unread ?? 0;
+    if (listed !== undefined) setUnread(listed);
+  }, [listed, setUnread]);
   const label = unread > 0 ? t('bell.labelUnread', { count: unread }) : t('bell.label');
   return (
     <PopoverNext

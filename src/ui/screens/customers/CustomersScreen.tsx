@@ -1,10 +1,10 @@
 import { Button, H2, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ProfileSummary } from '#contract/profiles';
-import { preloadRoute } from '../../app/preload';
+import { useIdleProfilePreload } from '../../app/useIdleProfilePreload';
 import { usePageTitle } from '../../app/usePageTitle';
 import { DateRangeFilter, LoadFailed, SearchFilter } from '../../components/ListFilters';
 import { Pager } from '../../components/Pager';
@@ -71,17 +71,6 @@ export function CustomersScreen() {
       )}
     </section>
   );
-}
-
-/** Once the list is idle, the profile screen's chunks load, so the first click on a row waits for data only. */
-function useIdleProfilePreload() {
-  useEffect(() => {
-    const start = () => void preloadRoute('/profile/0', { chunksOnly: true });
-    // Browsers without idle callbacks load it on the first hover or click.
-    if (typeof window.requestIdleCallback !== 'function') return;
-    const handle = window.requestIdleCallback(start, { timeout: 3000 });
-    return () => window.cancelIdleCallback(handle);
-  }, []);
 }
 
 const isFiltered = (view: ListView) =>

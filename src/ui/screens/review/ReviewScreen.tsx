@@ -12,7 +12,7 @@ import {
   Spinner,
   Tag,
 } from '@blueprintjs/core';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
@@ -20,20 +20,23 @@ import type { ReviewCase } from '#contract/review';
 import { isApiError } from '../../../services/api/http';
 import {
   assignCase,
+  CASE_PAGE_SIZES,
   type CaseListParams,
-  listCases,
+  FIRST_CASES,
   nextCase,
   type ReviewView,
   reviewKeys,
   unassignCase,
 } from '../../../services/api/review';
 import { useReviewLive } from '../../app/realtime/ProfileSocket';
+import { useIdleProfilePreload } from '../../app/useIdleProfilePreload';
 import { usePageTitle } from '../../app/usePageTitle';
 import { LoadFailed } from '../../components/ListFilters';
 import { Pager } from '../../components/Pager';
 import { SortableHeader } from '../../components/SortableHeader';
 import { TableScroll } from '../../components/TableScroll';
 import { useErrorText } from '../../components/useErrorText';
+import { reviewCasesQuery } from '../../queries';
 import { showError, showSuccess } from '../../toaster';
 import { BulkBar } from './BulkBar';
 import { mayAssign, mayTake, mayUnassign } from './deskRules';
@@ -47,7 +50,6 @@ export const VIEWS: readonly ReviewView[] = [
   'escalated',
   'awaiting_second_review',
 ];
-const PAGE_SIZES = [25, 50, 100] as const;
 
 /** /review: the reviewers' desk (issue 30): saved views, queue filter, live list, row and bulk actions, Next case. */
 export function ReviewScreen() {
@@ -55,18 +57,15 @@ export function ReviewScreen() {
   const title = t('title');
   usePageTitle(title);
   useReviewLive();
-  const [view, setView] = useState<ReviewView>('all');
-  const [queue, setQueue] = useState<number | null>(null);
-  const [ordering, setOrdering] = useState<CaseListParams['ordering']>('due_at');
+  useIdleProfilePreload();
+  const [view, setView] = useState<ReviewView>(FIRST_CASES.view);
+  const [queue, setQueue] = useState<number | null>(FIRST_CASES.queue);
+  const [ordering, setOrdering] = useState<CaseListParams['ordering']>(FIRST_CASES.ordering);
   const [page, setPage] = useState(1);
-  const [size, setSize] = useState<number>(PAGE_SIZES[0]);
+  const [size, setSize] = useState<number>(FIRST_CASES.limit);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const params: CaseListParams = { view, queue, ordering, limit: size, offset: (page - 1) * size };
-  const list = useQuery({
-    queryKey: reviewKeys.list(params),
-    queryFn: ({ signal }) => listCases(params, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  const list = useQuery(reviewCasesQuery(params));
   const queues = useQueues();
   const rows = list.data?.results ?? [];
   const selectedRows = rows.filter((row) => selected.has(row.id));
@@ -134,7 +133,7 @@ export function ReviewScreen() {
             count={list.data.count}
             page={page}
             size={size}
-            sizes={PAGE_SIZES}
+            sizes={CASE_PAGE_SIZES}
             label={t('table')}
             text={(key, values) => t(key === 'next' ? 'next_page' : key, { ...values })}
             onChange={(change) => {

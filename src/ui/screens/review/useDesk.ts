@@ -3,9 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReasonCode, ReviewCase } from '#contract/review';
-import { getReasonCodes, listQueues, listReviewers, reviewKeys } from '../../../services/api/review';
+import { getReasonCodes, listReviewers, reviewKeys } from '../../../services/api/review';
 import { useActiveAccount } from '../../app/useAccounts';
 import { useFormat } from '../../format';
+import { reviewQueuesQuery } from '../../queries';
 import { hoursMinutes, timeLeft, type Viewer } from './deskRules';
 
 export function useViewer(): Viewer {
@@ -17,8 +18,7 @@ export function useViewer(): Viewer {
   };
 }
 
-export const useQueues = () =>
-  useQuery({ queryKey: reviewKeys.queues(), queryFn: ({ signal }) => listQueues({ signal }) });
+export const useQueues = () => useQuery(reviewQueuesQuery());
 export const useReviewers = () =>
   useQuery({ queryKey: reviewKeys.reviewers(), queryFn: ({ signal }) => listReviewers({ signal }) });
 export const useReasonCodes = () =>
