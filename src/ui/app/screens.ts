@@ -5,7 +5,6 @@
  * namespaces only.
  */
 import type { ComponentType, ReactNode } from 'react';
-import { FIRST_CASES } from '../../services/api/review';
 import { type LazyScreen, lazyScreen } from './lazyScreen';
 
 type Layout = LazyScreen & ComponentType<{ children: ReactNode }>;
@@ -30,7 +29,7 @@ export const Screens = {
     { queries: (q, { search }) => [q.customersListForSearch(search)] },
   ),
   Review: lazyScreen(() => import('../screens/review/ReviewScreen'), 'ReviewScreen', ['review', 'profile'], {
-    queries: (q) => [q.reviewCasesQuery(FIRST_CASES), q.reviewQueuesQuery()],
+    queries: (q) => [q.reviewCasesQuery(q.FIRST_CASES), q.reviewQueuesQuery()],
   }),
   Settings: lazyScreen(() => import('../screens/settings/SettingsScreen'), 'SettingsScreen', [
     'admin',
