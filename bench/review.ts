@@ -16,12 +16,14 @@
  *    BENCH_RUNS measured ones, measured in the page with performance.now(), "painted" = after the next frame):
  *      first row  a fresh load of /review until the first row of the cases table is in the DOM and painted,
  *                 from the navigation's start;
- *      next case  a click on "Next case" until the profile's header and Profile Info are painted, from the
- *                 click's event time (a client-side route change, as a reviewer works).
+ *      next case  a click on "Next case", a second after the first row (a reviewer reads the desk first), until
+ *                 the profile's header and Profile Info are painted, from the click's event time (a client-side
+ *                 route change, as a reviewer works).
  * Targets (issue 30): first row < 300 ms, Next case → profile < 150 ms, 1,000 cases auto-assigned < 2 s with
  * no reviewer over capacity, 0 double assignments. Nothing is asserted.
  * Env: BENCH_OPEN_CASES, BENCH_REVIEWERS, BENCH_REVIEW_CAPACITY, BENCH_NEW_CASES, BENCH_NEXT_ROUNDS,
- * BENCH_RUNS (15), BENCH_WARMUP (3), CHROMIUM_PATH. `--no-build`, `--no-browser`.
+ * BENCH_RUNS (15), BENCH_WARMUP (3), BENCH_TRACE (1: the last run's requests and long tasks), CHROMIUM_PATH.
+ * `--no-build`, `--no-browser`.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -276,8 +278,13 @@ async function apiTimes(base: string): Promise<void> {
  * window.__bench.clickAt: the last click's event time (same clock as the marks).
  */
 const INSTRUMENT = `(() => {
-  const bench = { clickAt: null, marks: {} };
+  const bench = { clickAt: null, marks: {}, long: [] };
   window.__bench = bench;
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) bench.long.push({ type: 'longtask', name: '', start: e.startTime, end: e.startTime + e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {}
   const afterPaint = (name) => requestAnimationFrame(() => {
     const channel = new MessageChannel();
     channel.port1.onmessage = () => { bench.marks[name] = performance.now(); };
@@ -320,15 +327,79 @@ const benchState = (page: Page) =>
     marks: Record<string, number>;
   }>;
 
+/**
+ * BENCH_TRACE=1: where a run's time goes, printed for the last run: the page's requests (start and end, from
+ * the navigation's start or from the click) and its long tasks.
+ */
+const TRACE = process.env.BENCH_TRACE === '1';
+
+/** The requests and long tasks of the page from `from` on (ms of the page's clock), as lines. */
+async function timeline(page: Page, from: number): Promise<string[]> {
+  const entries = (await page.evaluate(
+    `performance.getEntries().filter((e) => (e.entryType === 'resource' || e.entryType === 'longtask' || e.entryType === 'navigation') && e.startTime + e.duration >= ${from})
+       .map((e) => ({ type: e.entryType, name: e.name.replace(location.origin, ''), start: e.startTime, end: e.startTime + e.duration }))
+       .concat(window.__bench.long.filter((e) => e.end >= ${from}))`,
+  )) as { type: string; name: string; start: number; end: number }[];
+  return entries
+    .sort((a, b) => a.start - b.start)
+    .map(
+      (e) =>
+        `    ${(e.start - from).toFixed(0).padStart(5)} → ${(e.end - from).toFixed(0).padStart(5)} ms  ${e.type === 'resource' ? '' : `${e.type} `}${e.name.slice(0, 90)}`,
+    );
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** The functions with the most self time in a CPU profile, as lines (BENCH_TRACE). */
+function hotFunctions(profile: CpuProfile, top = 25): string[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const self = new Map<string, number>();
+  (profile.samples ?? []).forEach((id, i) => {
+    const frame = byId.get(id);
+    if (!frame) return;
+    const key = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/assets\//, '')}:${frame.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
+  });
+  return [...self]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([key, ms]) => `    ${ms.toFixed(1).padStart(7)} ms  ${key.slice(0, 110)}`);
+}
+
 /** One run: /review loaded → first row painted; Next case → the profile painted. */
-async function studioRun(page: Page): Promise<{ row: number; next: number }> {
+async function studioRun(page: Page, trace = false): Promise<{ row: number; next: number }> {
   await page.goto('/review', { waitUntil: 'commit' });
   await waitForMark(page, 'rowPainted');
   const row = (await benchState(page)).marks.rowPainted as number;
+  if (trace)
+    console.log(
+      `  A fresh /review (first row painted at ${row.toFixed(0)} ms):\n${(await timeline(page, 0)).join('\n')}`,
+    );
+  // A reviewer reads the desk before pressing Next case: the press comes a second after the first row.
+  await page.waitForTimeout(1000);
+  const cdp = trace ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   await page.getByRole('button', { name: 'Next case', exact: true }).click();
   await waitForMark(page, 'profilePainted');
+  if (cdp)
+    console.log(
+      `  Next case, the page's busiest functions (self time):\n${hotFunctions((await cdp.send('Profiler.stop')).profile).join('\n')}`,
+    );
   const after = await benchState(page);
-  return { row, next: (after.marks.profilePainted as number) - after.clickAt };
+  const next = (after.marks.profilePainted as number) - after.clickAt;
+  if (trace)
+    console.log(
+      `  Next case (profile painted ${next.toFixed(0)} ms after the click):\n${(await timeline(page, after.clickAt)).join('\n')}`,
+    );
+  return { row, next };
 }
 
 async function studio(base: string): Promise<void> {
@@ -343,7 +414,7 @@ async function studio(base: string): Promise<void> {
   await signInAs(page, REVIEWER);
   for (let i = 0; i < WARMUP; i++) await studioRun(page);
   const runs: { row: number; next: number }[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await studioRun(page));
+  for (let i = 0; i < RUNS; i++) runs.push(await studioRun(page, TRACE && i === RUNS - 1));
   const row = spreadOf(runs.map((r) => r.row));
   const next = spreadOf(runs.map((r) => r.next));
   console.log(

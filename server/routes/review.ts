@@ -31,7 +31,7 @@ import {
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
 import type { Principal } from '../domain/principal';
-import { assignCase, moveCase, nextCase, unassignCase } from '../domain/review/assign';
+import { assignCase, moveCase, nextCase, peekNextCase, unassignCase } from '../domain/review/assign';
 import { confirmDecision, decideCase, returnDecision } from '../domain/review/decide';
 import { caseDetail, listCases, listQueues, readCase } from '../domain/review/reads';
 import {
@@ -327,6 +327,27 @@ export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const actor = principalOf(request);
         return write(actor.companyId, (tx) => resumeByHand(tx, actor, request.params.id));
+      },
+    );
+
+    app.get(
+      '/review/next',
+      {
+        config: { access: review },
+        schema: {
+          summary: 'See the next review case without taking it',
+          tags,
+          description:
+            'The case that `POST /review/next` would assign to you now, without assigning it (the studio loads its ' +
+            'profile ahead); 404 when none is waiting. Another reviewer may take it first.',
+          response: { 200: reviewCaseSchema, ...authErrors },
+        },
+      },
+      async (request) => {
+        const actor = principalOf(request);
+        const id = await peekNextCase(ctx.db, actor);
+        if (id === null) throw new HttpError(404, REVIEW_DETAILS.noCase);
+        return readCase(ctx.db, actor.companyId, id);
       },
     );
 

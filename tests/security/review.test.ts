@@ -156,6 +156,7 @@ describe('permissions', () => {
       ['GET', '/api/v2/review/queues'],
       ['GET', '/api/v2/review/reason_codes'],
       ['GET', '/api/v2/review/reviewers'],
+      ['GET', '/api/v2/review/next'],
       ['POST', '/api/v2/review/next'],
       ['GET', '/api/v2/review/rules'],
       [

@@ -292,9 +292,18 @@ describe('Next case', () => {
       )
       .orderBy(reviewCases.dueAt, reviewCases.id)
       .then((rows) => rows.filter((r) => r.assigneeId === null));
+    // GET shows the case the press would take, and takes nothing: asked twice, the same unassigned case.
+    const peek = await get<ReviewCase>(t.app, '/api/v2/review/next', tokens.agent);
+    expect(peek.status).toBe(200);
+    expect(peek.body).toMatchObject({ id: expected?.id, assignee: null });
+    expect((await get<ReviewCase>(t.app, '/api/v2/review/next', tokens.agent)).body.id).toBe(expected?.id);
     const first = await post<ReviewCase>(t.app, '/api/v2/review/next', undefined, tokens.agent);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ id: expected?.id, assignee: ids.agent });
+    // Taken: the next peek shows the following one.
+    expect((await get<ReviewCase>(t.app, '/api/v2/review/next', tokens.agent)).body.id).not.toBe(
+      first.body.id,
+    );
     const second = await post<ReviewCase>(t.app, '/api/v2/review/next', undefined, tokens.agent);
     expect(second.body.id).not.toBe(first.body.id);
     expect(second.body.due_at >= first.body.due_at).toBe(true);

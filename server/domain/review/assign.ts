@@ -239,6 +239,28 @@ async function myQueueIds(db: DbOrTx, principal: Principal): Promise<number[]> {
   return rows.filter((q) => mayReview(principal, q.senior)).map((q) => q.id);
 }
 
+/** The oldest due unassigned case (open or escalated) of these queues: the order Next case takes them in. */
+const nextCandidate = (companyId: number, queues: number[]) => sql`
+  select id from review_cases
+  where company_id = ${companyId} and state in ('open', 'escalated')
+    and assignee_id is null and queue_id in (${sql.join(queues, sql`, `)})
+  order by due_at, id
+  limit 1`;
+
+/**
+ * GET /review/next: the case Next case would give the caller now, without taking it (the desk loads its profile
+ * ahead, so that the press opens it at once). Another reviewer may take it first: the press then gets the next.
+ */
+export async function peekNextCase(db: DbOrTx, principal: Principal): Promise<number | null> {
+  await ensureReviewSetup(db, principal.companyId);
+  const queues = await myQueueIds(db, principal);
+  if (queues.length === 0) return null;
+  const { rows } = (await db.execute(nextCandidate(principal.companyId, queues))) as {
+    rows: { id: number }[];
+  };
+  return rows[0]?.id ?? null;
+}
+
 /**
  * POST /review/next: the oldest due unassigned case (open or escalated) of the caller's queues, assigned to
  * them. The pick locks its row with SKIP LOCKED and the UPDATE still requires `assignee_id IS NULL`, so of any
@@ -257,13 +279,7 @@ export async function nextCase(db: DbOrTx, principal: Principal): Promise<CaseRo
         .where(
           and(
             isNull(reviewCases.assigneeId),
-            sql`${reviewCases.id} = (
-              select id from review_cases
-              where company_id = ${principal.companyId} and state in ('open', 'escalated')
-                and assignee_id is null and queue_id in (${sql.join(queues, sql`, `)})
-              order by due_at, id
-              limit 1
-              for update skip locked)`,
+            sql`${reviewCases.id} = (${nextCandidate(principal.companyId, queues)} for update skip locked)`,
           ),
         )
         .returning();

@@ -9,7 +9,7 @@ import type {
   Reviewer,
   ReviewQueue,
 } from '#contract/review';
-import { api } from './http';
+import { api, isApiError } from './http';
 
 type Options = { signal?: AbortSignal };
 
@@ -40,6 +40,7 @@ export const reviewKeys = {
   ofProfile: (profileId: number) => ['review', 'cases', 'profile', profileId] as const,
   detail: (id: number) => ['review', 'cases', 'detail', id] as const,
   queues: () => ['review', 'queues'] as const,
+  next: () => ['review', 'next'] as const,
   reviewers: () => ['review', 'reviewers'] as const,
   reasonCodes: () => ['review', 'reason_codes'] as const,
 };
@@ -118,6 +119,16 @@ export function confirmDecision(id: number, note: string | null = null): Promise
 
 export function returnDecision(id: number, note: string): Promise<ReviewCase> {
   return api.post(`review/cases/${id}/return`, { json: { note } }).json<ReviewCase>();
+}
+
+/** GET /review/next: the case Next case would give me now, not assigned; null when none waits. */
+export async function peekNextCase({ signal }: Options = {}): Promise<ReviewCase | null> {
+  try {
+    return await api.get('review/next', { signal }).json<ReviewCase>();
+  } catch (error) {
+    if (isApiError(error) && error.status === 404) return null;
+    throw error;
+  }
 }
 
 /** POST /review/next: the next case of my queues, assigned to me; rejects with a 404 ApiError when none waits. */

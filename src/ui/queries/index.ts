@@ -7,11 +7,11 @@ import { documentKeys, getDocuments } from '../../services/api/documents';
 import { getCompanyConfig, getProfile, profileDetailKeys } from '../../services/api/profileDetail';
 import { listProfiles, type ProfileListParams, profileKeys } from '../../services/api/profiles';
 import { type CaseListParams, listCases, listQueues, reviewKeys } from '../../services/api/review';
+import { readView, toRequest } from '../screens/customers/useListParams';
 
 // The desk's first request, for the route table's declaration (screens.ts loads nothing of the api itself: the
 // sign-in page carries screens.ts, and the api modules bring zod, whose eval probe the CSP reports).
 export { FIRST_CASES } from '../../services/api/review';
-import { readView, toRequest } from '../screens/customers/useListParams';
 
 const isId = (id: number) => Number.isInteger(id) && id > 0;
 

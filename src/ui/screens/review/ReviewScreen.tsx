@@ -13,7 +13,7 @@ import {
   Tag,
 } from '@blueprintjs/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import type { ReviewCase } from '#contract/review';
@@ -24,10 +24,12 @@ import {
   type CaseListParams,
   FIRST_CASES,
   nextCase,
+  peekNextCase,
   type ReviewView,
   reviewKeys,
   unassignCase,
 } from '../../../services/api/review';
+import { preloadRoute } from '../../app/preload';
 import { useReviewLive } from '../../app/realtime/ProfileSocket';
 import { useIdleProfilePreload } from '../../app/useIdleProfilePreload';
 import { usePageTitle } from '../../app/usePageTitle';
@@ -152,11 +154,20 @@ export function ReviewScreen() {
   );
 }
 
-/** Next case: the oldest due case of my queues is mine now, and its profile opens. */
+/**
+ * Next case: the oldest due case of my queues is mine now, and its profile opens. The case it would take is
+ * read ahead (and again whenever the desk changes), and that profile's screen and first answers load, so the
+ * press opens it without waiting; when someone else took it first, the press opens the one it got.
+ */
 function NextCaseButton() {
   const { t } = useTranslation('review');
   const [, navigate] = useLocation();
   const errorText = useErrorText();
+  const coming = useQuery({ queryKey: reviewKeys.next(), queryFn: ({ signal }) => peekNextCase({ signal }) });
+  const comingProfile = coming.data?.profile;
+  useEffect(() => {
+    if (comingProfile) void preloadRoute(`/profile/${comingProfile}`);
+  }, [comingProfile]);
   const next = useMutation({
     mutationFn: nextCase,
     onSuccess: (c) => navigate(`~/profile/${c.profile}`),
