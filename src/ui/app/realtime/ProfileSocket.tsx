@@ -73,17 +73,35 @@ export function useProfileLive(profileId: number): ProfileLive {
   return { viewers, change, dismiss: () => setChange(null) };
 }
 
+/** How long the desk gathers `review.case_changed` events before it reads its cases again. */
+export const REVIEW_LIVE_GATHER_MS = 200;
+
 /**
  * The reviewers' desk live (issue 30): every `review.case_changed` (and a reconnect) marks the desk's cached
- * cases stale, so the list and the profile's case panel show what the server holds, without a reload.
+ * cases stale, so the list and the profile's case panel show what the server holds, without a reload. Events
+ * are gathered for a moment and read once: fifty reviewers at work send many, and the press of Next case sends
+ * one while its profile opens (read then, the desk's answers would interrupt the profile's rendering; a moment
+ * later the desk is gone and its cases are only marked stale).
  */
 export function useReviewLive(): void {
   const socket = useContext(ProfileSocketContext);
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!socket) return;
-    return socket.onReviewCase(() => {
-      void queryClient.invalidateQueries({ queryKey: reviewKeys.all });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const unsubscribe = socket.onReviewCase(() => {
+      if (timer !== undefined) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        void queryClient.invalidateQueries({ queryKey: reviewKeys.all });
+      }, REVIEW_LIVE_GATHER_MS);
     });
+    return () => {
+      unsubscribe();
+      if (timer === undefined) return;
+      // Leaving with events gathered: the cached cases are stale, and read when a screen shows them again.
+      clearTimeout(timer);
+      void queryClient.invalidateQueries({ queryKey: reviewKeys.all, refetchType: 'none' });
+    };
   }, [socket, queryClient]);
 }
