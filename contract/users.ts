@@ -10,6 +10,14 @@ import {
   searchText,
 } from './common';
 
+/**
+ * The screen `/` opens for a user (issue 30): the customers list, or the reviewers' desk. 'review' takes effect
+ * only while the user may open /review (review_profiles); otherwise the studio falls back to the customers list.
+ */
+export const START_PAGES = ['customers', 'review'] as const;
+export type StartPage = (typeof START_PAGES)[number];
+export const startPageSchema = z.enum(START_PAGES);
+
 export const userGroupRefSchema = z.object({ id: z.number().int(), name: z.string() });
 
 /** GET /api/v2/user/{id}: field names are part of the contract. */
@@ -39,6 +47,8 @@ export const userSchema = z.object({
   force_mfa_reset: z.boolean(),
   /** The languages the user speaks with customers (AGENT_LANGUAGES): one-at-a-time routing prefers them (issue 29). */
   languages: z.array(z.enum(AGENT_LANGUAGES)),
+  /** The screen `/` opens (START_PAGES); the user sets their own, an Admin anyone's in the company. */
+  start_page: startPageSchema,
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -114,8 +124,8 @@ export type UserCreateBody = z.input<typeof userCreateBodySchema>;
 
 /**
  * PATCH /api/v2/user/{id}: edited fields, `is_active`, or a forced two-factor setup (`force_mfa_setup`) or
- * reset (`reset_mfa`, also clears the secret). `password` (the caller's own) is needed for everything but
- * a user's own name and phone.
+ * reset (`reset_mfa`, also clears the secret), or the start page (`start_page`). `password` (the caller's
+ * own) is needed for everything but a user's own name, phone and start page.
  */
 export const userUpdateBodySchema = z.strictObject({
   password: ownPassword.optional(),
@@ -129,6 +139,7 @@ export const userUpdateBodySchema = z.strictObject({
   force_mfa_setup: z.literal(true).optional(),
   reset_mfa: z.literal(true).optional(),
   languages: languages.optional(),
+  start_page: startPageSchema.optional(),
 });
 export type UserUpdateBody = z.input<typeof userUpdateBodySchema>;
 
