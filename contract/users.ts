@@ -9,13 +9,9 @@ import {
   roleSchema,
   searchText,
 } from './common';
+import { START_PAGES } from './constants';
 
-/**
- * The screen `/` opens for a user (issue 30): the customers list, or the reviewers' desk. 'review' takes effect
- * only while the user may open /review (review_profiles); otherwise the studio falls back to the customers list.
- */
-export const START_PAGES = ['customers', 'review'] as const;
-export type StartPage = (typeof START_PAGES)[number];
+/** The screen `/` opens for a user (START_PAGES, issue 30). */
 export const startPageSchema = z.enum(START_PAGES);
 
 export const userGroupRefSchema = z.object({ id: z.number().int(), name: z.string() });

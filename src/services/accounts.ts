@@ -1,4 +1,4 @@
-import { START_PAGES, type StartPage } from '#contract/users';
+import { START_PAGES, type StartPage } from '#contract/constants';
 import type { SignedInAccount } from '../machines/session.machine';
 
 /**

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { count, eq, getTableName, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import { DOCUMENT_CLASSES, type Role, SERVICES } from '#contract/common';
-import type { StartPage } from '#contract/users';
+import type { StartPage } from '#contract/constants';
 import { WEBHOOK_EVENTS } from '#contract/webhooks';
 import { hashPassword, type PasswordCost } from '../../auth/passwords';
 import type { SecretBox } from '../../auth/secrets';
@@ -178,7 +178,7 @@ export const DEMO_USERS: DemoUser[] = [
     role: 'User',
     firstName: 'Rüya',
     lastName: 'Reviewer',
-    note: "reviewers' desk with second review (four-eyes checker)",
+    note: "reviewers' desk with second review (four-eyes checker); signing in opens the desk",
     flags: { deskOnly: true },
     groups: ['Reviewers', 'Senior reviewers'],
     startPage: 'review',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StartPage } from '#contract/users';
+import type { StartPage } from '#contract/constants';
 import { homePath, mayChooseStartPage } from '../../../src/services/startPage';
 
 const account = (start_page: StartPage, permissions: string[], role = 'User') => ({

@@ -1,7 +1,7 @@
 import { FormGroup, HTMLSelect } from '@blueprintjs/core';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { START_PAGES, type StartPage } from '#contract/users';
+import { START_PAGES, type StartPage } from '#contract/constants';
 import { failureOf } from '../../../machines/failure';
 import { accounts } from '../../../services/accounts';
 import { updateUser } from '../../../services/api/users';
