@@ -36,6 +36,14 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   'Restricted User': ['view_profiles_page', 'view_settings_page'],
 };
 
+/**
+ * The screen `/` opens for a user (issue 30): the customers list, or the reviewers' desk. 'review' takes effect
+ * only while the user may open /review (review_profiles); otherwise the studio falls back to the customers list.
+ * Here, without zod, because the studio's entry reads it from stored accounts (zod would load with the entry).
+ */
+export const START_PAGES = ['customers', 'review'] as const;
+export type StartPage = (typeof START_PAGES)[number];
+
 /** Services of a company config (SPEC §2, profile tabs). */
 export const SERVICES = [
   'verification',

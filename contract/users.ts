@@ -9,6 +9,10 @@ import {
   roleSchema,
   searchText,
 } from './common';
+import { START_PAGES } from './constants';
+
+/** The screen `/` opens for a user (START_PAGES, issue 30). */
+export const startPageSchema = z.enum(START_PAGES);
 
 export const userGroupRefSchema = z.object({ id: z.number().int(), name: z.string() });
 
@@ -39,6 +43,8 @@ export const userSchema = z.object({
   force_mfa_reset: z.boolean(),
   /** The languages the user speaks with customers (AGENT_LANGUAGES): one-at-a-time routing prefers them (issue 29). */
   languages: z.array(z.enum(AGENT_LANGUAGES)),
+  /** The screen `/` opens (START_PAGES); the user sets their own, an Admin anyone's in the company. */
+  start_page: startPageSchema,
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -114,8 +120,8 @@ export type UserCreateBody = z.input<typeof userCreateBodySchema>;
 
 /**
  * PATCH /api/v2/user/{id}: edited fields, `is_active`, or a forced two-factor setup (`force_mfa_setup`) or
- * reset (`reset_mfa`, also clears the secret). `password` (the caller's own) is needed for everything but
- * a user's own name and phone.
+ * reset (`reset_mfa`, also clears the secret), or the start page (`start_page`). `password` (the caller's
+ * own) is needed for everything but a user's own name, phone and start page.
  */
 export const userUpdateBodySchema = z.strictObject({
   password: ownPassword.optional(),
@@ -129,6 +135,7 @@ export const userUpdateBodySchema = z.strictObject({
   force_mfa_setup: z.literal(true).optional(),
   reset_mfa: z.literal(true).optional(),
   languages: languages.optional(),
+  start_page: startPageSchema.optional(),
 });
 export type UserUpdateBody = z.input<typeof userUpdateBodySchema>;
 

@@ -157,6 +157,7 @@ function auditView(row: UserRow, groupIds: number[]) {
     force_password_reset: row.forcePasswordReset,
     force_mfa_reset: row.forceMfaReset,
     languages: row.languages,
+    start_page: row.startPage,
   };
 }
 
@@ -236,9 +237,10 @@ export async function createUser(ctx: Ctx, me: Principal, body: CreateBody): Pro
   return answer(ctx, me.companyId, id);
 }
 
-const OWN_FIELDS = new Set(['first_name', 'last_name', 'phone']);
+/** What a user changes of their own without admin rights or password: name, phone, start page (issue 30). */
+const OWN_FIELDS = new Set(['first_name', 'last_name', 'phone', 'start_page']);
 
-/** Whether a PATCH touches only the caller's own name and phone (no admin rights or password needed). */
+/** Whether a PATCH touches only the caller's own name, phone and start page (no admin rights or password). */
 export function isOwnProfileEdit(me: Principal, userId: number, body: UpdateBody): boolean {
   return (
     userId === me.id &&
@@ -259,7 +261,7 @@ function updateAction(body: UpdateBody): AuditAction {
 
 /**
  * PATCH /user/{id}. Admins (role checked by the route) edit any field of a user of their company; anyone
- * edits their own name and phone. Nobody disables themself, and the last enabled Admin is never disabled
+ * edits their own name, phone and start page. Nobody disables themself, and the last enabled Admin is never disabled
  * or demoted. A disabled user's sessions end (their next request is 401, their sockets close); a role or group
  * change applies to the user's next request in every process (each request loads its principal).
  */
@@ -293,6 +295,7 @@ export async function updateUser(ctx: Ctx, me: Principal, userId: number, body: 
       isActive: body.is_active,
       languages:
         body.languages === undefined ? undefined : AGENT_LANGUAGES.filter((l) => body.languages?.includes(l)),
+      startPage: body.start_page,
       // Tokens without a session (a forced two-factor setup's) issued before this stay dead (issue 26).
       ...(body.is_active === false && row.isActive ? { disabledAt: new Date() } : {}),
       ...(body.force_mfa_setup ? { forceMfaReset: true } : {}),

@@ -55,6 +55,8 @@ function toUser(
     force_password_reset: row.forcePasswordReset,
     force_mfa_reset: row.forceMfaReset,
     languages: agentLanguages(row.languages),
+    // The column is only ever written through startPageSchema; anything else (a hand edit) reads as the default.
+    start_page: row.startPage === 'review' ? 'review' : 'customers',
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { LoginResponse, LoginSuccess, Region } from '#contract/auth';
+import type { StartPage } from '#contract/constants';
 import type { PasskeyAssertion } from '#contract/passkeys';
 import { ACCOUNT_DISABLED_DETAIL } from '#contract/sessions';
 import { detailIs, failureOf } from './failure';
@@ -32,6 +33,8 @@ export interface SignedInAccount {
   permissions: string[];
   role: string;
   name: string;
+  /** The screen `/` opens (issue 30); an account stored before it existed reads as 'customers'. */
+  start_page: StartPage;
 }
 
 /** Server details the machine branches on (§8 and the reference server's login answers). */

@@ -1,3 +1,4 @@
+import { START_PAGES, type StartPage } from '#contract/constants';
 import type { SignedInAccount } from '../machines/session.machine';
 
 /**
@@ -20,7 +21,10 @@ export const accountKey = (account: Pick<Account, 'company_id' | 'server'>): str
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 
-function isAccount(v: unknown): v is Account {
+/** An account as stored, before `readAccount` fills what older versions of the studio did not write. */
+type StoredAccount = Omit<Account, 'start_page'> & { start_page?: unknown };
+
+function isAccount(v: unknown): v is StoredAccount {
   if (typeof v !== 'object' || v === null) return false;
   const a = v as Record<string, unknown>;
   return (
@@ -35,6 +39,15 @@ function isAccount(v: unknown): v is Account {
     isString(a.role) &&
     isString(a.name)
   );
+}
+
+/**
+ * A stored account as the studio uses it: one stored before the start page existed (issue 30), or with a value
+ * this version does not know, opens the customers list, as every account did before.
+ */
+function readAccount(stored: StoredAccount): Account {
+  const known = START_PAGES.find((page) => page === stored.start_page);
+  return { ...stored, start_page: known ?? ('customers' satisfies StartPage) };
 }
 
 export class AccountStore {
@@ -52,7 +65,7 @@ export class AccountStore {
     let accounts: Account[] = [];
     try {
       const parsed: unknown = raw ? JSON.parse(raw) : [];
-      accounts = Array.isArray(parsed) ? parsed.filter(isAccount) : [];
+      accounts = Array.isArray(parsed) ? parsed.filter(isAccount).map(readAccount) : [];
     } catch {
       accounts = [];
     }

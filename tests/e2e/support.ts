@@ -5,20 +5,33 @@ export const DEMO = {
   admin: { email: 'admin@acme.test', password: 'Admin@2026' },
   agent: { email: 'agent@acme.test', password: 'User@2026' },
   viewer: { email: 'viewer@acme.test', password: 'User@2026' },
+  /** The reviewers' desk with second review; `/` opens the desk (issue 30). */
+  reviewer: { email: 'reviewer@acme.test', password: 'User@2026' },
 } as const;
 
-/** Signs in through the sign-in page and waits for the studio. */
+/** The sign-in page's labels and the navigation's name, in the studio's languages. */
+const SIGN_IN_TEXT = {
+  'en-US': { email: 'E-mail', password: 'Password', signIn: 'Sign in', nav: 'Main navigation' },
+  tr: { email: 'E-posta', password: 'Şifre', signIn: 'Giriş yap', nav: 'Ana gezinme' },
+} as const;
+
+/**
+ * Signs in through the sign-in page and waits for the studio. `lng` names the language the page shows (the
+ * context's locale picks it): the labels are looked up in it.
+ */
 export async function signIn(
   page: Page,
   who: { email: string; password: string } = DEMO.admin,
+  lng: keyof typeof SIGN_IN_TEXT = 'en-US',
 ): Promise<void> {
+  const text = SIGN_IN_TEXT[lng];
   await page.goto('/login');
-  await page.getByLabel('E-mail', { exact: true }).fill(who.email);
-  await page.getByLabel('Password', { exact: true }).fill(who.password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByLabel(text.email, { exact: true }).fill(who.email);
+  await page.getByLabel(text.password, { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: text.signIn, exact: true }).click();
   // 30 s: the server's argon2 check and the studio's first chunks, while the other worker (and here a call's
   // two videos) keep both cores busy, took over 10 s in CI.
-  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('navigation', { name: text.nav })).toBeVisible({ timeout: 30_000 });
 }
 
 export const path = (page: Page) => {

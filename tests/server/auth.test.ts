@@ -196,6 +196,8 @@ describe('access tokens', () => {
       force_mfa_reset: false,
       // The languages an agent speaks (issue 29, one-at-a-time routing): none set for this user.
       languages: [],
+      // The screen `/` opens (issue 30): the customers list unless the user chose the reviewers' desk.
+      start_page: 'customers',
     });
   });
 });

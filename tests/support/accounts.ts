@@ -11,6 +11,7 @@ export const adminAccount = (overrides: Partial<Account> = {}): Account => ({
   permissions: [...PERMISSIONS],
   role: 'Admin',
   name: 'Ada Admin',
+  start_page: 'customers',
   ...overrides,
 });
 

@@ -33,5 +33,6 @@ export const sampleAccount = (overrides: Partial<Account> = {}): Account => ({
   permissions: ['view_profiles_page'],
   role: 'User',
   name: 'Ada Agent',
+  start_page: 'customers',
   ...overrides,
 });

@@ -35,6 +35,7 @@ const user: User = {
   force_password_reset: false,
   force_mfa_reset: false,
   languages: [],
+  start_page: 'customers',
 };
 
 const type = (label: string, value: string) =>

@@ -136,6 +136,24 @@ describe('routes and guards (jsdom)', () => {
     await waitFor(() => expect(currentPath()).toBe('/return?session_id=cs_test_1&x=2'));
   });
 
+  it('/ opens the start page (issue 30): the desk for a reviewer who chose it, else the customers list', async () => {
+    storeAccounts(localStorage, [adminAccount({ start_page: 'review' })]);
+    let view = visit('/');
+    await waitFor(() => expect(currentPath()).toBe('/review'));
+    view.unmount();
+    // Chose the desk but may not open it: / stays the customers list (no redirect to a not-allowed screen).
+    const noDesk = PERMISSIONS.filter((p) => p !== 'review_profiles');
+    storeAccounts(localStorage, [adminAccount({ start_page: 'review', permissions: noDesk })]);
+    view = visit('/');
+    expect(await heading(screens.customers.title)).toBeInTheDocument();
+    expect(currentPath()).toBe('/');
+    view.unmount();
+    // The payment provider's return still wins over the start page.
+    storeAccounts(localStorage, [adminAccount({ start_page: 'review' })]);
+    visit('/?session_id=cs_test_2');
+    await waitFor(() => expect(currentPath()).toBe('/return?session_id=cs_test_2'));
+  });
+
   it('unknown paths go to /, also inside the profile and entity layouts', async () => {
     storeAccounts(localStorage, [adminAccount()]);
     for (const path of ['/no/such/page', '/profile/4/nothing', '/entity/2/x/y']) {

@@ -84,6 +84,8 @@ export const users = pgTable(
     disabledAt: ts(),
     /** The languages the agent speaks with customers (AGENT_LANGUAGES), set in administration (issue 29). */
     languages: jsonb().$type<string[]>().notNull().default([]),
+    /** The screen `/` opens (START_PAGES of contract/users.ts): 'customers' or 'review' (issue 30). */
+    startPage: text().notNull().default('customers'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { count, eq, getTableName, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import { DOCUMENT_CLASSES, type Role, SERVICES } from '#contract/common';
+import type { StartPage } from '#contract/constants';
 import { WEBHOOK_EVENTS } from '#contract/webhooks';
 import { hashPassword, type PasswordCost } from '../../auth/passwords';
 import type { SecretBox } from '../../auth/secrets';
@@ -62,6 +63,8 @@ export interface DemoUser {
     deskOnly?: boolean;
   };
   groups?: string[];
+  /** The screen `/` opens (issue 30); 'customers' when left out. */
+  startPage?: StartPage;
 }
 
 export const DEMO_USERS: DemoUser[] = [
@@ -175,9 +178,10 @@ export const DEMO_USERS: DemoUser[] = [
     role: 'User',
     firstName: 'Rüya',
     lastName: 'Reviewer',
-    note: "reviewers' desk with second review (four-eyes checker)",
+    note: "reviewers' desk with second review (four-eyes checker); signing in opens the desk",
     flags: { deskOnly: true },
     groups: ['Reviewers', 'Senior reviewers'],
+    startPage: 'review',
   },
 ];
 
@@ -284,6 +288,7 @@ async function seedUsers(
         forcePasswordReset: u.flags?.forcePasswordReset ?? false,
         forceMfaReset: u.flags?.forceMfaReset ?? false,
         photoKey: u.flags?.authPhoto ? DEMO_AUTH_PHOTO_KEY : null,
+        startPage: u.startPage ?? 'customers',
       })),
     )
     .returning({ id: users.id, companyId: users.companyId, role: users.role });

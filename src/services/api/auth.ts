@@ -34,5 +34,6 @@ export async function loadAccount(
     permissions: user.permissions,
     role: user.role,
     name: `${user.first_name} ${user.last_name}`.trim(),
+    start_page: user.start_page,
   };
 }

@@ -3,6 +3,7 @@ import { Redirect, useSearch } from 'wouter';
 import { useBrowserLocation } from 'wouter/use-browser-location';
 import { canVisit } from '../../services/permissions';
 import { signupFinishing } from '../../services/signupStore';
+import { homePath } from '../../services/startPage';
 import { NotAllowedScreen } from '../screens/notAllowed/NotAllowedScreen';
 import { ADD_ACCOUNT_QUERY } from './loginQuery';
 import { useShownUrl } from './navigation';
@@ -50,6 +51,8 @@ export function RequirePermission({ children }: { children: ReactNode }) {
   const account = useActiveAccount();
   // The screen on show (during a navigation the URL is already the next one's).
   const location = useShownUrl().path;
-  if (!account || !canVisit(location, account)) return <NotAllowedScreen />;
+  // `/` opens the start page (homePath): a reviewer sent on to the desk needs no customers permission here.
+  if (!account || !canVisit(location === '/' ? homePath(account) : location, account))
+    return <NotAllowedScreen />;
   return children;
 }

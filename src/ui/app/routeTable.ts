@@ -5,6 +5,7 @@
  */
 import { accounts } from '../../services/accounts';
 import { canVisit } from '../../services/permissions';
+import { homePath } from '../../services/startPage';
 import type { LazyScreen } from './lazyScreen';
 import type { PreloadOptions } from './preload';
 import type { RouteContext } from './routeQueries';
@@ -76,10 +77,16 @@ export function matchPath(pathname: string): { entry: RouteEntry; params: Record
 /** How long a navigation keeps the current screen while the next one's first answers are on their way. */
 export const DATA_WAIT_MS = 300;
 
-/** Splits `/path?query#hash` (relative to this origin) into its path and query. */
+/**
+ * Splits `/path?query#hash` (relative to this origin) into its path and query. `/` is the active account's
+ * start page (homePath, as `Index` in routes.tsx redirects), so what is preloaded is what opens; `/` with a
+ * payment `session_id` is left alone (it forwards to /return).
+ */
 function split(href: string): { pathname: string; search: string } {
   const url = new URL(href, window.location.origin);
-  return { pathname: url.pathname, search: url.search.replace(/^\?/, '') };
+  const search = url.search.replace(/^\?/, '');
+  const account = url.pathname === '/' && !url.searchParams.has('session_id') ? accounts.active() : null;
+  return { pathname: account ? homePath(account) : url.pathname, search };
 }
 
 /**

@@ -1,11 +1,13 @@
 /** The studio's routes (§2). Unknown paths go to /. */
 import { type ComponentType, type ReactNode, Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
+import { homePath } from '../../services/startPage';
 import { NotAllowedScreen as NotAllowedPage } from '../screens/notAllowed/NotAllowedScreen';
 import { PublicOnly, PublicOrFinishingSignup, RequireAuth, RequirePermission } from './guards';
 import { LoadingBar } from './LoadingBar';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary';
 import { Layouts, Screens } from './screens';
+import { useActiveAccount } from './useAccounts';
 
 /** A screen inside its error boundary, with the loading bar while its chunk loads. */
 export function ScreenSlot({ children }: { children: ReactNode }) {
@@ -44,8 +46,12 @@ const bareScreen = (Screen: ComponentType) => (
 
 function Index() {
   const search = useSearch();
+  const account = useActiveAccount();
   // The payment provider returns to the root path with a session_id query: forward it to /return.
   if (new URLSearchParams(search).has('session_id')) return <Redirect to={`/return?${search}`} replace />;
+  // A reviewer whose start page is the desk opens it (issue 30); replace, so Back does not bounce through `/`.
+  const home = account ? homePath(account) : '/';
+  if (home !== '/') return <Redirect to={home} replace />;
   return mainScreen(Screens.Customers);
 }
 

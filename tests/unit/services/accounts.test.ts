@@ -78,6 +78,23 @@ describe('AccountStore', () => {
     expect(store.list()).toEqual([]);
   });
 
+  it('an account stored before the start page existed, or with an unknown one, opens the customers list', () => {
+    const storage = new MemoryStorage();
+    const store = new AccountStore(storage);
+    const { start_page: _, ...old } = acme;
+    const reviewer = { ...globex, start_page: 'review' };
+    const odd = sampleAccount({ company_id: 3, access: 'token-3' });
+    storage.setItem(
+      STORAGE_KEYS.accounts,
+      JSON.stringify([old, reviewer, { ...odd, start_page: 'reports' }]),
+    );
+    storage.setItem(STORAGE_KEYS.active, accountKey(old));
+    expect(store.list().map((a) => a.start_page)).toEqual(['customers', 'review', 'customers']);
+    expect(store.active()).toEqual({ ...old, start_page: 'customers' });
+    store.save({ ...acme, start_page: 'review' });
+    expect(store.active()?.start_page).toBe('review');
+  });
+
   it('an account without a token is not active', () => {
     const { store } = storeWith({ ...acme, access: '' });
     expect(store.active()).toBeNull();

@@ -1,8 +1,12 @@
 import { Card, FormGroup, H4 } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect, ThemeToggle } from '../../components/ShellControls';
+import { StartPageSelect } from './StartPageSelect';
 
-/** Interface language and theme: the shell's own controls, also here where users look for them. */
+/**
+ * Interface language and theme (the shell's own controls, also here where users look for them) and, for the
+ * reviewers' desk users, the start page.
+ */
 export function PreferencesCard() {
   const { t } = useTranslation('admin', { keyPrefix: 'settings' });
   return (
@@ -14,6 +18,7 @@ export function PreferencesCard() {
       <FormGroup label={t('preferences.theme')} inline>
         <ThemeToggle />
       </FormGroup>
+      <StartPageSelect />
     </Card>
   );
 }

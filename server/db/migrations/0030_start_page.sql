@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "start_page" text DEFAULT 'customers' NOT NULL;
