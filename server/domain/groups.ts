@@ -5,7 +5,7 @@ import type { Group } from '#contract/companies';
 import type { GroupUpdateBody } from '#contract/groups';
 import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
-import { groups } from '../db/schema';
+import { groups, userGroups } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { changedFields, recordAudit } from './audit';
 import type { Principal } from './principal';
@@ -103,6 +103,15 @@ export async function updateGroup(
     return toGroup(updated);
   });
   return group;
+}
+
+/** The users in a group (their sockets follow a change of its permissions: RealtimeHub.refreshAccess). */
+export async function groupMemberIds(db: Ctx['db'], groupId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: userGroups.userId })
+    .from(userGroups)
+    .where(eq(userGroups.groupId, groupId));
+  return rows.map((r) => r.id);
 }
 
 export async function deleteGroup(ctx: Ctx, me: Principal, groupId: number): Promise<void> {

@@ -17,7 +17,7 @@ import {
   socketAllowed,
 } from '../domain/ipAllowList';
 import { unreadCount } from '../domain/notifications';
-import { loadPrincipal } from '../domain/principal';
+import { loadPrincipal, type Principal } from '../domain/principal';
 import type { CallDesk, DeskEvent } from './callDesk';
 import { createInstantStats } from './instantStats';
 import {
@@ -38,6 +38,13 @@ export interface RealtimeHub {
   /** Emits to every socket of a company. */
   toCompany(companyId: number): ReturnType<HubServer['to']>;
   toUser(userId: number): ReturnType<HubServer['to']>;
+  /**
+   * The users' role, groups or group permissions changed: their connected sockets (on every process) join or
+   * leave the reviewers' room as their permissions now say, so a user who lost review_profiles hears no more
+   * case changes and one who gained it hears them, without reconnecting; a user who may no longer take calls
+   * leaves the agents' room.
+   */
+  refreshAccess(userIds: readonly number[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,6 +54,10 @@ const callIdOf = (payload: unknown): number | null => {
 };
 
 const NOT_YOUR_CALL = 'Not your call';
+
+/** Who hears the desk's live events (`review.case_changed`): staff with review_profiles, not API users. */
+const mayReviewLive = (principal: Principal) =>
+  !principal.isApiUser && principal.permissions.includes('review_profiles');
 
 /**
  * WebRTC signalling in a call's room (issue 25: a room holds two). A staff socket may join only the room of
@@ -196,7 +207,7 @@ export function createHub(
       userId: principal.id,
       companyId: principal.companyId,
       takesCalls: mayTakeCalls(principal),
-      reviews: !principal.isApiUser && principal.permissions.includes('review_profiles'),
+      reviews: mayReviewLive(principal),
     };
     return undefined;
   }
@@ -303,6 +314,18 @@ export function createHub(
     io,
     toCompany: (companyId) => io.to(companyRoom(companyId)),
     toUser: (userId) => io.to(userRoom(userId)),
+    async refreshAccess(userIds) {
+      for (const userId of new Set(userIds)) {
+        const principal = await loadPrincipal(deps.db, userId);
+        if (!principal) continue;
+        const sockets = io.in(userRoom(userId));
+        if (mayReviewLive(principal)) sockets.socketsJoin(reviewersRoom(principal.companyId));
+        else sockets.socketsLeave(reviewersRoom(principal.companyId));
+        // Calls: a socket that may no longer take them stops hearing them (answering checks again anyway); one
+        // that may now takes them from its next connection, where its handlers learn it too.
+        if (!mayTakeCalls(principal)) sockets.socketsLeave(agentsRoom(principal.companyId));
+      }
+    },
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(sweep);

@@ -4,7 +4,7 @@ import { idParams } from '#contract/common';
 import { groupSchema } from '#contract/companies';
 import { groupCreateBodySchema, groupUpdateBodySchema } from '#contract/groups';
 import type { AppContext } from '../context';
-import { createGroup, deleteGroup, updateGroup } from '../domain/groups';
+import { createGroup, deleteGroup, groupMemberIds, updateGroup } from '../domain/groups';
 import { need, principalOf } from '../http/access';
 import { authErrors } from './shared';
 
@@ -41,7 +41,11 @@ export function groupRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: groupSchema, ...authErrors },
         },
       },
-      async (request) => updateGroup(ctx, principalOf(request), request.params.id, request.body),
+      async (request) => {
+        const group = await updateGroup(ctx, principalOf(request), request.params.id, request.body);
+        await request.server.hub?.refreshAccess(await groupMemberIds(ctx.db, group.id));
+        return group;
+      },
     );
 
     app.delete(
@@ -57,7 +61,10 @@ export function groupRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
+        // Read before the delete: its rows leave with the group.
+        const members = await groupMemberIds(ctx.db, request.params.id);
         await deleteGroup(ctx, principalOf(request), request.params.id);
+        await request.server.hub?.refreshAccess(members);
         return reply.code(204).send(null);
       },
     );

@@ -138,6 +138,8 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           checkAccess(me, { permission: 'view_admin_page', admin: true });
         const user = await updateUser(ctx, me, id, request.body);
         if (request.body.is_active === false) request.server.hub?.io.in(userRoom(id)).disconnectSockets(true);
+        else if (request.body.role !== undefined || request.body.groups !== undefined)
+          await request.server.hub?.refreshAccess([id]);
         return user;
       },
     );

@@ -204,6 +204,27 @@ describe('who may take calls', () => {
       .where(eq(users.id, ids.api));
     expect(statuses[0]?.status).toBe('Offline');
   });
+
+  it('stops ringing a connected agent made a Restricted User, without a reconnect', async () => {
+    const demoted = await staff(ids.other, true);
+    const change = (role: string) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/v2/user/${ids.other}`,
+        headers: bearer(tokens.admin),
+        payload: { password: PASSWORDS.admin, role },
+      });
+    expect((await change('Restricted User')).statusCode).toBe(200);
+    const waiting = await customer(3);
+    // Another agent of the company hears the call ring; the demoted one's socket, still connected, does not.
+    const agent = await staff(ids.agent, true);
+    await expect.poll(() => agent.socket.emitWithAck('queue.sync')).toMatchObject({ ok: true });
+    await sleep(300);
+    expect(demoted.socket.connected).toBe(true);
+    expect(demoted.heard.filter((h) => h.event === 'call.incoming')).toEqual([]);
+    waiting.socket.disconnect();
+    expect((await change('User')).statusCode).toBe(200);
+  });
 });
 
 describe('closing and correcting a call', () => {

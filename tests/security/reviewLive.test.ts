@@ -6,6 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Group } from '#contract/companies';
 import type { ReviewCase } from '#contract/review';
 import type { ClientToServerEvents, ReviewCaseChanged, ServerToClientEvents } from '#contract/socket';
 import {
@@ -99,6 +100,62 @@ describe('review.case_changed', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(viewer.heard).toEqual([]);
     expect(globex.heard).toEqual([]);
+  });
+
+  it('follows a change of groups or of a group’s permissions on a connected socket, without a reconnect', async () => {
+    const agentId = await userId(t.app, 'agent@acme.test');
+    const agent = await connect(access.agent);
+    const patchAs = async (path: string, payload: object) => {
+      const answer = await t.app.inject({
+        method: 'PATCH',
+        url: path,
+        payload,
+        headers: bearer(access.admin),
+      });
+      expect(answer.statusCode, answer.body).toBe(200);
+      return answer.json() as { groups?: number[] };
+    };
+    const groups = await get<Group[]>(t.app, '/api/v2/group', access.admin);
+    const reviewers = groups.body.find((g) => g.name === 'Reviewers');
+    if (!reviewers) throw new Error('no Reviewers group');
+    /** Takes and releases an unassigned case as the admin: every reviewer's socket hears both. */
+    const someChange = async () => {
+      const list = await get<{ results: ReviewCase[] }>(
+        t.app,
+        '/api/v2/review/cases?view=unassigned&limit=1',
+        access.admin,
+      );
+      const target = list.body.results[0];
+      if (!target) throw new Error('no unassigned case');
+      await post(t.app, `/api/v2/review/cases/${target.id}/assign`, {}, access.admin);
+      await post(t.app, `/api/v2/review/cases/${target.id}/unassign`, {}, access.admin);
+      return target.id;
+    };
+    const hears = async (yes: boolean) => {
+      // The same case may come round again: only what this round sends counts.
+      agent.heard.length = 0;
+      const id = await someChange();
+      if (yes) await until(() => agent.heard.some((e) => e.id === id && e.assignee === null));
+      else {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(agent.heard.filter((e) => e.id === id)).toEqual([]);
+      }
+    };
+
+    await hears(true);
+    // Out of the Reviewers group: the same socket hears nothing more.
+    await patchAs(`/api/v2/user/${agentId}`, { password: PASSWORDS.admin, groups: [] });
+    await hears(false);
+    // Back in the group: it hears again.
+    await patchAs(`/api/v2/user/${agentId}`, { password: PASSWORDS.admin, groups: [reviewers.id] });
+    await hears(true);
+    // The group loses review_profiles: its members' sockets stop hearing; given back, they hear again.
+    const without = reviewers.permissions.filter((p) => p !== 'review_profiles');
+    await patchAs(`/api/v2/group/${reviewers.id}`, { permissions: without });
+    await hears(false);
+    await patchAs(`/api/v2/group/${reviewers.id}`, { permissions: reviewers.permissions });
+    await hears(true);
+    expect(agent.socket.connected).toBe(true);
   });
 
   it('tells the reviewers of a case opened by a profile set to Pending Review', async () => {
