@@ -298,7 +298,10 @@ export function createCallDesk(deps: {
 
     async sessionStarted(companyId, userId) {
       if (await availability.hasSocket(userId)) return;
+      // What the grace timer would do, now: with no socket, the agent's calls end (a sign-in that only called
+      // the timer off left a call talking for good) and they start Offline.
       availability.cancelOffline(userId);
+      await closeCallsOf(companyId, userId);
       if ((await agentStatusOf(deps.db, userId)) !== 'Offline')
         await availability.change(companyId, userId, 'Offline');
     },

@@ -479,6 +479,13 @@ describe('no call left talking', () => {
   const sequences: [string, Step[], string][] = [
     ["the agent's studio is gone", [...answered(0), new CloseTab(0)], 'agent_left'],
     [
+      // The sign-in sets the agent Offline at once (a new session starts Offline): the pending close of the
+      // call must happen then, not be called off with the grace timer.
+      "the agent's studio is gone, then they sign in from an API client within the grace period",
+      [...answered(0), new CloseTab(0), new ApiSignIn(0)],
+      'agent_left',
+    ],
+    [
       'the customer leaves, then the studio is gone',
       [...answered(0), new CustomerLeaves(0), new CloseTab(0)],
       'both_left',
