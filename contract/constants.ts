@@ -44,6 +44,10 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
 export const START_PAGES = ['customers', 'review'] as const;
 export type StartPage = (typeof START_PAGES)[number];
 
+/** A stored start page as read back (a database row, a stored account): anything unknown is the customers list. */
+export const startPageOf = (value: unknown): StartPage =>
+  START_PAGES.find((page) => page === value) ?? 'customers';
+
 /** Services of a company config (SPEC §2, profile tabs). */
 export const SERVICES = [
   'verification',

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { AGENT_LANGUAGES, type AgentLanguage } from '#contract/callRouting';
 import type { Role } from '#contract/common';
+import { startPageOf } from '#contract/constants';
 import type { User, UserListQuery } from '#contract/users';
 import type { DbOrTx } from '../db/client';
 import { groups, userGroups, users } from '../db/schema';
@@ -56,7 +57,7 @@ function toUser(
     force_mfa_reset: row.forceMfaReset,
     languages: agentLanguages(row.languages),
     // The column is only ever written through startPageSchema; anything else (a hand edit) reads as the default.
-    start_page: row.startPage === 'review' ? 'review' : 'customers',
+    start_page: startPageOf(row.startPage),
   };
 }
 

@@ -1,4 +1,4 @@
-import { START_PAGES, type StartPage } from '#contract/constants';
+import { startPageOf } from '#contract/constants';
 import type { SignedInAccount } from '../machines/session.machine';
 
 /**
@@ -46,8 +46,7 @@ function isAccount(v: unknown): v is StoredAccount {
  * this version does not know, opens the customers list, as every account did before.
  */
 function readAccount(stored: StoredAccount): Account {
-  const known = START_PAGES.find((page) => page === stored.start_page);
-  return { ...stored, start_page: known ?? ('customers' satisfies StartPage) };
+  return { ...stored, start_page: startPageOf(stored.start_page) };
 }
 
 export class AccountStore {

@@ -230,8 +230,12 @@ export async function autoAssign(db: DbOrTx, companyId: number, caseIds: number[
   });
 }
 
-/** The queues the principal works: every ordinary queue, and the senior ones with second_review. */
+/**
+ * The queues the principal works: every ordinary queue, and the senior ones with second_review (the company's
+ * default queues made first, on its first use).
+ */
 async function myQueueIds(db: DbOrTx, principal: Principal): Promise<number[]> {
+  await ensureReviewSetup(db, principal.companyId);
   const rows = await db
     .select({ id: reviewQueues.id, senior: reviewQueues.senior })
     .from(reviewQueues)
@@ -252,7 +256,6 @@ const nextCandidate = (companyId: number, queues: number[]) => sql`
  * ahead, so that the press opens it at once). Another reviewer may take it first: the press then gets the next.
  */
 export async function peekNextCase(db: DbOrTx, principal: Principal): Promise<number | null> {
-  await ensureReviewSetup(db, principal.companyId);
   const queues = await myQueueIds(db, principal);
   if (queues.length === 0) return null;
   const { rows } = (await db.execute(nextCandidate(principal.companyId, queues))) as {
@@ -267,7 +270,6 @@ export async function peekNextCase(db: DbOrTx, principal: Principal): Promise<nu
  * number of concurrent callers exactly one gets each case (on PostgreSQL and on PGlite alike). Null: none left.
  */
 export async function nextCase(db: DbOrTx, principal: Principal): Promise<CaseRow | null> {
-  await ensureReviewSetup(db, principal.companyId);
   const queues = await myQueueIds(db, principal);
   if (queues.length === 0) return null;
   for (let attempt = 0; attempt < 5; attempt++) {
