@@ -70,12 +70,13 @@ export default defineConfig({
     { name: 'calls', testMatch: LIVE_CALL_SPECS, workers: 1 },
     { name: 'studio', testIgnore: LIVE_CALL_SPECS },
   ],
-  // Started one after another (the first builds the studio when there is no build).
-  webServer: Array.from({ length: workers }, (_, index) => ({
-    command: `tsx scripts/e2e-server.ts ${serverPort(index)}`,
-    url: `http://127.0.0.1:${serverPort(index)}/runtime-config.js`,
+  // Every worker's server at once, from one seeded template (scripts/e2e-servers.ts); the port below the first
+  // server's answers once they all do.
+  webServer: {
+    command: `tsx scripts/e2e-servers.ts ${basePort - 1} ${Array.from({ length: workers }, (_, index) => serverPort(index)).join(' ')}`,
+    url: `http://127.0.0.1:${basePort - 1}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,
-    stdout: 'pipe' as const,
-  })),
+    stdout: 'pipe',
+  },
 });

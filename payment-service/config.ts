@@ -7,7 +7,7 @@ export interface PaymentServiceConfig extends PaymentServiceOptions {
 }
 
 /**
- * The payment service's settings, from the environment. `npm start` and `scripts/e2e-server.ts` pass the
+ * The payment service's settings, from the environment. `npm start` and `scripts/e2e-servers.ts` pass the
  * secrets the studio's server holds (PAYMENT_API_KEY, PAYMENT_WEBHOOK_SECRET), so the two agree.
  */
 export function loadPaymentServiceConfig(env: NodeJS.ProcessEnv = process.env): PaymentServiceConfig {

@@ -9,15 +9,17 @@ step() { printf '\n== %s (at %d s)\n' "$*" "$SECONDS"; }
 step "npm dependencies"
 # `npm install` rather than `npm ci`: the npm here leaves other platforms' optional packages (Biome's
 # binaries) out of the lockfile, and `npm ci` then refuses the lockfile. Locked versions are kept.
+# --prefer-offline: the lockfile names every version, so a package already in npm's cache is taken from it
+# without asking the registry again (a run here: 78 s instead of 108 s).
 # npm checks every package's `engines` against the Node it runs on: on an older system Node (20) it prints
 # an EBADENGINE warning for each package that wants Node 22+, although they all run on the project's Node 24
 # (the `node` devDependency). So npm itself runs on that Node 24 when the system's is older.
 if [ "${CI:-}" = "true" ] || [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   if node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 22 ? 0 : 1)'; then
-    npm install --no-audit --no-fund
+    npm install --no-audit --no-fund --prefer-offline
   else
     node_version="$(node -p "require('./package-lock.json').packages['node_modules/node'].version")"
-    npm exec --yes --package="node@$node_version" -- npm install --no-audit --no-fund
+    npm exec --yes --package="node@$node_version" -- npm install --no-audit --no-fund --prefer-offline
   fi
 fi
 
@@ -64,14 +66,21 @@ if [ ! -x /usr/lib/postgresql/15/bin/initdb ] && [ -z "${PG_BIN:-}" ]; then
   if [ "${CI:-}" = "true" ]; then exit 1; fi
 fi
 
-step "lint and format (biome)"
+# The three checks are single-threaded: tsc runs beside the other two, and its output follows theirs.
+step "types (tsc), beside lint and format (biome) and the architecture rules (dependency-cruiser)"
+tsc_log="$(mktemp)"
+npx tsc --noEmit -p tsconfig.json >"$tsc_log" 2>&1 &
+tsc_pid=$!
 npx biome ci --error-on-warnings .
-
-step "types (tsc)"
-npx tsc --noEmit -p tsconfig.json
-
-step "architecture rules (dependency-cruiser)"
 npm run --silent depcruise
+tsc_status=0
+wait "$tsc_pid" || tsc_status=$?
+cat "$tsc_log"
+rm -f "$tsc_log"
+if [ "$tsc_status" != "0" ]; then
+  echo "tsc found type errors (above)." >&2
+  exit "$tsc_status"
+fi
 
 step "unit, component and API tests (vitest)"
 npx vitest run

@@ -121,8 +121,12 @@ test('a poor picture is flagged live and the end screen offers Bad quality, whic
   await expect(resolution).toContainText('320×240', { timeout: 20_000 });
   await expect(resolution).toHaveAttribute('data-poor', 'true');
   await expect(resolution.getByRole('img', { name: 'below the threshold' })).toBeVisible();
-  // Three samples make a verdict (one every 3 s).
-  await agent.waitForTimeout(10_000);
+  // Three samples make a verdict (one every 3 s): the live flag the end screen's offer reads too.
+  await expect(
+    agent.getByRole('list', { name: 'You receive' }).locator('[data-issue="picture"]'),
+  ).toBeVisible({
+    timeout: 20_000,
+  });
   await agent.getByRole('button', { name: 'Hang up' }).click();
   const offer = agent.getByText('Picture quality was poor: end as Bad quality?');
   await expect(offer).toBeVisible({ timeout: 20_000 });

@@ -183,6 +183,49 @@ describe('the queue', () => {
     expect(after.ok && after.calls.map((c) => c.call_id)).not.toContain(call.id);
   });
 
+  it('a burst of 30 customers: each hears its place when it changes, and the queue is told at most once a second', async () => {
+    const heard = new Map<number, { position: number; expected_wait_s: number | null }[]>();
+    const started = Date.now();
+    const customers = await Promise.all(
+      Array.from({ length: 30 }, async () => {
+        const { token } = await joinLink(5);
+        const created = await t.app.inject({
+          method: 'POST',
+          url: '/api/v2/videocall',
+          headers: bearer(token),
+          payload: { profile: 5, status: 0 },
+        });
+        const call = created.json() as { id: number };
+        const told: { position: number; expected_wait_s: number | null }[] = [];
+        heard.set(call.id, told);
+        return connect({ customer: token, call_id: call.id }, (socket) =>
+          socket.on('queue.position', ({ position, expected_wait_s }) =>
+            told.push({ position, expected_wait_s }),
+          ),
+        );
+      }),
+    );
+    const joinedInSeconds = Math.ceil((Date.now() - started) / 1000);
+    // Every customer ends up knowing its place in the queue as the server holds it (other tests' waiting
+    // customers included).
+    await expect
+      .poll(async () => {
+        const queue = await t.app.ctx.calls.queue(1);
+        return [...heard].filter(
+          ([callId, told]) => told.at(-1)?.position !== queue.findIndex((c) => c.call_id === callId) + 1,
+        );
+      })
+      .toEqual([]);
+    for (const told of heard.values()) {
+      // Nothing said twice over.
+      for (let i = 1; i < told.length; i++) expect(told[i]).not.toEqual(told[i - 1]);
+      // One announcement a second at most while the joins went on, and the one after the last join: each
+      // join telling everyone behind it their place made 465 messages for 30 customers.
+      expect(told.length).toBeLessThanOrEqual(joinedInSeconds + 2);
+    }
+    for (const socket of customers) socket.disconnect();
+  });
+
   it('gives a call to exactly one of 20 agents answering at once; the others hear Call Already Answered', async () => {
     const ids = await makeAgents(20, 'race');
     const agents = await Promise.all(ids.map((id) => agentSocket(id)));

@@ -5,6 +5,12 @@ import { customerRoom } from '../rooms';
 import type { DeskContext } from './context';
 import { agentsOf } from './persistence';
 
+/**
+ * The least time between two announcements of a company's queue (issue 31): a burst of joins, answers and
+ * departures costs one pass over the waiting customers a second, not one per change.
+ */
+export const POSITIONS_EVERY_MS = 1_000;
+
 /** The agents in a call: this process's own, or (distributed) every process's. */
 type Engaged = Pick<ReadonlySet<number>, 'has'>;
 
@@ -21,7 +27,10 @@ export interface CallQueue {
   later(callId: number, ms: number, run: () => Promise<void>): void;
   /** Calls off the call's timer: its customer is back, or the call is closed. */
   cancel(callId: number): void;
-  /** Tells the company's waiting customers their place and expected wait, once per tick. */
+  /**
+   * Tells the company's waiting customers whose place or expected wait changed what they are now: at once
+   * (the next tick), or, within POSITIONS_EVERY_MS of the last announcement, once that time is up.
+   */
   reposition(companyId: number): void;
   close(): void;
 }
@@ -39,8 +48,15 @@ export function createCallQueue(
   const present = new Map<number, number>();
   /** Calls waiting for their customer to (re)connect. */
   const timers = new Map<number, NodeJS.Timeout>();
-  /** Companies whose waiting customers are told their place at the end of this tick. */
-  const positionsDue = new Set<number>();
+  /** Companies whose waiting customers are to be told their place: company id → calls the pending one off. */
+  const positionsDue = new Map<number, () => void>();
+  /** When each company's customers were last told. */
+  const announcedAt = new Map<number, number>();
+  /**
+   * What each waiting customer was last told (call id → place and wait), so an unchanged one hears nothing.
+   * One process only: with several, another process may have told the customer something else since.
+   */
+  const told = new Map<number, string>();
 
   async function queue(companyId: number): Promise<QueuedCall[]> {
     if (shared) {
@@ -63,14 +79,14 @@ export function createCallQueue(
     const onDuty = online.filter((u) => u.status === 'Online' || engaged.has(u.id)).length;
     waiting.forEach((call, index) => {
       const position = index + 1;
+      const expected = expectedWaitSeconds({ position, free, onDuty, handlingSeconds: handling });
+      const now = `${position} ${expected}`;
+      if (!shared && told.get(call.call_id) === now) return;
+      told.set(call.call_id, now);
       ctx
         .hub()
         .to(customerRoom(call.call_id))
-        .emit('queue.position', {
-          call_id: call.call_id,
-          position,
-          expected_wait_s: expectedWaitSeconds({ position, free, onDuty, handlingSeconds: handling }),
-        });
+        .emit('queue.position', { call_id: call.call_id, position, expected_wait_s: expected });
     });
   }
 
@@ -83,11 +99,14 @@ export function createCallQueue(
       // Distributed: a customer back from a process that died keeps the place it had (and is not announced).
       const returning = shared ? !(await shared.add(companyId, callId)) : present.has(callId);
       present.set(callId, companyId);
+      // A new socket (a reload, a reconnection) has heard nothing yet.
+      told.delete(callId);
       return returning;
     },
 
     async left(companyId, callId) {
       present.delete(callId);
+      told.delete(callId);
       if (shared) await shared.remove(companyId, callId);
     },
 
@@ -108,19 +127,28 @@ export function createCallQueue(
       timers.delete(callId);
     },
 
-    /** Coalesced per tick: a burst of joins and answers tells each waiting customer once. */
     reposition(companyId) {
-      if (positionsDue.has(companyId)) return;
-      positionsDue.add(companyId);
-      setImmediate(() => {
+      if (positionsDue.has(companyId) || ctx.isClosed()) return;
+      const announce = () => {
         positionsDue.delete(companyId);
+        announcedAt.set(companyId, Date.now());
         announcePositions(companyId).catch(ctx.onError);
-      });
+      };
+      const wait = (announcedAt.get(companyId) ?? 0) + POSITIONS_EVERY_MS - Date.now();
+      if (wait > 0) {
+        const timer = setTimeout(announce, wait);
+        positionsDue.set(companyId, () => clearTimeout(timer));
+      } else {
+        const immediate = setImmediate(announce);
+        positionsDue.set(companyId, () => clearImmediate(immediate));
+      }
     },
 
     close() {
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();
+      for (const callOff of positionsDue.values()) callOff();
+      positionsDue.clear();
     },
   };
 }
