@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 /**
@@ -19,6 +21,11 @@ const serverPort = (parallelIndex: number) => basePort + 20 * parallelIndex;
  */
 export const port = serverPort(Number(process.env.TEST_PARALLEL_INDEX ?? 0));
 export const baseURL = `http://127.0.0.1:${port}`;
+/**
+ * The seeded data directory the run's servers start on copies of (scripts/e2e-servers.ts makes it and removes
+ * it at the end); a spec that starts a server of its own copies it too.
+ */
+export const seededTemplate = join(tmpdir(), `idv-e2e-template-${basePort}`);
 
 /** The specs that hold live calls (see `projects`). */
 const LIVE_CALL_SPECS =
@@ -75,6 +82,7 @@ export default defineConfig({
   webServer: {
     command: `tsx scripts/e2e-servers.ts ${basePort - 1} ${Array.from({ length: workers }, (_, index) => serverPort(index)).join(' ')}`,
     url: `http://127.0.0.1:${basePort - 1}/`,
+    env: { E2E_TEMPLATE_DIR: seededTemplate },
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,
     stdout: 'pipe',

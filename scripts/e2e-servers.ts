@@ -9,7 +9,7 @@
  * it is the one address Playwright waits for.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,7 +51,12 @@ const serverEnv = {
  * secret the seed encrypted with: a server started on a copy finds its data and does not seed again.
  */
 async function seededTemplate(): Promise<string> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'idv-e2e-template-'));
+  // E2E_TEMPLATE_DIR (playwright.config.ts): where specs that start a server of their own find it.
+  let dataDir = process.env.E2E_TEMPLATE_DIR;
+  if (dataDir) {
+    rmSync(dataDir, { recursive: true, force: true });
+    mkdirSync(dataDir, { recursive: true });
+  } else dataDir = mkdtempSync(join(tmpdir(), 'idv-e2e-template-'));
   const config = loadConfig({ ...serverEnv, DATA_DIR: dataDir, PORT: String(ports[0]) });
   const database = await openDatabase(config);
   await seedDemo(database.db, {

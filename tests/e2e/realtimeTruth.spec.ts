@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { port as suitePort } from '../../playwright.config';
+import { seededTemplate, port as suitePort } from '../../playwright.config';
 import {
   answerAndTalk,
   availability,
@@ -82,11 +82,18 @@ test('an agent who signs in again elsewhere keeps ringing and answers; every scr
   await expect(row).toContainText('Offline', { timeout: 5_000 });
 });
 
+function seededCopy() {
+  const dir = mkdtempSync(join(tmpdir(), 'idv-restart-'));
+  cpSync(seededTemplate, dir, { recursive: true });
+  return dir;
+}
+
 /** A server of this test's own, so it can be killed and started again on the same data and port. */
 class OwnServer {
   readonly port = suitePort + 7;
   readonly url = `http://127.0.0.1:${this.port}`;
-  private readonly dataDir = mkdtempSync(join(tmpdir(), 'idv-restart-'));
+  // The run's seeded data: the server finds its demo data and does not seed again.
+  private readonly dataDir = seededCopy();
   private child: ChildProcess | null = null;
 
   async start() {
