@@ -83,6 +83,9 @@ export default defineConfig({
     command: `tsx scripts/e2e-servers.ts ${basePort - 1} ${Array.from({ length: workers }, (_, index) => serverPort(index)).join(' ')}`,
     url: `http://127.0.0.1:${basePort - 1}/`,
     env: { E2E_TEMPLATE_DIR: seededTemplate },
+    // SIGTERM, not Playwright's default SIGKILL of the process group: the script stops its servers and removes
+    // their data directories.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,
     stdout: 'pipe',

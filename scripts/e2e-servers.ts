@@ -71,14 +71,23 @@ async function seededTemplate(): Promise<string> {
 const children: ChildProcess[] = [];
 const dataDirs: string[] = [];
 let stopping = false;
-function stop(code: number) {
+/** Stops every server and payment service, then removes the data directories (the children's last writes done). */
+async function stop(code: number) {
   if (stopping) return;
   stopping = true;
-  for (const child of children) child.kill('SIGTERM');
+  const exited = children.map(
+    (child) =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  );
+  await Promise.race([Promise.all(exited), new Promise((resolve) => setTimeout(resolve, 5_000))]);
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   process.exit(code);
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(0));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(0));
 
 function startServer(template: string, port: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-e2e-'));
@@ -97,7 +106,7 @@ function startServer(template: string, port: number) {
   server.on('exit', (code) => {
     if (!stopping) {
       console.error(`e2e server on port ${port} exited (${code})`);
-      stop(1);
+      void stop(1);
     }
   });
 }
