@@ -24,7 +24,6 @@ export const PAYMENT_DETAILS = {
   customPackage: 'A custom-priced package is agreed with us: send a price request instead',
   studioUrl: 'studio_url must be an address of this studio',
   providerDown: 'Remote Server Error',
-  duplicate: 'Notification already processed',
   unknownSession: 'Unknown checkout session',
   mismatch: 'The notification does not match the checkout session',
   runningPlan:
@@ -215,8 +214,8 @@ export type NotificationOutcome = 'applied' | 'unchanged';
 
 /**
  * Applies one verified notification in one transaction with the record of its id: a second delivery of
- * the same id is refused (409) and changes nothing; a notification about a session that is already
- * closed changes nothing either (a paid session stays paid).
+ * the same id changes nothing (answered `applied: false`); a notification about a session that is already
+ * closed changes nothing either (a paid session stays paid, a refund only marks it refunded).
  */
 export async function applyNotification(
   db: Db,
@@ -228,7 +227,11 @@ export async function applyNotification(
       .values({ id: notification.id, type: notification.type, sessionId: notification.session.id })
       .onConflictDoNothing()
       .returning({ id: paymentNotifications.id });
-    if (recorded.length === 0) throw new HttpError(409, PAYMENT_DETAILS.duplicate);
+    // A second delivery of one event (a retry after a lost answer, a replay) is acknowledged and changes
+    // nothing: a non-2xx answer would make the provider retry it for days (docs/decisions/0158).
+    if (recorded.length === 0) return 'unchanged';
+    // An event about something else than a checkout session (Stripe sends what the endpoint subscribes to).
+    if (notification.type === 'other') return 'unchanged';
     const [row] = await tx
       .select()
       .from(payments)
@@ -280,6 +283,26 @@ export async function applyNotification(
         action: 'payment_declined',
         before: { status: row.status },
         after: { status: 'declined', decline_code: session.declineCode, session_id: row.sessionId },
+      });
+      return 'applied';
+    }
+    if (
+      notification.type === 'session.refunded' &&
+      row.status === 'paid' &&
+      session.refundedAmount > row.refundedCents
+    ) {
+      // Refunds only grow (a later event names the charge's total refunded so far); the plan is left as it
+      // is: withdrawing a paid period is the operator's decision, not a side effect of a refund.
+      const refundedCents = Math.min(session.refundedAmount, row.amountCents);
+      await tx.update(payments).set({ refundedCents, refundedAt: new Date() }).where(eq(payments.id, row.id));
+      await recordAudit(tx, {
+        companyId: row.companyId,
+        actorId: null,
+        object: 'payment',
+        objectId: row.id,
+        action: 'payment_refunded',
+        before: { refunded: row.refundedCents },
+        after: { refunded: refundedCents, session_id: row.sessionId },
       });
       return 'applied';
     }
@@ -358,6 +381,8 @@ export async function paymentHistory(
       paid_at: iso(p.paidAt),
       receipt_number: p.receiptNumber,
       receipt_url: p.receiptUrl,
+      refunded_amount: p.refundedCents,
+      refunded_at: iso(p.refundedAt),
     })),
   };
 }

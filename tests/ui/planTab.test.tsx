@@ -162,6 +162,8 @@ describe('an abandoned checkout', () => {
     paid_at: null,
     receipt_number: null,
     receipt_url: null,
+    refunded_amount: 0,
+    refunded_at: null,
   });
 
   it('is read again when its time is up and shows "Expired"', async () => {
