@@ -76,6 +76,12 @@ export type BuyPackageReply = z.infer<typeof buyPackageReplySchema>;
 export const sessionStatusSchema = z.object({
   session_id: z.string(),
   status: z.enum(PAYMENT_STATUSES),
+  /**
+   * An open session read back from the provider by the server now (null: closed, or the provider not
+   * reachable). `paid` while `status` is `open`: the money arrived, the signed notification that applies it
+   * not yet. Shown, never applied.
+   */
+  provider_status: z.enum(PAYMENT_STATUSES).nullable(),
   package: packageSchema.pick({ id: true, name: true }).nullable(),
   amount: z.number().int(),
   currency: z.string(),

@@ -323,8 +323,26 @@ export async function applyNotification(
   });
 }
 
+/**
+ * The provider's own word on an open session, read back by this server with its secret key (never taken from
+ * the browser's return): shown, not applied, since only a signed notification changes the payment. Null when
+ * the provider cannot be asked now (the status answer does not depend on it).
+ */
+async function providerStatus(provider: PaymentProvider, sessionId: string) {
+  try {
+    return (await provider.retrieveCheckoutSession(sessionId)).status;
+  } catch {
+    return null;
+  }
+}
+
 /** GET /payment/session_status: only a session of the caller's company (else 404). */
-export async function sessionStatus(db: Db, companyId: number, sessionId: string): Promise<SessionStatus> {
+export async function sessionStatus(
+  db: Db,
+  provider: PaymentProvider,
+  companyId: number,
+  sessionId: string,
+): Promise<SessionStatus> {
   await expireAbandonedCheckouts(db, companyId);
   const [found] = await db
     .select({ payment: payments, packageName: packages.name })
@@ -333,9 +351,11 @@ export async function sessionStatus(db: Db, companyId: number, sessionId: string
     .where(and(eq(payments.sessionId, sessionId), eq(payments.companyId, companyId)));
   if (!found) throw notFound();
   const { payment: p, packageName } = found;
+  const status = effectiveStatus(p);
   return {
     session_id: p.sessionId,
-    status: effectiveStatus(p),
+    status,
+    provider_status: status === 'open' ? await providerStatus(provider, p.sessionId) : null,
     package: p.packageId !== null && packageName !== null ? { id: p.packageId, name: packageName } : null,
     amount: p.amountCents,
     currency: p.currency,

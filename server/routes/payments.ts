@@ -65,13 +65,16 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['payment'],
           description:
             '`paid`, `open`, `declined` or `expired`, as the provider’s notifications left it (an open ' +
-            'session past its end is recorded and answered as `expired`). Only sessions of the caller’s ' +
-            'company (else 404).',
+            'session past its end is recorded and answered as `expired`). For an open session, ' +
+            '`provider_status` is the session read back from the provider by this server (`paid`: the ' +
+            'money arrived, its signed notification not yet; null when not asked or unreachable): shown, ' +
+            'never applied. Only sessions of the caller’s company (else 404).',
           querystring: z.strictObject({ session_id: lineText.trim().min(1).max(200) }),
           response: { 200: sessionStatusSchema, ...authErrors },
         },
       },
-      async (request) => sessionStatus(ctx.db, principalOf(request).companyId, request.query.session_id),
+      async (request) =>
+        sessionStatus(ctx.db, ctx.payments, principalOf(request).companyId, request.query.session_id),
     );
 
     app.get(

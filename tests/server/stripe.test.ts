@@ -44,9 +44,9 @@ const buy = (pkg: number, extra: Record<string, unknown> = {}) =>
     { package: pkg, studio_url: STUDIO, replace_current_plan: true, ...extra },
     admin,
   );
-const status = async (sessionId: string) =>
-  (await get<SessionStatus>(t.app, `/api/v2/payment/session_status?session_id=${sessionId}`, admin)).body
-    .status;
+const sessionStatus = async (sessionId: string) =>
+  (await get<SessionStatus>(t.app, `/api/v2/payment/session_status?session_id=${sessionId}`, admin)).body;
+const status = async (sessionId: string) => (await sessionStatus(sessionId)).status;
 const plan = async () => (await get<Plan>(t.app, '/api/v2/payment/plan', admin)).body;
 const history = async () =>
   (await get<{ count: number; results: Payment[] }>(t.app, '/api/v2/payment/history?limit=50', admin)).body;
@@ -116,14 +116,20 @@ describe('a package bought through Stripe', () => {
       success_url: `${STUDIO}?session_id={CHECKOUT_SESSION_ID}`,
     });
 
-    // The customer pays at Stripe and the browser comes back: the return alone changes nothing.
+    expect(await sessionStatus(body.session_id)).toMatchObject({ status: 'open', provider_status: 'open' });
+    // The customer pays at Stripe and the browser comes back: the server reads the session back from Stripe
+    // and shows that the money arrived, but only the signed event applies it.
     const completed = fake.complete(body.session_id);
     const planBefore = await plan();
-    expect(await status(body.session_id)).toBe('open');
+    expect(await sessionStatus(body.session_id)).toMatchObject({ status: 'open', provider_status: 'paid' });
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: 'GET',
+      path: `/v1/checkout/sessions/${body.session_id}`,
+    });
     expect(await plan()).toEqual(planBefore);
 
     expect(await notify(completed)).toEqual({ status: 200, body: { received: true, applied: true } });
-    expect(await status(body.session_id)).toBe('paid');
+    expect(await sessionStatus(body.session_id)).toMatchObject({ status: 'paid', provider_status: null });
     const after = await plan();
     expect(after.package?.name).toBe('Growth');
     expect(after.included_verifications).toBe(2000);
@@ -235,9 +241,12 @@ describe('a package bought through Stripe', () => {
 describe('Stripe failing', () => {
   it('answers the studio’s 502 Remote Server Error when Stripe answers 500 or 401, recording nothing', async () => {
     const before = (await history()).count;
+    const open = (await buy(1)).body.session_id;
     fake.failWith = 500;
     try {
       expect(await buy(1)).toMatchObject({ status: 502, body: { detail: 'Remote Server Error' } });
+      // The status is our record's; Stripe's word is left out while Stripe cannot be asked.
+      expect(await sessionStatus(open)).toMatchObject({ status: 'open', provider_status: null });
     } finally {
       fake.failWith = null;
     }
@@ -248,7 +257,7 @@ describe('Stripe failing', () => {
     } finally {
       fake.secretKey = KEY;
     }
-    expect((await history()).count).toBe(before);
+    expect((await history()).count).toBe(before + 1);
     expect((await buy(1)).status).toBe(200);
   });
 
