@@ -72,7 +72,7 @@ export function HistoryCard() {
                   {payment.refunded_amount > 0 && (
                     <>
                       {' '}
-                      <Tag intent="warning" minimal icon="undo">
+                      <Tag intent="warning" minimal>
                         {refundedInFull(payment)
                           ? t('history.refundedInFull')
                           : t('history.refunded', {
