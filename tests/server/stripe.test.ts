@@ -226,6 +226,38 @@ describe('a package bought through Stripe', () => {
     expect(await plan()).toEqual(planPaid);
   });
 
+  it('acknowledges the sessions and refunds of other sales on the account without applying anything', async () => {
+    const created = Math.floor(Date.now() / 1000);
+    const foreign = {
+      id: 'cs_test_from_the_shop',
+      object: 'checkout.session',
+      status: 'complete',
+      payment_status: 'paid',
+      amount_total: 1_999,
+      currency: 'usd',
+      metadata: { order: 'shop-1' },
+      expires_at: created + 3600,
+      payment_intent: 'pi_test_from_the_shop',
+      url: null,
+    };
+    const event = (id: string, type: string, object: Record<string, unknown>) => ({
+      id,
+      object: 'event' as const,
+      type,
+      created,
+      data: { object },
+    });
+    const unchanged = { status: 200, body: { received: true, applied: false } };
+    expect(await notify(event('evt_test_shop_1', 'checkout.session.completed', foreign))).toEqual(unchanged);
+    // A refund of a charge no session of ours took (the fake knows no session of that intent).
+    const charge = { id: 'ch_test_shop', object: 'charge', amount: 1_999, amount_refunded: 1_999 };
+    expect(
+      await notify(
+        event('evt_test_shop_2', 'charge.refunded', { ...charge, payment_intent: 'pi_test_shop' }),
+      ),
+    ).toEqual(unchanged);
+  });
+
   it('acknowledges events about other things without applying anything', async () => {
     const other = {
       id: 'evt_test_other_1',
@@ -259,6 +291,26 @@ describe('Stripe failing', () => {
     }
     expect((await history()).count).toBe(before + 1);
     expect((await buy(1)).status).toBe(200);
+  });
+
+  it('answers 502 to a refund Stripe cannot be asked about, so Stripe delivers it again; the retry applies it', async () => {
+    const { body } = await buy(1);
+    await notify(fake.complete(body.session_id));
+    const refund = fake.refund(body.session_id, 1_000);
+    fake.failWith = 503;
+    try {
+      expect(await notify(refund)).toEqual({ status: 502, body: { detail: 'Remote Server Error' } });
+    } finally {
+      fake.failWith = null;
+    }
+    const recorded = await t.app.ctx.db
+      .select()
+      .from(paymentNotifications)
+      .where(eq(paymentNotifications.id, refund.id));
+    expect(recorded).toEqual([]);
+    expect((await notify(refund)).body.applied).toBe(true);
+    const row = (await history()).results.find((p) => p.session_id === body.session_id);
+    expect(row?.refunded_amount).toBe(1_000);
   });
 
   it('the fake refuses a call without the secret key, as Stripe does', async () => {

@@ -154,6 +154,11 @@ export function createStripePaymentProvider(
         throw new NotificationRefused('Malformed notification body');
       }
       const at = new Date(event.created * 1000);
+      // The account may sell other things too (a shop, another product): their sessions and charges are
+      // acknowledged and left alone, or Stripe would retry a refused event for days.
+      const other = { id: event.id, type: 'other' as const, session: otherSession(event) };
+      const object = event.data.object as { object?: string; metadata?: Stripe.Metadata | null };
+      if (object.object === 'checkout.session' && !isOurs(object)) return other;
       switch (event.type) {
         case 'checkout.session.completed':
         case 'checkout.session.async_payment_succeeded': {
@@ -179,7 +184,7 @@ export function createStripePaymentProvider(
           const charge = event.data.object;
           const intent = idOf(charge.payment_intent);
           const found = intent ? await sessionOfIntent(intent) : null;
-          if (!found) throw new NotificationRefused('The refunded charge belongs to no checkout session');
+          if (!found || !isOurs(found)) return other;
           return {
             id: event.id,
             type: 'session.refunded',
@@ -187,12 +192,16 @@ export function createStripePaymentProvider(
           };
         }
         default:
-          // Other events the endpoint may be sent: acknowledged, nothing applied. Their object is no session.
-          return { id: event.id, type: 'other', session: otherSession(event) };
+          // Other events the endpoint may be sent: acknowledged, nothing applied.
+          return other;
       }
     },
   };
 }
+
+/** A session this server created: it carries the company and package in its metadata. */
+const isOurs = (session: { metadata?: Stripe.Metadata | null }) =>
+  Boolean(session.metadata?.company_id && session.metadata.package_id);
 
 /** An event we do not act on still needs a session shape for the record of its id; it matches no row. */
 function otherSession(event: Stripe.Event): CheckoutSession {
