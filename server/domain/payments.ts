@@ -26,6 +26,7 @@ export const PAYMENT_DETAILS = {
   providerDown: 'Remote Server Error',
   unknownSession: 'Unknown checkout session',
   mismatch: 'The notification does not match the checkout session',
+  refundBeforePayment: 'The refunded payment is not recorded as paid yet: deliver the refund again later',
   runningPlan:
     'A paid period of your plan is still running: confirm that the new package replaces it (its remaining days and verifications end)',
 } as const;
@@ -286,6 +287,10 @@ export async function applyNotification(
       });
       return 'applied';
     }
+    // Stripe does not keep its events in order: a refund reaching us before the payment it refunds is
+    // refused (409, its id not recorded) so that the provider delivers it again after the payment.
+    if (notification.type === 'session.refunded' && row.status === 'open')
+      throw new HttpError(409, PAYMENT_DETAILS.refundBeforePayment);
     if (
       notification.type === 'session.refunded' &&
       row.status === 'paid' &&
@@ -329,12 +334,22 @@ export async function applyNotification(
  * the provider cannot be asked now (the status answer does not depend on it).
  */
 async function providerStatus(provider: PaymentProvider, sessionId: string) {
+  let timer: NodeJS.Timeout | undefined;
   try {
-    return (await provider.retrieveCheckoutSession(sessionId)).status;
+    // The return page polls this answer: a provider slow to answer is left out rather than waited for.
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), PROVIDER_STATUS_WAIT_MS);
+    });
+    return await Promise.race([provider.retrieveCheckoutSession(sessionId).then((s) => s.status), late]);
   } catch {
     return null;
+  } finally {
+    clearTimeout(timer);
   }
 }
+
+/** How long the status answer waits for the provider's word on an open session. */
+const PROVIDER_STATUS_WAIT_MS = 3_000;
 
 /** GET /payment/session_status: only a session of the caller's company (else 404). */
 export async function sessionStatus(

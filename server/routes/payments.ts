@@ -136,7 +136,8 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               '(`webhook-id`, `webhook-timestamp`, `webhook-signature`, HMAC-SHA256 with the shared ' +
               'secret); Stripe with its `Stripe-Signature` header (checked by its SDK with the endpoint’s ' +
               'secret). A bad signature or a timestamp older than 5 minutes is refused (400) and changes ' +
-              'nothing; an id already applied is acknowledged with `applied: false` and changes nothing.',
+              'nothing; an id already applied is acknowledged with `applied: false` and changes nothing. A ' +
+              'refund of a payment not recorded as paid yet answers 409 (the provider delivers it again).',
             security: [],
             headers: notificationHeadersSchema,
             body: z.string().max(64 * 1024),
@@ -144,6 +145,7 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               200: z.object({ received: z.literal(true), applied: z.boolean() }),
               400: errorSchema,
               404: errorSchema,
+              409: errorSchema,
               502: errorSchema,
             },
           },

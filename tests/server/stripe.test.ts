@@ -226,6 +226,20 @@ describe('a package bought through Stripe', () => {
     expect(await plan()).toEqual(planPaid);
   });
 
+  it('refuses (409) a refund that arrives before the payment it refunds, and applies its redelivery', async () => {
+    const { body } = await buy(1);
+    const completed = fake.complete(body.session_id);
+    const refund = fake.refund(body.session_id, 2_500);
+    expect(await notify(refund)).toEqual({
+      status: 409,
+      body: { detail: 'The refunded payment is not recorded as paid yet: deliver the refund again later' },
+    });
+    expect((await notify(completed)).body.applied).toBe(true);
+    expect((await notify(refund)).body.applied).toBe(true);
+    const row = (await history()).results.find((p) => p.session_id === body.session_id);
+    expect(row).toMatchObject({ status: 'paid', refunded_amount: 2_500 });
+  });
+
   it('acknowledges the sessions and refunds of other sales on the account without applying anything', async () => {
     const created = Math.floor(Date.now() / 1000);
     const foreign = {
