@@ -160,6 +160,7 @@ export const AUDIT_ACTIONS = {
   payment_succeeded: 'payment',
   payment_declined: 'payment',
   checkout_expired: 'payment',
+  payment_refunded: 'payment',
   plan_changed: 'company',
   company_created: 'company',
   registered: 'signup',

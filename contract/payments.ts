@@ -40,6 +40,10 @@ export const paymentSchema = z.object({
   receipt_number: z.string().nullable(),
   /** The provider's receipt page. */
   receipt_url: z.string().nullable(),
+  /** Minor units refunded at the provider (0: none); a refunded payment keeps the status `paid`. */
+  refunded_amount: z.number().int(),
+  /** When the latest refund was reported (null: none). */
+  refunded_at: isoDateTime.nullable(),
 });
 export type Payment = z.infer<typeof paymentSchema>;
 
@@ -72,6 +76,12 @@ export type BuyPackageReply = z.infer<typeof buyPackageReplySchema>;
 export const sessionStatusSchema = z.object({
   session_id: z.string(),
   status: z.enum(PAYMENT_STATUSES),
+  /**
+   * An open session read back from the provider by the server now (null: closed, or the provider not
+   * reachable). `paid` while `status` is `open`: the money arrived, the signed notification that applies it
+   * not yet. Shown, never applied.
+   */
+  provider_status: z.enum(PAYMENT_STATUSES).nullable(),
   package: packageSchema.pick({ id: true, name: true }).nullable(),
   amount: z.number().int(),
   currency: z.string(),
@@ -111,14 +121,25 @@ export const industrySchema = z.array(z.object({ code: z.string(), name: z.strin
 export type Industry = z.infer<typeof industrySchema>[number];
 
 /**
- * The Standard Webhooks headers that sign a payment notification (POST /payment/notification). Other
- * headers pass through (the object is loose).
+ * The headers that sign a payment notification (POST /payment/notification): the Standard Webhooks ones of the
+ * local payment service, or Stripe's `Stripe-Signature`. Which are needed is the configured adapter's check
+ * (a missing one: 400); other headers pass through (the object is loose).
  */
 export const notificationHeadersSchema = z.looseObject({
-  'webhook-id': lineText.min(1).max(200).describe('The notification id, the same on every retry'),
-  'webhook-timestamp': lineText.min(1).max(20).describe('When it was signed, in seconds since 1970 (UTC)'),
+  'webhook-id': lineText.min(1).max(200).optional().describe('The notification id, the same on every retry'),
+  'webhook-timestamp': lineText
+    .min(1)
+    .max(20)
+    .optional()
+    .describe('When it was signed, in seconds since 1970 (UTC)'),
   'webhook-signature': lineText
     .min(1)
     .max(2000)
+    .optional()
     .describe('Space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` signatures'),
+  'stripe-signature': lineText
+    .min(1)
+    .max(2000)
+    .optional()
+    .describe('Stripe’s `t=<seconds>,v1=<hex HMAC-SHA256 of "t.body">` (the Stripe adapter)'),
 });

@@ -29,8 +29,10 @@ import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from
 import { createDbOutbox } from './integrations/mail';
 import { createLocalPaymentProvider } from './integrations/payment/localProvider';
 import type { PaymentProvider } from './integrations/payment/provider';
-import { createDbSmsOutbox } from './integrations/sms';
+import { createStripePaymentProvider } from './integrations/payment/stripeProvider';
+import { createDbSmsOutbox, type SmsSender } from './integrations/sms';
 import { createHttpSummariser } from './integrations/summariser';
+import { createTwilioSmsSender } from './integrations/twilioSms';
 import { createWebhookWorker } from './integrations/webhooks/worker';
 import { createCallDesk } from './realtime/callDesk';
 import { type Cluster, openCluster } from './realtime/cluster';
@@ -127,6 +129,15 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   reviewMetricsRoutes(ctx),
 ];
 
+/** The `sms_outbox` table, and Twilio after it when configured (its failures logged, never the code). */
+function smsSender(config: ServerConfig, db: Database['db'], onError: (error: unknown) => void): SmsSender {
+  const outbox = createDbSmsOutbox(db, {
+    print: config.mailConsole ? (line) => console.log(line) : undefined,
+    devCodesMs: config.devEndpoints ? config.oneTimeCodes.ttlMs : undefined,
+  });
+  return config.twilio ? createTwilioSmsSender(outbox, { ...config.twilio, onError }) : outbox;
+}
+
 /**
  * Builds the whole server without listening: database (migrated, seeded when empty), API, OpenAPI,
  * storage, studio and the socket.io hub. Pass `database` to reuse an open one (it is then not closed).
@@ -191,10 +202,7 @@ export async function buildApp(
       onError: (error) => app.log.error({ err: error }, 'session last-seen write failed'),
     }),
     mail,
-    sms: createDbSmsOutbox(database.db, {
-      print: config.mailConsole ? (line) => console.log(line) : undefined,
-      devCodesMs: config.devEndpoints ? config.oneTimeCodes.ttlMs : undefined,
-    }),
+    sms: smsSender(config, database.db, (error) => app.log.error({ err: error }, 'sms failed')),
     faceMatcher:
       options.faceMatcher ??
       (config.faceMatch.engine === 'off'
@@ -231,7 +239,14 @@ export async function buildApp(
     userPush: createUserPush(),
     ipAllowList: createIpAllowListCache(database.db, config.ipAllowListCacheMs),
     proxyTrust: proxyTrust(config.trustProxy),
-    payments: options.paymentProvider ?? createLocalPaymentProvider(config.payment),
+    payments:
+      options.paymentProvider ??
+      (config.payment.stripe
+        ? createStripePaymentProvider({
+            ...config.payment.stripe,
+            toleranceSeconds: config.payment.toleranceSeconds,
+          })
+        : createLocalPaymentProvider(config.payment)),
     limiters,
     evidence: createEvidenceSigner({
       db: database.db,

@@ -3,6 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MAX_RECORDING_BYTES } from '#contract/constants';
 import { readTrustProxy } from './domain/ipAllowList';
+import type { StripeOptions } from './integrations/payment/stripeProvider';
+import type { TwilioOptions } from './integrations/twilioSms';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -64,6 +66,11 @@ export interface ServerConfig {
   mailConsole: boolean;
   /** Send e-mail by SMTP as well (`smtp://user:pass@host:587`, `smtps://…`); unset: outbox only. */
   smtpUrl: string | undefined;
+  /**
+   * Send text messages through Twilio as well (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM, all or
+   * none; TWILIO_API_BASE for a fake of its API); unset: the `sms_outbox` table only.
+   */
+  twilio: TwilioOptions | undefined;
   /** Sender address of e-mails (env MAIL_FROM). */
   mailFrom: string;
   /** Face comparison at login: `human` (local face-embedding model) or `off` (photo login refused). */
@@ -175,6 +182,58 @@ export interface PaymentConfig {
   sessionTtlSeconds: number;
   /** A notification older (or newer) than this is refused (5 minutes, as Standard Webhooks advises). */
   toleranceSeconds: number;
+  /**
+   * Stripe instead of the local payment service (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, both or
+   * neither; STRIPE_API_BASE for a fake of its API). Unset: the local service, the demo's and the tests'.
+   */
+  stripe: StripeOptions | undefined;
+}
+
+/** The Twilio settings: all three or none (a partial set is a mistake worth stopping the start for). */
+export function readTwilio(env: NodeJS.ProcessEnv): TwilioOptions | undefined {
+  const names = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const;
+  const missing = names.filter((name) => !env[name]);
+  if (missing.length === names.length) {
+    if (env.TWILIO_API_BASE) throw new Error(`TWILIO_API_BASE needs ${names.join(', ')}`);
+    return undefined;
+  }
+  if (missing.length > 0)
+    throw new Error(`Twilio needs ${names.join(', ')} (missing: ${missing.join(', ')})`);
+  const accountSid = env.TWILIO_ACCOUNT_SID ?? '';
+  const from = env.TWILIO_FROM ?? '';
+  if (!/^AC[0-9a-zA-Z]{32}$/.test(accountSid))
+    throw new Error('TWILIO_ACCOUNT_SID must be an account SID (AC followed by 32 characters)');
+  if (!/^(\+[1-9]\d{6,14}|MG[0-9a-zA-Z]{32})$/.test(from))
+    throw new Error('TWILIO_FROM must be a number in E.164 (+15005550006) or a Messaging Service SID (MG…)');
+  const apiBase = env.TWILIO_API_BASE || undefined;
+  if (apiBase !== undefined && !/^https?:\/\/[^/]+\/?$/.test(apiBase))
+    throw new Error(`TWILIO_API_BASE must be an http(s) address without a path, got ${apiBase}`);
+  return { accountSid, authToken: env.TWILIO_AUTH_TOKEN ?? '', from, apiBase };
+}
+
+/** The Stripe settings: both secrets or neither (one alone is a mistake worth stopping the start for). */
+export function readStripe(env: NodeJS.ProcessEnv): StripeOptions | undefined {
+  const secretKey = env.STRIPE_SECRET_KEY || undefined;
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET || undefined;
+  if (!secretKey && !webhookSecret) {
+    if (env.STRIPE_API_BASE)
+      throw new Error('STRIPE_API_BASE needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+    return undefined;
+  }
+  if (!secretKey || !webhookSecret)
+    throw new Error(
+      `Stripe needs both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (${secretKey ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY'} is missing)`,
+    );
+  if (!/^(sk|rk)_(test|live)_\S+$/.test(secretKey))
+    throw new Error(
+      'STRIPE_SECRET_KEY must be a secret key (sk_live_…, sk_test_…) or a restricted key (rk_…)',
+    );
+  if (!/^whsec_\S+$/.test(webhookSecret))
+    throw new Error('STRIPE_WEBHOOK_SECRET must be an endpoint signing secret (whsec_…)');
+  const apiBase = env.STRIPE_API_BASE || undefined;
+  if (apiBase !== undefined && !/^https?:\/\/[^/]+\/?$/.test(apiBase))
+    throw new Error(`STRIPE_API_BASE must be an http(s) address without a path, got ${apiBase}`);
+  return { secretKey, webhookSecret, apiBase };
 }
 
 /** The payment secrets, when not given: derived from the JWT secret, so `npm start` needs no setting. */
@@ -411,6 +470,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     timeouts: readTimeouts(env),
     mailConsole: !production,
     smtpUrl: env.SMTP_URL || undefined,
+    twilio: readTwilio(env),
     mailFrom: env.MAIL_FROM ?? 'IDV Studio <no-reply@idv-studio.local>',
     faceMatch: {
       engine: readFaceEngine(env.FACE_MATCH),
@@ -464,6 +524,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       webhookSecret: env.PAYMENT_WEBHOOK_SECRET || paymentSecrets.webhookSecret,
       sessionTtlSeconds: readCount(env.PAYMENT_SESSION_TTL_SECONDS, 30 * 60, 'PAYMENT_SESSION_TTL_SECONDS'),
       toleranceSeconds: 300,
+      stripe: readStripe(env),
     },
     evidence: {
       signingKeyPem: readEvidenceKey(env.EVIDENCE_SIGNING_KEY),

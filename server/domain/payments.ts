@@ -24,9 +24,9 @@ export const PAYMENT_DETAILS = {
   customPackage: 'A custom-priced package is agreed with us: send a price request instead',
   studioUrl: 'studio_url must be an address of this studio',
   providerDown: 'Remote Server Error',
-  duplicate: 'Notification already processed',
   unknownSession: 'Unknown checkout session',
   mismatch: 'The notification does not match the checkout session',
+  refundBeforePayment: 'The refunded payment is not recorded as paid yet: deliver the refund again later',
   runningPlan:
     'A paid period of your plan is still running: confirm that the new package replaces it (its remaining days and verifications end)',
 } as const;
@@ -215,8 +215,8 @@ export type NotificationOutcome = 'applied' | 'unchanged';
 
 /**
  * Applies one verified notification in one transaction with the record of its id: a second delivery of
- * the same id is refused (409) and changes nothing; a notification about a session that is already
- * closed changes nothing either (a paid session stays paid).
+ * the same id changes nothing (answered `applied: false`); a notification about a session that is already
+ * closed changes nothing either (a paid session stays paid, a refund only marks it refunded).
  */
 export async function applyNotification(
   db: Db,
@@ -228,7 +228,11 @@ export async function applyNotification(
       .values({ id: notification.id, type: notification.type, sessionId: notification.session.id })
       .onConflictDoNothing()
       .returning({ id: paymentNotifications.id });
-    if (recorded.length === 0) throw new HttpError(409, PAYMENT_DETAILS.duplicate);
+    // A second delivery of one event (a retry after a lost answer, a replay) is acknowledged and changes
+    // nothing: a non-2xx answer would make the provider retry it for days (docs/decisions/0158).
+    if (recorded.length === 0) return 'unchanged';
+    // An event about something else than a checkout session (Stripe sends what the endpoint subscribes to).
+    if (notification.type === 'other') return 'unchanged';
     const [row] = await tx
       .select()
       .from(payments)
@@ -283,6 +287,30 @@ export async function applyNotification(
       });
       return 'applied';
     }
+    // Stripe does not keep its events in order: a refund reaching us before the payment it refunds is
+    // refused (409, its id not recorded) so that the provider delivers it again after the payment.
+    if (notification.type === 'session.refunded' && row.status === 'open')
+      throw new HttpError(409, PAYMENT_DETAILS.refundBeforePayment);
+    if (
+      notification.type === 'session.refunded' &&
+      row.status === 'paid' &&
+      session.refundedAmount > row.refundedCents
+    ) {
+      // Refunds only grow (a later event names the charge's total refunded so far); the plan is left as it
+      // is: withdrawing a paid period is the operator's decision, not a side effect of a refund.
+      const refundedCents = Math.min(session.refundedAmount, row.amountCents);
+      await tx.update(payments).set({ refundedCents, refundedAt: new Date() }).where(eq(payments.id, row.id));
+      await recordAudit(tx, {
+        companyId: row.companyId,
+        actorId: null,
+        object: 'payment',
+        objectId: row.id,
+        action: 'payment_refunded',
+        before: { refunded: row.refundedCents },
+        after: { refunded: refundedCents, session_id: row.sessionId },
+      });
+      return 'applied';
+    }
     if (notification.type === 'session.expired' && row.status === 'open') {
       await tx.update(payments).set({ status: 'expired' }).where(eq(payments.id, row.id));
       await recordAudit(tx, {
@@ -300,8 +328,36 @@ export async function applyNotification(
   });
 }
 
+/**
+ * The provider's own word on an open session, read back by this server with its secret key (never taken from
+ * the browser's return): shown, not applied, since only a signed notification changes the payment. Null when
+ * the provider cannot be asked now (the status answer does not depend on it).
+ */
+async function providerStatus(provider: PaymentProvider, sessionId: string) {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    // The return page polls this answer: a provider slow to answer is left out rather than waited for.
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), PROVIDER_STATUS_WAIT_MS);
+    });
+    return await Promise.race([provider.retrieveCheckoutSession(sessionId).then((s) => s.status), late]);
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** How long the status answer waits for the provider's word on an open session. */
+const PROVIDER_STATUS_WAIT_MS = 3_000;
+
 /** GET /payment/session_status: only a session of the caller's company (else 404). */
-export async function sessionStatus(db: Db, companyId: number, sessionId: string): Promise<SessionStatus> {
+export async function sessionStatus(
+  db: Db,
+  provider: PaymentProvider,
+  companyId: number,
+  sessionId: string,
+): Promise<SessionStatus> {
   await expireAbandonedCheckouts(db, companyId);
   const [found] = await db
     .select({ payment: payments, packageName: packages.name })
@@ -310,9 +366,11 @@ export async function sessionStatus(db: Db, companyId: number, sessionId: string
     .where(and(eq(payments.sessionId, sessionId), eq(payments.companyId, companyId)));
   if (!found) throw notFound();
   const { payment: p, packageName } = found;
+  const status = effectiveStatus(p);
   return {
     session_id: p.sessionId,
-    status: effectiveStatus(p),
+    status,
+    provider_status: status === 'open' ? await providerStatus(provider, p.sessionId) : null,
     package: p.packageId !== null && packageName !== null ? { id: p.packageId, name: packageName } : null,
     amount: p.amountCents,
     currency: p.currency,
@@ -358,6 +416,8 @@ export async function paymentHistory(
       paid_at: iso(p.paidAt),
       receipt_number: p.receiptNumber,
       receipt_url: p.receiptUrl,
+      refunded_amount: p.refundedCents,
+      refunded_at: iso(p.refundedAt),
     })),
   };
 }

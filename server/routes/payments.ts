@@ -13,6 +13,7 @@ import type { AppContext } from '../context';
 import {
   applyNotification,
   companyPlan,
+  PAYMENT_DETAILS,
   paymentHistory,
   sessionStatus,
   startCheckout,
@@ -20,7 +21,7 @@ import {
 import { HttpError } from '../errors';
 import { need, PUBLIC, principalOf } from '../http/access';
 import { toPage } from '../http/paging';
-import { NotificationRefused } from '../integrations/payment/provider';
+import { NotificationRefused, PaymentProviderError } from '../integrations/payment/provider';
 import { authErrors } from './shared';
 
 export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -64,13 +65,16 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['payment'],
           description:
             '`paid`, `open`, `declined` or `expired`, as the provider’s notifications left it (an open ' +
-            'session past its end is recorded and answered as `expired`). Only sessions of the caller’s ' +
-            'company (else 404).',
+            'session past its end is recorded and answered as `expired`). For an open session, ' +
+            '`provider_status` is the session read back from the provider by this server (`paid`: the ' +
+            'money arrived, its signed notification not yet; null when not asked or unreachable): shown, ' +
+            'never applied. Only sessions of the caller’s company (else 404).',
           querystring: z.strictObject({ session_id: lineText.trim().min(1).max(200) }),
           response: { 200: sessionStatusSchema, ...authErrors },
         },
       },
-      async (request) => sessionStatus(ctx.db, principalOf(request).companyId, request.query.session_id),
+      async (request) =>
+        sessionStatus(ctx.db, ctx.payments, principalOf(request).companyId, request.query.session_id),
     );
 
     app.get(
@@ -81,8 +85,9 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Payment history',
           tags: ['payment'],
           description:
-            'The company’s checkout sessions, newest first, with status and receipt. An open session past ' +
-            'its `expires_at` is recorded as `expired` before the page is read.',
+            'The company’s checkout sessions, newest first, with status, receipt and the amount refunded ' +
+            'at the provider. An open session past its `expires_at` is recorded as `expired` before the ' +
+            'page is read.',
           querystring: z.strictObject(pagingQuery),
           response: { 200: pageSchema(paymentSchema), ...authErrors },
         },
@@ -126,11 +131,13 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             summary: 'Signed notification of the payment provider',
             tags: ['payment'],
             description:
-              'Server to server, from the payment provider only: a checkout session was paid, declined ' +
-              'or expired. Signed by Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, ' +
-              '`webhook-signature`, HMAC-SHA256 with the shared secret). A bad signature or a timestamp ' +
-              'older than 5 minutes is refused (400); an id already applied is refused (409) and ' +
-              'changes nothing.',
+              'Server to server, from the payment provider only: a checkout session was paid, declined, ' +
+              'expired or refunded. The local payment service signs with Standard Webhooks headers ' +
+              '(`webhook-id`, `webhook-timestamp`, `webhook-signature`, HMAC-SHA256 with the shared ' +
+              'secret); Stripe with its `Stripe-Signature` header (checked by its SDK with the endpoint’s ' +
+              'secret). A bad signature or a timestamp older than 5 minutes is refused (400) and changes ' +
+              'nothing; an id already applied is acknowledged with `applied: false` and changes nothing. A ' +
+              'refund of a payment not recorded as paid yet answers 409 (the provider delivers it again).',
             security: [],
             headers: notificationHeadersSchema,
             body: z.string().max(64 * 1024),
@@ -139,15 +146,19 @@ export function paymentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               400: errorSchema,
               404: errorSchema,
               409: errorSchema,
+              502: errorSchema,
             },
           },
         },
         async (request) => {
-          let notification: ReturnType<typeof ctx.payments.verifyNotification>;
+          let notification: Awaited<ReturnType<typeof ctx.payments.verifyNotification>>;
           try {
-            notification = ctx.payments.verifyNotification(request.body as string, request.headers);
+            notification = await ctx.payments.verifyNotification(request.body as string, request.headers);
           } catch (error) {
             if (error instanceof NotificationRefused) throw new HttpError(400, error.message);
+            // The provider could not be asked about the session: a 502 makes it deliver the event again.
+            if (error instanceof PaymentProviderError)
+              throw Object.assign(new HttpError(502, PAYMENT_DETAILS.providerDown), { cause: error });
             throw error;
           }
           const outcome = await applyNotification(ctx.db, notification);

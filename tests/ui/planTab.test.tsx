@@ -162,6 +162,8 @@ describe('an abandoned checkout', () => {
     paid_at: null,
     receipt_number: null,
     receipt_url: null,
+    refunded_amount: 0,
+    refunded_at: null,
   });
 
   it('is read again when its time is up and shows "Expired"', async () => {
@@ -178,6 +180,34 @@ describe('an abandoned checkout', () => {
     expect(row).toHaveTextContent('Pending');
     expect(row).toHaveTextContent(/until \d{1,2}:\d{2}/);
     await waitFor(() => expect(screen.getByText('Expired')).toBeInTheDocument(), { timeout: 5000 });
+  });
+
+  it('shows a refund beside the paid status: its amount, or "in full"', async () => {
+    const paid = { ...payment('paid', '2026-11-25T12:00:00.000Z'), paid_at: '2026-11-25T11:40:00.000Z' };
+    api.getPaymentHistory.mockResolvedValue({
+      count: 2,
+      next: null,
+      previous: null,
+      results: [
+        { ...paid, id: 10, refunded_amount: 5_000, refunded_at: '2026-11-26T09:00:00.000Z' },
+        {
+          ...paid,
+          id: 11,
+          session_id: 'cs_test_11',
+          refunded_amount: 25_000,
+          refunded_at: '2026-11-26T10:00:00.000Z',
+        },
+      ],
+    });
+    render(
+      <QueryClientProvider client={queryClient}>
+        <HistoryCard />
+      </QueryClientProvider>,
+    );
+    const rows = (await screen.findByRole('table', { name: 'Payment history' })).querySelectorAll('tbody tr');
+    expect(rows[0]).toHaveTextContent('Paid');
+    expect(rows[0]).toHaveTextContent('Refunded €50.00');
+    expect(rows[1]).toHaveTextContent('Refunded in full');
   });
 
   it('waits until the first pending checkout ends, and not at all without one', () => {

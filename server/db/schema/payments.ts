@@ -30,6 +30,10 @@ export const payments = pgTable(
     receiptUrl: text(),
     /** Why a payment was declined (the provider's decline code). */
     failureCode: text(),
+    /** Minor units the provider reports refunded (0: none); the status stays `paid` (migration 0031). */
+    refundedCents: integer().notNull().default(0),
+    /** When the latest refund was reported. */
+    refundedAt: ts(),
   },
   (t) => [index('payments_company').on(t.companyId, t.createdAt)],
 );

@@ -49,6 +49,8 @@ function toSession(wire: z.infer<typeof wireSession>): CheckoutSession {
     paidAt: wire.completed_at ? new Date(wire.completed_at * 1000) : null,
     receiptUrl: wire.receipt_url,
     declineCode: wire.decline_code,
+    // The local service has no refunds.
+    refundedAmount: 0,
   };
 }
 
@@ -107,7 +109,7 @@ export function createLocalPaymentProvider(options: {
     retrieveCheckoutSession(id: string) {
       return call('GET', `/v1/checkout/sessions/${encodeURIComponent(id)}`);
     },
-    verifyNotification(rawBody, headers) {
+    async verifyNotification(rawBody, headers) {
       const id = verifyStandardWebhook(options.webhookSecret, rawBody, headers, options.toleranceSeconds);
       let event: z.infer<typeof wireEvent>;
       try {

@@ -2,8 +2,8 @@
  * The payment provider, shaped after real hosted-checkout APIs (Stripe Checkout Sessions, Adyen sessions,
  * Mollie payments): the server creates a checkout session, sends the customer's browser to its address,
  * and learns the outcome only from the provider's signed notification (never from the browser coming
- * back). The local payment service (payment-service/) is one adapter (./localProvider.ts); a real
- * provider is another adapter implementing these three calls.
+ * back). The local payment service (payment-service/) is one adapter (./localProvider.ts), Stripe
+ * another (./stripeProvider.ts, docs/decisions/0158-stripe-payment-adapter.md).
  */
 
 /** Provider-neutral status of a session. */
@@ -45,13 +45,15 @@ export interface CheckoutSession {
   receiptUrl: string | null;
   /** Why the payment was declined (`card_declined`, `authentication_failed` …). */
   declineCode: string | null;
+  /** Minor units refunded so far (0: none); only a `session.refunded` notification raises it. */
+  refundedAmount: number;
 }
 
 /** A verified notification: one session's new state. */
 export interface PaymentNotification {
   /** Unique per event; retries of one event keep it. */
   id: string;
-  type: 'session.paid' | 'session.declined' | 'session.expired' | 'other';
+  type: 'session.paid' | 'session.declined' | 'session.expired' | 'session.refunded' | 'other';
   session: CheckoutSession;
 }
 
@@ -62,12 +64,13 @@ export interface PaymentProvider {
   retrieveCheckoutSession(id: string): Promise<CheckoutSession>;
   /**
    * Checks a notification's signature and age against the raw body and headers; throws
-   * `NotificationRefused` for a forged, altered or stale one.
+   * `NotificationRefused` for a forged, altered or stale one. Asynchronous because an adapter may have to
+   * read the session back (Stripe's refund is an event about a charge, not about the session).
    */
   verifyNotification(
     rawBody: string,
     headers: Record<string, string | string[] | undefined>,
-  ): PaymentNotification;
+  ): Promise<PaymentNotification>;
 }
 
 export class NotificationRefused extends Error {

@@ -6,6 +6,7 @@ import { paymentReturnMachine } from '../../../src/machines/paymentReturn.machin
 const session = (status: PaymentStatus, withPackage = true): SessionStatus => ({
   session_id: 'cs_test_1',
   status,
+  provider_status: null,
   package: withPackage ? { id: 2, name: 'Growth' } : null,
   amount: 80_000,
   currency: 'EUR',

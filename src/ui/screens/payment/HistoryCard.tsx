@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { Payment } from '#contract/payments';
 import { getPaymentHistory, paymentKeys } from '../../../services/api/payments';
 import { useFormat } from '../../format';
-import { STATUS_INTENT, useMoney, usePaymentErrorText } from './format';
+import { refundedInFull, STATUS_INTENT, useMoney, usePaymentErrorText } from './format';
 
 const PAGE = 10;
 
@@ -18,7 +18,7 @@ export function untilFirstExpiry(payments: Payment[] | undefined, now = Date.now
   return Math.max(1000, Math.min(...ends) - now + 1000);
 }
 
-/** The company's payments, newest first, with status and receipt. */
+/** The company's payments, newest first, with status, refunds and receipt. */
 export function HistoryCard() {
   const { t } = useTranslation('payment');
   const errorText = usePaymentErrorText();
@@ -69,6 +69,18 @@ export function HistoryCard() {
                   <Tag intent={STATUS_INTENT[payment.status]} minimal>
                     {t(`status.${payment.status}`)}
                   </Tag>
+                  {payment.refunded_amount > 0 && (
+                    <>
+                      {' '}
+                      <Tag intent="warning" minimal>
+                        {refundedInFull(payment)
+                          ? t('history.refundedInFull')
+                          : t('history.refunded', {
+                              amount: money(payment.refunded_amount, payment.currency),
+                            })}
+                      </Tag>
+                    </>
+                  )}
                   {payment.status === 'open' && payment.expires_at && (
                     <span className="studio-muted">
                       {' '}

@@ -131,7 +131,15 @@ function ReturnResult({ sessionId }: { sessionId: string }) {
         <NonIdealState
           icon="time"
           title={t('return.pendingTitle')}
-          description={state.matches('pending') ? t('return.stillPending') : t('return.pendingText')}
+          description={
+            // The server read the session back from the provider: the money is there, its signed
+            // notification (which alone changes the plan) not yet.
+            session?.provider_status === 'paid'
+              ? t('return.receivedText')
+              : state.matches('pending')
+                ? t('return.stillPending')
+                : t('return.pendingText')
+          }
           action={
             <div className="studio-payment-actions">
               {state.matches('pending') ? (

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { PaymentStatus } from '#contract/payments';
+import type { Payment, PaymentStatus } from '#contract/payments';
 import { isApiError } from '../../../services/api/http';
 import { useFormat } from '../../format';
 
@@ -12,6 +12,10 @@ export const STATUS_INTENT: Record<PaymentStatus, 'success' | 'danger' | 'warnin
   expired: 'none',
   open: 'warning',
 };
+
+/** A paid payment the provider refunded whole (a partial refund shows its amount). */
+export const refundedInFull = (payment: Pick<Payment, 'amount' | 'refunded_amount'>) =>
+  payment.refunded_amount >= payment.amount;
 
 /** The server's detail when it sent one (§8), else "An error occured". */
 export function usePaymentErrorText() {
