@@ -12,6 +12,7 @@ import {
 } from '../../db/schema';
 import { iso } from '../../domain/format';
 import type { MailOutbox } from '../mail';
+import { sendTemplated } from '../mailTemplates/send';
 import { isRetryable, nextRetryDelayMs, parseRetryAfter } from './schedule';
 import { type SendResult, sendWebhook } from './sender';
 import { signedHeaders } from './signer';
@@ -45,6 +46,8 @@ interface Deps {
   secrets: SecretBox;
   config: WebhookConfig;
   mail: MailOutbox;
+  /** The studio's address, for the link in the e-mail to Admins. */
+  studioUrl: string;
   onError: (error: unknown) => void;
 }
 
@@ -366,14 +369,16 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
       .from(users)
       .where(and(eq(users.companyId, companyId), eq(users.role, 'Admin'), eq(users.isActive, true)));
     for (const admin of admins) {
-      await deps.mail.send({
-        to: admin.email,
-        subject: 'A webhook endpoint was disabled',
-        body:
-          `The webhook endpoint ${url} failed every delivery attempt for ` +
-          `${Math.round(config.disableAfterSeconds / 3600)} hours and was disabled. ` +
-          'Fix the receiver, enable the endpoint in Company settings and retry the failed deliveries.',
-      });
+      await sendTemplated(
+        { mail: deps.mail, db },
+        'webhook_disabled',
+        { email: admin.email, companyId },
+        {
+          url,
+          hours: Math.round(config.disableAfterSeconds / 3600),
+          link: `${deps.studioUrl}/company-settings`,
+        },
+      );
     }
   }
 
