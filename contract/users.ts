@@ -1,3 +1,4 @@
+import { mailLanguageSchema } from './mail';
 import { z } from 'zod';
 import { AGENT_LANGUAGES } from './callRouting';
 import {
@@ -45,6 +46,8 @@ export const userSchema = z.object({
   languages: z.array(z.enum(AGENT_LANGUAGES)),
   /** The screen `/` opens (START_PAGES); the user sets their own, an Admin anyone's in the company. */
   start_page: startPageSchema,
+  /** The language of the user's e-mail (en, tr); null: the company's (record 0161). */
+  mail_language: mailLanguageSchema.nullable(),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -136,6 +139,7 @@ export const userUpdateBodySchema = z.strictObject({
   reset_mfa: z.literal(true).optional(),
   languages: languages.optional(),
   start_page: startPageSchema.optional(),
+  mail_language: mailLanguageSchema.nullable().optional(),
 });
 export type UserUpdateBody = z.input<typeof userUpdateBodySchema>;
 

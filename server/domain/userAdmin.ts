@@ -159,6 +159,7 @@ function auditView(row: UserRow, groupIds: number[]) {
     force_mfa_reset: row.forceMfaReset,
     languages: row.languages,
     start_page: row.startPage,
+    mail_language: row.mailLanguage,
   };
 }
 
@@ -242,8 +243,8 @@ export async function createUser(ctx: Ctx, me: Principal, body: CreateBody): Pro
   return answer(ctx, me.companyId, id);
 }
 
-/** What a user changes of their own without admin rights or password: name, phone, start page (issue 30). */
-const OWN_FIELDS = new Set(['first_name', 'last_name', 'phone', 'start_page']);
+/** What a user changes of their own without admin rights or password: name, phone, start page, e-mail language. */
+const OWN_FIELDS = new Set(['first_name', 'last_name', 'phone', 'start_page', 'mail_language']);
 
 /** Whether a PATCH touches only the caller's own name, phone and start page (no admin rights or password). */
 export function isOwnProfileEdit(me: Principal, userId: number, body: UpdateBody): boolean {
@@ -301,6 +302,7 @@ export async function updateUser(ctx: Ctx, me: Principal, userId: number, body: 
       languages:
         body.languages === undefined ? undefined : AGENT_LANGUAGES.filter((l) => body.languages?.includes(l)),
       startPage: body.start_page,
+      mailLanguage: body.mail_language,
       // Tokens without a session (a forced two-factor setup's) issued before this stay dead (issue 26).
       ...(body.is_active === false && row.isActive ? { disabledAt: new Date() } : {}),
       ...(body.force_mfa_setup ? { forceMfaReset: true } : {}),

@@ -14,5 +14,5 @@ UPDATE "mail_outbox" SET "sent_at" = "created_at";--> statement-breakpoint
 ALTER TABLE "mail_outbox" ADD CONSTRAINT "mail_outbox_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "mail_outbox_due" ON "mail_outbox" USING btree ("status","next_attempt_at");--> statement-breakpoint
 CREATE INDEX "mail_outbox_company" ON "mail_outbox" USING btree ("company_id","id");--> statement-breakpoint
-ALTER TABLE "users" ADD COLUMN "language" text;--> statement-breakpoint
-ALTER TABLE "companies" ADD COLUMN "language" text DEFAULT 'en' NOT NULL;
+ALTER TABLE "users" ADD COLUMN "mail_language" text;--> statement-breakpoint
+ALTER TABLE "companies" ADD COLUMN "mail_language" text DEFAULT 'en' NOT NULL;

@@ -39,7 +39,7 @@ export const companies = pgTable('companies', {
   /** One-at-a-time routing: seconds an agent is offered a call before the next is (5..120). */
   offerSeconds: integer().notNull().default(15),
   /** The language of the company's e-mail when its user has none ('en' or 'tr', record 0161). */
-  language: text().notNull().default('en'),
+  mailLanguage: text().notNull().default('en'),
   createdAt: createdAt(),
 });
 
@@ -89,7 +89,7 @@ export const users = pgTable(
     /** The screen `/` opens (START_PAGES of contract/users.ts): 'customers' or 'review' (issue 30). */
     startPage: text().notNull().default('customers'),
     /** The language of the user's e-mail ('en' or 'tr'); null: the company's (record 0161). */
-    language: text(),
+    mailLanguage: text(),
     createdAt: createdAt(),
   },
   (t) => [

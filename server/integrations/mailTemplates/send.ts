@@ -19,7 +19,7 @@ export async function audienceOf(
   companyId: number | null,
 ): Promise<{ language: MailLanguage; company: string | null; companyId: number | null }> {
   const [user] = await db
-    .select({ language: users.language, companyId: users.companyId })
+    .select({ language: users.mailLanguage, companyId: users.companyId })
     .from(users)
     .where(
       and(
@@ -34,7 +34,7 @@ export async function audienceOf(
     ofCompany === null
       ? []
       : await db
-          .select({ name: companies.name, language: companies.language })
+          .select({ name: companies.name, language: companies.mailLanguage })
           .from(companies)
           .where(eq(companies.id, ofCompany));
   return {
