@@ -1,4 +1,3 @@
-import { mailLanguageSchema } from './mail';
 import { z } from 'zod';
 import { AGENT_LANGUAGES } from './callRouting';
 import {
@@ -11,6 +10,7 @@ import {
   searchText,
 } from './common';
 import { START_PAGES } from './constants';
+import { mailLanguageSchema } from './mail';
 
 /** The screen `/` opens for a user (START_PAGES, issue 30). */
 export const startPageSchema = z.enum(START_PAGES);
