@@ -122,7 +122,7 @@ export function createDbOutbox(db: Db, options: OutboxOptions): MailOutbox {
           language: message.language ?? 'en',
           sealed,
           sealedUntil: sealed ? new Date(now.getTime() + validMs) : null,
-          ...(options.relay ? { status: 'queued' } : { status: 'sent', sentAt: now }),
+          ...(options.relay ? { status: 'queued' } : { status: 'sent', sentAt: now, attempts: 1 }),
         })
         .returning({ id: mailOutbox.id });
       if (keep && code && row && options.devCodesMs) {

@@ -41,6 +41,7 @@ describe('mail outbox without a relay (the local stand-in)', () => {
       status: 'sent',
       sealed: null,
       sentAt: expect.any(Date),
+      attempts: 1,
     });
   });
 

@@ -11,9 +11,10 @@ import { LoadFailed } from '../../components/ListFilters';
  * iframe sandboxed with no permissions at all (no scripts, no forms, no same origin), from `srcdoc`.
  */
 export function MailPreviewPanel() {
-  const { t } = useTranslation('admin');
+  const { t, i18n } = useTranslation('admin');
   const [kind, setKind] = useState<MailKind>('invitation');
-  const [language, setLanguage] = useState<MailLanguage>('en');
+  // The studio's language first; the other is one choice away.
+  const [language, setLanguage] = useState<MailLanguage>(i18n.language === 'tr' ? 'tr' : 'en');
   const preview = useQuery({
     queryKey: mailKeys.preview(kind, language),
     queryFn: ({ signal }) => previewMail(kind, language, { signal }),
@@ -58,10 +59,12 @@ export function MailPreviewPanel() {
             sandbox=""
             srcDoc={preview.data.html}
           />
-          <H4 className="studio-mail-text-title">{t('mail.preview.text')}</H4>
-          <Pre aria-label={t('mail.preview.text')} className="studio-mail-text">
-            {preview.data.text}
-          </Pre>
+          <section aria-labelledby="mail-preview-text">
+            <H4 id="mail-preview-text" className="studio-mail-text-title">
+              {t('mail.preview.text')}
+            </H4>
+            <Pre className="studio-mail-text">{preview.data.text}</Pre>
+          </section>
         </>
       )}
     </Card>
