@@ -246,7 +246,7 @@ export async function createUser(ctx: Ctx, me: Principal, body: CreateBody): Pro
 /** What a user changes of their own without admin rights or password: name, phone, start page, e-mail language. */
 const OWN_FIELDS = new Set(['first_name', 'last_name', 'phone', 'start_page', 'mail_language']);
 
-/** Whether a PATCH touches only the caller's own name, phone and start page (no admin rights or password). */
+/** Whether a PATCH touches only the caller's own name, phone, start page and e-mail language (no admin rights). */
 export function isOwnProfileEdit(me: Principal, userId: number, body: UpdateBody): boolean {
   return (
     userId === me.id &&

@@ -56,6 +56,7 @@ interface Deps {
 /** Attempts in flight in one process. */
 const MAX_IN_FLIGHT = 8;
 export const CODE_EXPIRED = 'The one-time code expired before the relay took the message';
+const UNREADABLE = 'The sealed message cannot be opened with this server secret';
 
 /** The relay's answer kept on the row: its response line, else the error's message (a refused connection). */
 export function relayAnswer(error: unknown): string {
@@ -193,10 +194,16 @@ export function createMailWorker(deps: Deps): MailWorker {
   }
 
   async function attempt(row: Row): Promise<void> {
-    const content: SealedMail = row.sealed
-      ? (JSON.parse(deps.secrets.open(row.sealed)) as SealedMail)
-      : { body: row.body, html: row.html };
     const mine = and(eq(mailOutbox.id, row.id), eq(mailOutbox.status, 'queued'));
+    const content = contentOf(row);
+    if (!content) {
+      // Sealed under another server secret (JWT_SECRET changed): it can never be opened, so it has failed.
+      await db
+        .update(mailOutbox)
+        .set({ status: 'failed', lastError: UNREADABLE, sealed: null, sealedUntil: null })
+        .where(mine);
+      return;
+    }
     try {
       await deps.transport.send({
         to: row.to,
@@ -221,6 +228,16 @@ export function createMailWorker(deps: Deps): MailWorker {
       .update(mailOutbox)
       .set({ status: 'sent', sentAt: new Date(), lastError: null, sealed: null, sealedUntil: null })
       .where(mine);
+  }
+
+  /** What the relay gets: the sealed full message when there is one, else the stored one (it has no code). */
+  function contentOf(row: Row): SealedMail | null {
+    if (!row.sealed) return { body: row.body, html: row.html };
+    try {
+      return JSON.parse(deps.secrets.open(row.sealed)) as SealedMail;
+    } catch {
+      return null;
+    }
   }
 
   return {

@@ -8,6 +8,7 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MailPage, MailPreview } from '../../contract/mail';
+import { createSecretBox } from '../../server/auth/secrets';
 import { companies, mailOutbox, users } from '../../server/db/schema';
 import { BLANKED_CODE } from '../../server/integrations/mail';
 import { renderMail } from '../../server/integrations/mailTemplates';
@@ -336,6 +337,24 @@ describe('the Admin’s Mail tab', () => {
     expect(retried.status).toBe(409);
     expect(retried.body.detail).toMatch(/expired/);
     expect(smtp.to('expired@acme.test')).toHaveLength(0);
+  });
+
+  it('a message sealed under another server secret fails at once instead of coming back forever', async () => {
+    const other = createSecretBox('another-server-secret-that-is-long-enough-0123');
+    await db()
+      .insert(mailOutbox)
+      .values({
+        to: 'resealed@acme.test',
+        subject: 'Sealed elsewhere',
+        body: `Code ${BLANKED_CODE}`,
+        sealed: other.seal(JSON.stringify({ body: 'Code 111111', html: null })),
+        sealedUntil: new Date(Date.now() + 600_000),
+      });
+    t.app.ctx.mailWorker?.kick();
+    await expect.poll(() => statusOf('resealed@acme.test'), { timeout: 20_000 }).toEqual(['failed']);
+    const [row] = await rowsTo('resealed@acme.test');
+    expect(row).toMatchObject({ sealed: null, lastError: expect.stringContaining('server secret') });
+    expect(smtp.to('resealed@acme.test')).toHaveLength(0);
   });
 
   it('bad input is a 400: unknown status, kind or language, a non-numeric id', async () => {
