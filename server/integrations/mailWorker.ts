@@ -5,6 +5,7 @@ import type { MailConfig } from '../config';
 import type { Db } from '../db/client';
 import { mailOutbox } from '../db/schema';
 import type { SealedMail } from './mail';
+import { createPollLoop } from './pollLoop';
 import { nextRetryDelayMs } from './webhooks/schedule';
 
 /**
@@ -80,44 +81,14 @@ type Row = typeof mailOutbox.$inferSelect;
 
 export function createMailWorker(deps: Deps): MailWorker {
   const { db, config } = deps;
-  let running = false;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<void> | undefined;
-  let again = false;
   const attempts = new Set<Promise<unknown>>();
 
-  function schedule(delayMs: number) {
-    if (!running) return;
-    clearTimeout(timer);
-    timer = setTimeout(loop, delayMs);
-    timer.unref?.();
-  }
-
-  function loop() {
-    if (!running) return;
-    if (pass) {
-      again = true;
-      return;
-    }
-    pass = (async () => {
-      try {
-        await pump();
-      } catch (error) {
-        if (running) deps.onError(error);
-      }
-      pass = undefined;
-      if (again) {
-        again = false;
-        schedule(0);
-      } else schedule(running ? await nextDueInMs().catch(() => config.pollMs) : 0);
-    })();
-  }
-
-  function kick() {
-    if (!running) return;
-    if (pass) again = true;
-    else schedule(0);
-  }
+  const loop = createPollLoop({
+    pass: pump,
+    nextDueInMs,
+    fallbackMs: config.pollMs,
+    onError: deps.onError,
+  });
 
   async function nextDueInMs(): Promise<number> {
     const [row] = await db
@@ -128,20 +99,25 @@ export function createMailWorker(deps: Deps): MailWorker {
     return Math.max(0, Math.min(config.pollMs, new Date(row.at).getTime() - Date.now()));
   }
 
-  /** Wipes codes past their life, then starts attempts for the due messages that fit. */
-  async function pump(): Promise<void> {
+  /**
+   * Wipes codes past their life, then starts attempts for the due messages that fit; true when every slot is
+   * taken (the attempts kick the loop as they finish).
+   */
+  async function pump(): Promise<boolean> {
     await wipeExpired();
     const free = MAX_IN_FLIGHT - attempts.size;
-    if (free <= 0) return;
-    for (const row of await claim(free)) {
+    if (free <= 0) return true;
+    const claimed = await claim(free);
+    for (const row of claimed) {
       const done: Promise<unknown> = attempt(row)
         .catch(deps.onError)
         .finally(() => {
           attempts.delete(done);
-          kick();
+          loop.kick();
         });
       attempts.add(done);
     }
+    return claimed.length >= free;
   }
 
   async function runOnce(): Promise<number> {
@@ -241,18 +217,12 @@ export function createMailWorker(deps: Deps): MailWorker {
   }
 
   return {
-    start() {
-      if (running) return;
-      running = true;
-      schedule(0);
-    },
+    start: loop.start,
     async stop() {
-      running = false;
-      clearTimeout(timer);
-      await pass;
+      await loop.stop();
       await Promise.all([...attempts]);
     },
-    kick,
+    kick: loop.kick,
     runOnce,
   };
 }
