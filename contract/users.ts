@@ -10,6 +10,7 @@ import {
   searchText,
 } from './common';
 import { START_PAGES } from './constants';
+import { mailLanguageSchema } from './mail';
 
 /** The screen `/` opens for a user (START_PAGES, issue 30). */
 export const startPageSchema = z.enum(START_PAGES);
@@ -45,6 +46,8 @@ export const userSchema = z.object({
   languages: z.array(z.enum(AGENT_LANGUAGES)),
   /** The screen `/` opens (START_PAGES); the user sets their own, an Admin anyone's in the company. */
   start_page: startPageSchema,
+  /** The language of the user's e-mail (en, tr); null: the company's (record 0161). */
+  mail_language: mailLanguageSchema.nullable(),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -136,6 +139,7 @@ export const userUpdateBodySchema = z.strictObject({
   reset_mfa: z.literal(true).optional(),
   languages: languages.optional(),
   start_page: startPageSchema.optional(),
+  mail_language: mailLanguageSchema.nullable().optional(),
 });
 export type UserUpdateBody = z.input<typeof userUpdateBodySchema>;
 

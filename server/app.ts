@@ -27,6 +27,7 @@ import { installPaymentGate } from './http/paymentGate';
 import { installSecurityHeaders } from './http/securityHeaders';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
 import { createDbOutbox } from './integrations/mail';
+import { createMailWorker, smtpTransport } from './integrations/mailWorker';
 import { createLocalPaymentProvider } from './integrations/payment/localProvider';
 import type { PaymentProvider } from './integrations/payment/provider';
 import { createStripePaymentProvider } from './integrations/payment/stripeProvider';
@@ -57,6 +58,7 @@ import { groupRoutes } from './routes/groups';
 import { identProcedureRoutes } from './routes/identProcedure';
 import { ipWhitelistRoutes } from './routes/ipWhitelist';
 import { loginRoutes } from './routes/login';
+import { mailRoutes } from './routes/mail';
 import { noteRoutes } from './routes/notes';
 import { notificationRoutes } from './routes/notifications';
 import { passkeyLoginRoutes, passkeyRoutes } from './routes/passkeys';
@@ -127,6 +129,7 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   reviewRoutes(ctx),
   notificationRoutes(ctx),
   reviewMetricsRoutes(ctx),
+  mailRoutes(ctx),
 ];
 
 /** The `sms_outbox` table, and Twilio after it when configured (its failures logged, never the code). */
@@ -170,12 +173,25 @@ export async function buildApp(
     await database.startupDone?.();
   }
   const cluster: Cluster | undefined = config.redisUrl ? await openCluster(config.redisUrl) : undefined;
+  // The mail queue (record 0160): with SMTP_URL a worker hands it to the relay; without, it is the outbox only.
+  const mailWorker = config.smtpUrl
+    ? createMailWorker({
+        db: database.db,
+        secrets,
+        transport: smtpTransport(config.smtpUrl, config.mailFrom),
+        config: config.mail,
+        onError: (error) => app.log.error({ err: error }, 'mail delivery failed'),
+      })
+    : null;
   const mail = createDbOutbox(database.db, {
+    secrets,
+    relay: mailWorker !== null,
+    product: config.mail.product,
     print: config.mailConsole ? (line) => console.log(line) : undefined,
-    smtpUrl: config.smtpUrl,
-    from: config.mailFrom,
+    onQueued: () => mailWorker?.kick(),
+    codeTtlMs: config.oneTimeCodes.ttlMs,
     onError: (error) => app.log.error({ err: error }, 'mail failed'),
-    // The dev outbox listing shows codes from memory while they live; the database never holds them.
+    // The dev outbox listing shows codes from memory while they live; the database never holds them in the clear.
     devCodesMs: config.devEndpoints ? config.oneTimeCodes.ttlMs : undefined,
   });
   const tokens = createTokenService({
@@ -202,6 +218,7 @@ export async function buildApp(
       onError: (error) => app.log.error({ err: error }, 'session last-seen write failed'),
     }),
     mail,
+    mailWorker,
     sms: smsSender(config, database.db, (error) => app.log.error({ err: error }, 'sms failed')),
     faceMatcher:
       options.faceMatcher ??
@@ -226,6 +243,7 @@ export async function buildApp(
       secrets,
       config: config.webhooks,
       mail,
+      studioUrl: config.publicUrl,
       onError: (error) => app.log.error({ err: error }, 'webhook delivery failed'),
     }),
     profileWatch: createProfileWatch({
@@ -341,10 +359,15 @@ export async function buildApp(
   app.addHook('preClose', async () => hub.close());
   // Webhooks: a write may have enqueued events (committed by now): look for them at once.
   app.addHook('onResponse', async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') ctx.webhooks.kick();
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      ctx.webhooks.kick();
+      ctx.mailWorker?.kick();
+    }
   });
   app.addHook('preClose', async () => ctx.webhooks.stop());
   if (config.webhooks.worker) ctx.webhooks.start();
+  app.addHook('preClose', async () => ctx.mailWorker?.stop());
+  if (config.mail.worker) ctx.mailWorker?.start();
   // Evidence past its company's retention is deleted (issue 29); safe with several processes running it.
   const retention = startRetentionJob(ctx.db, ctx.storage, config.evidence.retentionSweepMs, (error) =>
     app.log.error({ err: error }, 'evidence retention failed'),

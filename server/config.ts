@@ -73,6 +73,8 @@ export interface ServerConfig {
   twilio: TwilioOptions | undefined;
   /** Sender address of e-mails (env MAIL_FROM). */
   mailFrom: string;
+  /** The mail queue (record 0160). */
+  mail: MailConfig;
   /** Face comparison at login: `human` (local face-embedding model) or `off` (photo login refused). */
   faceMatch: { engine: 'human' | 'off'; minSimilarity: number };
   /** A language-model endpoint (OpenAI-compatible chat completions) for profile summaries; unset: local rules. */
@@ -245,6 +247,22 @@ export function derivedPaymentSecrets(jwtSecret: string): { apiKey: string; webh
   };
 }
 
+export interface MailConfig {
+  /** The product's name in every e-mail (MAIL_PRODUCT_NAME). */
+  product: string;
+  /** Delays (seconds) before each retry of a message the relay did not take (MAIL_RETRY_SCHEDULE). */
+  retrySchedule: number[];
+  /** How often the worker looks for due mail when nothing wakes it sooner (MAIL_POLL_MS). */
+  pollMs: number;
+  /** How long a claimed message is hidden from other workers while it is handed to the relay. */
+  leaseMs: number;
+  /** Run the mail worker in this process (MAIL_WORKER=0 turns it off). */
+  worker: boolean;
+}
+
+/** 30 s, 2 min, 10 min, 1 h, 3 h, 6 h, 12 h: eight attempts over about a day (±20 % jitter). */
+export const DEFAULT_MAIL_RETRY_SCHEDULE = [30, 120, 600, 3_600, 10_800, 21_600, 43_200];
+
 export interface WebhookConfig {
   /** Delays (seconds) before each retry; env WEBHOOK_RETRY_SCHEDULE (comma-separated). */
   retrySchedule: number[];
@@ -263,11 +281,15 @@ export interface WebhookConfig {
 /** Svix's schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the first attempt (±20 % jitter). */
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000];
 
-export function readRetrySchedule(value: string | undefined): number[] {
-  if (value === undefined || value.trim() === '') return DEFAULT_RETRY_SCHEDULE;
+export function readRetrySchedule(
+  value: string | undefined,
+  fallback = DEFAULT_RETRY_SCHEDULE,
+  name = 'WEBHOOK_RETRY_SCHEDULE',
+): number[] {
+  if (value === undefined || value.trim() === '') return fallback;
   const delays = value.split(',').map((part) => Number(part.trim()));
   if (delays.length > 50 || delays.some((d) => !Number.isFinite(d) || d < 0 || d > 7 * 86_400)) {
-    throw new Error(`WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds (0..604800), got ${value}`);
+    throw new Error(`${name} must be comma-separated seconds (0..604800), got ${value}`);
   }
   return delays;
 }
@@ -472,6 +494,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     smtpUrl: env.SMTP_URL || undefined,
     twilio: readTwilio(env),
     mailFrom: env.MAIL_FROM ?? 'IDV Studio <no-reply@idv-studio.local>',
+    mail: {
+      product: env.MAIL_PRODUCT_NAME?.trim() || 'Verification Studio',
+      retrySchedule: readRetrySchedule(
+        env.MAIL_RETRY_SCHEDULE,
+        DEFAULT_MAIL_RETRY_SCHEDULE,
+        'MAIL_RETRY_SCHEDULE',
+      ),
+      pollMs: readCount(env.MAIL_POLL_MS, 1_000, 'MAIL_POLL_MS'),
+      leaseMs: 120_000,
+      worker: readFlag(env.MAIL_WORKER, true, 'MAIL_WORKER'),
+    },
     faceMatch: {
       engine: readFaceEngine(env.FACE_MATCH),
       minSimilarity: readSimilarity(env.FACE_MATCH_MIN_SIMILARITY),

@@ -10,6 +10,7 @@ import type { IpAllowListCache, ProxyTrust } from './domain/ipAllowList';
 import type { SessionService } from './domain/sessions';
 import type { FaceMatcher } from './integrations/faceMatch';
 import type { MailOutbox } from './integrations/mail';
+import type { MailWorker } from './integrations/mailWorker';
 import type { PaymentProvider } from './integrations/payment/provider';
 import type { SmsSender } from './integrations/sms';
 import type { WebhookWorker } from './integrations/webhooks/worker';
@@ -30,6 +31,8 @@ export interface AppContext {
   /** Uploads per user: rate and how many at once (issue 25). */
   uploads: UploadGate;
   mail: MailOutbox;
+  /** Hands the mail queue to the relay (SMTP_URL); null without one (every message is sent as it is queued). */
+  mailWorker: MailWorker | null;
   /** Text messages (issue 29's second-channel code): the local stand-in, `server/integrations/sms.ts`. */
   sms: SmsSender;
   /** Compares a login photo with the user's auth photo. */

@@ -8,6 +8,7 @@ import type { AppContext } from '../context';
 import { users } from '../db/schema';
 import { badRequest, DETAILS, notFound } from '../errors';
 import { MAX_PHOTO_BYTES, parsePhoto } from '../integrations/images';
+import { sendTemplated } from '../integrations/mailTemplates/send';
 import { newKey } from '../storage/storage';
 import { consumeCode, issueCode } from './oneTimeCodes';
 import { getUser } from './users';
@@ -112,12 +113,7 @@ export async function sendPasswordResetCode(ctx: Ctx, email: string): Promise<vo
   if (known.length === 0) return;
   const code = await issueCode(ctx.db, ctx.config.jwtSecret, codeRules(ctx), email, 'reset_password');
   const minutes = Math.round(ctx.config.oneTimeCodes.ttlMs / 60_000);
-  await ctx.mail.send({
-    to: email,
-    subject: 'Your password reset code',
-    body: `Your password reset code is ${code}. It is valid for ${minutes} minutes and can be used once.\nIf you did not ask to reset your password, ignore this e-mail.`,
-    code,
-  });
+  await sendTemplated(ctx, 'password_reset', { email, companyId: null }, { code, minutes });
 }
 
 /**

@@ -20,6 +20,7 @@ import type { DbOrTx } from '../db/client';
 import { documents, profiles, videoCallSteps, videoCalls } from '../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import type { MailOutbox } from '../integrations/mail';
+import { sendTemplated } from '../integrations/mailTemplates/send';
 import type { SmsSender } from '../integrations/sms';
 import { iso } from './format';
 import { identProcedure, STEP_DETAILS, toCallStep } from './identProcedure';
@@ -154,9 +155,16 @@ export async function sendCallCode(
   const { issued } = await codeState(db, codeRules(step), codeKey(callId), 'call_code', now);
   if (issued >= CALL_GUIDE_LIMITS.codeSends) throw conflict(GUIDE_DETAILS.sendsUsed);
   const code = await issueCode(db, channels.secret, codeRules(step), codeKey(callId), 'call_code', now);
-  const message = codeMessage(code, call.consentLanguage === 'tr');
-  if (step.channel === 'email') await channels.mail.send({ to, ...message, code });
-  else await channels.sms.send({ to, body: message.body, code });
+  const turkish = call.consentLanguage === 'tr';
+  if (step.channel === 'email')
+    await sendTemplated(
+      { mail: channels.mail, db },
+      'call_code',
+      { email: to, companyId },
+      { code, minutes: CALL_CODE_TTL_MS / 60_000 },
+      { codeValidMs: CALL_CODE_TTL_MS, language: turkish ? 'tr' : 'en' },
+    );
+  else await channels.sms.send({ to, body: codeMessage(code, turkish).body, code });
   return {
     channel: step.channel,
     to: hideContact(to),

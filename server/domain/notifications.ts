@@ -3,9 +3,6 @@
  * Other companies' users, unknown handles, the author, inactive and API users are left as plain text and never
  * told. docs/decisions/0152-mentions-and-bell.md.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
@@ -236,40 +233,6 @@ export async function markAllRead(db: DbOrTx, userId: number, companyId: number)
 }
 
 // ---------------------------------------------------------------- the e-mail to an away colleague
-
-type MailTexts = { subject: string; body: string };
-const mailTexts = new Map<string, MailTexts>();
-
-/** The mention e-mail's texts from locales/<lng>/notifications.json (`mail`). */
-function textsOf(language: string): MailTexts {
-  let texts = mailTexts.get(language);
-  if (!texts) {
-    const file = join(
-      dirname(fileURLToPath(import.meta.url)),
-      '../../locales',
-      language,
-      'notifications.json',
-    );
-    texts = (JSON.parse(readFileSync(file, 'utf8')) as { mail: MailTexts }).mail;
-    mailTexts.set(language, texts);
-  }
-  return texts;
-}
-
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? '');
-
-/**
- * The e-mail telling an away colleague of a mention. The server does not know a staff user's studio language
- * (it lives in their browser), so it is en-US; `language` is where a known one would go.
- */
-export function mentionMail(
-  values: { actor: string; profile: string; note: string; link: string },
-  language = 'en-US',
-): MailTexts {
-  const texts = textsOf(language);
-  return { subject: fill(texts.subject, values), body: fill(texts.body, values) };
-}
 
 /** The author's and profile's names for the e-mail and the socket event. */
 export async function mentionContext(db: DbOrTx, authorId: number, profileId: number) {

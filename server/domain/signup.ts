@@ -24,6 +24,7 @@ import type { SignupClaims } from '../auth/tokens';
 import type { AppContext } from '../context';
 import { companies, packages, signups, users } from '../db/schema';
 import { badRequest, conflict, DETAILS, forbidden, HttpError, unauthorized } from '../errors';
+import { sendTemplated } from '../integrations/mailTemplates/send';
 import { recordAudit } from './audit';
 import type { LoginClient } from './login';
 import { consumeCode, issueCode } from './oneTimeCodes';
@@ -91,14 +92,7 @@ export async function mailVerificationCode(ctx: Ctx, email: string): Promise<voi
     'email_verification',
   );
   const minutes = Math.round(ctx.config.oneTimeCodes.ttlMs / 60_000);
-  await ctx.mail.send({
-    to: email,
-    subject: 'Your verification code',
-    body:
-      `Your e-mail verification code is ${code}. It is valid for ${minutes} minutes and can be used once.\n` +
-      'If you did not ask to create an account, ignore this e-mail.',
-    code,
-  });
+  await sendTemplated(ctx, 'signup_code', { email, companyId: null }, { code, minutes });
 }
 
 /**

@@ -24,6 +24,7 @@ import type { AppContext } from '../context';
 import type { Tx } from '../db/client';
 import { companies, groups, userGroups, users } from '../db/schema';
 import { badRequest, DETAILS, forbidden, notFound } from '../errors';
+import { sendTemplated } from '../integrations/mailTemplates/send';
 import { changedFields, recordAudit } from './audit';
 import { issueCode } from './oneTimeCodes';
 import type { Principal } from './principal';
@@ -158,6 +159,7 @@ function auditView(row: UserRow, groupIds: number[]) {
     force_mfa_reset: row.forceMfaReset,
     languages: row.languages,
     start_page: row.startPage,
+    mail_language: row.mailLanguage,
   };
 }
 
@@ -186,7 +188,8 @@ export async function createUser(ctx: Ctx, me: Principal, body: CreateBody): Pro
   const phone = checkPhone(body.phone) ?? null;
   // Nobody knows this password: the invited user sets theirs with the e-mailed code.
   const unusable = await hashPassword(randomBytes(32).toString('base64url'), ctx.config.argon2);
-  const { id, code } = await ctx.db.transaction(async (tx) => {
+  const studio = await studioAddress(ctx, me.companyId);
+  const id = await ctx.db.transaction(async (tx) => {
     await ensureUniqueEmail(tx, me.companyId, email);
     const groupIds = await checkGroups(tx, me.companyId, body.groups);
     const [row] = await tx
@@ -215,32 +218,35 @@ export async function createUser(ctx: Ctx, me: Principal, body: CreateBody): Pro
       after: auditView(row, groupIds),
     });
     await enqueueWebhookEvent(tx, me.companyId, 'user.created', { user_id: row.id, role: row.role });
-    const invitationCode = await issueCode(
+    const code = await issueCode(
       tx,
       ctx.config.jwtSecret,
       { ttlMs: INVITATION_TTL_MS, maxAttempts: ctx.config.oneTimeCodes.maxAttempts },
       email,
       'reset_password',
     );
-    return { id: row.id, code: invitationCode };
-  });
-  const link = `${await studioAddress(ctx, me.companyId)}/reset-password?${new URLSearchParams({ email, code })}`;
-  const days = Math.round(INVITATION_TTL_MS / 86_400_000);
-  await ctx.mail.send({
-    to: email,
-    subject: 'You are invited to the Verification Studio',
-    body:
-      `Hello ${body.first_name},\n\nAn administrator created an account for you. Set your password here:\n${link}\n\n` +
-      `Or open /reset-password and enter the code ${code}. The link is valid for ${days} days and can be used once.`,
-    code,
+    // Queued with the user: a rolled-back creation mails nothing (record 0160).
+    await sendTemplated(
+      { mail: ctx.mail, db: tx },
+      'invitation',
+      { email, companyId: me.companyId },
+      {
+        firstName: body.first_name,
+        link: `${studio}/reset-password?${new URLSearchParams({ email, code })}`,
+        code,
+        days: Math.round(INVITATION_TTL_MS / 86_400_000),
+      },
+      { codeValidMs: INVITATION_TTL_MS },
+    );
+    return row.id;
   });
   return answer(ctx, me.companyId, id);
 }
 
-/** What a user changes of their own without admin rights or password: name, phone, start page (issue 30). */
-const OWN_FIELDS = new Set(['first_name', 'last_name', 'phone', 'start_page']);
+/** What a user changes of their own without admin rights or password: name, phone, start page, e-mail language. */
+const OWN_FIELDS = new Set(['first_name', 'last_name', 'phone', 'start_page', 'mail_language']);
 
-/** Whether a PATCH touches only the caller's own name, phone and start page (no admin rights or password). */
+/** Whether a PATCH touches only the caller's own name, phone, start page and e-mail language (no admin rights). */
 export function isOwnProfileEdit(me: Principal, userId: number, body: UpdateBody): boolean {
   return (
     userId === me.id &&
@@ -296,6 +302,7 @@ export async function updateUser(ctx: Ctx, me: Principal, userId: number, body: 
       languages:
         body.languages === undefined ? undefined : AGENT_LANGUAGES.filter((l) => body.languages?.includes(l)),
       startPage: body.start_page,
+      mailLanguage: body.mail_language,
       // Tokens without a session (a forced two-factor setup's) issued before this stay dead (issue 26).
       ...(body.is_active === false && row.isActive ? { disabledAt: new Date() } : {}),
       ...(body.force_mfa_setup ? { forceMfaReset: true } : {}),
@@ -340,12 +347,22 @@ export async function forcePasswordReset(
   currentSession: string | null = null,
 ): Promise<User> {
   await confirmOwnPassword(ctx, me, body.password);
+  const studio = await studioAddress(ctx, me.companyId);
   await ctx.db.transaction(async (tx) => {
     const row = await lockUser(tx, me.companyId, userId);
     if (body.email !== undefined && body.email.toLowerCase() !== row.email.toLowerCase())
       throw badRequest(USER_DETAILS.emailMismatch);
     if (row.forcePasswordReset) return;
     await tx.update(users).set({ forcePasswordReset: true }).where(eq(users.id, userId));
+    await sendTemplated(
+      { mail: ctx.mail, db: tx },
+      'forced_reset',
+      { email: row.email, companyId: me.companyId },
+      {
+        firstName: row.firstName || row.email,
+        link: `${studio}/reset-password?${new URLSearchParams({ email: row.email })}`,
+      },
+    );
     await recordAudit(tx, {
       companyId: me.companyId,
       actorId: me.id,

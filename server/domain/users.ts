@@ -58,6 +58,7 @@ function toUser(
     languages: agentLanguages(row.languages),
     // The column is only ever written through startPageSchema; anything else (a hand edit) reads as the default.
     start_page: startPageOf(row.startPage),
+    mail_language: row.mailLanguage === 'en' || row.mailLanguage === 'tr' ? row.mailLanguage : null,
   };
 }
 

@@ -1,22 +1,38 @@
 import { desc, eq, sql } from 'drizzle-orm';
-import { createTransport } from 'nodemailer';
-import type { Db } from '../db/client';
+import type { MailKind, MailLanguage } from '#contract/mail';
+import type { SecretBox } from '../auth/secrets';
+import type { Db, DbOrTx } from '../db/client';
 import { mailOutbox } from '../db/schema';
 
 export interface MailMessage {
   to: string;
   subject: string;
+  /** The plain-text part. */
   body: string;
-  /** The one-time code the message carries: sent, never stored (the outbox keeps the body without it). */
+  /** The HTML part (templated messages, mailTemplates/). */
+  html?: string;
+  /**
+   * The one-time code the message carries: the visible columns never hold it; the full message is sealed in
+   * the row until it is sent or the code expires (record 0160).
+   */
   code?: string;
+  /** How long the code lives (the sealed copy is wiped after it); the outbox's `codeTtlMs` when unset. */
+  codeValidMs?: number;
+  kind?: MailKind | 'other';
+  /** The company whose Admins see it in their Mail tab; null or unset: none. */
+  companyId?: number | null;
+  language?: MailLanguage;
 }
 
 /**
- * Sending e-mail. Every message is stored in the `mail_outbox` table with its one-time code blanked; outside
- * production it is also printed on one console line; with `SMTP_URL` it is sent by SMTP (nodemailer) as well.
+ * Sending e-mail (record 0160). `send` queues the message in `mail_outbox` (in the caller's transaction when
+ * it passes one, so a rolled-back change mails nothing); the mail worker (mailWorker.ts) hands it to the
+ * relay with retries. Outside production each message is also printed on one console line.
  */
 export interface MailOutbox {
-  send(message: MailMessage): Promise<void>;
+  /** The product's name the templates sign with (MAIL_PRODUCT_NAME). */
+  readonly product: string;
+  send(message: MailMessage, db?: DbOrTx): Promise<void>;
   /**
    * Runs mail work after the caller has answered (e.g. looking up whether an address is known, then mailing):
    * the answer does not wait for it, so it cannot tell anything by its timing. Failures go to `onError`.
@@ -25,16 +41,22 @@ export interface MailOutbox {
 }
 
 export interface OutboxOptions {
+  /** Seals the full message of one carrying a code (the server secret's box). */
+  secrets: SecretBox;
+  /** True when a relay (SMTP_URL) sends the queue; false: the local stand-in, every message is sent at once. */
+  relay: boolean;
+  product?: string;
   /** Prints one line per message (to, subject, code); unset: nothing is printed. */
   print?: (line: string) => void;
-  /** `smtp://user:pass@host:587` or `smtps://…`: also sent by SMTP. */
-  smtpUrl?: string;
-  from?: string;
-  /** Where SMTP failures (the message stays in the outbox) and failed deferred work go. */
+  /** A message was queued: the worker may look now. */
+  onQueued?: () => void;
+  /** How long a code lives when the message does not say (the e-mailed codes' lifetime). */
+  codeTtlMs?: number;
+  /** Where failed deferred work goes. */
   onError?: (error: unknown) => void;
   /**
    * Keeps each code in this process's memory for the dev outbox listing (`/api/dev/outbox`, only with the dev
-   * endpoints), for as long as a code lives; never in the database.
+   * endpoints), for as long as a code lives; never in the database in the clear.
    */
   devCodesMs?: number;
 }
@@ -43,6 +65,14 @@ export interface OutboxOptions {
 export const BLANKED_CODE = '••••••';
 /** Most codes the dev view holds (the oldest go first). */
 const DEV_CODES_MAX = 1_000;
+const DEFAULT_CODE_TTL_MS = 10 * 60_000;
+export const DEFAULT_PRODUCT = 'Verification Studio';
+
+/** The sealed part of a message with a code: what the relay gets. */
+export interface SealedMail {
+  body: string;
+  html: string | null;
+}
 
 interface OutboxState {
   /** The dev view of codes: message id → code and when it stops showing. */
@@ -54,8 +84,7 @@ interface OutboxState {
 /** Per database (one outbox per app), for the dev listing `recentMail`. */
 const states = new WeakMap<Db, OutboxState>();
 
-export function createDbOutbox(db: Db, options: OutboxOptions = {}): MailOutbox {
-  const smtp = options.smtpUrl ? createTransport(options.smtpUrl) : null;
+export function createDbOutbox(db: Db, options: OutboxOptions): MailOutbox {
   const state: OutboxState = {
     codes: options.devCodesMs ? new Map() : null,
     pending: new Set(),
@@ -63,6 +92,7 @@ export function createDbOutbox(db: Db, options: OutboxOptions = {}): MailOutbox 
   const keep = state.codes;
   if (keep || !states.has(db)) states.set(db, state);
   return {
+    product: options.product ?? DEFAULT_PRODUCT,
     defer(work) {
       const running: Promise<void> = Promise.resolve()
         .then(work)
@@ -70,11 +100,30 @@ export function createDbOutbox(db: Db, options: OutboxOptions = {}): MailOutbox 
         .finally(() => state.pending.delete(running));
       state.pending.add(running);
     },
-    async send({ code, ...message }) {
-      const stored = code ? message.body.replaceAll(code, BLANKED_CODE) : message.body;
-      const [row] = await db
+    async send(message, handle) {
+      const { code } = message;
+      const blank = (text: string) => (code ? text.replaceAll(code, BLANKED_CODE) : text);
+      const now = new Date();
+      const validMs = message.codeValidMs ?? options.codeTtlMs ?? DEFAULT_CODE_TTL_MS;
+      // The local stand-in has nothing to send to: the message is done as it is queued (as before the queue).
+      const sealed =
+        code && options.relay
+          ? options.secrets.seal(JSON.stringify({ body: message.body, html: message.html ?? null }))
+          : null;
+      const [row] = await (handle ?? db)
         .insert(mailOutbox)
-        .values({ ...message, body: stored })
+        .values({
+          to: message.to,
+          subject: message.subject,
+          body: blank(message.body),
+          html: message.html === undefined ? null : blank(message.html),
+          kind: message.kind ?? 'other',
+          companyId: message.companyId ?? null,
+          language: message.language ?? 'en',
+          sealed,
+          sealedUntil: sealed ? new Date(now.getTime() + validMs) : null,
+          ...(options.relay ? { status: 'queued' } : { status: 'sent', sentAt: now, attempts: 1 }),
+        })
         .returning({ id: mailOutbox.id });
       if (keep && code && row && options.devCodesMs) {
         keep.set(row.id, { code, until: Date.now() + options.devCodesMs });
@@ -86,19 +135,16 @@ export function createDbOutbox(db: Db, options: OutboxOptions = {}): MailOutbox 
       options.print?.(
         `mail to=${message.to} subject=${JSON.stringify(message.subject)}${code ? ` code=${code}` : ''}`,
       );
-      if (smtp) {
-        // Not awaited by the caller's answer time: a slow relay must not reveal anything or stall.
-        smtp
-          .sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.body })
-          .catch((error: unknown) => options.onError?.(error));
-      }
+      // In a transaction the row is visible only after the commit: the response hook (app.ts) kicks again then.
+      if (options.relay) options.onQueued?.();
     },
   };
 }
 
 /**
  * The newest stored messages to one address (the dev-only outbox listing), once the deferred mail work under
- * way is done. A code still in this process's dev view is put back into its message; the database holds none.
+ * way is done. A code still in this process's dev view is put back into its message; the database holds none
+ * in the clear.
  */
 export async function recentMail(db: Db, to: string, limit = 20) {
   const state = states.get(db);

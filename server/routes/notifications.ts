@@ -16,7 +16,6 @@ import {
   markAllRead,
   markRead,
   mentionContext,
-  mentionMail,
   readNotification,
   type recordMentions,
   snippetOf,
@@ -24,6 +23,7 @@ import {
 } from '../domain/notifications';
 import { need, principalOf, SIGNED_IN } from '../http/access';
 import { toPage } from '../http/paging';
+import { sendTemplated } from '../integrations/mailTemplates/send';
 import { authErrors } from './shared';
 
 /** Every signed-in staff user has a bell; the colleagues list is for those who write notes. */
@@ -54,8 +54,12 @@ export async function announceMentions(
     const names = await mentionContext(ctx.db, actor.userId, note.profile);
     const link = `${ctx.config.publicUrl}/profile/${note.profile}`;
     for (const person of away) {
-      const mail = mentionMail({ ...names, note: snippetOf(note.note), link });
-      await ctx.mail.send({ to: person.email, ...mail });
+      await sendTemplated(
+        ctx,
+        'mention',
+        { email: person.email, companyId: actor.companyId },
+        { ...names, note: snippetOf(note.note), link },
+      );
     }
   });
 }

@@ -123,8 +123,9 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Edit, enable / disable a user, or force / reset their two-factor',
           description:
             'Admins: any field of a user of their company, with their own `password`. Anyone: their own ' +
-            '`first_name`, `last_name`, `phone` and `start_page` (`customers` or `review`, the screen `/` ' +
-            'opens; `review` takes effect only with review_profiles) without it. Nobody disables themself; the last enabled Admin ' +
+            '`first_name`, `last_name`, `phone`, `start_page` (`customers` or `review`, the screen `/` ' +
+            'opens; `review` takes effect only with review_profiles) and `mail_language` (`en`, `tr`, or null for ' +
+            'the company’s) without it. Nobody disables themself; the last enabled Admin ' +
             'is never disabled or demoted. A disabled user’s tokens stop working at once and their sockets close.',
           params: idParams,
           body: userUpdateBodySchema,

@@ -43,9 +43,10 @@ type Resources = Record<string, unknown>;
 type ResourceLoader = (language: string, namespace: string) => Promise<Resources>;
 
 /** Each JSON file of locales/ becomes its own chunk. */
-// The customer's join page (customer.html) bundles its own texts (customer.json): they are not the studio's.
+// The customer's join page (customer.html) bundles its own texts (customer.json), and the server renders the
+// e-mail templates (mail.json): neither is the studio's.
 // Keys relative to locales/ (`en-US/common.json`): the map sits in the first load, so short keys count.
-const files = import.meta.glob<Resources>(['./*/*.json', '!./*/customer.json'], {
+const files = import.meta.glob<Resources>(['./*/*.json', '!./*/customer.json', '!./*/mail.json'], {
   import: 'default',
   base: '../../locales',
 });

@@ -198,6 +198,8 @@ describe('access tokens', () => {
       languages: [],
       // The screen `/` opens (issue 30): the customers list unless the user chose the reviewers' desk.
       start_page: 'customers',
+      // The language of the user's e-mail (issue 32): none set, so the company's.
+      mail_language: null,
     });
   });
 });

@@ -36,6 +36,7 @@ const user: User = {
   force_mfa_reset: false,
   languages: [],
   start_page: 'customers',
+  mail_language: null,
 };
 
 const type = (label: string, value: string) =>

@@ -38,6 +38,8 @@ export const companies = pgTable('companies', {
   callRouting: text().notNull().default('ring_all'),
   /** One-at-a-time routing: seconds an agent is offered a call before the next is (5..120). */
   offerSeconds: integer().notNull().default(15),
+  /** The language of the company's e-mail when its user has none ('en' or 'tr', record 0161). */
+  mailLanguage: text().notNull().default('en'),
   createdAt: createdAt(),
 });
 
@@ -86,6 +88,8 @@ export const users = pgTable(
     languages: jsonb().$type<string[]>().notNull().default([]),
     /** The screen `/` opens (START_PAGES of contract/users.ts): 'customers' or 'review' (issue 30). */
     startPage: text().notNull().default('customers'),
+    /** The language of the user's e-mail ('en' or 'tr'); null: the company's (record 0161). */
+    mailLanguage: text(),
     createdAt: createdAt(),
   },
   (t) => [

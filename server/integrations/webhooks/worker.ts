@@ -12,6 +12,8 @@ import {
 } from '../../db/schema';
 import { iso } from '../../domain/format';
 import type { MailOutbox } from '../mail';
+import { sendTemplated } from '../mailTemplates/send';
+import { createPollLoop } from '../pollLoop';
 import { isRetryable, nextRetryDelayMs, parseRetryAfter } from './schedule';
 import { type SendResult, sendWebhook } from './sender';
 import { signedHeaders } from './signer';
@@ -45,6 +47,8 @@ interface Deps {
   secrets: SecretBox;
   config: WebhookConfig;
   mail: MailOutbox;
+  /** The studio's address, for the link in the e-mail to Admins. */
+  studioUrl: string;
   onError: (error: unknown) => void;
 }
 
@@ -57,53 +61,16 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
   const { db, config } = deps;
   /** How long a claimed delivery is hidden from other workers while its attempt runs. */
   const leaseMs = config.timeoutMs + 30_000;
-  let running = false;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<void> | undefined;
-  let again = false;
   /** Attempts in flight: delivery id → endpoint id, and their promises (stop waits for them). */
   const inFlight = new Map<number, number>();
   const attempts = new Set<Promise<unknown>>();
 
-  function schedule(delayMs: number) {
-    if (!running) return;
-    clearTimeout(timer);
-    timer = setTimeout(loop, delayMs);
-    timer.unref?.();
-  }
-
-  function loop() {
-    if (!running) return;
-    if (pass) {
-      again = true;
-      return;
-    }
-    pass = (async () => {
-      let full = false;
-      try {
-        full = await pump();
-      } catch (error) {
-        if (running) deps.onError(error);
-      }
-      pass = undefined;
-      if (full) {
-        // Every slot is taken: the next pass runs as attempts finish (each one wakes the loop).
-        again = false;
-      } else if (again) {
-        again = false;
-        schedule(0);
-      } else {
-        const wait = running ? await nextDueInMs().catch(() => config.pollMs) : 0;
-        schedule(wait);
-      }
-    })();
-  }
-
-  function loopSoon() {
-    if (!running) return;
-    if (pass) again = true;
-    else schedule(0);
-  }
+  const loop = createPollLoop({
+    pass: pump,
+    nextDueInMs,
+    fallbackMs: config.pollMs,
+    onError: deps.onError,
+  });
 
   async function nextDueInMs(): Promise<number> {
     const [row] = await db
@@ -132,7 +99,7 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
         .finally(() => {
           inFlight.delete(id);
           attempts.delete(attemptDone);
-          loopSoon();
+          loop.kick();
         });
       attempts.add(attemptDone);
     }
@@ -366,30 +333,26 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
       .from(users)
       .where(and(eq(users.companyId, companyId), eq(users.role, 'Admin'), eq(users.isActive, true)));
     for (const admin of admins) {
-      await deps.mail.send({
-        to: admin.email,
-        subject: 'A webhook endpoint was disabled',
-        body:
-          `The webhook endpoint ${url} failed every delivery attempt for ` +
-          `${Math.round(config.disableAfterSeconds / 3600)} hours and was disabled. ` +
-          'Fix the receiver, enable the endpoint in Company settings and retry the failed deliveries.',
-      });
+      await sendTemplated(
+        { mail: deps.mail, db },
+        'webhook_disabled',
+        { email: admin.email, companyId },
+        {
+          url,
+          hours: Math.round(config.disableAfterSeconds / 3600),
+          link: `${deps.studioUrl}/company-settings`,
+        },
+      );
     }
   }
 
   return {
-    start() {
-      if (running) return;
-      running = true;
-      schedule(0);
-    },
+    start: loop.start,
     async stop() {
-      running = false;
-      clearTimeout(timer);
-      await pass;
+      await loop.stop();
       await Promise.all([...attempts]);
     },
-    kick: loopSoon,
+    kick: loop.kick,
     runOnce,
     attemptNow: (deliveryId) => attempt(deliveryId, true),
   };

@@ -31,8 +31,11 @@ function leaves(tree: Record<string, unknown>, prefix = ''): [string, unknown][]
 
 const fromDisk = (language: string, namespace: string) => Promise.resolve(read(language, namespace));
 
-/** Texts of the customer's join page (customer.html), which bundles them itself. */
-const PAGE_NAMESPACES = ['customer'];
+/**
+ * Texts of the customer's join page (customer.html), which bundles them itself, and the server's e-mail
+ * templates (server/integrations/mailTemplates), which the studio never loads.
+ */
+const PAGE_NAMESPACES = ['customer', 'mail'];
 
 describe('locales', () => {
   it('every language has exactly the namespaces the studio loads, and the join page’s', () => {

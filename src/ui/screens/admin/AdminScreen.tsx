@@ -5,12 +5,13 @@ import { useSearchParams } from 'wouter';
 import { usePageTitle } from '../../app/usePageTitle';
 import { AuditTab } from './AuditTab';
 import { GroupsTab } from './GroupsTab';
+import { MailTab } from './MailTab';
 import { UsersTab } from './UsersTab';
 
-const TABS = ['users', 'groups', 'audit'] as const;
+const TABS = ['users', 'groups', 'audit', 'mail'] as const;
 type TabId = (typeof TABS)[number];
 
-/** /admin (Admin role and view_admin_page): users, groups and the audit log, the tab kept in the URL. */
+/** /admin (Admin role and view_admin_page): users, groups, the audit log and e-mail, the tab kept in the URL. */
 export function AdminScreen() {
   const { t } = useTranslation('admin');
   const { t: ts } = useTranslation('screens');
@@ -31,6 +32,7 @@ export function AdminScreen() {
         <Tab disabled={false} id="users" title={t('tabs.users')} panel={<UsersTab />} />
         <Tab disabled={false} id="groups" title={t('tabs.groups')} panel={<GroupsTab />} />
         <Tab disabled={false} id="audit" title={t('tabs.audit')} panel={<AuditTab />} />
+        <Tab disabled={false} id="mail" title={t('tabs.mail')} panel={<MailTab />} />
       </Tabs>
     </section>
   );

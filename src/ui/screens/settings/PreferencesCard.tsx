@@ -1,11 +1,12 @@
 import { Card, FormGroup, H4 } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import { LanguageSelect, ThemeToggle } from '../../components/ShellControls';
+import { MailLanguageSelect } from './MailLanguageSelect';
 import { StartPageSelect } from './StartPageSelect';
 
 /**
  * Interface language and theme (the shell's own controls, also here where users look for them) and, for the
- * reviewers' desk users, the start page.
+ * reviewers' desk users, the start page; the language of one's e-mail.
  */
 export function PreferencesCard() {
   const { t } = useTranslation('admin', { keyPrefix: 'settings' });
@@ -19,6 +20,7 @@ export function PreferencesCard() {
         <ThemeToggle />
       </FormGroup>
       <StartPageSelect />
+      <MailLanguageSelect />
     </Card>
   );
 }

@@ -1,0 +1,78 @@
+/**
+ * The loop of a database-backed worker (webhook deliveries, mail): one pass at a time; a kick during a pass
+ * runs another right after it; otherwise the next pass waits until the next due work (at most the poll
+ * interval). A pass that answers `full` (every slot taken) schedules nothing: the attempts it started kick
+ * the loop as they finish.
+ */
+export interface PollLoop {
+  start(): void;
+  /** Stops scheduling and waits for the pass under way. */
+  stop(): Promise<void>;
+  /** Look for work now. */
+  kick(): void;
+}
+
+export function createPollLoop(options: {
+  /** One pass; true when it could take no more work. */
+  pass: () => Promise<boolean>;
+  /** Milliseconds until the next due work (the poll interval when none); a failure waits `fallbackMs`. */
+  nextDueInMs: () => Promise<number>;
+  fallbackMs: number;
+  onError: (error: unknown) => void;
+}): PollLoop {
+  let running = false;
+  let timer: NodeJS.Timeout | undefined;
+  let pass: Promise<void> | undefined;
+  let again = false;
+
+  function schedule(delayMs: number) {
+    if (!running) return;
+    clearTimeout(timer);
+    timer = setTimeout(loop, delayMs);
+    timer.unref?.();
+  }
+
+  function loop() {
+    if (!running) return;
+    if (pass) {
+      again = true;
+      return;
+    }
+    pass = (async () => {
+      let full = false;
+      try {
+        full = await options.pass();
+      } catch (error) {
+        if (running) options.onError(error);
+      }
+      pass = undefined;
+      if (full) {
+        // Every slot is taken: the next pass runs as attempts finish (each one kicks the loop).
+        again = false;
+      } else if (again) {
+        again = false;
+        schedule(0);
+      } else {
+        schedule(running ? await options.nextDueInMs().catch(() => options.fallbackMs) : 0);
+      }
+    })();
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      schedule(0);
+    },
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      await pass;
+    },
+    kick() {
+      if (!running) return;
+      if (pass) again = true;
+      else schedule(0);
+    },
+  };
+}

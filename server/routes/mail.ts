@@ -1,0 +1,86 @@
+/** The Admin's view of the company's mail (issue 32): GET /mail, POST /mail/{id}/retry, GET /mail/preview. */
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorSchema, idParams } from '#contract/common';
+import {
+  MAIL_KINDS,
+  mailListQuery,
+  mailMessageSchema,
+  mailPageSchema,
+  mailPreviewQuery,
+  mailPreviewSchema,
+} from '#contract/mail';
+import type { AppContext } from '../context';
+import { listMail, previewMail, retryMail } from '../domain/mail';
+import { need, principalOf } from '../http/access';
+import { toPage } from '../http/paging';
+import { authErrors } from './shared';
+
+/** The Admin screen's tabs: Admins with view_admin_page. */
+const ADMIN = need('view_admin_page', { admin: true });
+const tags = ['mail'];
+
+export function mailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/mail',
+      {
+        config: { access: ADMIN },
+        schema: {
+          summary: 'The company’s e-mail',
+          tags,
+          description:
+            'The messages sent to the company’s users, newest first, with paging and an optional `status` ' +
+            '(queued, sent, failed): recipient, subject, attempts, the relay’s answer to the last failed ' +
+            'attempt. Never a body, so never a one-time code.',
+          querystring: mailListQuery,
+          response: { 200: mailPageSchema, ...authErrors },
+        },
+      },
+      async (request) => {
+        const { count, results } = await listMail(ctx.db, principalOf(request).companyId, request.query);
+        return toPage(request, request.query, count, results);
+      },
+    );
+
+    app.post(
+      '/mail/:id/retry',
+      {
+        config: { access: ADMIN },
+        schema: {
+          summary: 'Send a failed e-mail again',
+          tags,
+          description:
+            'Queues a failed message again with a fresh set of attempts. 404 for another company’s message; ' +
+            '409 when it has not failed, or when it carried a one-time code that has expired since.',
+          params: idParams,
+          response: { 200: mailMessageSchema, ...authErrors, 409: errorSchema },
+        },
+      },
+      async (request) => retryMail(ctx.db, principalOf(request).companyId, request.params.id),
+    );
+
+    app.get(
+      '/mail/preview',
+      {
+        config: { access: ADMIN },
+        schema: {
+          summary: 'Preview an e-mail template',
+          tags,
+          description:
+            `One template (\`kind\`: ${MAIL_KINDS.join(', ')}) in \`language\` (en, tr) with sample values, ` +
+            'signed with the caller’s company: the subject, the plain-text part and the HTML part.',
+          querystring: mailPreviewQuery,
+          response: { 200: mailPreviewSchema, ...authErrors },
+        },
+      },
+      async (request) =>
+        previewMail(
+          ctx.db,
+          principalOf(request).companyId,
+          ctx.mail.product,
+          ctx.config.publicUrl,
+          request.query,
+        ),
+    );
+  };
+}
