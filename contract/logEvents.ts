@@ -151,6 +151,8 @@ export const AUDIT_ACTIONS = {
   passkey_registered: 'passkey',
   passkey_removed: 'passkey',
   passkey_policy_changed: 'company',
+  /** An Admin changed the language of the company's e-mail to users who chose none (issue 32). */
+  mail_language_changed: 'company',
   /** An Admin saved the company's identification procedure (issue 29): before and after. */
   ident_procedure_changed: 'company',
   ip_allowlist_entry_added: 'ip_allowlist',

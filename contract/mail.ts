@@ -59,6 +59,10 @@ export type MailPreviewQuery = z.infer<typeof mailPreviewQuery>;
 export const mailPreviewSchema = z.object({ subject: z.string(), text: z.string(), html: z.string() });
 export type MailPreview = z.infer<typeof mailPreviewSchema>;
 
+/** The language of the company's e-mail to users who chose none (GET and PUT /api/v2/mail/language). */
+export const companyMailLanguageSchema = z.strictObject({ mail_language: mailLanguageSchema });
+export type CompanyMailLanguage = z.infer<typeof companyMailLanguageSchema>;
+
 export const MAIL_DETAILS = {
   notFound: 'Message not found',
   notFailed: 'Only a failed message can be retried',

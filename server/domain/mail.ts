@@ -1,6 +1,7 @@
 /** The company's mail as its Admins see it (issue 32, record 0160): the list, a retry, the template preview. */
 import { and, count, desc, eq } from 'drizzle-orm';
 import {
+  type CompanyMailLanguage,
   MAIL_DETAILS,
   MAIL_STATUSES,
   type MailMessage,
@@ -8,11 +9,12 @@ import {
   type MailPreviewQuery,
   type MailStatus,
 } from '#contract/mail';
-import type { DbOrTx } from '../db/client';
+import type { Db, DbOrTx } from '../db/client';
 import { companies, mailOutbox } from '../db/schema';
 import { conflict, HttpError } from '../errors';
 import { BLANKED_CODE } from '../integrations/mail';
 import { renderMail, sampleValues } from '../integrations/mailTemplates';
+import { recordAudit } from './audit';
 import { iso } from './format';
 
 type Row = typeof mailOutbox.$inferSelect;
@@ -99,5 +101,40 @@ export async function previewMail(
   return renderMail(query.kind, query.language, sampleValues(query.kind, publicUrl), {
     product,
     company: company?.name ?? null,
+  });
+}
+
+/** The language of the company's e-mail to users who chose none of their own. */
+export async function companyMailLanguage(db: DbOrTx, companyId: number): Promise<CompanyMailLanguage> {
+  const [row] = await db
+    .select({ language: companies.mailLanguage })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  return { mail_language: row?.language === 'tr' ? 'tr' : 'en' };
+}
+
+/** An Admin sets it; audited when it changes. */
+export async function setCompanyMailLanguage(
+  db: Db,
+  actor: { companyId: number; userId: number },
+  body: CompanyMailLanguage,
+): Promise<CompanyMailLanguage> {
+  return db.transaction(async (tx) => {
+    const before = await companyMailLanguage(tx, actor.companyId);
+    if (before.mail_language === body.mail_language) return before;
+    await tx
+      .update(companies)
+      .set({ mailLanguage: body.mail_language })
+      .where(eq(companies.id, actor.companyId));
+    await recordAudit(tx, {
+      companyId: actor.companyId,
+      actorId: actor.userId,
+      object: 'company',
+      objectId: actor.companyId,
+      action: 'mail_language_changed',
+      before,
+      after: body,
+    });
+    return body;
   });
 }

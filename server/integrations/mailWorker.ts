@@ -5,7 +5,7 @@ import type { MailConfig } from '../config';
 import type { Db } from '../db/client';
 import { mailOutbox } from '../db/schema';
 import type { SealedMail } from './mail';
-import { createPollLoop } from './pollLoop';
+import { createAttempts, createPollLoop } from './pollLoop';
 import { nextRetryDelayMs } from './webhooks/schedule';
 
 /**
@@ -81,7 +81,7 @@ type Row = typeof mailOutbox.$inferSelect;
 
 export function createMailWorker(deps: Deps): MailWorker {
   const { db, config } = deps;
-  const attempts = new Set<Promise<unknown>>();
+  const attempts = createAttempts(deps.onError, () => loop.kick());
 
   const loop = createPollLoop({
     pass: pump,
@@ -108,24 +108,8 @@ export function createMailWorker(deps: Deps): MailWorker {
     const free = MAX_IN_FLIGHT - attempts.size;
     if (free <= 0) return true;
     const claimed = await claim(free);
-    for (const row of claimed) {
-      const done: Promise<unknown> = attempt(row)
-        .catch(deps.onError)
-        .finally(() => {
-          attempts.delete(done);
-          loop.kick();
-        });
-      attempts.add(done);
-    }
+    for (const row of claimed) attempts.start(() => attempt(row));
     return claimed.length >= free;
-  }
-
-  async function runOnce(): Promise<number> {
-    const before = attempts.size;
-    await pump();
-    const started = attempts.size - before;
-    await Promise.all([...attempts]);
-    return started;
   }
 
   /**
@@ -220,9 +204,9 @@ export function createMailWorker(deps: Deps): MailWorker {
     start: loop.start,
     async stop() {
       await loop.stop();
-      await Promise.all([...attempts]);
+      await attempts.settled();
     },
     kick: loop.kick,
-    runOnce,
+    runOnce: () => attempts.runOnce(pump),
   };
 }

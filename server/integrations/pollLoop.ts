@@ -76,3 +76,44 @@ export function createPollLoop(options: {
     },
   };
 }
+
+/** The attempts a worker has started and not yet finished. */
+export interface Attempts {
+  readonly size: number;
+  /** Starts `attempt` (its failure goes to `onError`); as it ends, `ended` runs and the loop is kicked. */
+  start(attempt: () => Promise<unknown>, ended?: () => void): void;
+  /** Runs one pass and waits for every attempt in flight; answers how many attempts the pass started. */
+  runOnce(pass: () => Promise<unknown>): Promise<number>;
+  /** Waits for the attempts in flight (stopping). */
+  settled(): Promise<void>;
+}
+
+export function createAttempts(onError: (error: unknown) => void, kick: () => void): Attempts {
+  const running = new Set<Promise<unknown>>();
+  const settled = async () => {
+    await Promise.all([...running]);
+  };
+  return {
+    get size() {
+      return running.size;
+    },
+    start(attempt, ended) {
+      const done: Promise<unknown> = attempt()
+        .catch(onError)
+        .finally(() => {
+          ended?.();
+          running.delete(done);
+          kick();
+        });
+      running.add(done);
+    },
+    async runOnce(pass) {
+      const before = running.size;
+      await pass();
+      const started = running.size - before;
+      await settled();
+      return started;
+    },
+    settled,
+  };
+}

@@ -1,7 +1,11 @@
-/** The Admin's view of the company's mail (issue 32): GET /mail, POST /mail/{id}/retry, GET /mail/preview. */
+/**
+ * The Admin's view of the company's mail (issue 32): GET /mail, POST /mail/{id}/retry, GET /mail/preview, and
+ * GET/PUT /mail/language.
+ */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema, idParams } from '#contract/common';
 import {
+  companyMailLanguageSchema,
   MAIL_KINDS,
   mailListQuery,
   mailMessageSchema,
@@ -10,7 +14,13 @@ import {
   mailPreviewSchema,
 } from '#contract/mail';
 import type { AppContext } from '../context';
-import { listMail, previewMail, retryMail } from '../domain/mail';
+import {
+  companyMailLanguage,
+  listMail,
+  previewMail,
+  retryMail,
+  setCompanyMailLanguage,
+} from '../domain/mail';
 import { need, principalOf } from '../http/access';
 import { toPage } from '../http/paging';
 import { authErrors } from './shared';
@@ -81,6 +91,42 @@ export function mailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           ctx.config.publicUrl,
           request.query,
         ),
+    );
+
+    app.get(
+      '/mail/language',
+      {
+        config: { access: ADMIN },
+        schema: {
+          summary: 'The company’s e-mail language',
+          tags,
+          description:
+            'The language (en, tr) of the e-mail the company’s users get when they have chosen none of their own ' +
+            '(their `mail_language`).',
+          response: { 200: companyMailLanguageSchema, ...authErrors },
+        },
+      },
+      async (request) => companyMailLanguage(ctx.db, principalOf(request).companyId),
+    );
+
+    app.put(
+      '/mail/language',
+      {
+        config: { access: ADMIN },
+        schema: {
+          summary: 'Set the company’s e-mail language',
+          tags,
+          description:
+            'Sets the language of the e-mail to users who have chosen none of their own; audited ' +
+            '(`mail_language_changed`) when it changes.',
+          body: companyMailLanguageSchema,
+          response: { 200: companyMailLanguageSchema, ...authErrors },
+        },
+      },
+      async (request) => {
+        const { companyId, id } = principalOf(request);
+        return setCompanyMailLanguage(ctx.db, { companyId, userId: id }, request.body);
+      },
     );
   };
 }

@@ -412,6 +412,9 @@ function studioVisits(profile: () => number): Visit[] {
               .getByRole('option', { name: /^(Rejected|Reddedildi)$/ })
               .click();
             await expect(page.getByRole('dialog')).toBeVisible();
+            // The menu's popover is an open overlay too until its closing transition ends: the focus must be in
+            // the dialog's (an Escape in the closing menu's left the dialog open).
+            await expect(page.locator('.bp6-portal').getByRole('listbox')).toHaveCount(0);
             await focusInOverlay(page);
             return '.bp6-portal';
           },

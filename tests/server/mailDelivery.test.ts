@@ -103,6 +103,18 @@ const sendReset = (email: string) => post(t.app, '/api/v2/user/reset_password/se
 const delivered = (to: string, n = 1) => expect.poll(() => smtp.to(to).length, { timeout: 20_000 }).toBe(n);
 const statusOf = async (to: string) => (await rowsTo(to)).map((r) => r.status);
 
+/** GET and PUT /mail/language, as `token`. */
+const companyLanguage = (token: string) => get(t.app, '/api/v2/mail/language', token);
+async function setCompanyLanguage(token: string, payload: unknown) {
+  const response = await t.app.inject({
+    method: 'PUT',
+    url: '/api/v2/mail/language',
+    headers: bearer(token),
+    payload: payload as Record<string, unknown>,
+  });
+  return { status: response.statusCode, body: response.json() as unknown };
+}
+
 describe('mail reaches the relay, in the recipient language', () => {
   it('a password reset arrives as text and HTML, in Turkish for a Turkish user, the code only in the mail', async () => {
     const agent = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
@@ -139,18 +151,21 @@ describe('mail reaches the relay, in the recipient language', () => {
     expect(reset.status).toBe(200);
   });
 
-  it('an English user gets English; a user without a language gets their company’s', async () => {
+  it('an English user gets English; a user without a language gets their company’s, which its Admin sets', async () => {
     expect((await sendReset('viewer@acme.test')).status).toBe(200);
-    await db().update(companies).set({ mailLanguage: 'tr' }).where(eq(companies.name, 'Globex Fintech'));
-    const [globex] = await db().select().from(companies).where(eq(companies.name, 'Globex Fintech'));
-    expect(globex).toBeDefined();
+    const globexAdmin = await tokenFor(t.app, 'admin@globex.test', PASSWORDS.admin);
+    expect(await companyLanguage(globexAdmin)).toEqual({ status: 200, body: { mail_language: 'en' } });
+    expect(await setCompanyLanguage(globexAdmin, { mail_language: 'tr' })).toEqual({
+      status: 200,
+      body: { mail_language: 'tr' },
+    });
     expect((await sendReset('admin@globex.test')).status).toBe(200);
     await delivered('viewer@acme.test');
     await delivered('admin@globex.test');
     expect(smtp.to('viewer@acme.test')[0]?.subject).toBe('Your password reset code');
     expect(smtp.to('viewer@acme.test')[0]?.html).toContain('<html lang="en">');
     expect(smtp.to('admin@globex.test')[0]?.subject).toBe('Parola sıfırlama kodunuz');
-    await db().update(companies).set({ mailLanguage: 'en' }).where(eq(companies.name, 'Globex Fintech'));
+    expect((await setCompanyLanguage(globexAdmin, { mail_language: 'en' })).status).toBe(200);
   });
 
   it('an invitation is queued in the creating transaction, signed with the product and company names', async () => {
@@ -364,6 +379,34 @@ describe('the Admin’s Mail tab', () => {
     expect((await get(t.app, '/api/v2/mail/preview?kind=invitation&language=de', admin)).status).toBe(400);
     expect((await post(t.app, '/api/v2/mail/abc/retry', {}, admin)).status).toBe(400);
     expect((await post(t.app, '/api/v2/mail/2147483647/retry', {}, admin)).status).toBe(404);
+  });
+
+  it('the company’s e-mail language: Admins only, one company’s own, audited, bad values refused', async () => {
+    const admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
+    const user = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
+    expect((await companyLanguage(user)).status).toBe(403);
+    expect((await setCompanyLanguage(user, { mail_language: 'tr' })).status).toBe(403);
+    for (const body of [
+      { mail_language: 'de' },
+      { mail_language: null },
+      { mail_language: 'tr\u0000' },
+      {},
+      { mail_language: 'tr', extra: 1 },
+    ])
+      expect((await setCompanyLanguage(admin, body)).status).toBe(400);
+    expect((await companyLanguage(admin)).body).toEqual({ mail_language: 'en' });
+
+    expect((await setCompanyLanguage(admin, { mail_language: 'tr' })).status).toBe(200);
+    const globexAdmin = await tokenFor(t.app, 'admin@globex.test', PASSWORDS.admin);
+    expect((await companyLanguage(globexAdmin)).body).toEqual({ mail_language: 'en' });
+    const audit = await get<{ results: { action: string; changes: unknown }[] }>(
+      t.app,
+      '/api/v2/audit?action=mail_language_changed',
+      admin,
+    );
+    expect(audit.status).toBe(200);
+    expect(audit.body.results[0]?.action).toBe('mail_language_changed');
+    expect((await setCompanyLanguage(admin, { mail_language: 'en' })).status).toBe(200);
   });
 
   it('previews each template in both languages, signed with the company', async () => {

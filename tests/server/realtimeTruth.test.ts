@@ -384,50 +384,82 @@ const commands = [
   fc.constant(new Restart()),
 ];
 
+/**
+ * Worlds run side by side, each a server and a database of its own, the runs shared between them: a sequence
+ * spends most of its time waiting (grace periods, reconnections, convergence), and two overlap those waits.
+ * A replayed counterexample (TRUTH_SEED) runs in one.
+ */
+const WORLDS = replay.seed === undefined ? Number(process.env.TRUTH_WORLDS ?? 2) : 1;
+let worlds: World[] = [];
+/** The first world: the named sequences run in it. */
 let world: World;
 
 beforeAll(async () => {
-  world = await World.create(
-    {
-      joinLinkTtlSeconds: 3600,
-      customerGraceMs: 100,
-      agentGraceMs: 200,
-      unattachedCallMs: 1_500,
-      maxRecordingBytes: 1024,
-    },
-    AGENTS,
+  worlds = await Promise.all(
+    Array.from({ length: WORLDS }, () =>
+      World.create(
+        {
+          joinLinkTtlSeconds: 3600,
+          customerGraceMs: 100,
+          agentGraceMs: 200,
+          unattachedCallMs: 1_500,
+          maxRecordingBytes: 1024,
+        },
+        AGENTS,
+      ),
+    ),
   );
+  world = worlds[0] as World;
   // A fresh database is migrated and seeded: slow on a loaded machine.
 }, 180_000);
 afterAll(async () => {
   console.info(`truth test steps run: ${JSON.stringify(Object.fromEntries(tally))}`);
-  await world?.close();
+  await Promise.all(worlds.map((w) => w.close()));
 });
 
-describe('realtime truth', () => {
-  it(`every screen shows what the server holds, over ${RUNS} random sequences`, {
-    timeout: 900_000,
-  }, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        // Some agents are at their desks, Online, when the sequence starts (so calls ring from the first step).
-        fc.subarray([0, 1, 2, AGENTS]),
-        fc.commands(commands, { maxCommands: 14, size: 'max', replayPath: process.env.TRUTH_REPLAY }),
-        async (atDesks, steps) => {
-          try {
-            await fc.asyncModelRun(async () => {
-              for (const a of atDesks) await new OpenTab(a, true).run({ world }, world);
-              return { model: { world }, real: world };
-            }, steps);
-          } finally {
-            // Everyone leaves: the server must settle (no call left waiting, every agent Offline and free).
-            await world.clear();
-          }
-        },
+/** This world's share of `runs`. */
+const shareOf = (runs: number, index: number) => Math.floor(runs / WORLDS) + (index < runs % WORLDS ? 1 : 0);
+
+/**
+ * `runs` random sequences over the worlds: some agents are at their desks, Online, when a sequence starts (so
+ * calls ring from the first step); at its end everyone leaves, and the server must settle (no call left
+ * waiting, every agent Offline and free).
+ */
+async function randomSequences(runs: number) {
+  // Every world runs to its end, so a failure in one is not reported while the other still uses the servers.
+  const outcomes = await Promise.allSettled(
+    worlds.map((w, index) =>
+      fc.assert(
+        fc.asyncProperty(
+          fc.subarray([0, 1, 2, AGENTS]),
+          fc.commands(commands, { maxCommands: 14, size: 'max', replayPath: process.env.TRUTH_REPLAY }),
+          async (atDesks, steps) => {
+            try {
+              await fc.asyncModelRun(async () => {
+                for (const a of atDesks) await new OpenTab(a, true).run({ world: w }, w);
+                return { model: { world: w }, real: w };
+              }, steps);
+            } finally {
+              await w.clear();
+            }
+          },
+        ),
+        { numRuns: shareOf(runs, index), ...replay },
       ),
-      { numRuns: RUNS, ...replay },
-    );
-  });
+    ),
+  );
+  const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+describe('realtime truth', () => {
+  it(
+    `every screen shows what the server holds, over ${RUNS} random sequences`,
+    {
+      timeout: 900_000,
+    },
+    () => randomSequences(RUNS),
+  );
 });
 
 /**
@@ -440,27 +472,11 @@ describe('realtime truth, one agent at a time', () => {
   it(`every screen shows what the server holds, over ${ONE_AT_A_TIME_RUNS} random sequences`, {
     timeout: 900_000,
   }, async () => {
-    await world.setRouting(true, OFFER_SECONDS);
+    await Promise.all(worlds.map((w) => w.setRouting(true, OFFER_SECONDS)));
     try {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.subarray([0, 1, 2, AGENTS]),
-          fc.commands(commands, { maxCommands: 14, size: 'max', replayPath: process.env.TRUTH_REPLAY }),
-          async (atDesks, steps) => {
-            try {
-              await fc.asyncModelRun(async () => {
-                for (const a of atDesks) await new OpenTab(a, true).run({ world }, world);
-                return { model: { world }, real: world };
-              }, steps);
-            } finally {
-              await world.clear();
-            }
-          },
-        ),
-        { numRuns: ONE_AT_A_TIME_RUNS, ...replay },
-      );
+      await randomSequences(ONE_AT_A_TIME_RUNS);
     } finally {
-      await world.setRouting(false);
+      await Promise.all(worlds.map((w) => w.setRouting(false)));
     }
   });
 });

@@ -13,7 +13,7 @@ import {
 import { iso } from '../../domain/format';
 import type { MailOutbox } from '../mail';
 import { sendTemplated } from '../mailTemplates/send';
-import { createPollLoop } from '../pollLoop';
+import { createAttempts, createPollLoop } from '../pollLoop';
 import { isRetryable, nextRetryDelayMs, parseRetryAfter } from './schedule';
 import { type SendResult, sendWebhook } from './sender';
 import { signedHeaders } from './signer';
@@ -63,7 +63,7 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
   const leaseMs = config.timeoutMs + 30_000;
   /** Attempts in flight: delivery id → endpoint id, and their promises (stop waits for them). */
   const inFlight = new Map<number, number>();
-  const attempts = new Set<Promise<unknown>>();
+  const attempts = createAttempts(deps.onError, () => loop.kick());
 
   const loop = createPollLoop({
     pass: pump,
@@ -94,24 +94,12 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
     const claimed = await claim(free, saturated);
     for (const { id, endpointId } of claimed) {
       inFlight.set(id, endpointId);
-      const attemptDone: Promise<unknown> = attempt(id, false)
-        .catch(deps.onError)
-        .finally(() => {
-          inFlight.delete(id);
-          attempts.delete(attemptDone);
-          loop.kick();
-        });
-      attempts.add(attemptDone);
+      attempts.start(
+        () => attempt(id, false),
+        () => inFlight.delete(id),
+      );
     }
     return claimed.length >= free;
-  }
-
-  async function runOnce(): Promise<number> {
-    const before = attempts.size;
-    await pump();
-    const started = attempts.size - before;
-    await Promise.all([...attempts]);
-    return started;
   }
 
   /** New messages become deliveries, one per active endpoint subscribed to the type (empty: every type). */
@@ -350,10 +338,10 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
     start: loop.start,
     async stop() {
       await loop.stop();
-      await Promise.all([...attempts]);
+      await attempts.settled();
     },
     kick: loop.kick,
-    runOnce,
+    runOnce: () => attempts.runOnce(pump),
     attemptNow: (deliveryId) => attempt(deliveryId, true),
   };
 }

@@ -1,6 +1,13 @@
 /** The company's mail for Admins (issue 32): the queue's messages, a retry, the template preview. */
 import type { Page } from '#contract/common';
-import type { MailKind, MailLanguage, MailMessage, MailPreview, MailStatus } from '#contract/mail';
+import type {
+  CompanyMailLanguage,
+  MailKind,
+  MailLanguage,
+  MailMessage,
+  MailPreview,
+  MailStatus,
+} from '#contract/mail';
 import { api } from './http';
 
 type Options = { signal?: AbortSignal };
@@ -15,6 +22,7 @@ export const mailKeys = {
   all: ['mail'] as const,
   list: (params: MailListParams) => ['mail', 'list', params] as const,
   preview: (kind: MailKind, language: MailLanguage) => ['mail', 'preview', kind, language] as const,
+  language: () => ['mail', 'language'] as const,
 };
 
 export function listMail(params: MailListParams, { signal }: Options = {}): Promise<Page<MailMessage>> {
@@ -33,4 +41,16 @@ export function previewMail(
   { signal }: Options = {},
 ): Promise<MailPreview> {
   return api.get('mail/preview', { searchParams: { kind, language }, signal }).json<MailPreview>();
+}
+
+/** The language of the company's e-mail to users who chose none. */
+export function getCompanyMailLanguage({ signal }: Options = {}): Promise<CompanyMailLanguage> {
+  return api.get('mail/language', { signal }).json<CompanyMailLanguage>();
+}
+
+export function setCompanyMailLanguage(
+  body: CompanyMailLanguage,
+  { signal }: Options = {},
+): Promise<CompanyMailLanguage> {
+  return api.put('mail/language', { json: body, signal }).json<CompanyMailLanguage>();
 }

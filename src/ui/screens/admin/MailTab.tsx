@@ -8,6 +8,7 @@ import { LoadFailed } from '../../components/ListFilters';
 import { Pager } from '../../components/Pager';
 import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
+import { CompanyMailLanguageSelect } from './CompanyMailLanguageSelect';
 import { MailPreviewPanel } from './MailPreviewPanel';
 import { PAGE_SIZES, pageOf, useUrlView } from './useUrlView';
 
@@ -69,6 +70,7 @@ export function MailTab() {
 
   return (
     <div>
+      <CompanyMailLanguageSelect />
       <div className="studio-filters">
         <HTMLSelect
           aria-label={t('mail.status')}

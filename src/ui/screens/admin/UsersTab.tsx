@@ -35,6 +35,7 @@ import { useActiveAccount } from '../../app/useAccounts';
 import { LoadFailed, SearchFilter } from '../../components/ListFilters';
 import { Pager } from '../../components/Pager';
 import { SortableHeader } from '../../components/SortableHeader';
+import { useChoiceMenu } from '../../components/useChoiceMenu';
 import { useFormat } from '../../format';
 import { showSuccess } from '../../toaster';
 import { PasswordPrompt } from '../settings/PasswordPrompt';
@@ -422,43 +423,62 @@ function UserTable({
               </td>
               <td>{user.last_login ? dateTime(user.last_login) : t('users.never')}</td>
               <td>
-                <PopoverNext
-                  placement="bottom-end"
-                  content={
-                    <Menu>
-                      <MenuItem icon="edit" text={t('users.edit')} onClick={() => onEdit(user)} />
-                      {user.is_active ? (
-                        <MenuItem
-                          icon="disable"
-                          intent={Intent.DANGER}
-                          text={t('users.disable')}
-                          disabled={self}
-                          onClick={() => act('disable')}
-                        />
-                      ) : (
-                        <MenuItem icon="tick" text={t('users.enable')} onClick={() => act('enable')} />
-                      )}
-                      <MenuItem
-                        icon="key"
-                        text={t('users.forcePasswordReset')}
-                        onClick={() => act('forcePasswordReset')}
-                      />
-                      <MenuItem
-                        icon="shield"
-                        text={t('users.forceMfaSetup')}
-                        onClick={() => act('forceMfaSetup')}
-                      />
-                      <MenuItem icon="lock" text={t('users.resetMfa')} onClick={() => act('resetMfa')} />
-                    </Menu>
-                  }
-                >
-                  <Button variant="minimal" icon="cog" aria-label={t('users.actions', { name })} />
-                </PopoverNext>
+                <UserActionsMenu user={user} name={name} self={self} onEdit={onEdit} act={act} />
               </td>
             </tr>
           );
         })}
       </tbody>
     </HTMLTable>
+  );
+}
+
+/** A user's actions: each opens a dialog (editing, or the confirmation of an Admin action). */
+function UserActionsMenu({
+  user,
+  name,
+  self,
+  onEdit,
+  act,
+}: {
+  user: User;
+  name: string;
+  self: boolean;
+  onEdit: (user: User) => void;
+  act: (kind: AdminActionKind) => void;
+}) {
+  const { t } = useTranslation('admin');
+  const { popoverProps, choose } = useChoiceMenu();
+  const run = choose(act);
+  return (
+    <PopoverNext
+      placement="bottom-end"
+      {...popoverProps}
+      content={
+        <Menu>
+          <MenuItem icon="edit" text={t('users.edit')} onClick={choose(() => onEdit(user))} />
+          {user.is_active ? (
+            <MenuItem
+              icon="disable"
+              intent={Intent.DANGER}
+              text={t('users.disable')}
+              disabled={self}
+              onClick={() => run('disable')}
+            />
+          ) : (
+            <MenuItem icon="tick" text={t('users.enable')} onClick={() => run('enable')} />
+          )}
+          <MenuItem
+            icon="key"
+            text={t('users.forcePasswordReset')}
+            onClick={() => run('forcePasswordReset')}
+          />
+          <MenuItem icon="shield" text={t('users.forceMfaSetup')} onClick={() => run('forceMfaSetup')} />
+          <MenuItem icon="lock" text={t('users.resetMfa')} onClick={() => run('resetMfa')} />
+        </Menu>
+      }
+    >
+      <Button variant="minimal" icon="cog" aria-label={t('users.actions', { name })} />
+    </PopoverNext>
   );
 }

@@ -1,7 +1,7 @@
 import { Button, Intent, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { PROFILE_STATUSES } from '#contract/constants';
@@ -13,6 +13,7 @@ import { changeStatus } from '../../../services/api/profileWrites';
 import { ConflictDialog } from '../../components/ConflictDialog';
 import { StatusTag, useProfileLabels } from '../../components/profileLabels';
 import { ReasonDialog } from '../../components/ReasonDialog';
+import { useChoiceMenu } from '../../components/useChoiceMenu';
 import { showError, showSuccess } from '../../toaster';
 import { useProfileValueFormat } from './useProfileValueFormat';
 
@@ -73,15 +74,15 @@ export function StatusMenu({ profile }: { profile: Profile }) {
     if (done) takeFocusBack();
   });
   if (state.matches('idle')) seen.current = profile;
-  // The menu closes as soon as a status is chosen (by click or Enter), so the confirmation dialog is alone.
-  const [menuOpen, setMenuOpen] = useState(false);
+  // The menu closes as soon as a status is chosen (by click or Enter), so the confirmation dialog is alone; the
+  // dialog or the change decides where the focus goes.
+  const { popoverProps, choose } = useChoiceMenu();
 
   return (
     <>
       <PopoverNext
         placement="bottom-start"
-        isOpen={menuOpen}
-        onInteraction={setMenuOpen}
+        {...popoverProps}
         content={
           <Menu aria-label={t('status.menu')} role="listbox">
             {PROFILE_STATUSES.map((option) => (
@@ -91,10 +92,7 @@ export function StatusMenu({ profile }: { profile: Profile }) {
                 roleStructure="listoption"
                 selected={option === current}
                 intent={option === 'Rejected' || option === 'Blacklisted' ? Intent.DANGER : Intent.NONE}
-                onClick={() => {
-                  setMenuOpen(false);
-                  send({ type: 'status.selected', status: option });
-                }}
+                onClick={choose(() => send({ type: 'status.selected', status: option }))}
               />
             ))}
           </Menu>
