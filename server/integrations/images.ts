@@ -26,8 +26,16 @@ export function imageKindOf(bytes: Uint8Array): ImageKind | null {
 export function parsePhoto(value: string): PhotoBytes | null {
   const match = /^data:([\w/+.-]*)(;[\w=.-]+)*;base64,/i.exec(value);
   const base64 = (match ? value.slice(match[0].length) : value).replace(/\s+/g, '');
-  if (base64.length === 0 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(base64)) return null;
-  if (Math.floor((base64.length * 3) / 4) > MAX_PHOTO_BYTES + 3) return null;
+  // The size first: a longer string is refused unread. Then one search for a character outside the alphabet,
+  // which cannot backtrack: `^[…]+={0,2}$` over megabytes of base64 now and then overflowed V8's regexp stack
+  // (a RangeError, a 500).
+  if (base64.length === 0 || Math.floor((base64.length * 3) / 4) > MAX_PHOTO_BYTES + 3) return null;
+  const body = base64.endsWith('==')
+    ? base64.slice(0, -2)
+    : base64.endsWith('=')
+      ? base64.slice(0, -1)
+      : base64;
+  if (body.length === 0 || /[^A-Za-z0-9+/_-]/.test(body)) return null;
   const bytes = Buffer.from(base64, 'base64');
   if (bytes.length === 0 || bytes.length > MAX_PHOTO_BYTES) return null;
   const kind = imageKindOf(bytes);
