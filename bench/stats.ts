@@ -216,7 +216,7 @@ export async function timeStatsQueries(server: StatsServer): Promise<Timing[]> {
  * against the running server. "Screen" is a supervisor's socket (admin@acme.test, socket.io-client): the
  * delay runs from the triggering action to the first `stats.update` that reflects it, in this process's
  * clock. Events, one at a time: a customer joins (from `socket.connect()`, the call already created, until
- * `waiting_since` has one more), first while the queue fills to BENCH_WAITING, then BENCH_INSTANT_EVENTS (40)
+ * `waiting.count` is one more), first while the queue fills to BENCH_WAITING, then BENCH_INSTANT_EVENTS (40)
  * more; then BENCH_INSTANT_EVENTS agent status changes (from sending POST /videocall/agent_status with the
  * agent's token, Online ↔ Break, until the board shows the new status).
  */
@@ -274,8 +274,8 @@ export async function instantStats(server: StatsServer): Promise<Record<string, 
       const call = await customerCall(base, token, profile);
       const socket = socketOf(base, { customer: call.token, call_id: call.callId });
       sockets.push(socket);
-      const before = (latest as InstantStats | null)?.waiting_since.length ?? 0;
-      const shown = pushed((stats) => stats.waiting_since.length > before);
+      const before = (latest as InstantStats | null)?.waiting.count ?? 0;
+      const shown = pushed((stats) => stats.waiting.count > before);
       const started = performance.now();
       await connected(socket);
       return (await shown) - started;

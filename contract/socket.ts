@@ -60,13 +60,25 @@ export const boardAgentSchema = z.object({
 export type BoardAgent = z.infer<typeof boardAgentSchema>;
 
 /**
- * Instant stats of a company (pushed as `stats.update` whenever they move, and to each staff socket on
- * connect). Waits are given as the moments customers joined, so screens count them up live.
+ * The waiting customers in three figures: a queue of thousands is not sent as a list to every screen (issue 31).
+ * Waits are given as moments, so screens count them up live.
+ */
+export const waitingFiguresSchema = z.object({
+  count: z.number().int(),
+  /** When the customer waiting longest joined (ISO); null when nobody waits. */
+  oldest_since: z.string().nullable(),
+  /** The mean of the moments the waiting customers joined (ISO): the average wait is now minus it. */
+  mean_since: z.string().nullable(),
+});
+export type WaitingFigures = z.infer<typeof waitingFiguresSchema>;
+
+/**
+ * Instant stats of a company (pushed as `stats.update` when they move, at most a few times a second, and to each
+ * staff socket on connect).
  */
 export const instantStatsSchema = z.object({
   agents: z.array(boardAgentSchema),
-  /** When each waiting customer joined (ISO), oldest first. */
-  waiting_since: z.array(z.string()),
+  waiting: waitingFiguresSchema,
   talking: z.number().int(),
   answered_today: z.number().int(),
   missed_today: z.number().int(),

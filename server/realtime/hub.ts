@@ -329,6 +329,7 @@ export function createHub(
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(sweep);
+        stats.close();
         deps.calls.close();
         // The transports close without a "server disconnect": clients reconnect by themselves (to this server
         // once it is back, or to another process), as they would after a crash.

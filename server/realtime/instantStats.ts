@@ -1,11 +1,18 @@
 import { and, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { agentStatusSchema } from '#contract/common';
 import { CALL_STATUS_MISSED, CALL_STATUS_TALKING } from '#contract/constants';
-import type { BoardAgent, InstantStats } from '#contract/socket';
+import type { BoardAgent, InstantStats, WaitingFigures } from '#contract/socket';
 import type { DbOrTx } from '../db/client';
 import { users, videoCalls } from '../db/schema';
 import { fullName } from '../domain/format';
 import type { DeskEvent } from './callDesk';
+import { createPacer } from './pacer';
+
+/**
+ * The least time between two pushes of a company's stats (issue 31): with thousands waiting and a hundred staff
+ * screens, one push per event would be a hundred messages per join.
+ */
+export const STATS_EVERY_MS = 250;
 
 /** Agents are the company's active studio users who may take calls (roles Admin and User, no API users). */
 const AGENT_ROLES = ['Admin', 'User'];
@@ -22,13 +29,31 @@ interface CompanyFigures {
   handled: number;
 }
 
+/**
+ * The count, the oldest and the mean of the moments customers joined. The mean is taken over offsets from the
+ * oldest (whole milliseconds), so it is exact and the same in whatever order the moments come.
+ */
+export function waitingFiguresOf(moments: Iterable<string>): WaitingFigures {
+  const times = Array.from(moments, (moment) => Date.parse(moment));
+  if (times.length === 0) return { count: 0, oldest_since: null, mean_since: null };
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const time of times) if (time < oldest) oldest = time;
+  let offsets = 0;
+  for (const time of times) offsets += time - oldest;
+  return {
+    count: times.length,
+    oldest_since: new Date(oldest).toISOString(),
+    mean_since: new Date(oldest + Math.round(offsets / times.length)).toISOString(),
+  };
+}
+
 const today = (now = new Date()) => now.toISOString().slice(0, 10);
 const startOfDay = (day: string) => new Date(`${day}T00:00:00.000Z`);
 
 /**
  * The instant stats of every company, kept in memory from the call desk's events (a customer queued, a call
  * answered, missed or ended, an agent's status) and rebuilt from the database when first asked for, after a
- * restart and at each new (UTC) day. Every change is pushed at once, coalesced per tick.
+ * restart and at each new (UTC) day. Changes are pushed at once, or paced under bursts (STATS_EVERY_MS).
  */
 export function createInstantStats(deps: {
   db: DbOrTx;
@@ -40,7 +65,7 @@ export function createInstantStats(deps: {
   const companies = new Map<number, Promise<CompanyFigures>>();
   /** Companies whose rebuild has finished: later events are applied to them in memory. */
   const settled = new Set<number>();
-  const scheduled = new Set<number>();
+  const pushes = createPacer(STATS_EVERY_MS);
 
   async function rebuild(companyId: number): Promise<CompanyFigures> {
     const day = today();
@@ -152,7 +177,7 @@ export function createInstantStats(deps: {
   function snapshot(f: CompanyFigures): InstantStats {
     return {
       agents: [...f.agents.values()].sort((a, b) => a.name.localeCompare(b.name)),
-      waiting_since: [...f.waiting.values()].sort(),
+      waiting: waitingFiguresOf(f.waiting.values()),
       talking: f.talking.size,
       answered_today: f.answeredToday,
       missed_today: f.missedToday,
@@ -161,12 +186,12 @@ export function createInstantStats(deps: {
     };
   }
 
-  /** Pushes the company's stats once per tick, however many events moved them. */
+  /**
+   * Pushes the company's stats at once, or within STATS_EVERY_MS of the last push: however many events moved
+   * them, every staff screen of the company gets one message per period.
+   */
   function schedule(companyId: number) {
-    if (scheduled.has(companyId)) return;
-    scheduled.add(companyId);
-    setImmediate(() => {
-      scheduled.delete(companyId);
+    pushes.request(companyId, () => {
       figuresOf(companyId)
         .then((f) => deps.push(companyId, snapshot(f)))
         .catch(deps.onError);
@@ -248,6 +273,10 @@ export function createInstantStats(deps: {
       // Not loaded, or a rebuild still running that may or may not include this event: read it all again.
       companies.delete(event.companyId);
       schedule(event.companyId);
+    },
+    /** Calls off the pushes that are due. */
+    close() {
+      pushes.close();
     },
   };
 }

@@ -3,7 +3,7 @@
  * is in a call, and the waits, counted up to `now` so they move every second between pushes.
  */
 import { AGENT_STATUSES, type AgentStatusName } from '#contract/constants';
-import type { BoardAgent } from '#contract/socket';
+import type { BoardAgent, WaitingFigures } from '#contract/socket';
 
 export function agentsByStatus(agents: readonly BoardAgent[]): Record<AgentStatusName, number> {
   const counts = Object.fromEntries(AGENT_STATUSES.map((s) => [s, 0])) as Record<AgentStatusName, number>;
@@ -21,13 +21,14 @@ export interface WaitFigures {
   average: number;
 }
 
-export function waitFigures(waitingSince: readonly string[], now: number): WaitFigures {
-  const waits = waitingSince.map((since) => Math.max(0, (now - Date.parse(since)) / 1000));
-  if (waits.length === 0) return { waiting: 0, longest: 0, average: 0 };
+export function waitFigures(waiting: WaitingFigures, now: number): WaitFigures {
+  const secondsSince = (moment: string | null) =>
+    moment === null ? 0 : Math.max(0, (now - Date.parse(moment)) / 1000);
+  if (waiting.count === 0) return { waiting: 0, longest: 0, average: 0 };
   return {
-    waiting: waits.length,
-    longest: Math.max(...waits),
-    average: waits.reduce((a, b) => a + b, 0) / waits.length,
+    waiting: waiting.count,
+    longest: secondsSince(waiting.oldest_since),
+    average: secondsSince(waiting.mean_since),
   };
 }
 

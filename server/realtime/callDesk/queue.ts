@@ -1,5 +1,6 @@
 import type { QueuedCall } from '#contract/socket';
 import { averageHandlingSeconds, waitingCalls } from '../../domain/videocalls';
+import { createPacer } from '../pacer';
 import { expectedWaitSeconds } from '../queueEstimate';
 import { customerRoom } from '../rooms';
 import type { DeskContext } from './context';
@@ -48,10 +49,8 @@ export function createCallQueue(
   const present = new Map<number, number>();
   /** Calls waiting for their customer to (re)connect. */
   const timers = new Map<number, NodeJS.Timeout>();
-  /** Companies whose waiting customers are to be told their place: company id → calls the pending one off. */
-  const positionsDue = new Map<number, () => void>();
-  /** When each company's customers were last told. */
-  const announcedAt = new Map<number, number>();
+  /** When each company's waiting customers are told their place. */
+  const positions = createPacer(POSITIONS_EVERY_MS);
   /**
    * What each waiting customer was last told (call id → place and wait), so an unchanged one hears nothing.
    * One process only: with several, another process may have told the customer something else since.
@@ -128,27 +127,14 @@ export function createCallQueue(
     },
 
     reposition(companyId) {
-      if (positionsDue.has(companyId) || ctx.isClosed()) return;
-      const announce = () => {
-        positionsDue.delete(companyId);
-        announcedAt.set(companyId, Date.now());
-        announcePositions(companyId).catch(ctx.onError);
-      };
-      const wait = (announcedAt.get(companyId) ?? 0) + POSITIONS_EVERY_MS - Date.now();
-      if (wait > 0) {
-        const timer = setTimeout(announce, wait);
-        positionsDue.set(companyId, () => clearTimeout(timer));
-      } else {
-        const immediate = setImmediate(announce);
-        positionsDue.set(companyId, () => clearImmediate(immediate));
-      }
+      if (ctx.isClosed()) return;
+      positions.request(companyId, () => announcePositions(companyId).catch(ctx.onError));
     },
 
     close() {
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();
-      for (const callOff of positionsDue.values()) callOff();
-      positionsDue.clear();
+      positions.close();
     },
   };
 }

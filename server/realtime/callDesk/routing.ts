@@ -62,7 +62,25 @@ export function createCallRouter(
   random: RandomSource = Math.random,
 ): CallRouter {
   const routed = new Map<number, Routed>();
+  /** Each company's routed calls, oldest first (kept in order as calls come and go, never sorted again). */
+  const lines = new Map<number, Routed[]>();
   const chains = new Map<number, Promise<void>>();
+
+  /** Where a call goes in its company's line: after every older call (by created_at, then id). */
+  function placeOf(line: readonly Routed[], call: QueuedCall): number {
+    let low = 0;
+    let high = line.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const other = (line[middle] as Routed).call;
+      const older =
+        other.created_at < call.created_at ||
+        (other.created_at === call.created_at && other.call_id < call.call_id);
+      if (older) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
 
   function serial(companyId: number, run: () => Promise<void>): Promise<void> {
     const next = (chains.get(companyId) ?? Promise.resolve()).then(run).catch(ctx.onError);
@@ -93,29 +111,35 @@ export function createCallRouter(
     },
   });
 
-  /** Gives every routed call of the company without a live offer to the next agent, oldest call first. */
+  /**
+   * Gives every routed call of the company without a live offer to the next agent, oldest call first. Once no
+   * agent is left to offer to, the rest of the line only needs telling when its offer lapsed or it is new: the
+   * cost of a join stays that of the agents, not of the thousands waiting (issue 31).
+   */
   async function reoffer(companyId: number): Promise<void> {
     if (ctx.isClosed()) return;
-    const entries = [...routed.values()]
-      .filter((e) => e.companyId === companyId)
-      .sort((a, b) => a.call.created_at.localeCompare(b.call.created_at) || a.call.call_id - b.call.call_id);
-    if (entries.length === 0) return;
+    const line = lines.get(companyId);
+    if (!line || line.length === 0) return;
     const free = await freeAgents(companyId);
     const freeIds = new Set(free.map((a) => a.id));
     const now = Date.now();
     const live = (e: Routed) => e.offer !== null && e.offer.until > now && freeIds.has(e.offer.agent_id);
-    const holding = new Set(entries.filter(live).map((e) => e.offer?.agent_id as number));
+    const holding = new Set(line.filter(live).map((e) => e.offer?.agent_id as number));
     const open = free.filter((a) => !holding.has(a.id));
     const calls = await callsSince(
       ctx.db,
       open.map((a) => a.id),
       new Date(now - HOUR_MS),
     );
-    for (const entry of entries) {
+    /** Free agents not holding an offer yet. */
+    let left = open.length;
+    // A copy: the awaits below let calls join or leave the line meanwhile.
+    for (const entry of [...line]) {
       if (!routed.has(entry.call.call_id) || live(entry)) continue;
       const previous = entry.offer;
+      const available = left > 0 ? open.filter((a) => !holding.has(a.id)) : [];
+      if (available.length === 0 && previous === null && entry.announced) continue;
       clearTimeout(entry.timer);
-      const available = open.filter((a) => !holding.has(a.id));
       const { eligible, newRound } = eligibleThisRound(available, entry.hadIt);
       if (newRound) entry.hadIt.clear();
       const choice = chooseAgent(
@@ -131,6 +155,7 @@ export function createCallRouter(
         continue;
       }
       holding.add(choice.agentId);
+      left -= 1;
       entry.hadIt.add(choice.agentId);
       const until = Date.now() + entry.offerSeconds * 1000;
       const name = await agentName(ctx.db, choice.agentId);
@@ -165,9 +190,8 @@ export function createCallRouter(
       if (ctx.shared) return false;
       const settings = await getCallRouting(ctx.db, companyId);
       if (settings.call_routing !== 'one_at_a_time') return false;
-      const existing = routed.get(call.call_id);
-      if (!existing)
-        routed.set(call.call_id, {
+      if (!routed.has(call.call_id)) {
+        const entry: Routed = {
           companyId,
           call: { ...call, offer: null },
           language: await callLanguage(ctx.db, call.call_id),
@@ -176,7 +200,15 @@ export function createCallRouter(
           hadIt: new Set(),
           announced: false,
           timer: undefined,
-        });
+        };
+        // Looked up again: another join of the same call may have placed it during the await.
+        if (!routed.has(call.call_id)) {
+          routed.set(call.call_id, entry);
+          const line = lines.get(companyId) ?? [];
+          line.splice(placeOf(line, entry.call), 0, entry);
+          lines.set(companyId, line);
+        }
+      }
       await serial(companyId, () => reoffer(companyId));
       return true;
     },
@@ -198,19 +230,24 @@ export function createCallRouter(
       if (!entry) return;
       clearTimeout(entry.timer);
       routed.delete(callId);
+      const line = lines.get(entry.companyId) ?? [];
+      const at = line.indexOf(entry);
+      if (at >= 0) line.splice(at, 1);
+      if (line.length === 0) lines.delete(entry.companyId);
       // The agent it was offered to may take another waiting call now.
       if (entry.offer) void serial(entry.companyId, () => reoffer(entry.companyId));
     },
 
     settle(companyId) {
       if (ctx.isClosed()) return;
-      if (![...routed.values()].some((e) => e.companyId === companyId)) return;
+      if (!lines.has(companyId)) return;
       void serial(companyId, () => reoffer(companyId));
     },
 
     close() {
       for (const entry of routed.values()) clearTimeout(entry.timer);
       routed.clear();
+      lines.clear();
     },
   };
 }

@@ -38,7 +38,7 @@ export function InstantStatsPanel({ stats }: { stats: InstantStats | null }) {
         <p className="studio-muted">{t('stats.loading')}</p>
       </Card>
     );
-  const waits = waitFigures(stats.waiting_since, now);
+  const waits = waitFigures(stats.waiting, now);
   const byStatus = agentsByStatus(stats.agents);
   const none = t('stats.none');
   return (
