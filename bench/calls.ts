@@ -371,7 +371,7 @@ async function cleanUp(): Promise<void> {
 }
 
 /** Copies of agent@acme.test (role User, same password) with their own e-mail, as bench/stats.ts seeds. */
-async function addAgents(folder: string, count: number): Promise<void> {
+export async function addAgents(folder: string, count: number): Promise<void> {
   const database = await openDatabase({ pgliteDir: join(folder, 'pg') });
   try {
     await database.db.execute(sql`
