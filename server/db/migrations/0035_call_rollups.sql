@@ -25,21 +25,30 @@ $$;--> statement-breakpoint
 -- in key order, so two writers cannot deadlock on the same rows); rows back at zero calls are deleted.
 CREATE FUNCTION "call_rollups_merge"(removed "call_rollups"[], added "call_rollups"[]) RETURNS void
 LANGUAGE plpgsql AS $$
+DECLARE
+  emptied call_rollups[];
 BEGIN
-  INSERT INTO call_rollups AS r (company_id, day, agent_id, status, calls, answered, handled, handling)
-  SELECT company_id, day, agent_id, status, sum(calls), sum(answered), sum(handled), sum(handling)
-    FROM (SELECT * FROM unnest(added)
-          UNION ALL
-          SELECT company_id, day, agent_id, status, -calls, -answered, -handled, -handling FROM unnest(removed)) d
-   GROUP BY 1, 2, 3, 4
-  HAVING sum(calls) <> 0 OR sum(answered) <> 0 OR sum(handled) <> 0 OR sum(handling) <> interval '0'
-   ORDER BY 1, 2, 3, 4
-  ON CONFLICT (company_id, day, agent_id, status) DO UPDATE
-     SET calls = r.calls + excluded.calls, answered = r.answered + excluded.answered,
-         handled = r.handled + excluded.handled, handling = r.handling + excluded.handling;
-  IF cardinality(removed) > 0 THEN
-    DELETE FROM call_rollups
-     WHERE calls = 0 AND (company_id, day) IN (SELECT company_id, day FROM unnest(removed));
+  WITH merged AS (
+    INSERT INTO call_rollups AS r (company_id, day, agent_id, status, calls, answered, handled, handling)
+    SELECT company_id, day, agent_id, status, sum(calls), sum(answered), sum(handled), sum(handling)
+      FROM (SELECT * FROM unnest(added)
+            UNION ALL
+            SELECT company_id, day, agent_id, status, -calls, -answered, -handled, -handling
+              FROM unnest(removed)) d
+     GROUP BY 1, 2, 3, 4
+    HAVING sum(calls) <> 0 OR sum(answered) <> 0 OR sum(handled) <> 0 OR sum(handling) <> interval '0'
+     ORDER BY 1, 2, 3, 4
+    ON CONFLICT (company_id, day, agent_id, status) DO UPDATE
+       SET calls = r.calls + excluded.calls, answered = r.answered + excluded.answered,
+           handled = r.handled + excluded.handled, handling = r.handling + excluded.handling
+    RETURNING r.*
+  )
+  SELECT array_agg((m.company_id, m.day, m.agent_id, m.status, m.calls, m.answered, m.handled, m.handling)::call_rollups)
+    INTO emptied FROM merged m WHERE m.calls = 0;
+  IF emptied IS NOT NULL THEN
+    DELETE FROM call_rollups r USING unnest(emptied) e
+     WHERE r.company_id = e.company_id AND r.day = e.day AND r.agent_id IS NOT DISTINCT FROM e.agent_id
+       AND r.status = e.status AND r.calls = 0;
   END IF;
 END $$;--> statement-breakpoint
 -- Statement triggers with transition tables: a bulk insert (a seed) costs one merge, not one per row.
