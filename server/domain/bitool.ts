@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { CALL_STATUSES, CHECK_KINDS, PROFILE_STATUSES, type ProfileStatus } from '#contract/common';
 import {
+  addDays,
   type Bitool,
   type BitoolPeriod,
   type BitoolQuery,
@@ -104,8 +105,9 @@ export async function bitool(db: DbOrTx, companyId: number, query: BitoolQuery, 
            AND created_at >= ${from} AND created_at < ${until}
          GROUP BY 1
       ), called AS (
-        SELECT ${dayBin('created_at')} AS day, status, count(*) AS n FROM video_calls
-         WHERE company_id = ${companyId} AND created_at >= ${from} AND created_at < ${until}
+        -- The call rollups (record 0167): per UTC day, agent and status, kept by triggers on video_calls.
+        SELECT day::timestamp AT TIME ZONE 'UTC' AS day, status, sum(calls) AS n FROM call_rollups
+         WHERE company_id = ${companyId} AND day >= ${start}::date AND day < ${addDays(end, 1)}::date
          GROUP BY 1, 2
       )
       SELECT 'profiles' AS source, ${period} AS period, status AS key, sum(n)::int AS n, 0 AS hits, 0 AS errors,

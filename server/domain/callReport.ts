@@ -17,7 +17,6 @@ export function rangeBounds(start: string, end: string): { from: Date; until: Da
 /** The UTC day of `created_at`, as the timestamp of its midnight (cheaper than a time-zone conversion). */
 export const dayBin = (column: string): SQL =>
   sql.raw(`date_bin('1 day', ${column}, TIMESTAMPTZ '2000-01-01 00:00:00+00')`);
-const DAY_BIN = dayBin('created_at');
 
 /** `sum(n) FILTER (WHERE status = k)` for every §4 code, as one int array (index = code). */
 export function statusArray(count: string): SQL {
@@ -68,8 +67,8 @@ const figuresOf = (row: FigureRow): CallFigures => ({
 /**
  * The detailed call report of a company (GET /videocall/report): the calls created in the range (by
  * `created_at`, the moment the customer joined the queue), with totals and breakdowns by day, agent and
- * status. One SQL query does every count, sum and average; here the rows are only put in shape (days
- * without calls are filled with zeros).
+ * status. One SQL query over the call rollups does every count, sum and average; here the rows are only put
+ * in shape (days without calls are filled with zeros).
  * Handling time is call_end_time − call_start_time, for calls that have both (and do not end before
  * they start).
  */
@@ -78,23 +77,23 @@ export async function callReport(
   companyId: number,
   range: { start_date: string; end_date: string },
 ): Promise<CallReport> {
-  const { from, until } = rangeBounds(range.start_date, range.end_date);
-  const inRange = sql`company_id = ${companyId} AND created_at >= ${from} AND created_at < ${until}`;
-  // Handling time: calls that have both times and do not end before they start.
-  const sums = sql.raw(`count(*) AS calls, count(call_start_time) AS answered,
-             count(*) FILTER (WHERE call_end_time >= call_start_time) AS handled,
-             sum(call_end_time - call_start_time) FILTER (WHERE call_end_time >= call_start_time) AS handling`);
-  // Two cheap scans count by (day, status) and (agent, status); the figures are then rolled up from
-  // those few rows. date_bin keeps the day in UTC without a per-row time-zone conversion.
+  // call_rollups (record 0167): the calls' figures per UTC day, agent and status, kept by triggers; a range
+  // reads days × agents × statuses rows, however many calls there are.
+  const inRange = sql`company_id = ${companyId} AND day >= ${range.start_date}::date
+    AND day < ${addDays(range.end_date, 1)}::date`;
+  const sums = sql.raw(`sum(calls) AS calls, sum(answered) AS answered, sum(handled) AS handled,
+             sum(handling) AS handling`);
+  // The rollup rows are summed by (day, status) and (agent, status); the figures are then rolled up from
+  // those few rows.
   const result = await db.execute(sql`
     WITH base AS (
-      SELECT 'd' AS src, ${DAY_BIN} AS day, NULL::int AS agent_id, status, ${sums}
-        FROM video_calls WHERE ${inRange} GROUP BY 2, 4
+      SELECT 'd' AS src, day, NULL::int AS agent_id, status, ${sums}
+        FROM call_rollups WHERE ${inRange} GROUP BY 2, 4
       UNION ALL
       SELECT 'a', NULL, agent_id, status, ${sums}
-        FROM video_calls WHERE ${inRange} GROUP BY 3, 4
+        FROM call_rollups WHERE ${inRange} GROUP BY 3, 4
     ), figures AS (
-      SELECT 'total' AS kind, NULL::timestamptz AS day, NULL::int AS agent_id, NULL::int AS status, ${ROLL_UP}
+      SELECT 'total' AS kind, NULL::date AS day, NULL::int AS agent_id, NULL::int AS status, ${ROLL_UP}
         FROM base WHERE src = 'd'
       UNION ALL
       SELECT 'day', day, NULL, NULL, ${ROLL_UP} FROM base WHERE src = 'd' GROUP BY day
@@ -103,7 +102,7 @@ export async function callReport(
       UNION ALL
       SELECT 'agent', NULL, agent_id, NULL, ${ROLL_UP} FROM base WHERE src = 'a' GROUP BY agent_id
     )
-    SELECT f.kind, to_char(f.day AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, f.agent_id, f.status, f.calls,
+    SELECT f.kind, to_char(f.day, 'YYYY-MM-DD') AS day, f.agent_id, f.status, f.calls,
            f.answered, f.handled, f.average_handling_seconds, f.total_handling_seconds, f.statuses,
            u.first_name, u.last_name
       FROM figures f LEFT JOIN users u ON f.kind = 'agent' AND u.id = f.agent_id

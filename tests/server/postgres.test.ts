@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookDeliveries, webhookMessages } from '../../server/db/schema';
+import { concurrentWriters, expectRollupsExact } from './callRollupsCheck';
 import { get, PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
 
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -101,6 +102,12 @@ describe.skipIf(!available)('on a real PostgreSQL', () => {
     for (let i = 0; i < 100 && (await deliveries()).length === 0; i++)
       await new Promise((r) => setTimeout(r, 100));
     expect((await deliveries()).length).toBeGreaterThan(0);
+  });
+
+  it('keeps the call rollups exact under 50 concurrent writers on one rollup row (record 0167)', async () => {
+    await expectRollupsExact(t.app.ctx.db);
+    await concurrentWriters(t.app.ctx.db, 50);
+    await expectRollupsExact(t.app.ctx.db);
   });
 
   it('gives 50 concurrent Next case calls 50 different review cases (issue 30: FOR UPDATE SKIP LOCKED)', async () => {

@@ -1,6 +1,6 @@
 /** Video calls and the questions asked and answered in them. */
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, date, index, integer, interval, pgTable, text, unique } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts } from './columns';
 import { companies, users } from './companies';
 import { profiles } from './profiles';
@@ -59,11 +59,36 @@ export const videoCalls = pgTable(
     index('video_calls_company_status').on(t.companyId, t.status),
     // The call report and the dashboard: a company's calls created in a range.
     index('video_calls_company_created').on(t.companyId, t.createdAt),
+    // Instant statistics: the calls a company's agents answered today.
+    index('video_calls_company_started').on(t.companyId, t.callStartTime),
     // The evidence retention job (issue 29): calls whose recording is still kept, by the time they ended.
     index('video_calls_retention')
       .on(t.companyId, sql`coalesce(${t.callEndTime}, ${t.createdAt})`)
       .where(sql`${t.recordingKey} IS NOT NULL AND ${t.evidenceDeletedAt} IS NULL`),
   ],
+);
+
+/**
+ * The call figures of a company per UTC day (of created_at), agent (null: nobody took the call) and status
+ * (record 0167): what the call report and the dashboard read. Written only by the triggers of migration
+ * 0035 on video_calls, in the transaction that writes the calls; rows at zero calls are deleted.
+ */
+export const callRollups = pgTable(
+  'call_rollups',
+  {
+    companyId: integer().notNull(),
+    day: date().notNull(),
+    agentId: integer(),
+    status: integer().notNull(),
+    calls: integer().notNull().default(0),
+    /** calls with a start time */
+    answered: integer().notNull().default(0),
+    /** calls that end at or after their start */
+    handled: integer().notNull().default(0),
+    /** the sum of end − start of the handled calls */
+    handling: interval().notNull().default('0'),
+  },
+  (t) => [unique('call_rollups_key').on(t.companyId, t.day, t.agentId, t.status).nullsNotDistinct()],
 );
 
 export const videoCallQuestions = pgTable('video_call_questions', {
