@@ -71,3 +71,8 @@ export async function listCount(
   if (capped <= cap) return { count: capped, estimated: false };
   return { count: Math.max(cap + 1, await estimate()), estimated: true };
 }
+
+/** A list's count: its rows (`select 1 … where …`) counted up to `cap` + 1, estimated above `cap`. */
+export async function countList(db: DbOrTx, rows: Query, cap: number): Promise<ListCount> {
+  return listCount(await countRows(db, rows, {}, cap + 1), cap, () => estimatedRows(db, rows));
+}

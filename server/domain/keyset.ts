@@ -196,3 +196,21 @@ export function pageOf<R>(
   const previous = cursor || offset > 0 ? at(first, true, Math.max(0, offset - limit)) : null;
   return { rows, links: { previous, next: more ? at(last, false, offset + limit) : null } };
 }
+
+/**
+ * One keyset page of a list read by drizzle's builder (the lists without prepared queries): `read` gets
+ * the seek condition (undefined on an offset page), the order and the window, and must select each row's
+ * `keyTextOf` for `positionOf`.
+ */
+export async function readKeysetPage<R>(
+  ordering: KeysetOrdering,
+  paging: KeysetPaging,
+  read: (seek: SQL | undefined, orderBy: SQL[], window: { limit: number; offset: number }) => Promise<R[]>,
+  positionOf: (row: R) => RowPosition,
+): Promise<{ rows: R[]; links: KeysetLinks }> {
+  const cursor = cursorOf(paging, ordering);
+  const back = cursor?.back ?? false;
+  const seek = cursor ? seekOf(ordering, back, cursor.key, cursor.id) : undefined;
+  const rows = await read(seek, orderByOf(ordering, back), readWindow(paging, cursor));
+  return pageOf(ordering, paging, cursor, rows, positionOf);
+}

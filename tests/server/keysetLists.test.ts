@@ -65,6 +65,22 @@ beforeAll(async () => {
   await db.execute(sql`update profiles set name = null, last_status_date = null
     where company_id = 1 and id % 5 = 0`);
   await db.execute(sql`update profiles set name = 'Same Name' where company_id = 1 and id % 11 = 0`);
+  // The other lists: 45 rows each over 4 instants (or 3 due times), so most keys are shared.
+  const at = sql`'2026-01-01T00:00:00Z'::timestamptz + (g % 4) * interval '1 minute'`;
+  await db.execute(sql`insert into audit_log (company_id, object_type, object_id, action, created_at)
+    select 1, 'keyset', g::text, 'keyset.test', ${at} from generate_series(1, 45) g`);
+  await db.execute(sql`insert into video_calls (company_id, profile_id, room_id, created_at)
+    select 1, (select min(id) from profiles where company_id = 1), 'keyset-' || g, ${at}
+      from generate_series(1, 45) g`);
+  await db.execute(sql`insert into webhook_logs (company_id, event, url, success)
+    select 1, 'keyset.test', 'https://example.test/hook', g % 2 = 0 from generate_series(1, 45) g`);
+  expect((await get(t.app, '/api/v2/review/queues', token)).status).toBe(200);
+  await db.execute(sql`insert into review_cases (company_id, profile_id, kind, queue_id, due_at)
+    select 1, p.id, 'aml_hit', (select min(id) from review_queues where company_id = 1),
+      '2026-01-01T00:00:00Z'::timestamptz + (p.id % 3) * interval '1 hour'
+      from profiles p where p.company_id = 1 and not exists (select 1 from review_cases c
+        where c.profile_id = p.id and c.kind = 'aml_hit' and c.state <> 'decided')
+      order by p.id limit 45`);
 });
 afterAll(() => t.close());
 
@@ -154,5 +170,37 @@ describe('GET /profile by cursor', () => {
     const beyond = await listProfiles(db, 1, { ...query, offset: 1_000 }, undefined, 50);
     expect(beyond).toMatchObject({ estimated: true, results: [] });
     expect(beyond.count).toBeGreaterThan(50);
+  });
+});
+
+describe.each([
+  ['calls', '/api/v2/videocall', ''],
+  ['calls of one status', '/api/v2/videocall', 'status=0'],
+  ['audit', '/api/v2/audit', ''],
+  ['audit of one action', '/api/v2/audit', 'action=keyset.test'],
+  ['webhook logs', '/api/v2/webhook/logs', ''],
+  ['failed webhook logs', '/api/v2/webhook/logs', 'status=failed'],
+  ['review cases', '/api/v2/review/cases', ''],
+  ['review cases, latest due first', '/api/v2/review/cases', 'ordering=-due_at'],
+])('%s by cursor', (_name, path, filter) => {
+  it('pages forward and back: every row once, in order, links with cursor and offset', async () => {
+    const expected = await byOffset(path, filter);
+    expect(expected.length).toBeGreaterThan(20);
+    const first = await page(`${path}?${filter}&limit=7`);
+    expect(first).toMatchObject({ count: expected.length, count_is_estimate: false, previous: null });
+    const next = new URL(first.next ?? '');
+    expect(next.searchParams.get('offset')).toBe('7');
+    expect(next.searchParams.get('cursor')).toMatch(/^[A-Za-z0-9_-]+$/);
+    const { forward, backward, pages } = await walk(`${path}?${filter}&limit=7`);
+    expect(pages).toBe(Math.ceil(expected.length / 7));
+    expect(forward).toEqual(expected);
+    expect(backward).toEqual(expected);
+    // Offset still works, and a cursor from another list's ordering is refused.
+    const byOffsetPage = await page(`${path}?${filter}&limit=7&offset=14`);
+    expect(byOffsetPage.results.map((r) => r.id)).toEqual(expected.slice(14, 21));
+    const foreign = Buffer.from(JSON.stringify({ o: 'name', k: 'x', i: 1, b: 0 })).toString('base64url');
+    const refused = await get<{ detail: string }>(t.app, `${path}?cursor=${foreign}`, token);
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toMatch(/cursor/);
   });
 });
