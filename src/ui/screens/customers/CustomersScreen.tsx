@@ -19,7 +19,7 @@ import { SortableHeader } from '../../components/SortableHeader';
 import { TableScroll } from '../../components/TableScroll';
 import { customersListQuery } from '../../queries';
 import { CreateProfile } from './CreateProfile';
-import { type ListView, PAGE_SIZES, toRequest, useListView } from './useListParams';
+import { cursorFor, type ListView, PAGE_SIZES, toRequest, useListView } from './useListParams';
 
 type Column = { key: keyof ProfileSummary; label: string; sortable: boolean };
 
@@ -60,12 +60,15 @@ export function CustomersScreen() {
           <ProfileTable rows={list.data.results} view={view} update={update} busy={list.isFetching} />
           <Pager
             count={list.data.count}
+            estimated={list.data.count_is_estimate}
             page={view.page}
             size={view.size}
             sizes={PAGE_SIZES}
             label={t('table')}
             text={(key, values) => t(key, { ...values })}
-            onChange={update}
+            onChange={(change) =>
+              update(change.page ? { ...change, cursor: cursorFor(change.page, view, list.data) } : change)
+            }
           />
         </>
       )}

@@ -17,7 +17,14 @@ export interface ListView {
   ordering: string;
   page: number;
   size: number;
+  /**
+   * The cursor that finds `page` (record 0164): set when the page was reached by next or previous, so an
+   * adjacent page is a keyset read however deep; a page jump or any other change drops it (offset then).
+   */
+  cursor?: string | undefined;
 }
+
+const CURSOR = /^[A-Za-z0-9_-]{1,2048}$/;
 
 const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | '' =>
   allowed.includes(value as T) ? (value as T) : '';
@@ -39,10 +46,11 @@ export function readView(query: URLSearchParams): ListView {
       : DEFAULT_ORDERING,
     page: Number.isInteger(page) && page > 0 ? page : 1,
     size: PAGE_SIZES.includes(size as (typeof PAGE_SIZES)[number]) ? size : PAGE_SIZES[0],
+    cursor: CURSOR.test(query.get('cursor') ?? '') ? (query.get('cursor') as string) : undefined,
   };
 }
 
-/** The request for a view: paging becomes limit/offset; empty filters are left out. */
+/** The request for a view: paging becomes limit/offset (and the cursor, if any); empty filters are left out. */
 export function toRequest(view: ListView): ProfileListParams {
   return {
     search: view.search || undefined,
@@ -54,7 +62,19 @@ export function toRequest(view: ListView): ProfileListParams {
     ordering: view.ordering,
     limit: view.size,
     offset: (view.page - 1) * view.size,
+    cursor: view.cursor,
   };
+}
+
+/** The cursor of the page `page` when it is next to the shown one (its next/previous link), else none. */
+export function cursorFor(
+  page: number,
+  view: ListView,
+  links: { next: string | null; previous: string | null } | undefined,
+): string | undefined {
+  const link = page === view.page + 1 ? links?.next : page === view.page - 1 ? links?.previous : null;
+  const cursor = link ? new URL(link).searchParams.get('cursor') : null;
+  return cursor ?? undefined;
 }
 
 export function useListView(): [ListView, (change: Partial<ListView>) => void] {
@@ -64,10 +84,11 @@ export function useListView(): [ListView, (change: Partial<ListView>) => void] {
     (change: Partial<ListView>) => {
       setQuery(
         (current) => {
-          const next = { ...readView(current), page: 1, ...change };
+          const next = { ...readView(current), page: 1, cursor: undefined, ...change };
           const params = new URLSearchParams();
           for (const [key, value] of Object.entries(next)) {
             const isDefault =
+              value === undefined ||
               value === '' ||
               (key === 'page' && value === 1) ||
               (key === 'size' && value === PAGE_SIZES[0]) ||
