@@ -20,7 +20,7 @@ const show = (estimated: boolean) =>
       size={20}
       sizes={[20, 50]}
       label="Customers"
-      text={(key, values) => i18next.t(key, { ns: 'customers', ...values })}
+      text={(key, values) => i18next.t(`customers:${key}`, { ...values })}
       onChange={() => {}}
     />,
   );

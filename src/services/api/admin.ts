@@ -1,6 +1,6 @@
 /** Administration (§7 /group; the audit log): groups and the record of staff writes. Users: users.ts. */
 import type { AuditEntry, AuditListQuery } from '#contract/audit';
-import type { KeysetPage, Page } from '#contract/common';
+import type { KeysetPage } from '#contract/common';
 import type { Group } from '#contract/companies';
 import type { GroupCreateBody, GroupUpdateBody } from '#contract/groups';
 import { api } from './http';
