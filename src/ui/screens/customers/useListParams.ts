@@ -17,14 +17,7 @@ export interface ListView {
   ordering: string;
   page: number;
   size: number;
-  /**
-   * The cursor that finds `page` (record 0164): set when the page was reached by next or previous, so an
-   * adjacent page is a keyset read however deep; a page jump or any other change drops it (offset then).
-   */
-  cursor?: string | undefined;
 }
-
-const CURSOR = /^[A-Za-z0-9_-]{1,2048}$/;
 
 const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | '' =>
   allowed.includes(value as T) ? (value as T) : '';
@@ -46,11 +39,10 @@ export function readView(query: URLSearchParams): ListView {
       : DEFAULT_ORDERING,
     page: Number.isInteger(page) && page > 0 ? page : 1,
     size: PAGE_SIZES.includes(size as (typeof PAGE_SIZES)[number]) ? size : PAGE_SIZES[0],
-    cursor: CURSOR.test(query.get('cursor') ?? '') ? (query.get('cursor') as string) : undefined,
   };
 }
 
-/** The request for a view: paging becomes limit/offset (and the cursor, if any); empty filters are left out. */
+/** The request for a view: paging becomes limit/offset; empty filters are left out. */
 export function toRequest(view: ListView): ProfileListParams {
   return {
     search: view.search || undefined,
@@ -62,11 +54,13 @@ export function toRequest(view: ListView): ProfileListParams {
     ordering: view.ordering,
     limit: view.size,
     offset: (view.page - 1) * view.size,
-    cursor: view.cursor,
   };
 }
 
-/** The cursor of the page `page` when it is next to the shown one (its next/previous link), else none. */
+/**
+ * The cursor of page `page` when it is next to the shown one (its next/previous link), else none (record
+ * 0164): the adjacent page is a keyset read however deep; a page jump reads by offset.
+ */
 export function cursorFor(
   page: number,
   view: ListView,
@@ -77,6 +71,9 @@ export function cursorFor(
   return cursor ?? undefined;
 }
 
+/** A view as a key that tells whether a remembered cursor still finds its page (same filters, sort, size, page). */
+export const viewKey = (view: ListView): string => JSON.stringify(view);
+
 export function useListView(): [ListView, (change: Partial<ListView>) => void] {
   const [query, setQuery] = useSearchParams();
   const view = useMemo(() => readView(query), [query]);
@@ -84,11 +81,10 @@ export function useListView(): [ListView, (change: Partial<ListView>) => void] {
     (change: Partial<ListView>) => {
       setQuery(
         (current) => {
-          const next = { ...readView(current), page: 1, cursor: undefined, ...change };
+          const next = { ...readView(current), page: 1, ...change };
           const params = new URLSearchParams();
           for (const [key, value] of Object.entries(next)) {
             const isDefault =
-              value === undefined ||
               value === '' ||
               (key === 'page' && value === 1) ||
               (key === 'size' && value === PAGE_SIZES[0]) ||
