@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { calendarDate, idText, isoDateTime, lineText, pageSchema, pagingQuery } from './common';
+import { calendarDate, idText, isoDateTime, keysetPageSchema, keysetPagingQuery, lineText } from './common';
 
 /** One entry of the audit log (GET /api/v2/audit). */
 export const auditEntrySchema = z.object({
@@ -27,7 +27,7 @@ const word = z
   .regex(/^[a-z0-9_.]+$/, 'Expected lower-case letters, digits, _ or .');
 
 export const auditListQuerySchema = z.strictObject({
-  ...pagingQuery,
+  ...keysetPagingQuery,
   user: idText.optional(),
   object_type: word.optional(),
   object_id: lineText.trim().min(1).max(64).optional(),
@@ -37,7 +37,7 @@ export const auditListQuerySchema = z.strictObject({
   end_date: calendarDate.optional(),
 });
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
-export const auditPageSchema = pageSchema(auditEntrySchema);
+export const auditPageSchema = keysetPageSchema(auditEntrySchema);
 
 /** The object types and actions the studio offers as filters: the catalogue of logged events. */
 export { AUDIT_ACTION_CODES, AUDIT_ACTIONS, AUDIT_OBJECT_TYPES, type AuditAction } from './logEvents';

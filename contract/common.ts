@@ -57,10 +57,37 @@ export interface Page<T> {
   results: T[];
 }
 
+/**
+ * A keyset list's page (record 0164): `count` is exact up to the server's counting cap, above it the
+ * planner's estimate (`count_is_estimate`, the studio writes "about N"); `next`/`previous` carry a cursor.
+ */
+export function keysetPageSchema<T extends z.ZodType>(item: T) {
+  return pageSchema(item).extend({
+    count_is_estimate: z.boolean().describe('true: `count` is an estimate (the list is long), not exact'),
+  });
+}
+export interface KeysetPage<T> extends Page<T> {
+  count_is_estimate: boolean;
+}
+
 /** limit/offset query of paged lists. */
 export const pagingQuery = {
   limit: z.coerce.number().int().min(1).max(200).default(20),
   offset: z.coerce.number().int().min(0).default(0),
+};
+
+/**
+ * Paging of the keyset lists (record 0164): the `cursor` of a page's `next`/`previous` address, checked
+ * by the server (a forged one is a 400); `offset` still works without one.
+ */
+export const keysetPagingQuery = {
+  ...pagingQuery,
+  cursor: z
+    .string()
+    .min(1)
+    .max(2_048)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Expected the cursor of a next or previous address')
+    .optional(),
 };
 
 /** The largest id a PostgreSQL integer column holds (every id column of server/db/schema.ts is `integer`). */

@@ -3,9 +3,9 @@ import {
   calendarDateOrTime,
   isoDate,
   isoDateTime,
+  keysetPageSchema,
+  keysetPagingQuery,
   lineText,
-  pageSchema,
-  pagingQuery,
   profileStatusSchema,
   riskLevelSchema,
   searchText,
@@ -73,7 +73,7 @@ export const profileOrderingSchema = z.enum([
 
 /** GET /api/v2/profile query. `search` matches name, e-mail, id card number or the numeric id. */
 export const profileListQuerySchema = z.strictObject({
-  ...pagingQuery,
+  ...keysetPagingQuery,
   ordering: profileOrderingSchema.default('-created_at'),
   search: searchText.optional(),
   status: profileStatusSchema.optional(),
@@ -83,7 +83,7 @@ export const profileListQuerySchema = z.strictObject({
   created_before: calendarDateOrTime.optional(),
 });
 export type ProfileListQuery = z.infer<typeof profileListQuerySchema>;
-export const profilePageSchema = pageSchema(profileSummarySchema);
+export const profilePageSchema = keysetPageSchema(profileSummarySchema);
 
 /** GET /api/v2/profile/{id}/nvi: the government-check data. */
 export const profileNviSchema = z.object({

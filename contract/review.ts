@@ -7,10 +7,10 @@ import {
   idSchema,
   idText,
   isoDateTime,
+  keysetPageSchema,
+  keysetPagingQuery,
   lineText,
   multilineText,
-  pageSchema,
-  pagingQuery,
   profileStatusSchema,
   riskLevelSchema,
 } from './common';
@@ -193,10 +193,10 @@ export const reviewCaseDetailSchema = reviewCaseSchema.extend({
 });
 export type ReviewCaseDetail = z.infer<typeof reviewCaseDetailSchema>;
 
-export const reviewCasePageSchema = pageSchema(reviewCaseSchema);
+export const reviewCasePageSchema = keysetPageSchema(reviewCaseSchema);
 
 export const reviewCaseListQuery = z.strictObject({
-  ...pagingQuery,
+  ...keysetPagingQuery,
   queue: idText.optional(),
   assignee: idText.optional(),
   /** The cases of one profile (the profile screen's case panel). */

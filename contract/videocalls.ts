@@ -6,8 +6,9 @@ import {
   idSchema,
   idText,
   isoDateTime,
+  keysetPageSchema,
+  keysetPagingQuery,
   multilineText,
-  pageSchema,
 } from './common';
 import { FIRST_FINAL_CALL_STATUS, MAX_RECORDING_BYTES } from './constants';
 import { reasonIdSchema } from './identProcedure';
@@ -38,10 +39,10 @@ export type VideoCall = z.infer<typeof videoCallSchema>;
 export const videoCallListQuerySchema = z.strictObject({
   profile: idText.optional(),
   status: z.coerce.number().int().min(0).max(9).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(20),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...keysetPagingQuery,
 });
-export const videoCallPageSchema = pageSchema(videoCallSchema);
+export type VideoCallListQuery = z.infer<typeof videoCallListQuerySchema>;
+export const videoCallPageSchema = keysetPageSchema(videoCallSchema);
 
 /** GET /api/v2/videocall/status_list */
 export const callStatusEntrySchema = z.object({

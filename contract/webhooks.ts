@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { idSchema, idText, isoDateTime, lineText, pageSchema, searchText } from './common';
+import {
+  idSchema,
+  idText,
+  isoDateTime,
+  keysetPageSchema,
+  keysetPagingQuery,
+  lineText,
+  searchText,
+} from './common';
 
 /** The event catalogue (docs/webhooks.md): every type a delivery's body can carry. */
 export const WEBHOOK_EVENTS = [
@@ -172,11 +180,11 @@ const logFilters = {
 
 /** GET /api/v2/webhook/logs: page size default 10. */
 export const webhookLogsQuerySchema = z.strictObject({
+  ...keysetPagingQuery,
   limit: z.coerce.number().int().min(1).max(200).default(10),
-  offset: z.coerce.number().int().min(0).default(0),
   ...logFilters,
 });
-export const webhookLogPageSchema = pageSchema(webhookLogSchema);
+export const webhookLogPageSchema = keysetPageSchema(webhookLogSchema);
 
 /** GET /api/v2/webhook_endpoint/{id}/logs: newest first, `after_id` continues below that entry. */
 export const endpointLogsQuerySchema = z.strictObject({

@@ -2,6 +2,7 @@ import { createHmac, createPrivateKey, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MAX_RECORDING_BYTES } from '#contract/constants';
+import { DEFAULT_COUNT_CAP } from './domain/counting';
 import { readTrustProxy } from './domain/ipAllowList';
 import type { StripeOptions } from './integrations/payment/stripeProvider';
 import type { TwilioOptions } from './integrations/twilioSms';
@@ -38,6 +39,11 @@ export interface ServerConfig {
   sessionCacheMs: number;
   /** How long an exact profile-list count is reused (write paths invalidate it sooner). */
   listCountCacheMs: number;
+  /**
+   * Keyset lists count exactly up to this many rows; above, they answer the planner's estimate and say so
+   * (record 0164). LIST_COUNT_CAP; tests set it low to reach the estimate with little data.
+   */
+  listCountCap: number;
   /** Seed the demo data when the database has no company yet. */
   seedOnEmpty: boolean;
   /** Lifetime of the restricted token of a forced two-factor setup. */
@@ -471,6 +477,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     socketTokenTtlSeconds: 5 * 60,
     sessionCacheMs: 5_000,
     listCountCacheMs: 2_000,
+    listCountCap: readCount(env.LIST_COUNT_CAP, DEFAULT_COUNT_CAP, 'LIST_COUNT_CAP'),
     seedOnEmpty: true,
     mfaSetupTokenTtlSeconds: 10 * 60,
     oneTimeCodes: {

@@ -4,13 +4,15 @@
  * (an AsyncLocalStorage set by `installAuditContext`); the write path says what changed.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { and, count, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AuditEntry, AuditListQuery } from '#contract/audit';
 import type { AuditAction } from '#contract/logEvents';
 import type { DbOrTx } from '../db/client';
 import { jsonRows } from '../db/rows';
 import { auditLog } from '../db/schema';
+import { countList, DEFAULT_COUNT_CAP, type ListCount } from './counting';
+import { type KeysetLinks, type KeysetOrdering, keyTextOf, readKeysetPage } from './keyset';
 
 /** The request a write runs in: its caller and client address. */
 interface AuditRequestContext {
@@ -140,22 +142,39 @@ function toEntry(row: typeof auditLog.$inferSelect): AuditEntry {
   };
 }
 
+/** The log's one ordering, newest first, by keyset (record 0164). */
+const AUDIT_ORDERING: KeysetOrdering = {
+  name: '-created_at',
+  key: { expr: auditLog.createdAt, kind: 'timestamp' },
+  id: auditLog.id,
+  descending: true,
+};
+
 /** A page of the company's audit log, newest first. */
 export async function listAudit(
   db: DbOrTx,
   companyId: number,
   query: AuditListQuery,
-): Promise<{ count: number; results: AuditEntry[] }> {
+  countCap = DEFAULT_COUNT_CAP,
+): Promise<ListCount & { links: KeysetLinks; results: AuditEntry[] }> {
   const where = filters(companyId, query);
-  const [total] = await db.select({ value: count() }).from(auditLog).where(where);
-  const rows = await db
-    .select()
-    .from(auditLog)
-    .where(where)
-    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
-    .limit(query.limit)
-    .offset(query.offset);
-  return { count: total?.value ?? 0, results: rows.map(toEntry) };
+  const [total, page] = await Promise.all([
+    countList(db, db.select({ one: sql`1` }).from(auditLog).where(where), countCap),
+    readKeysetPage(
+      AUDIT_ORDERING,
+      query,
+      (seek, orderBy, window) =>
+        db
+          .select({ entry: auditLog, position: keyTextOf(AUDIT_ORDERING) })
+          .from(auditLog)
+          .where(seek ? and(where, seek) : where)
+          .orderBy(...orderBy)
+          .limit(window.limit)
+          .offset(window.offset),
+      (row) => ({ key: row.position, id: row.entry.id }),
+    ),
+  ]);
+  return { ...total, links: page.links, results: page.rows.map((row) => toEntry(row.entry)) };
 }
 
 /** Every matching entry, newest first, at most `max` (the CSV export). */

@@ -1,12 +1,31 @@
 import { createHash } from 'node:crypto';
-import { type AnyColumn, and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import { PROFILE_STATUSES, type ProfileStatus, RISK_LEVELS, type RiskLevel } from '#contract/common';
 import type { Profile, ProfileListQuery, ProfileSummary } from '#contract/profiles';
 import { type DbOrTx, perHandle } from '../db/client';
-import { profiles } from '../db/schema';
+import { profileSortKey, profiles } from '../db/schema';
 import { notFound } from '../errors';
 import type { CountCache } from './countCache';
+import {
+  cappedCount,
+  countRows,
+  DEFAULT_COUNT_CAP,
+  estimatedRows,
+  type ListCount,
+  listCount,
+} from './counting';
 import { iso, likePattern } from './format';
+import {
+  type Cursor,
+  cursorOf,
+  type KeysetLinks,
+  type KeysetOrdering,
+  keyTextOf,
+  orderByOf,
+  pageOf,
+  readWindow,
+  seekOf,
+} from './keyset';
 
 type ProfileRow = typeof profiles.$inferSelect;
 
@@ -101,27 +120,23 @@ export function toProfile(row: ProfileRow): Profile {
   };
 }
 
-/** Position in a list of §4 values, so statuses and risk levels sort in the spec's order. */
-function positionIn(values: readonly string[], column: AnyColumn) {
-  const list = values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',');
-  return sql`array_position(ARRAY[${sql.raw(list)}]::text[], ${column})`;
-}
+/** The sort keys of the orderings (record 0164; the expressions are those migration 0033 indexes). */
+const SORT_KEYS: Record<string, KeysetOrdering['key']> = {
+  created_at: { expr: profiles.createdAt, kind: 'timestamp' },
+  updated_at: { expr: profiles.updatedAt, kind: 'timestamp' },
+  last_status_date: {
+    expr: profileSortKey.lastStatusDate(profiles.lastStatusDate),
+    kind: 'timestamp',
+  },
+  name: { expr: profileSortKey.name(profiles.name), kind: 'text' },
+  status: { expr: profileSortKey.position(PROFILE_STATUSES, profiles.status), kind: 'int' },
+  risk_level: { expr: profileSortKey.position(RISK_LEVELS, profiles.riskLevel), kind: 'int' },
+};
 
-function orderingOf(ordering: string): SQL[] {
+function orderingOf(ordering: string): KeysetOrdering {
   const descending = ordering.startsWith('-');
-  const field = descending ? ordering.slice(1) : ordering;
-  const dir = descending ? desc : asc;
-  const column = {
-    created_at: profiles.createdAt,
-    updated_at: profiles.updatedAt,
-    last_status_date: profiles.lastStatusDate,
-    name: profiles.name,
-    id: profiles.id,
-    status: positionIn(PROFILE_STATUSES, profiles.status),
-    risk_level: positionIn(RISK_LEVELS, profiles.riskLevel),
-  }[field];
-  if (!column || field === 'id') return [dir(profiles.id)];
-  return [dir(column), dir(profiles.id)];
+  const key = SORT_KEYS[descending ? ordering.slice(1) : ordering];
+  return { name: ordering, ...(key ? { key } : {}), id: profiles.id, descending };
 }
 
 const isDateOnly = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
@@ -182,12 +197,12 @@ function filterKeyOf(query: ProfileListQuery): string {
   return JSON.stringify([search, status, risk_level, source, created_after, created_before]);
 }
 
-/** Which filters are set, the ordering and whether the count comes along: what the SQL depends on. */
+/** Which filters are set, the ordering, the cursor's direction and whether the count comes along. */
 function shapeOf(query: ProfileListQuery, withCount: boolean, values: ListValues): string {
   return [query.ordering, withCount, ...Object.keys(values)].join(' ');
 }
 
-type PageRow = { summary: ProfileSummary; total?: number };
+type PageRow = { summary: ProfileSummary; position: string | null; total?: number };
 
 type ListPrepared = { execute(values: ListValues): Promise<PageRow[]> };
 
@@ -197,9 +212,14 @@ type ListPrepared = { execute(values: ListValues): Promise<PageRow[]> };
  */
 const listQueries = perHandle(() => new Map<string, ListPrepared>());
 
+/** The filters' rows, for counting. */
+const matching = (db: DbOrTx, where: SQL | undefined) =>
+  db.select({ one: sql`1` }).from(profiles).where(where);
+
 function listQuery(
   db: DbOrTx,
-  query: ProfileListQuery,
+  ordering: KeysetOrdering,
+  cursor: Cursor | undefined,
   withCount: boolean,
   where: SQL | undefined,
   shape: string,
@@ -207,17 +227,19 @@ function listQuery(
   const queries = listQueries(db);
   let prepared = queries.get(shape);
   if (!prepared) {
-    const total = sql<number>`(select count(*) from ${profiles} where ${where})`.mapWith(Number);
-    const columns: Record<string, SQL> = withCount
-      ? { summary: summaryJson, total }
-      : { summary: summaryJson };
+    const p = sql.placeholder;
+    const back = cursor?.back ?? false;
+    const seek = cursor ? seekOf(ordering, back, p('cursorKey'), p('cursorId')) : undefined;
+    const columns: Record<string, SQL> = { summary: summaryJson, position: keyTextOf(ordering) };
+    // The count ignores the cursor: it is the filters' total.
+    if (withCount) columns.total = cappedCount(matching(db, where).getSQL(), p('countCap'));
     prepared = db
       .select(columns)
       .from(profiles)
-      .where(where)
-      .orderBy(...orderingOf(query.ordering))
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
+      .where(seek ? and(where, seek) : where)
+      .orderBy(...orderByOf(ordering, back))
+      .limit(p('limit'))
+      .offset(p('offset'))
       .prepare(
         `profile_list_${createHash('sha1').update(shape).digest('hex').slice(0, 16)}`,
       ) as unknown as ListPrepared;
@@ -229,21 +251,47 @@ function listQuery(
 /** Counts being computed, per database handle, company and filters (see `listProfiles`). */
 const countsInFlight = perHandle(() => new Map<string, Promise<number>>());
 
+export interface ProfilePage extends ListCount {
+  links: KeysetLinks;
+  results: ProfileSummary[];
+}
+
+/**
+ * A page of the company's profiles: by cursor (keyset, record 0164) or by offset, with the filters'
+ * count, exact up to `countCap` and estimated above.
+ */
 export async function listProfiles(
   db: DbOrTx,
   companyId: number,
   query: ProfileListQuery,
   counts?: CountCache,
-): Promise<{ count: number; results: ProfileSummary[] }> {
+  countCap = DEFAULT_COUNT_CAP,
+): Promise<ProfilePage> {
+  const ordering = orderingOf(query.ordering);
+  const cursor = cursorOf(query, ordering);
   const { filters, values } = filtersOf(companyId, query);
   const where = and(...filters);
-  const paging = { ...values, limit: query.limit, offset: query.offset };
-  const pageOnly = () => listQuery(db, query, false, where, shapeOf(query, false, values)).execute(paging);
+  const window = readWindow(query, cursor);
+  const paging: ListValues = { ...values, ...window, countCap: countCap + 1 };
+  if (cursor) {
+    if (cursor.key !== null) paging.cursorKey = cursor.key;
+    paging.cursorId = cursor.id;
+  }
+  const direction = cursor ? (cursor.back ? 'back' : 'after') : 'offset';
+  const shape = (withCount: boolean) => `${shapeOf(query, withCount, values)} ${direction}`;
+  const toPage = (rows: PageRow[], total: number): ProfilePage => {
+    const page = pageOf(ordering, query, cursor, rows, (row) => ({ key: row.position, id: row.summary.id }));
+    return {
+      count: total,
+      estimated: total > countCap,
+      links: page.links,
+      results: page.rows.map((row) => row.summary),
+    };
+  };
+  const pageOnly = () => listQuery(db, ordering, cursor, false, where, shape(false)).execute(paging);
   const filterKey = filterKeyOf(query);
   const known = counts?.get(companyId, filterKey);
-  if (known !== undefined) {
-    return { count: known, results: (await pageOnly()).map((row) => row.summary) };
-  }
+  if (known !== undefined) return toPage(await pageOnly(), known);
   // When a count expires under load, every request in flight would count again (each about as costly
   // as a page): the first one counts, the others wait for its figure, which is just as fresh.
   const inFlight = counts ? countsInFlight(db) : undefined;
@@ -251,25 +299,25 @@ export async function listProfiles(
   const pending = inFlight?.get(flightKey);
   if (pending) {
     const [rows, total] = await Promise.all([pageOnly(), pending]);
-    return { count: total, results: rows.map((row) => row.summary) };
+    return toPage(rows, total);
   }
 
-  // The count rides along with the page (one round trip); only an empty page needs its own count.
-  const page = listQuery(db, query, true, where, shapeOf(query, true, values)).execute(paging);
+  // The capped count rides along with the page (one round trip); only an empty page counts on its own.
+  const page = listQuery(db, ordering, cursor, true, where, shape(true)).execute(paging);
   const totalOf = async () => {
     const rows = await page;
-    return (
-      rows[0]?.total ??
-      (await db.select({ value: count() }).from(profiles).where(where).execute(values))[0]?.value ??
-      0
+    const capped = rows[0]?.total ?? (await countRows(db, matching(db, where), values, countCap + 1));
+    const { count: total } = await listCount(capped, countCap, () =>
+      estimatedRows(db, matching(db, where), values),
     );
+    return total;
   };
   const counting = totalOf();
   inFlight?.set(flightKey, counting);
   try {
     const [rows, total] = await Promise.all([page, counting]);
     counts?.set(companyId, filterKey, total);
-    return { count: total, results: rows.map((row) => row.summary) };
+    return toPage(rows, total);
   } finally {
     inFlight?.delete(flightKey);
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { CALL_STATUSES, type CallStatusName } from '#contract/common';
 import {
   CALL_CLOSED,
@@ -13,7 +13,7 @@ import {
   type Role,
 } from '#contract/constants';
 import type { AnsweredCall, QueuedCall } from '#contract/socket';
-import type { CallAnswer, CreatedCall, VideoCall } from '#contract/videocalls';
+import type { CallAnswer, CreatedCall, VideoCall, VideoCallListQuery } from '#contract/videocalls';
 import type { DbOrTx } from '../db/client';
 import { profiles, users, videoCallAnswers, videoCallQuestions, videoCalls } from '../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
@@ -22,8 +22,10 @@ import { StorageQuotaError } from '../storage/uploadGate';
 import { seekableHead } from '../storage/webm';
 import { recordAudit } from './audit';
 import { checkedOutcome } from './callOutcome';
+import { countList, DEFAULT_COUNT_CAP, type ListCount } from './counting';
 import { uploadAllowance } from './evidence';
 import { fullName, iso } from './format';
+import { type KeysetLinks, type KeysetOrdering, keyTextOf, readKeysetPage } from './keyset';
 import { writeLog } from './profileWrites';
 import { openCase } from './review/open';
 import { enqueueWebhookEvent } from './webhooks';
@@ -77,25 +79,48 @@ function toVideoCall(storage: Storage, { call, first, last }: CallWithAgent): Vi
   };
 }
 
+/** The calls list's one ordering, newest first, by keyset (record 0164). */
+const CALL_ORDERING: KeysetOrdering = {
+  name: '-created_at',
+  key: { expr: videoCalls.createdAt, kind: 'timestamp' },
+  id: videoCalls.id,
+  descending: true,
+};
+
 export async function listVideoCalls(
   db: DbOrTx,
   storage: Storage,
   companyId: number,
-  query: { profile?: number | undefined; status?: number | undefined; limit: number; offset: number },
-): Promise<{ count: number; results: VideoCall[] }> {
+  query: VideoCallListQuery,
+  countCap = DEFAULT_COUNT_CAP,
+): Promise<ListCount & { links: KeysetLinks; results: VideoCall[] }> {
   const filters: SQL[] = [eq(videoCalls.companyId, companyId)];
   if (query.profile !== undefined) filters.push(eq(videoCalls.profileId, query.profile));
   if (query.status !== undefined) filters.push(eq(videoCalls.status, query.status));
   const where = and(...filters);
-  const [total, rows] = await Promise.all([
-    db.select({ value: count() }).from(videoCalls).where(where),
-    withAgent(db)
-      .where(where)
-      .orderBy(desc(videoCalls.createdAt), desc(videoCalls.id))
-      .limit(query.limit)
-      .offset(query.offset),
+  const [total, page] = await Promise.all([
+    countList(db, db.select({ one: sql`1` }).from(videoCalls).where(where), countCap),
+    readKeysetPage(
+      CALL_ORDERING,
+      query,
+      (seek, orderBy, window) =>
+        db
+          .select({
+            call: videoCalls,
+            first: users.firstName,
+            last: users.lastName,
+            position: keyTextOf(CALL_ORDERING),
+          })
+          .from(videoCalls)
+          .leftJoin(users, eq(users.id, videoCalls.agentId))
+          .where(seek ? and(where, seek) : where)
+          .orderBy(...orderBy)
+          .limit(window.limit)
+          .offset(window.offset),
+      (row) => ({ key: row.position, id: row.call.id }),
+    ),
   ]);
-  return { count: total[0]?.value ?? 0, results: rows.map((row) => toVideoCall(storage, row)) };
+  return { ...total, links: page.links, results: page.rows.map((row) => toVideoCall(storage, row)) };
 }
 
 /** One call of the company as the API shows it, or 404. */

@@ -20,7 +20,9 @@ import {
 import { badRequest, notFound } from '../errors';
 import { newMessageId } from '../integrations/webhooks/signer';
 import { checkTarget } from '../integrations/webhooks/ssrf';
+import { countList, DEFAULT_COUNT_CAP, type ListCount } from './counting';
 import { iso, likePattern } from './format';
+import { type KeysetLinks, type KeysetOrdering, type KeysetPaging, readKeysetPage } from './keyset';
 
 export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'profile.created': 'A customer profile was created',
@@ -296,16 +298,52 @@ export function withoutContent(log: WebhookLog): WebhookLog {
   return { ...log, payload: null, request_body: null, request_headers: null, response_body: null };
 }
 
-export async function logsWithBodies(db: DbOrTx, where: SQL[], limit: number, offset = 0) {
+export async function logsWithBodies(
+  db: DbOrTx,
+  where: SQL[],
+  limit: number,
+  offset = 0,
+  orderBy: SQL[] = [desc(webhookLogs.id)],
+) {
   const rows = await db
     .select({ log: webhookLogs, body: webhookMessages.body })
     .from(webhookLogs)
     .leftJoin(webhookMessages, eq(webhookMessages.msgId, webhookLogs.msgId))
     .where(and(...where))
-    .orderBy(desc(webhookLogs.id))
+    .orderBy(...orderBy)
     .limit(limit)
     .offset(offset);
   return rows.map((r) => toWebhookLog(r.log, r.body));
+}
+
+/** The company's delivery log's one ordering, newest first: the id alone (record 0164). */
+const LOG_ORDERING: KeysetOrdering = { name: '-id', id: webhookLogs.id, descending: true };
+
+/** A page of the company's delivery log by keyset (or offset), with its capped count. */
+export async function listLogs(
+  db: DbOrTx,
+  where: SQL[],
+  paging: KeysetPaging,
+  countCap = DEFAULT_COUNT_CAP,
+): Promise<ListCount & { links: KeysetLinks; results: WebhookLog[] }> {
+  const [total, page] = await Promise.all([
+    countList(
+      db,
+      db
+        .select({ one: sql`1` })
+        .from(webhookLogs)
+        .where(and(...where)),
+      countCap,
+    ),
+    readKeysetPage(
+      LOG_ORDERING,
+      paging,
+      (seek, orderBy, window) =>
+        logsWithBodies(db, seek ? [...where, seek] : where, window.limit, window.offset, orderBy),
+      (log) => ({ key: null, id: log.id }),
+    ),
+  ]);
+  return { ...total, links: page.links, results: page.rows };
 }
 
 /** An endpoint's delivery logs, newest first; `after_id` continues below that entry. */

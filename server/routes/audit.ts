@@ -3,7 +3,7 @@ import { auditListQuerySchema, auditPageSchema } from '#contract/audit';
 import type { AppContext } from '../context';
 import { listAudit } from '../domain/audit';
 import { need, principalOf } from '../http/access';
-import { toPage } from '../http/paging';
+import { toKeysetPage } from '../http/paging';
 import { authErrors } from './shared';
 
 /** The audit log (issue 13, beyond SPEC): admins of the company read it; nobody writes it over HTTP. */
@@ -25,8 +25,9 @@ export function auditRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { count, results } = await listAudit(ctx.db, principalOf(request).companyId, request.query);
-        return toPage(request, request.query, count, results);
+        const { companyId } = principalOf(request);
+        const page = await listAudit(ctx.db, companyId, request.query, ctx.config.listCountCap);
+        return toKeysetPage(request, request.query.limit, page, page.links, page.results);
       },
     );
   };

@@ -14,7 +14,7 @@ import { deviceData } from '../db/schema';
 import { listDocuments } from '../domain/documents';
 import { assertProfile, listProfiles, requireProfile, toProfile } from '../domain/profiles';
 import { need, principalOf } from '../http/access';
-import { toPage } from '../http/paging';
+import { toKeysetPage } from '../http/paging';
 import { withEtag } from '../http/versioning';
 import { authErrors } from './shared';
 
@@ -29,15 +29,24 @@ export function profileRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary: 'List profiles',
           tags: ['profiles'],
-          description: 'Search matches name, e-mail, id card number or the numeric id.',
+          description:
+            'Search matches name, e-mail, id card number or the numeric id. `next`/`previous` carry a ' +
+            '`cursor` (keyset paging: a deep page costs what the first one costs); `offset` still works. ' +
+            "`count` is exact up to the server's counting cap, an estimate above (`count_is_estimate`).",
           querystring: profileListQuerySchema,
           response: { 200: profilePageSchema, ...authErrors },
         },
       },
       async (request) => {
         const { companyId } = principalOf(request);
-        const { count, results } = await listProfiles(ctx.db, companyId, request.query, ctx.profileCounts);
-        return toPage(request, request.query, count, results);
+        const page = await listProfiles(
+          ctx.db,
+          companyId,
+          request.query,
+          ctx.profileCounts,
+          ctx.config.listCountCap,
+        );
+        return toKeysetPage(request, request.query.limit, page, page.links, page.results);
       },
     );
 

@@ -46,7 +46,7 @@ import {
 import { awaitCustomer, resumeByHand, snoozeCase } from '../domain/review/waiting';
 import { forbidden, HttpError } from '../errors';
 import { need, principalOf } from '../http/access';
-import { toPage } from '../http/paging';
+import { toKeysetPage } from '../http/paging';
 import { authErrors } from './shared';
 
 const review = need('review_profiles');
@@ -91,8 +91,8 @@ export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { count, results } = await listCases(ctx.db, principalOf(request), request.query);
-        return toPage(request, request.query, count, results);
+        const page = await listCases(ctx.db, principalOf(request), request.query, ctx.config.listCountCap);
+        return toKeysetPage(request, request.query.limit, page, page.links, page.results);
       },
     );
 

@@ -56,7 +56,7 @@ import {
 } from '../domain/videocalls';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors';
 import { CUSTOMER, customerOf, need, principalOf, SIGNED_IN } from '../http/access';
-import { toPage } from '../http/paging';
+import { toKeysetPage } from '../http/paging';
 import { uploadError } from '../storage/uploadGate';
 import { notRestricted } from './profileWrites';
 import { authErrors } from './shared';
@@ -85,8 +85,14 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { companyId } = principalOf(request);
         if (request.query.profile !== undefined)
           await assertProfile(ctx.db, companyId, request.query.profile);
-        const { count, results } = await listVideoCalls(ctx.db, ctx.storage, companyId, request.query);
-        return toPage(request, request.query, count, results);
+        const page = await listVideoCalls(
+          ctx.db,
+          ctx.storage,
+          companyId,
+          request.query,
+          ctx.config.listCountCap,
+        );
+        return toKeysetPage(request, request.query.limit, page, page.links, page.results);
       },
     );
 

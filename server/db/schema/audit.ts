@@ -29,5 +29,8 @@ export const auditLog = pgTable(
   (t) => [
     index('audit_log_company_created').on(t.companyId, t.createdAt, t.id),
     index('audit_log_company_object').on(t.companyId, t.objectType, t.objectId),
+    // The log's filters with its order (record 0164).
+    index('audit_log_company_action').on(t.companyId, t.action, t.createdAt, t.id),
+    index('audit_log_company_actor').on(t.companyId, t.actorId, t.createdAt, t.id),
   ],
 );

@@ -1,7 +1,25 @@
 /** Customer profiles with their notes, logs and transactions. */
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import { boolean, date, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { PROFILE_STATUSES, RISK_LEVELS } from '#contract/constants';
 import { createdAt, id, ts } from './columns';
 import { companies, users } from './companies';
+
+/**
+ * The customers list's sort keys that are expressions (record 0164): never null, so one row comparison
+ * `(key, id) > (…)` seeks a page, and indexed as written here (migration 0033), so the planner matches
+ * the ORDER BY to the index. A profile without a status change sorts as if changed at infinity (last
+ * ascending, first descending: where PostgreSQL put the nulls), one without a name as the empty name.
+ */
+export const profileSortKey = {
+  lastStatusDate: (column: AnyColumn): SQL => sql`coalesce(${column}, 'infinity'::timestamptz)`,
+  name: (column: AnyColumn): SQL => sql`coalesce(${column}, '')`,
+  /** Position in a list of §4 values, so statuses and risk levels sort in the spec's order. */
+  position: (values: readonly string[], column: AnyColumn): SQL => {
+    const list = values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',');
+    return sql`coalesce(array_position(ARRAY[${sql.raw(list)}]::text[], ${column}), 0)`;
+  },
+};
 
 export const profiles = pgTable(
   'profiles',
@@ -44,8 +62,28 @@ export const profiles = pgTable(
   (t) => [
     // Ascending on purpose: a backward scan serves `ORDER BY created_at DESC, id DESC` (NULLS FIRST).
     index('profiles_company_created').on(t.companyId, t.createdAt, t.id),
-    index('profiles_company_status').on(t.companyId, t.status),
-    index('profiles_company_risk').on(t.companyId, t.riskLevel),
+    // The list's filters with its default ordering, and every ordering it offers (migration 0033).
+    index('profiles_company_status_created').on(t.companyId, t.status, t.createdAt, t.id),
+    index('profiles_company_risk_created').on(t.companyId, t.riskLevel, t.createdAt, t.id),
+    index('profiles_company_source_created').on(t.companyId, t.source, t.createdAt, t.id),
+    index('profiles_company_updated').on(t.companyId, t.updatedAt, t.id),
+    index('profiles_company_id').on(t.companyId, t.id),
+    index('profiles_company_status_changed_key').on(
+      t.companyId,
+      profileSortKey.lastStatusDate(t.lastStatusDate),
+      t.id,
+    ),
+    index('profiles_company_name_key').on(t.companyId, profileSortKey.name(t.name), t.id),
+    index('profiles_company_status_key').on(
+      t.companyId,
+      profileSortKey.position(PROFILE_STATUSES, t.status),
+      t.id,
+    ),
+    index('profiles_company_risk_key').on(
+      t.companyId,
+      profileSortKey.position(RISK_LEVELS, t.riskLevel),
+      t.id,
+    ),
     // The dashboard (GET /bitool): approvals and rejections by their last status change.
     index('profiles_company_status_date').on(t.companyId, t.lastStatusDate),
   ],

@@ -55,6 +55,8 @@ export const reviewCases = pgTable(
   (t) => [
     uniqueIndex('review_cases_one_open').on(t.profileId, t.kind).where(sql`${t.state} <> 'decided'`),
     index('review_cases_queue_due').on(t.companyId, t.queueId, t.dueAt).where(sql`${t.state} <> 'decided'`),
+    // The desk's list of open cases, by due time (record 0164).
+    index('review_cases_company_due').on(t.companyId, t.dueAt, t.id).where(sql`${t.state} <> 'decided'`),
     index('review_cases_assignee').on(t.assigneeId).where(sql`${t.state} <> 'decided'`),
     index('review_cases_snoozed').on(t.snoozedUntil).where(sql`${t.state} = 'snoozed'`),
   ],

@@ -53,12 +53,13 @@ export const videoCalls = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('video_calls_profile').on(t.profileId, t.createdAt),
+    // The calls list, newest first, by keyset (record 0164): each ends in the id that breaks ties.
+    index('video_calls_profile').on(t.profileId, t.createdAt, t.id),
     index('video_calls_join_link').on(t.joinLink, t.status),
     index('video_calls_recording_key').on(t.recordingKey),
-    index('video_calls_company_status').on(t.companyId, t.status),
+    index('video_calls_company_status').on(t.companyId, t.status, t.createdAt, t.id),
     // The call report and the dashboard: a company's calls created in a range.
-    index('video_calls_company_created').on(t.companyId, t.createdAt),
+    index('video_calls_company_created').on(t.companyId, t.createdAt, t.id),
     // Instant statistics: the calls a company's agents answered today.
     index('video_calls_company_started').on(t.companyId, t.callStartTime),
     // The evidence retention job (issue 29): calls whose recording is still kept, by the time they ended.

@@ -1,5 +1,5 @@
 /** What the desk reads (issue 30): the case list with its filters and views, one case with its timeline, queues. */
-import { and, asc, count, desc, eq, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { ProfileStatus, RiskLevel } from '#contract/common';
 import type {
   FourEyesRule,
@@ -22,7 +22,9 @@ import {
   users,
 } from '../../db/schema';
 import { notFound } from '../../errors';
+import { countList, DEFAULT_COUNT_CAP, type ListCount } from '../counting';
 import { fullName, iso } from '../format';
+import { type KeysetLinks, type KeysetOrdering, keyTextOf, readKeysetPage } from '../keyset';
 import type { Principal } from '../principal';
 import { type CaseRow, isOverdue, wakeSnoozed } from './cases';
 import { ensureReviewSetup } from './setup';
@@ -117,26 +119,53 @@ function filters(
   return and(...where);
 }
 
+/** The desk's orderings by due time, ties by id, by keyset (record 0164). */
+const CASE_ORDERINGS: Record<'due_at' | '-due_at', KeysetOrdering> = {
+  due_at: {
+    name: 'due_at',
+    key: { expr: reviewCases.dueAt, kind: 'timestamp' },
+    id: reviewCases.id,
+    descending: false,
+  },
+  '-due_at': {
+    name: '-due_at',
+    key: { expr: reviewCases.dueAt, kind: 'timestamp' },
+    id: reviewCases.id,
+    descending: true,
+  },
+};
+
 /** GET /review/cases: open cases (or those of `state`), soonest due first. */
 export async function listCases(
   db: DbOrTx,
   principal: Principal,
   query: ReviewCaseListQuery,
-): Promise<{ count: number; results: ReviewCase[] }> {
+  countCap = DEFAULT_COUNT_CAP,
+): Promise<ListCount & { links: KeysetLinks; results: ReviewCase[] }> {
   await wakeSnoozed(db, principal.companyId);
   const where = filters(principal, query);
-  const [total] = await db.select({ value: count() }).from(reviewCases).where(where);
-  const rows = await joinedCases(db)
-    .where(where)
-    .orderBy(
-      ...(query.ordering === '-due_at'
-        ? [desc(reviewCases.dueAt), desc(reviewCases.id)]
-        : [asc(reviewCases.dueAt), asc(reviewCases.id)]),
-    )
-    .limit(query.limit)
-    .offset(query.offset);
+  const ordering = CASE_ORDERINGS[query.ordering ?? 'due_at'];
+  const [total, page] = await Promise.all([
+    countList(db, db.select({ one: sql`1` }).from(reviewCases).where(where), countCap),
+    readKeysetPage(
+      ordering,
+      query,
+      (seek, orderBy, window) =>
+        db
+          .select({ ...caseColumns, position: keyTextOf(ordering) })
+          .from(reviewCases)
+          .innerJoin(profiles, eq(profiles.id, reviewCases.profileId))
+          .innerJoin(reviewQueues, eq(reviewQueues.id, reviewCases.queueId))
+          .leftJoin(users, eq(users.id, reviewCases.assigneeId))
+          .where(seek ? and(where, seek) : where)
+          .orderBy(...orderBy)
+          .limit(window.limit)
+          .offset(window.offset),
+      (row) => ({ key: row.position, id: row.row.id }),
+    ),
+  ]);
   const now = Date.now();
-  return { count: total?.value ?? 0, results: rows.map((r) => toCase(r, now)) };
+  return { ...total, links: page.links, results: page.rows.map((r) => toCase(r, now)) };
 }
 
 /** One case of the caller's company (404 otherwise), as the list shows it. */

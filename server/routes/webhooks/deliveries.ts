@@ -1,5 +1,5 @@
 /** The deliveries console: the delivery logs (company and endpoint), a test event sent now, retries and replays. */
-import { and, count, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema, idParams } from '#contract/common';
@@ -19,15 +19,15 @@ import type { AppContext } from '../../context';
 import { webhookDeliveries, webhookLogs, webhookMessages } from '../../db/schema';
 import {
   endpointLogs,
+  listLogs,
   logFilters,
-  logsWithBodies,
   requeueDeliveries,
   requireEndpoint,
   withoutContent,
 } from '../../domain/webhooks';
 import { badRequest } from '../../errors';
 import { principalOf } from '../../http/access';
-import { toPage } from '../../http/paging';
+import { toKeysetPage } from '../../http/paging';
 import { newMessageId } from '../../integrations/webhooks/signer';
 import { authErrors } from '../shared';
 import { access, adminAccess, tags } from './access';
@@ -58,14 +58,14 @@ export function webhookDeliveryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const where = logFilters(eq(webhookLogs.companyId, principalOf(request).companyId), request.query);
-        const [total, rows] = await Promise.all([
-          ctx.db
-            .select({ value: count() })
-            .from(webhookLogs)
-            .where(and(...where)),
-          logsWithBodies(ctx.db, where, request.query.limit, request.query.offset),
-        ]);
-        return toPage(request, request.query, total[0]?.value ?? 0, rows.map(logView(request)));
+        const page = await listLogs(ctx.db, where, request.query, ctx.config.listCountCap);
+        return toKeysetPage(
+          request,
+          request.query.limit,
+          page,
+          page.links,
+          page.results.map(logView(request)),
+        );
       },
     );
 

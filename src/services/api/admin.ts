@@ -1,6 +1,6 @@
 /** Administration (§7 /group; the audit log): groups and the record of staff writes. Users: users.ts. */
 import type { AuditEntry, AuditListQuery } from '#contract/audit';
-import type { Page } from '#contract/common';
+import type { KeysetPage } from '#contract/common';
 import type { Group } from '#contract/companies';
 import type { GroupCreateBody, GroupUpdateBody } from '#contract/groups';
 import { api } from './http';
@@ -34,8 +34,11 @@ export async function deleteGroup(id: number, { signal }: Options = {}): Promise
   await api.delete(`group/${id}`, { signal });
 }
 
-export function listAudit(params: AuditListParams, { signal }: Options = {}): Promise<Page<AuditEntry>> {
-  return api.get('audit', { searchParams: searchParamsOf(params), signal }).json<Page<AuditEntry>>();
+export function listAudit(
+  params: AuditListParams,
+  { signal }: Options = {},
+): Promise<KeysetPage<AuditEntry>> {
+  return api.get('audit', { searchParams: searchParamsOf(params), signal }).json<KeysetPage<AuditEntry>>();
 }
 
 /** Every entry of a filter, page by page (at most `max`), for the CSV export. */

@@ -1,5 +1,5 @@
 /** Customer profiles (§7 /profile). */
-import type { Page } from '#contract/common';
+import type { KeysetPage } from '#contract/common';
 import type { ProfileListQuery, ProfileSummary } from '#contract/profiles';
 import { api } from './http';
 
@@ -16,9 +16,9 @@ export const profileKeys = {
 export function listProfiles(
   params: ProfileListParams,
   { signal }: Options = {},
-): Promise<Page<ProfileSummary>> {
+): Promise<KeysetPage<ProfileSummary>> {
   const searchParams = Object.fromEntries(
     Object.entries(params).filter(([, value]) => value !== undefined && value !== ''),
   ) as Record<string, string | number>;
-  return api.get('profile', { searchParams, signal }).json<Page<ProfileSummary>>();
+  return api.get('profile', { searchParams, signal }).json<KeysetPage<ProfileSummary>>();
 }

@@ -1,5 +1,5 @@
 /** The reviewers' desk (issue 30, `/review/*`): cases, assignment, decisions, four-eyes, waiting, queues. */
-import type { Page } from '#contract/common';
+import type { KeysetPage } from '#contract/common';
 import type {
   DecisionAnswer,
   ReasonCode,
@@ -45,7 +45,7 @@ export const reviewKeys = {
   reasonCodes: () => ['review', 'reason_codes'] as const,
 };
 
-export function listCases(params: CaseListParams, { signal }: Options = {}): Promise<Page<ReviewCase>> {
+export function listCases(params: CaseListParams, { signal }: Options = {}): Promise<KeysetPage<ReviewCase>> {
   const searchParams: Record<string, string | number> = {
     ordering: params.ordering,
     limit: params.limit,
@@ -53,14 +53,14 @@ export function listCases(params: CaseListParams, { signal }: Options = {}): Pro
   };
   if (params.view !== 'all') searchParams.view = params.view;
   if (params.queue !== null) searchParams.queue = params.queue;
-  return api.get('review/cases', { searchParams, signal }).json<Page<ReviewCase>>();
+  return api.get('review/cases', { searchParams, signal }).json<KeysetPage<ReviewCase>>();
 }
 
 /** The open cases of one profile (the profile screen's case panel). */
-export function profileCases(profileId: number, { signal }: Options = {}): Promise<Page<ReviewCase>> {
+export function profileCases(profileId: number, { signal }: Options = {}): Promise<KeysetPage<ReviewCase>> {
   return api
     .get('review/cases', { searchParams: { profile: profileId, limit: 20 }, signal })
-    .json<Page<ReviewCase>>();
+    .json<KeysetPage<ReviewCase>>();
 }
 
 export function getCase(id: number, { signal }: Options = {}): Promise<ReviewCaseDetail> {

@@ -1,4 +1,5 @@
 import { Button, ButtonGroup, HTMLSelect } from '@blueprintjs/core';
+import { useTranslation } from 'react-i18next';
 import { useFormat } from '../format';
 
 /** The pager's texts, from the screen's own namespace (each list screen has them). */
@@ -7,9 +8,10 @@ export type PagerText = (
   values?: { from: string; to: string; count: string },
 ) => string;
 
-/** Rows x–y of n, page size, previous and next. */
+/** Rows x–y of n ("about n" when the server estimated the count), page size, previous and next. */
 export function Pager({
   count,
+  estimated = false,
   page,
   size,
   sizes,
@@ -18,6 +20,8 @@ export function Pager({
   onChange,
 }: {
   count: number;
+  /** The server's `count_is_estimate`: a long list counted approximately (record 0164). */
+  estimated?: boolean;
   page: number;
   size: number;
   sizes: readonly number[];
@@ -26,12 +30,14 @@ export function Pager({
   onChange: (change: { page?: number; size?: number }) => void;
 }) {
   const { number } = useFormat();
+  const { t } = useTranslation('common');
+  const total = estimated ? t('aboutCount', { n: number(count) }) : number(count);
   const from = (page - 1) * size + 1;
   const to = Math.min(count, page * size);
   const last = Math.max(1, Math.ceil(count / size));
   return (
     <nav className="studio-pager" aria-label={label}>
-      <span role="status">{text('range', { from: number(from), to: number(to), count: number(count) })}</span>
+      <span role="status">{text('range', { from: number(from), to: number(to), count: total })}</span>
       <HTMLSelect
         minimal
         aria-label={text('pageSize')}

@@ -208,6 +208,7 @@ export function AuditTab() {
           </HTMLTable>
           <Pager
             count={list.data.count}
+            estimated={list.data.count_is_estimate}
             page={view.page}
             size={view.size}
             sizes={PAGE_SIZES}

@@ -19,7 +19,7 @@ import { SortableHeader } from '../../components/SortableHeader';
 import { TableScroll } from '../../components/TableScroll';
 import { customersListQuery } from '../../queries';
 import { CreateProfile } from './CreateProfile';
-import { type ListView, PAGE_SIZES, toRequest, useListView } from './useListParams';
+import { cursorFor, type ListView, PAGE_SIZES, toRequest, useListView, viewKey } from './useListParams';
 
 type Column = { key: keyof ProfileSummary; label: string; sortable: boolean };
 
@@ -30,7 +30,10 @@ export function CustomersScreen() {
   const title = ts('customers.title');
   usePageTitle(title);
   const [view, update] = useListView();
-  const request = toRequest(view);
+  // The cursor of the page reached by next or previous, kept for exactly that view (not in the address:
+  // a reload or a shared link reads the page by offset).
+  const [seek, setSeek] = useState<{ key: string; cursor: string } | null>(null);
+  const request = { ...toRequest(view), cursor: seek?.key === viewKey(view) ? seek.cursor : undefined };
   // The query the navigation started (routeTable.ts): read from the cache, not started again.
   const list = useQuery(customersListQuery(request));
   useIdleProfilePreload();
@@ -60,12 +63,17 @@ export function CustomersScreen() {
           <ProfileTable rows={list.data.results} view={view} update={update} busy={list.isFetching} />
           <Pager
             count={list.data.count}
+            estimated={list.data.count_is_estimate}
             page={view.page}
             size={view.size}
             sizes={PAGE_SIZES}
             label={t('table')}
             text={(key, values) => t(key, { ...values })}
-            onChange={update}
+            onChange={(change) => {
+              const cursor = change.page ? cursorFor(change.page, view, list.data) : undefined;
+              setSeek(cursor ? { key: viewKey({ ...view, ...change }), cursor } : null);
+              update(change);
+            }}
           />
         </>
       )}

@@ -57,6 +57,23 @@ export function toRequest(view: ListView): ProfileListParams {
   };
 }
 
+/**
+ * The cursor of page `page` when it is next to the shown one (its next/previous link), else none (record
+ * 0164): the adjacent page is a keyset read however deep; a page jump reads by offset.
+ */
+export function cursorFor(
+  page: number,
+  view: ListView,
+  links: { next: string | null; previous: string | null } | undefined,
+): string | undefined {
+  const link = page === view.page + 1 ? links?.next : page === view.page - 1 ? links?.previous : null;
+  const cursor = link ? new URL(link).searchParams.get('cursor') : null;
+  return cursor ?? undefined;
+}
+
+/** A view as a key that tells whether a remembered cursor still finds its page (same filters, sort, size, page). */
+export const viewKey = (view: ListView): string => JSON.stringify(view);
+
 export function useListView(): [ListView, (change: Partial<ListView>) => void] {
   const [query, setQuery] = useSearchParams();
   const view = useMemo(() => readView(query), [query]);

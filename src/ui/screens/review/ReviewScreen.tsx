@@ -133,6 +133,7 @@ export function ReviewScreen() {
           />
           <Pager
             count={list.data.count}
+            estimated={list.data.count_is_estimate}
             page={page}
             size={size}
             sizes={CASE_PAGE_SIZES}

@@ -1,0 +1,206 @@
+/** Keyset paging of the lists (issue 31 point 2, record 0164): cursors, estimated counts, offset still. */
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROFILE_ORDERING_FIELDS } from '#contract/profiles';
+import { profiles } from '../../server/db/schema';
+import { listProfiles } from '../../server/domain/profiles';
+import { get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
+
+interface Page<T> {
+  count: number;
+  count_is_estimate: boolean;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+type Row = { id: number };
+
+let t: TestApp;
+let token = '';
+/** A page by path and query, or by a page's absolute next/previous address. */
+const page = async (address: string) => {
+  const url = new URL(address, 'http://localhost');
+  const reply = await get<Page<Row>>(t.app, `${url.pathname}${url.search}`, token);
+  if (reply.status !== 200) throw new Error(`${address}: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return reply.body;
+};
+
+/** Every row of a list by following `next` from the first page, then `previous` back from the last. */
+async function walk(first: string): Promise<{ forward: number[]; backward: number[]; pages: number }> {
+  const forward: number[] = [];
+  let current = await page(first);
+  const seen: Page<Row>[] = [current];
+  forward.push(...current.results.map((r) => r.id));
+  while (current.next) {
+    current = await page(current.next);
+    seen.push(current);
+    forward.push(...current.results.map((r) => r.id));
+  }
+  const backward: number[] = [...current.results.map((r) => r.id)];
+  while (current.previous) {
+    current = await page(current.previous);
+    backward.unshift(...current.results.map((r) => r.id));
+  }
+  return { forward, backward, pages: seen.length };
+}
+
+/** The whole list in the server's order, by offset pages of 200 (the largest). */
+async function byOffset(path: string, query: string): Promise<number[]> {
+  const ids: number[] = [];
+  for (let offset = 0; ; offset += 200) {
+    const body = await page(`${path}?${query}&limit=200&offset=${offset}`);
+    ids.push(...body.results.map((r) => r.id));
+    if (!body.next) return ids;
+  }
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  token = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
+  // Ties and nulls on every sort key: equal creation and update times, names and status dates missing.
+  const db = t.app.ctx.db;
+  const tied = new Date('2026-01-02T03:04:05.123456Z');
+  await db.execute(sql`update profiles set created_at = ${tied}, updated_at = ${tied}
+    where company_id = 1 and id % 7 = 0`);
+  await db.execute(sql`update profiles set name = null, last_status_date = null
+    where company_id = 1 and id % 5 = 0`);
+  await db.execute(sql`update profiles set name = 'Same Name' where company_id = 1 and id % 11 = 0`);
+  // The other lists: 45 rows each over 4 instants (or 3 due times), so most keys are shared.
+  const at = sql`'2026-01-01T00:00:00Z'::timestamptz + (g % 4) * interval '1 minute'`;
+  await db.execute(sql`insert into audit_log (company_id, object_type, object_id, action, created_at)
+    select 1, 'keyset', g::text, 'keyset.test', ${at} from generate_series(1, 45) g`);
+  await db.execute(sql`insert into video_calls (company_id, profile_id, room_id, created_at)
+    select 1, (select min(id) from profiles where company_id = 1), 'keyset-' || g, ${at}
+      from generate_series(1, 45) g`);
+  await db.execute(sql`insert into webhook_logs (company_id, event, url, success)
+    select 1, 'keyset.test', 'https://example.test/hook', g % 2 = 0 from generate_series(1, 45) g`);
+  expect((await get(t.app, '/api/v2/review/queues', token)).status).toBe(200);
+  await db.execute(sql`insert into review_cases (company_id, profile_id, kind, queue_id, due_at)
+    select 1, p.id, 'aml_hit', (select min(id) from review_queues where company_id = 1),
+      '2026-01-01T00:00:00Z'::timestamptz + (p.id % 3) * interval '1 hour'
+      from profiles p where p.company_id = 1 and not exists (select 1 from review_cases c
+        where c.profile_id = p.id and c.kind = 'aml_hit' and c.state <> 'decided')
+      order by p.id limit 45`);
+});
+afterAll(() => t.close());
+
+describe('GET /profile by cursor', () => {
+  const orderings = PROFILE_ORDERING_FIELDS.flatMap((f) => [f, `-${f}`]);
+
+  it.each(orderings)('pages %s forward and back: every row once, in order', async (ordering) => {
+    const expected = await byOffset('/api/v2/profile', `ordering=${ordering}`);
+    expect(expected).toHaveLength(240);
+    const { forward, backward, pages } = await walk(`/api/v2/profile?ordering=${ordering}&limit=37`);
+    expect(pages).toBe(7);
+    expect(forward).toEqual(expected);
+    expect(backward).toEqual(expected);
+  });
+
+  it('keeps filters on the links and counts exactly below the cap', async () => {
+    const expected = await byOffset('/api/v2/profile', 'ordering=name&status=Approved');
+    const first = await page('/api/v2/profile?ordering=name&status=Approved&limit=5');
+    expect(first).toMatchObject({ count: expected.length, count_is_estimate: false, previous: null });
+    const next = new URL(first.next ?? '');
+    expect(next.searchParams.get('status')).toBe('Approved');
+    expect(next.searchParams.get('cursor')).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(next.searchParams.get('offset')).toBe('5');
+    const { forward } = await walk('/api/v2/profile?ordering=name&status=Approved&limit=5');
+    expect(forward).toEqual(expected);
+  });
+
+  it('still pages by offset, and a page reached by offset links on by cursor', async () => {
+    const expected = await byOffset('/api/v2/profile', 'ordering=-created_at');
+    const middle = await page('/api/v2/profile?limit=20&offset=100');
+    expect(middle.results.map((r) => r.id)).toEqual(expected.slice(100, 120));
+    const next = await page(middle.next ?? '');
+    expect(next.results.map((r) => r.id)).toEqual(expected.slice(120, 140));
+    expect(new URL(middle.previous ?? '').searchParams.get('offset')).toBe('80');
+    const previous = await page(middle.previous ?? '');
+    expect(previous.results.map((r) => r.id)).toEqual(expected.slice(80, 100));
+  });
+
+  it('refuses a bad cursor with a 400 and a detail', async () => {
+    const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const good = new URL((await page('/api/v2/profile?limit=2')).next ?? '').searchParams.get('cursor') ?? '';
+    const bad = [
+      'garbage',
+      '!!!',
+      'x'.repeat(5_000),
+      encodeURIComponent('a\0b'),
+      b64('just text'),
+      b64([1, 2]),
+      b64(null),
+      b64({ o: '-created_at', k: 5, i: 1, b: 0 }),
+      b64({ o: '-created_at', k: '2026-13-45 10:00:00+00', i: 1, b: 0 }),
+      b64({ o: '-created_at', k: "2026-01-01 00:00:00+00'; drop table profiles; --", i: 1, b: 0 }),
+      b64({ o: '-created_at', k: '2026-01-01 00:00:00+00', i: '1', b: 0 }),
+      b64({ o: '-created_at', k: '2026-01-01 00:00:00+00', i: 0, b: 0 }),
+      b64({ o: '-created_at', k: '2026-01-01 00:00:00+00', i: 2 ** 40, b: 0 }),
+      b64({ o: '-created_at', k: '2026-01-01 00:00:00+00', i: 1, b: 2 }),
+      b64({ o: 'name', k: 'a\0b', i: 1, b: 0 }),
+      b64({ o: 'status', k: 'x', i: 1, b: 0 }),
+      Buffer.from('{"o":').toString('base64url'),
+    ];
+    for (const cursor of bad) {
+      const reply = await get<{ detail?: string }>(t.app, `/api/v2/profile?cursor=${cursor}`, token);
+      expect(reply.status, cursor.slice(0, 80)).toBe(400);
+      expect(reply.body.detail ?? JSON.stringify(reply.body)).toMatch(/cursor/i);
+    }
+    // A cursor made for another ordering.
+    const other = await get<{ detail: string }>(t.app, `/api/v2/profile?ordering=name&cursor=${good}`, token);
+    expect(other.status).toBe(400);
+    expect(other.body.detail).toContain('another ordering');
+    const [count] = await t.app.ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(profiles)
+      .where(eq(profiles.companyId, 1));
+    expect(count?.n).toBe(240);
+  });
+
+  it('estimates the count above the cap and says so', async () => {
+    const db = t.app.ctx.db;
+    const query = { limit: 10, offset: 0, ordering: '-created_at' } as const;
+    const capped = await listProfiles(db, 1, query, undefined, 50);
+    expect(capped.estimated).toBe(true);
+    expect(capped.count).toBeGreaterThan(50);
+    expect(capped.results).toHaveLength(10);
+    const exact = await listProfiles(db, 1, query, undefined, 240);
+    expect(exact).toMatchObject({ count: 240, estimated: false });
+    // An empty page counts on its own, capped the same way.
+    const beyond = await listProfiles(db, 1, { ...query, offset: 1_000 }, undefined, 50);
+    expect(beyond).toMatchObject({ estimated: true, results: [] });
+    expect(beyond.count).toBeGreaterThan(50);
+  });
+});
+
+describe.each([
+  ['calls', '/api/v2/videocall', ''],
+  ['calls of one status', '/api/v2/videocall', 'status=0'],
+  ['audit', '/api/v2/audit', ''],
+  ['audit of one action', '/api/v2/audit', 'action=keyset.test'],
+  ['webhook logs', '/api/v2/webhook/logs', ''],
+  ['failed webhook logs', '/api/v2/webhook/logs', 'status=failed'],
+  ['review cases', '/api/v2/review/cases', ''],
+  ['review cases, latest due first', '/api/v2/review/cases', 'ordering=-due_at'],
+])('%s by cursor', (_name, path, filter) => {
+  it('pages forward and back: every row once, in order, links with cursor and offset', async () => {
+    const expected = await byOffset(path, filter);
+    expect(expected.length).toBeGreaterThan(20);
+    const first = await page(`${path}?${filter}&limit=7`);
+    expect(first).toMatchObject({ count: expected.length, count_is_estimate: false, previous: null });
+    const next = new URL(first.next ?? '');
+    expect(next.searchParams.get('offset')).toBe('7');
+    expect(next.searchParams.get('cursor')).toMatch(/^[A-Za-z0-9_-]+$/);
+    const { forward, backward, pages } = await walk(`${path}?${filter}&limit=7`);
+    expect(pages).toBe(Math.ceil(expected.length / 7));
+    expect(forward).toEqual(expected);
+    expect(backward).toEqual(expected);
+    // Offset still works, and a cursor from another list's ordering is refused.
+    const byOffsetPage = await page(`${path}?${filter}&limit=7&offset=14`);
+    expect(byOffsetPage.results.map((r) => r.id)).toEqual(expected.slice(14, 21));
+    const foreign = Buffer.from(JSON.stringify({ o: 'name', k: 'x', i: 1, b: 0 })).toString('base64url');
+    const refused = await get<{ detail: string }>(t.app, `${path}?cursor=${foreign}`, token);
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toMatch(/cursor/);
+  });
+});
