@@ -165,7 +165,14 @@ interface DatabasePlace {
 
 /** A fresh place per database: a PGlite folder, or the PostgreSQL database (seed replaces its data). */
 async function placeFor(database: Database, dir: string): Promise<DatabasePlace> {
-  const env = { DATA_DIR: join(dir, 'data'), JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn' };
+  const env = {
+    DATA_DIR: join(dir, 'data'),
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    // A slow answer is measured, not cut: the server closes a connection silent for 28 s by default, and a
+    // request closed that way leaves its query running and the next line waiting behind it.
+    IDLE_TIMEOUT_MS: '600000',
+  };
   if (database === 'pglite')
     return { env, cleanup: () => rmSync(env.DATA_DIR, { recursive: true, force: true }) };
   const given = process.env.BENCH_VOLUME_DATABASE_URL;
