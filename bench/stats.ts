@@ -3,9 +3,10 @@
  *
  * 1. `seedStatsDatabase`: the demo data without profiles (users, companies) is seeded into a fresh PGlite
  *    in a temporary DATA_DIR; then, in bulk SQL (generate_series), Acme Bank gets BENCH_AGENTS agents
- *    (`bench-agent-<n>@acme.test`, password User@2026), BENCH_PROFILES profiles (every status, created
- *    over the last 6 months), 1–2 documents per profile with checks, an AML screening for every second
- *    profile, and BENCH_CALLS calls (every status, spread over the agents and the last 6 months);
+ *    (`bench-agent-<n>@acme.test`, password User@2026), BENCH_PROFILES profiles by the seed's bulk path
+ *    (server/db/seed/bulk.ts: every status, created over the last 6 months, 1–2 documents with checks, an AML
+ *    screening for every second profile), and BENCH_CALLS calls (every status, spread over the agents and the
+ *    last 6 months);
  *    then VACUUM ANALYZE.
  * 2. `startStatsServer`: the server on a free port (child process), signed in as admin@acme.test.
  * 3. `timeGet`: BENCH_RUNS sequential requests (after BENCH_WARMUP unmeasured ones) through HTTP; the
@@ -25,6 +26,7 @@ import { sql } from 'drizzle-orm';
 import type { InstantStats } from '#contract/socket';
 import { dayOf, lastMonths } from '#contract/statsRange';
 import { openDatabase } from '../server/db/client';
+import { seedBulkProfiles } from '../server/db/seed/bulk';
 import {
   api,
   BENCH_AGENT_PASSWORD,
@@ -84,34 +86,20 @@ async function bulkRows(dataDir: string, env: NodeJS.ProcessEnv, volume: StatsVo
       SELECT ${company}, 'bench-agent-' || n || '@acme.test', 'Agent', 'No. ' || n, u.password_hash, 'User'
         FROM generate_series(1, ${volume.agents}) AS n,
              (SELECT password_hash FROM users WHERE email = 'agent@acme.test' LIMIT 1) AS u`);
-    await db.execute(sql`
-      INSERT INTO profiles (company_id, id_card_number, name, status, risk_level, source, created_at, updated_at,
-                            last_status_date)
-      SELECT ${company}, 'BENCH' || n, 'Bench Customer ' || n,
-             (array['Created','Incomplete','Pending Upload','Pending Review','Pending Approval','Temporarily Approved',
-                    'Temp. Approval Expired','Approved','Rejected','Blacklisted','Inactive'])[1 + n % 11],
-             'Unknown', 'api', t, t, CASE WHEN n % 11 = 0 THEN NULL ELSE t + interval '2 days' * random() END
-        FROM generate_series(1, ${volume.profiles}) AS n,
-             LATERAL (SELECT now() - ${span} * random() AS t) AS c`);
-    const checks = sql.raw(`jsonb_build_object(
-          'document', jsonb_build_object('result', (array['passed','passed','warning','failed'])[1 + (random() * 3)::int], 'score', 80),
-          'fraud', jsonb_build_object('result', (array['passed','passed','warning','failed'])[1 + (random() * 3)::int], 'score', 70),
-          'biometric', jsonb_build_object('result', (array['passed','passed','warning','failed'])[1 + (random() * 3)::int], 'score', 90),
-          'cross', jsonb_build_object('result', (array['passed','passed','warning','failed'])[1 + (random() * 3)::int], 'score', 60))`);
-    await db.execute(sql`
-      INSERT INTO documents (company_id, profile_id, document_class, checks, created_at)
-      SELECT p.company_id, p.id, d.cls, ${checks}, p.created_at + interval '1 minute' * d.k
-        FROM profiles p
-             CROSS JOIN LATERAL (VALUES (1, 'ID'), (2, 'SE')) AS d(k, cls)
-       WHERE p.company_id = ${company} AND p.id_card_number LIKE 'BENCH%' AND (d.k = 1 OR p.id % 2 = 0)`);
-    await db.execute(sql`
-      INSERT INTO aml_history (profile_id, provider, status, scanned_database, created_at)
-      SELECT id, 'Local AML lists', (array['clear','clear','clear','hit','error'])[1 + id % 5], 'OFAC SDN',
-             created_at + interval '1 day'
-        FROM profiles WHERE company_id = ${company} AND id_card_number LIKE 'BENCH%' AND id % 2 = 0`);
+    // Profiles with their documents and AML screenings: the seed's bulk path (server/db/seed/bulk.ts).
+    await seedBulkProfiles(db, {
+      companyId: company,
+      firstIndex: 0,
+      count: volume.profiles,
+      now: Date.now(),
+      spanDays: 182,
+      staffIds: [],
+      amlProvider: 'Local AML lists',
+      calls: false,
+    });
     await db.execute(sql`
       WITH agents AS (SELECT array_agg(id ORDER BY id) AS ids FROM users WHERE email LIKE 'bench-agent-%'),
-           bench AS (SELECT min(id) AS first_id, count(*) AS total FROM profiles WHERE id_card_number LIKE 'BENCH%')
+           bench AS (SELECT min(id) AS first_id, count(*) AS total FROM profiles WHERE company_id = ${company})
       INSERT INTO video_calls (company_id, profile_id, agent_id, room_id, status, call_start_time, call_end_time,
                                created_at)
       SELECT ${company}, bench.first_id + n % bench.total,

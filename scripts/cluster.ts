@@ -60,6 +60,34 @@ function pg(tool: string, args: string[]): void {
   else execFileSync(binary, args, options);
 }
 
+/**
+ * A scratch PostgreSQL cluster in `pgDir` (created here) on 127.0.0.1:`port`, no fsync (its data is thrown
+ * away), as the package's account when root: PostgreSQL refuses to run as root. `stop()` stops it at once.
+ */
+export function startPostgres(pgDir: string, port: number): { databaseUrl: string; stop(): void } {
+  mkdirSync(pgDir);
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    chownSync(pgDir, uid, gid);
+  }
+  pg('initdb', ['-D', join(pgDir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
+  pg('pg_ctl', [
+    '-D',
+    join(pgDir, 'data'),
+    '-o',
+    `-p ${port} -k ${pgDir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    '-l',
+    join(pgDir, 'log'),
+    '-w',
+    'start',
+  ]);
+  return {
+    databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => pg('pg_ctl', ['-D', join(pgDir, 'data'), '-m', 'immediate', '-w', 'stop']),
+  };
+}
+
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
@@ -154,27 +182,9 @@ export async function startCluster(options: {
     ];
     const url = `http://127.0.0.1:${nginxPort}`;
 
-    // PostgreSQL (as its package's account when root: it refuses to run as root).
-    const pgDir = join(dir, 'pg');
-    mkdirSync(pgDir);
-    if (asRoot) {
-      const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-      const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-      chownSync(pgDir, uid, gid);
-    }
-    pg('initdb', ['-D', join(pgDir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
-    pg('pg_ctl', [
-      '-D',
-      join(pgDir, 'data'),
-      '-o',
-      `-p ${pgPort} -k ${pgDir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
-      '-l',
-      join(pgDir, 'log'),
-      '-w',
-      'start',
-    ]);
-    cleanups.push(() => pg('pg_ctl', ['-D', join(pgDir, 'data'), '-m', 'immediate', '-w', 'stop']));
-    const databaseUrl = `postgres://postgres@127.0.0.1:${pgPort}/postgres`;
+    const postgres = startPostgres(join(dir, 'pg'), pgPort);
+    cleanups.push(postgres.stop);
+    const { databaseUrl } = postgres;
     log(`PostgreSQL on ${pgPort}`);
 
     // Redis, in the foreground of its own child process, nothing saved.

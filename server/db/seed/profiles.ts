@@ -26,7 +26,7 @@ import {
 import { CARD_HEIGHT, CARD_WIDTH, SAMPLE_VARIANTS, sampleKey } from './images';
 import type { Rng } from './prng';
 
-const FIRST_NAMES = [
+export const FIRST_NAMES = [
   'Ayşe',
   'Mehmet',
   'Elif',
@@ -44,7 +44,7 @@ const FIRST_NAMES = [
   'Deniz',
   'Selin',
 ];
-const LAST_NAMES = [
+export const LAST_NAMES = [
   'Yılmaz',
   'Kaya',
   'Demir',
@@ -62,7 +62,7 @@ const LAST_NAMES = [
   'Weber',
   'Laurent',
 ];
-const CITIES: [province: string, city: string][] = [
+export const CITIES: [province: string, city: string][] = [
   ['İstanbul', 'Kadıköy'],
   ['Ankara', 'Çankaya'],
   ['İzmir', 'Karşıyaka'],
@@ -72,7 +72,7 @@ const CITIES: [province: string, city: string][] = [
   ['Noord-Holland', 'Amsterdam'],
   ['Lazio', 'Roma'],
 ];
-const STREETS = [
+export const STREETS = [
   'Bağdat Caddesi',
   'Atatürk Bulvarı',
   'Hauptstraße',
@@ -80,9 +80,9 @@ const STREETS = [
   'Damrak',
   'Via del Corso',
 ];
-const NATIONALITIES = ['TR', 'DE', 'FR', 'NL', 'IT', 'GB', 'AZ'];
-const SOURCES = ['sdk', 'studio', 'api', 'web'];
-const UPLOAD_SOURCES = ['sdk', 'studio', 'web'];
+export const NATIONALITIES = ['TR', 'DE', 'FR', 'NL', 'IT', 'GB', 'AZ'];
+export const SOURCES = ['sdk', 'studio', 'api', 'web'];
+export const UPLOAD_SOURCES = ['sdk', 'studio', 'web'];
 const ALERTS: [code: string, name: string][] = [
   ['MRZ_CHECKSUM', 'MRZ checksum mismatch'],
   ['PHOTO_TAMPERING', 'Possible photo tampering'],
@@ -132,7 +132,7 @@ export interface ProfileSeedContext {
   listedNames?: ReadonlyMap<number, { name: string; gender: string; nationality: string }>;
 }
 
-function ascii(text: string): string {
+export function ascii(text: string): string {
   return text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
