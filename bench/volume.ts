@@ -11,7 +11,8 @@
  *
  * Env: BENCH_VOLUME_SIZES (10000,1000000), BENCH_VOLUME_DATABASES (pglite,postgres), BENCH_VOLUME_CONNECTIONS
  * (50), BENCH_VOLUME_REQUESTS (500), BENCH_VOLUME_WARMUP (50), BENCH_VOLUME_SECONDS (30),
- * BENCH_VOLUME_DATABASE_URL. Nothing is asserted; targets at 1,000,000: p95 < 50 ms on PostgreSQL, < 100 ms on
+ * BENCH_VOLUME_DATABASE_URL, BENCH_VOLUME_QUEUE (1; 0 leaves out the queue: `queueSection` of bench/queue.ts, with its
+ * own server, run once at the end with its own BENCH_QUEUE_* settings). Nothing is asserted; targets at 1,000,000: p95 < 50 ms on PostgreSQL, < 100 ms on
  * PGlite, the report < 200 ms, p95 at most 2× that at 10,000.
  */
 import { randomBytes } from 'node:crypto';
@@ -20,6 +21,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dayOf, lastMonths } from '#contract/statsRange';
 import { startPostgres } from '../scripts/cluster';
+import { queueSection } from './queue';
 import { type StatsServer, startStatsServer } from './stats';
 import { finished, freePort, percentile, run } from './support';
 
@@ -34,6 +36,7 @@ const CONNECTIONS = Number(process.env.BENCH_VOLUME_CONNECTIONS ?? 50);
 const REQUESTS = Number(process.env.BENCH_VOLUME_REQUESTS ?? 500);
 const WARMUP = Number(process.env.BENCH_VOLUME_WARMUP ?? 50);
 const SECONDS = Number(process.env.BENCH_VOLUME_SECONDS ?? 30);
+const QUEUE = process.env.BENCH_VOLUME_QUEUE !== '0';
 
 type Database = 'pglite' | 'postgres';
 
@@ -56,10 +59,7 @@ export interface VolumeTarget {
   server: StatsServer;
 }
 
-/**
- * A part of the bench: what it measures against one running server. The queue at 200, 1,000 and 5,000 waiting
- * customers plugs in here as one more section (issue 31 point 6; the lead's part).
- */
+/** A part of the bench: what it measures against one running server (the queue runs apart: `queueSection`). */
 export type VolumeSection = (target: VolumeTarget) => Promise<VolumeLine[]>;
 
 const authorized = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
@@ -155,7 +155,7 @@ const callReport: VolumeSection = async ({ server }) => {
   ];
 };
 
-/** What runs against every server, in order. The queue section (200, 1,000, 5,000 waiting) goes here. */
+/** What runs against every server, in order. */
 export const SECTIONS: VolumeSection[] = [profileReads, callReport];
 
 interface DatabasePlace {
@@ -231,6 +231,8 @@ async function main() {
   );
   console.table(seeds);
   printTable(results);
+  // The queue (bench/queue.ts) does not depend on the profiles: one server of its own, once.
+  if (QUEUE) await queueSection();
 }
 
 /** One row per line and database: p50/p95 per size, and p95 of the largest size over the smallest. */
