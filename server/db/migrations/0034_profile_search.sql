@@ -1,5 +1,5 @@
 -- Profile search served by indexes (record 0165): a stored, folded text of the searched fields with a trigram
--- index for substrings, a b-tree on the folded name for 1–2 character prefixes, and a b-tree for exact ID numbers.
+-- index for substrings, a b-tree on its start (the folded name) for 1–2 character prefixes, and a b-tree for exact ID numbers.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
 -- Lower case without diacritics, the same on every server: translate() and lower() of plain ASCII are immutable
 -- and need no dictionary (unaccent() is only stable). Turkish İ/I/ı/i all become i; ç ğ ş ö ü become c g s o u;
@@ -20,5 +20,6 @@ ALTER TABLE "profiles" ADD COLUMN "search_text" text GENERATED ALWAYS AS (profil
 -- fastupdate off: PGlite runs no autovacuum, so a pending list would only empty when full (4 MB), and every search
 -- would read it through; a profile write updates the index at once instead.
 CREATE INDEX "profiles_search_trgm" ON "profiles" USING gin ("search_text" gin_trgm_ops) WITH (fastupdate = off);--> statement-breakpoint
-CREATE INDEX "profiles_company_name_folded" ON "profiles" USING btree ("company_id", (profile_search_fold("name")) text_pattern_ops);--> statement-breakpoint
+-- search_text starts with the folded name: its first 64 characters serve 1–2 character name prefixes.
+CREATE INDEX "profiles_company_search_prefix" ON "profiles" USING btree ("company_id", (left("search_text", 64)) text_pattern_ops);--> statement-breakpoint
 CREATE INDEX "profiles_company_id_card" ON "profiles" USING btree ("company_id", "id_card_number");

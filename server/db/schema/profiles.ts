@@ -54,9 +54,9 @@ export const profiles = pgTable(
     // The list's search (migration 0034, record 0165; server/domain/profileSearch.ts): substrings by trigrams,
     // 1–2 character name prefixes, exact ID numbers.
     index('profiles_search_trgm').using('gin', sql`${t.searchText} gin_trgm_ops`).with({ fastupdate: false }),
-    index('profiles_company_name_folded').on(
+    index('profiles_company_search_prefix').on(
       t.companyId,
-      sql`(profile_search_fold(${t.name})) text_pattern_ops`,
+      sql`(left(${t.searchText}, 64)) text_pattern_ops`,
     ),
     index('profiles_company_id_card').on(t.companyId, t.idCardNumber),
   ],
