@@ -20,7 +20,9 @@ export function searchConditionOf(
 ): { condition: SQL; values: Record<string, string | number> } {
   const term = search.replace(/\s+/g, ' ');
   // Nothing to look for (punctuation, symbols, emoji): no profile matches, and no index would help.
-  if (!/[\p{L}\p{N}]/u.test(term)) return { condition: sql`false`, values: {} };
+  // Its value is unused: the key alone gives this condition a prepared query of its own (the list keys its
+  // prepared queries by the names of the values), apart from the list without a search.
+  if (!/[\p{L}\p{N}]/u.test(term)) return { condition: sql`false`, values: { searchNothing: 1 } };
   // "+49 170 1234567", "(0532) 123-45-67", "12345678901": compared by their digits.
   const needle = isPhoneLike(term) ? term.replace(/\D/g, '') : term;
   const short = [...needle].length < 3;

@@ -133,6 +133,9 @@ describe('GET /profile?search=', () => {
     expect(await found('qz_under')).toEqual([ids.metas]);
     expect(await found('under\\back')).toEqual([ids.metas]);
     expect(await found('1000 qz')).toEqual([ids.wild]);
+    // The list without a search first: the search that finds nothing must not reuse its prepared query.
+    const all = await get<Page>(t.app, '/api/v2/profile?limit=1', tokens.acme);
+    expect(all.body.count).toBeGreaterThan(0);
     expect(await search('%')).toMatchObject({ count: 0, results: [] });
     expect(await search('%_\\')).toMatchObject({ count: 0, results: [] });
   });
