@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -27,6 +28,12 @@ export interface Database {
    */
   startupDone?(): Promise<void>;
 }
+
+/**
+ * The extensions every PGlite of this schema loads: the profile search's trigram index (migration 0034) needs
+ * pg_trgm's code on every write of a profile, not only when the migration creates it.
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 /** pg_advisory_lock key of the start-up (migrations and seed). */
 const STARTUP_LOCK = 7_114_530_001;
@@ -247,7 +254,10 @@ export async function openDatabase(options: {
     };
   }
   if (options.pgliteDir !== 'memory') mkdirSync(options.pgliteDir, { recursive: true });
-  const client = options.pgliteDir === 'memory' ? new PGlite() : new PGlite(options.pgliteDir);
+  const client =
+    options.pgliteDir === 'memory'
+      ? new PGlite({ extensions: PGLITE_EXTENSIONS })
+      : new PGlite(options.pgliteDir, { extensions: PGLITE_EXTENSIONS });
   await client.waitReady;
   readDatesAsText(client);
   const db = drizzlePglite({ client: withPreparedSelects(client), schema, casing: 'snake_case' });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type AnyColumn, and, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { PROFILE_STATUSES, type ProfileStatus, RISK_LEVELS, type RiskLevel } from '#contract/common';
 import type { Profile, ProfileListQuery, ProfileSummary } from '#contract/profiles';
 import { type DbOrTx, perHandle } from '../db/client';
@@ -14,7 +14,7 @@ import {
   type ListCount,
   listCount,
 } from './counting';
-import { iso, likePattern } from './format';
+import { iso } from './format';
 import {
   type Cursor,
   cursorOf,
@@ -26,6 +26,7 @@ import {
   readWindow,
   seekOf,
 } from './keyset';
+import { searchConditionOf } from './profileSearch';
 
 type ProfileRow = typeof profiles.$inferSelect;
 
@@ -175,18 +176,9 @@ function filtersOf(companyId: number, query: ProfileListQuery): { filters: SQL[]
     values.createdBefore = end.toISOString();
   }
   if (query.search) {
-    values.pattern = likePattern(query.search);
-    const terms: SQL[] = [
-      ilike(profiles.name, p('pattern')),
-      ilike(profiles.email, p('pattern')),
-      ilike(profiles.idCardNumber, p('pattern')),
-    ];
-    if (/^\d{1,9}$/.test(query.search)) {
-      terms.push(eq(profiles.id, p('searchId')));
-      values.searchId = Number(query.search);
-    }
-    const match = or(...terms);
-    if (match) filters.push(match);
+    const search = searchConditionOf(query.search, p);
+    filters.push(search.condition);
+    Object.assign(values, search.values);
   }
   return { filters, values };
 }

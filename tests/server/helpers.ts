@@ -8,7 +8,13 @@ import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import type { ServerConfig } from '../../server/config';
-import { type Database, type Db, readDatesAsText, withPreparedSelects } from '../../server/db/client';
+import {
+  type Database,
+  type Db,
+  PGLITE_EXTENSIONS,
+  readDatesAsText,
+  withPreparedSelects,
+} from '../../server/db/client';
 import * as schema from '../../server/db/schema';
 import { users } from '../../server/db/schema';
 import { answerCall, createCall } from '../../server/domain/videocalls';
@@ -38,7 +44,7 @@ function fromTemplate(
   return async () => {
     templateData ??= new Blob([readFileSync(join(template, TEMPLATE_FILES.database))]);
     cpSync(join(template, TEMPLATE_FILES.storage), join(dataDir, 'storage'), { recursive: true });
-    const client = new PGlite({ loadDataDir: templateData });
+    const client = new PGlite({ loadDataDir: templateData, extensions: PGLITE_EXTENSIONS });
     await client.waitReady;
     readDatesAsText(client);
     // As server/db/client.ts opens PGlite (the migrations are in the template already).

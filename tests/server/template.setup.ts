@@ -12,7 +12,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import type { TestProject } from 'vitest/node';
 import { createSecretBox } from '../../server/auth/secrets';
-import { type Db, readDatesAsText } from '../../server/db/client';
+import { type Db, PGLITE_EXTENSIONS, readDatesAsText } from '../../server/db/client';
 import * as schema from '../../server/db/schema';
 import { seedDemo } from '../../server/db/seed/demo';
 import { createLocalStorage } from '../../server/storage/storage';
@@ -28,7 +28,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'idv-template-'));
   const config = testConfig(dir);
-  const client = new PGlite();
+  const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
   await client.waitReady;
   readDatesAsText(client);
   const db = drizzle({ client, schema, casing: 'snake_case' });

@@ -33,6 +33,8 @@ export const profiles = pgTable(
     gender: text(),
     email: text(),
     phone: text(),
+    /** Folded name, e-mail and ID number and the phone's digits, one a line: what a search looks in (0034). */
+    searchText: text().generatedAlwaysAs(sql`profile_search_text(name, email, id_card_number, phone)`),
     nationality: text(),
     dateOfBirth: date({ mode: 'string' }),
     addressProvince: text(),
@@ -86,6 +88,14 @@ export const profiles = pgTable(
     ),
     // The dashboard (GET /bitool): approvals and rejections by their last status change.
     index('profiles_company_status_date').on(t.companyId, t.lastStatusDate),
+    // The list's search (migration 0034, record 0165; server/domain/profileSearch.ts): substrings by trigrams,
+    // 1–2 character name prefixes, exact ID numbers.
+    index('profiles_search_trgm').using('gin', sql`${t.searchText} gin_trgm_ops`).with({ fastupdate: false }),
+    index('profiles_company_search_prefix').on(
+      t.companyId,
+      sql`(left(${t.searchText}, 64)) text_pattern_ops`,
+    ),
+    index('profiles_company_id_card').on(t.companyId, t.idCardNumber),
   ],
 );
 
