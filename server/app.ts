@@ -348,6 +348,7 @@ export async function buildApp(
     corsOrigins: isAllowedOrigin,
     sessions: { isActive: (claims) => ctx.sessions.check(ctx.db, claims) },
     onError: (error) => app.log.error({ err: error }, 'socket handler failed'),
+    statsEveryMs: config.calls.statsEveryMs,
     cluster: cluster && { adapter: cluster.adapter, sweepMs: cluster.sweepMs },
     onConnection: (change) => ops.socketConnections.inc(change),
   });

@@ -96,6 +96,8 @@ export interface ServerConfig {
     unattachedCallMs: number;
     /** Largest recording taken (§5: 300 MB; tests lower it). */
     maxRecordingBytes: number;
+    /** The least time between two pushes of a company's instant stats (STATS_EVERY_MS; tests lower it). */
+    statsEveryMs: number;
   };
   /**
    * Limits against abuse (issue 25, point 6; docs/server.md): a company's storage quota, uploads per user (a
@@ -148,6 +150,13 @@ export interface EvidenceConfig {
   /** How often this process runs the retention job (EVIDENCE_RETENTION_SWEEP_MS, default 1 hour; 0: never). */
   retentionSweepMs: number;
 }
+
+
+/**
+ * The least time between two pushes of a company's stats (issue 31): with thousands waiting and a hundred staff
+ * screens, one push per event would be a hundred messages per join. The default of `calls.statsEveryMs`.
+ */
+export const STATS_EVERY_MS = 250;
 
 /** EVIDENCE_SIGNING_KEY as PKCS#8 PEM: given as PEM, or as the base64 of the DER; it must be an Ed25519 key. */
 export function readEvidenceKey(value: string | undefined): string | undefined {
@@ -525,6 +534,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       agentGraceMs: readCount(env.CALL_AGENT_GRACE_MS, 15_000, 'CALL_AGENT_GRACE_MS'),
       unattachedCallMs: 30_000,
       maxRecordingBytes: MAX_RECORDING_BYTES,
+      statsEveryMs: STATS_EVERY_MS,
     },
     limits: {
       companyStorageBytes:

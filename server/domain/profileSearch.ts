@@ -1,5 +1,15 @@
-import { and, eq, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { type DbOrTx, perHandle } from '../db/client';
 import { profiles } from '../db/schema';
+
+export interface SearchCondition {
+  condition: SQL;
+  values: Record<string, string | number>;
+  /** A substring search: the condition for a page of many matches (see `substring`), `condition` for few. */
+  many?: SQL;
+  /** A substring search: the condition whose plan estimates the count past the cap (see `substring`). */
+  estimate?: SQL;
+}
 
 /**
  * The list's `search` as one condition with placeholders (record 0165). Every form is served by an index of
@@ -10,14 +20,16 @@ import { profiles } from '../db/schema';
  * Folding happens in the database (`profile_search_fold`), on the search and on the profile alike, so
  * "çelik", "ÇELİK" and "CELIK" find the same profiles and no second copy of the rule exists here.
  *
- * An exact ID number is answered on its own: when the company has a profile with exactly that ID number, the
- * search finds that profile (and a profile whose id is the search), not the profiles that merely contain the
- * digits. The list's ordering and paging stay as they are.
+ * An exact ID number is answered on its own: when the company has a profile with exactly that ID number (one
+ * probe of the b-tree before the list is read), the search finds that profile (and a profile whose id is the
+ * search), not the profiles that merely contain the digits. The list's ordering and paging stay as they are.
  */
-export function searchConditionOf(
+export async function searchConditionOf(
+  db: DbOrTx,
+  companyId: number,
   search: string,
   p: typeof sql.placeholder,
-): { condition: SQL; values: Record<string, string | number> } {
+): Promise<SearchCondition> {
   const term = search.replace(/\s+/g, ' ');
   // Nothing to look for (punctuation, symbols, emoji): no profile matches, and no index would help.
   // Its value is unused: the key alone gives this condition a prepared query of its own (the list keys its
@@ -25,29 +37,52 @@ export function searchConditionOf(
   if (!/[\p{L}\p{N}]/u.test(term)) return { condition: sql`false`, values: { searchNothing: 1 } };
   // "+49 170 1234567", "(0532) 123-45-67", "12345678901": compared by their digits.
   const needle = isPhoneLike(term) ? term.replace(/\D/g, '') : term;
+  // A profile whose id is the search is found too.
+  const byId = /^\d{1,9}$/.test(needle) ? { searchId: Number(needle) } : undefined;
+  const withId = (condition: SQL, values: Record<string, string | number>) =>
+    byId
+      ? {
+          condition: or(condition, eq(profiles.id, p('searchId'))) ?? condition,
+          values: { ...values, ...byId },
+        }
+      : { condition, values };
+  // An exact ID number, known before the list is read: the list is then one b-tree lookup, and a plan never
+  // has to read the trigram index for the digits of every phone and ID number as well.
+  const [exact] = await idNumberProbe(db).execute({ companyId, searchExact: needle });
+  if (exact) return withId(eq(profiles.idCardNumber, p('searchExact')), { searchExact: needle });
   const short = [...needle].length < 3;
-  // The placeholders' names tell the two forms apart: the list prepares one query per set of names.
-  const needleName = short ? 'searchPrefix' : 'searchNeedle';
-  const values: Record<string, string | number> = {
-    // A prefix is compared as text; a substring goes into LIKE, whose metacharacters are made literal.
-    [needleName]: short ? needle : needle.replace(/[\\%_]/g, (c) => `\\${c}`),
-    searchExact: needle,
+  if (short)
+    // The folded name starts search_text: a prefix of it, as a range on the b-tree of its first 64
+    // characters (a range serves a generic plan too: a LIKE prefix must be known when planning). Folded in a
+    // subquery: once a query (an InitPlan), not once a row.
+    return withId(
+      sql`(left(${profiles.searchText}, 64) ~>=~ (select profile_search_fold(${p('searchPrefix')})) and left(${profiles.searchText}, 64) ~<~ (select profile_search_fold(${p('searchPrefix')}) || chr(1114111)))`,
+      { searchPrefix: needle },
+    );
+  // A substring goes into LIKE, whose metacharacters are made literal. Folded in a subquery (as above).
+  const values = { searchNeedle: needle.replace(/[\\%_]/g, (c) => `\\${c}`) };
+  const { few, many, estimate } = substring(p('searchNeedle'));
+  return {
+    ...withId(few, values),
+    many: withId(many, values).condition,
+    estimate: withId(estimate, values).condition,
   };
-  // Folded in a subquery, so the fold runs once a query (an InitPlan), not once a row that a plan filters.
-  const fuzzy = short
-    ? // The folded name starts search_text: a prefix of it, as a range on the b-tree of its first 64
-      // characters (a range serves a generic plan too: a LIKE prefix must be known when planning).
-      sql`(left(${profiles.searchText}, 64) ~>=~ (select profile_search_fold(${p(needleName)})) and left(${profiles.searchText}, 64) ~<~ (select profile_search_fold(${p(needleName)}) || chr(1114111)))`
-    : substring(sql`(select '%' || profile_search_fold(${p(needleName)}) || '%')`);
-  const exactIdNumber = eq(profiles.idCardNumber, p('searchExact'));
-  const anyExact = sql`exists (select 1 from profiles exact where exact.company_id = ${p('companyId')} and exact.id_card_number = ${p('searchExact')})`;
-  const terms: (SQL | undefined)[] = [exactIdNumber, and(sql`not ${anyExact}`, fuzzy)];
-  if (/^\d{1,9}$/.test(needle)) {
-    terms.push(eq(profiles.id, p('searchId')));
-    values.searchId = Number(needle);
-  }
-  return { condition: or(...terms) ?? sql`false`, values };
 }
+
+/** Whether the company has a profile with exactly this ID number (the b-tree of migration 0034). */
+const idNumberProbe = perHandle((db) =>
+  db
+    .select({ one: sql`1` })
+    .from(profiles)
+    .where(
+      and(
+        eq(profiles.companyId, sql.placeholder('companyId')),
+        eq(profiles.idCardNumber, sql.placeholder('searchExact')),
+      ),
+    )
+    .limit(1)
+    .prepare('profile_id_number_probe'),
+);
 
 /** Digits with the usual phone punctuation only, and at least one digit. */
 function isPhoneLike(term: string): boolean {
@@ -55,12 +90,31 @@ function isPhoneLike(term: string): boolean {
 }
 
 /**
- * search_text LIKE the pattern, written twice. A prepared list query soon runs a generic plan, which cannot
- * know the pattern and guesses that 1 profile in 200 matches: at 1,000,000 profiles it then walks the
- * company's newest-first index and filters every row, about 2 s for a search that finds nothing. Two equal
- * conditions halve the guess's exponent (1 in 40,000), so the plan reads the trigram index and sorts the
- * few matches; the second condition costs one comparison a match.
+ * A substring search as two conditions with the same matches, each kept by a generic plan on the read that
+ * suits it (record 0169). The list counts the matches first, up to `SEARCH_COUNT_CAP`, with `few`, then reads
+ * its page with `few` or, past the cap, with `many`:
+ * - `few`: search_text LIKE the pattern, written twice. A generic plan cannot know the pattern and guesses that
+ *   1 profile in 200 matches; two equal conditions bring the guess to 1 in 40,000, so the plan reads the
+ *   trigram index and sorts the matches (a rare term: a few heap rows; the count: at most the cap + 1).
+ * - `many`: the same LIKE on an expression no index holds, so the plan walks the list's ordering index and
+ *   stops at the page's last row: a common term ("Yılmaz", one profile in sixteen) fills a page of 20 from
+ *   about 320 rows, where the trigram plan fetched and sorted every match (62,500 at 1,000,000 profiles).
+ * - `estimate`: the count past the cap is the planner's estimate of this one, planned for the search itself
+ *   (70,710 for those 62,500; the generic conditions above would say 25 or 5,000 whatever the term).
  */
-function substring(pattern: SQL): SQL {
-  return sql`(${profiles.searchText} like ${pattern} and ${profiles.searchText} like ${pattern})`;
+function substring(needle: Placeholder): { few: SQL; many: SQL; estimate: SQL } {
+  // Folded in a subquery: once a query (an InitPlan), not once a row of a generic plan.
+  const pattern = sql`(select '%' || profile_search_fold(${needle}) || '%')`;
+  return {
+    few: sql`(${profiles.searchText} like ${pattern} and ${profiles.searchText} like ${pattern})`,
+    many: sql`(${profiles.searchText} || '') like ${pattern}`,
+    // EXPLAIN with the search's value: the planner folds it into a constant and reads the column's statistics.
+    estimate: sql`${profiles.searchText} like '%' || profile_search_fold(${needle}) || '%'`,
+  };
 }
+
+/**
+ * The most matches of a substring search that are counted (and read through the trigram index); past it the
+ * count is the planner's estimate and the page walks the ordering's index (see `substring`).
+ */
+export const SEARCH_COUNT_CAP = 1_000;

@@ -26,7 +26,7 @@ import {
   readWindow,
   seekOf,
 } from './keyset';
-import { searchConditionOf } from './profileSearch';
+import { SEARCH_COUNT_CAP, searchConditionOf } from './profileSearch';
 
 type ProfileRow = typeof profiles.$inferSelect;
 
@@ -148,7 +148,11 @@ type ListValues = Record<string, string | number>;
  * The list's conditions with placeholders, and their values. The conditions depend only on which
  * filters are set (the query's shape), so one prepared query serves every request of that shape.
  */
-function filtersOf(companyId: number, query: ProfileListQuery): { filters: SQL[]; values: ListValues } {
+async function filtersOf(
+  db: DbOrTx,
+  companyId: number,
+  query: ProfileListQuery,
+): Promise<{ where: SQL | undefined; values: ListValues; many?: SQL; estimate?: SQL }> {
   const p = sql.placeholder;
   const filters: SQL[] = [eq(profiles.companyId, p('companyId'))];
   const values: ListValues = { companyId };
@@ -175,12 +179,15 @@ function filtersOf(companyId: number, query: ProfileListQuery): { filters: SQL[]
     filters.push(lt(profiles.createdAt, p('createdBefore')));
     values.createdBefore = end.toISOString();
   }
-  if (query.search) {
-    const search = searchConditionOf(query.search, p);
-    filters.push(search.condition);
-    Object.assign(values, search.values);
-  }
-  return { filters, values };
+  if (!query.search) return { where: and(...filters), values };
+  const search = await searchConditionOf(db, companyId, query.search, p);
+  Object.assign(values, search.values);
+  return {
+    where: and(...filters, search.condition),
+    values,
+    many: search.many && and(...filters, search.many),
+    estimate: search.estimate && and(...filters, search.estimate),
+  };
 }
 
 /** The filters that change the count (not paging or ordering), as a stable key. */
@@ -189,9 +196,12 @@ function filterKeyOf(query: ProfileListQuery): string {
   return JSON.stringify([search, status, risk_level, source, created_after, created_before]);
 }
 
-/** Which filters are set, the ordering, the cursor's direction and whether the count comes along. */
-function shapeOf(query: ProfileListQuery, withCount: boolean, values: ListValues): string {
-  return [query.ordering, withCount, ...Object.keys(values)].join(' ');
+/**
+ * Which filters are set, the ordering, the cursor's direction, whether the count comes along and whether
+ * a substring search reads many matches.
+ */
+function shapeOf(query: ProfileListQuery, withCount: boolean, values: ListValues, many: boolean): string {
+  return [query.ordering, withCount, ...Object.keys(values), ...(many ? ['many'] : [])].join(' ');
 }
 
 type PageRow = { summary: ProfileSummary; position: string | null; total?: number };
@@ -250,19 +260,20 @@ export interface ProfilePage extends ListCount {
 
 /**
  * A page of the company's profiles: by cursor (keyset, record 0164) or by offset, with the filters'
- * count, exact up to `countCap` and estimated above.
+ * count, exact up to `countCap` and estimated above. A substring search counts first, up to
+ * SEARCH_COUNT_CAP, and then reads its page the way that suits few or many matches (record 0169).
  */
 export async function listProfiles(
   db: DbOrTx,
   companyId: number,
   query: ProfileListQuery,
   counts?: CountCache,
-  countCap = DEFAULT_COUNT_CAP,
+  listCap = DEFAULT_COUNT_CAP,
 ): Promise<ProfilePage> {
   const ordering = orderingOf(query.ordering);
   const cursor = cursorOf(query, ordering);
-  const { filters, values } = filtersOf(companyId, query);
-  const where = and(...filters);
+  const { where, values, many, estimate } = await filtersOf(db, companyId, query);
+  const countCap = many ? Math.min(listCap, SEARCH_COUNT_CAP) : listCap;
   const window = readWindow(query, cursor);
   const paging: ListValues = { ...values, ...window, countCap: countCap + 1 };
   if (cursor) {
@@ -270,7 +281,6 @@ export async function listProfiles(
     paging.cursorId = cursor.id;
   }
   const direction = cursor ? (cursor.back ? 'back' : 'after') : 'offset';
-  const shape = (withCount: boolean) => `${shapeOf(query, withCount, values)} ${direction}`;
   const toPage = (rows: PageRow[], total: number): ProfilePage => {
     const page = pageOf(ordering, query, cursor, rows, (row) => ({ key: row.position, id: row.summary.id }));
     return {
@@ -280,37 +290,53 @@ export async function listProfiles(
       results: page.rows.map((row) => row.summary),
     };
   };
-  const pageOnly = () => listQuery(db, ordering, cursor, false, where, shape(false)).execute(paging);
+  const read = (withCount: boolean, manyRows = false) =>
+    listQuery(
+      db,
+      ordering,
+      cursor,
+      withCount,
+      manyRows && many ? many : where,
+      `${shapeOf(query, withCount, values, manyRows)} ${direction}`,
+    ).execute(paging);
   const filterKey = filterKeyOf(query);
   const known = counts?.get(companyId, filterKey);
-  if (known !== undefined) return toPage(await pageOnly(), known);
   // When a count expires under load, every request in flight would count again (each about as costly
   // as a page): the first one counts, the others wait for its figure, which is just as fresh.
   const inFlight = counts ? countsInFlight(db) : undefined;
   const flightKey = `${companyId}|${filterKey}`;
-  const pending = inFlight?.get(flightKey);
-  if (pending) {
-    const [rows, total] = await Promise.all([pageOnly(), pending]);
-    return toPage(rows, total);
-  }
-
-  // The capped count rides along with the page (one round trip); only an empty page counts on its own.
-  const page = listQuery(db, ordering, cursor, true, where, shape(true)).execute(paging);
-  const totalOf = async () => {
-    const rows = await page;
-    const capped = rows[0]?.total ?? (await countRows(db, matching(db, where), values, countCap + 1));
-    const { count: total } = await listCount(capped, countCap, () =>
-      estimatedRows(db, matching(db, where), values),
-    );
-    return total;
+  const pending = known === undefined ? inFlight?.get(flightKey) : undefined;
+  /** Counts (from the page's rows when the count rode along), shares the figure while it runs, keeps it. */
+  const counted = async (page?: Promise<PageRow[]>) => {
+    const totalOf = async () => {
+      const capped =
+        (await page)?.[0]?.total ?? (await countRows(db, matching(db, where), values, countCap + 1));
+      const estimated = () => estimatedRows(db, matching(db, estimate ?? where), values);
+      return (await listCount(capped, countCap, estimated)).count;
+    };
+    const counting = totalOf();
+    inFlight?.set(flightKey, counting);
+    try {
+      const total = await counting;
+      counts?.set(companyId, filterKey, total);
+      return total;
+    } finally {
+      inFlight?.delete(flightKey);
+    }
   };
-  const counting = totalOf();
-  inFlight?.set(flightKey, counting);
-  try {
-    const [rows, total] = await Promise.all([page, counting]);
-    counts?.set(companyId, filterKey, total);
-    return toPage(rows, total);
-  } finally {
-    inFlight?.delete(flightKey);
+
+  if (many) {
+    // The count decides how the page is read: few matches from the trigram index, many along the ordering.
+    const total = known ?? (await (pending ?? counted()));
+    return toPage(await read(false, total > countCap), total);
   }
+  if (known !== undefined) return toPage(await read(false), known);
+  if (pending) {
+    const [rows, total] = await Promise.all([read(false), pending]);
+    return toPage(rows, total);
+  }
+  // The capped count rides along with the page (one round trip); only an empty page counts on its own.
+  const page = read(true);
+  const [rows, total] = await Promise.all([page, counted(page)]);
+  return toPage(rows, total);
 }

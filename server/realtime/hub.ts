@@ -122,6 +122,8 @@ export function createHub(
     proxyTrust: ProxyTrust | false;
     corsOrigins: (origin: string | undefined) => boolean;
     onError: (error: unknown) => void;
+    /** The least time between two pushes of a company's instant stats. */
+    statsEveryMs: number;
     /**
      * Distributed mode: socket.io's Redis adapter (rooms and emits reach every process), and how often the
      * desk looks for the calls and agents of processes that died.
@@ -151,6 +153,7 @@ export function createHub(
     push: (companyId, figures) =>
       (cluster ? io.local : io).to(companyRoom(companyId)).emit('stats.update', figures),
     onError: deps.onError,
+    everyMs: deps.statsEveryMs,
   });
   deps.calls.onEvent((event) => stats.record(event));
   let sweep: NodeJS.Timeout | undefined;

@@ -2,17 +2,12 @@ import { and, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { agentStatusSchema } from '#contract/common';
 import { CALL_STATUS_MISSED, CALL_STATUS_TALKING } from '#contract/constants';
 import type { BoardAgent, InstantStats, WaitingFigures } from '#contract/socket';
+import { STATS_EVERY_MS } from '../config';
 import type { DbOrTx } from '../db/client';
 import { users, videoCalls } from '../db/schema';
 import { fullName } from '../domain/format';
 import type { DeskEvent } from './callDesk';
 import { createPacer } from './pacer';
-
-/**
- * The least time between two pushes of a company's stats (issue 31): with thousands waiting and a hundred staff
- * screens, one push per event would be a hundred messages per join.
- */
-export const STATS_EVERY_MS = 250;
 
 /** Agents are the company's active studio users who may take calls (roles Admin and User, no API users). */
 const AGENT_ROLES = ['Admin', 'User'];
@@ -61,11 +56,13 @@ export function createInstantStats(deps: {
   waiting: (companyId: number) => Promise<{ call_id: number; created_at: string }[]>;
   push: (companyId: number, stats: InstantStats) => void;
   onError: (error: unknown) => void;
+  /** The least time between two pushes of a company's stats (default STATS_EVERY_MS). */
+  everyMs?: number;
 }) {
   const companies = new Map<number, Promise<CompanyFigures>>();
   /** Companies whose rebuild has finished: later events are applied to them in memory. */
   const settled = new Set<number>();
-  const pushes = createPacer(STATS_EVERY_MS);
+  const pushes = createPacer(deps.everyMs ?? STATS_EVERY_MS);
 
   async function rebuild(companyId: number): Promise<CompanyFigures> {
     const day = today();
@@ -187,7 +184,7 @@ export function createInstantStats(deps: {
   }
 
   /**
-   * Pushes the company's stats at once, or within STATS_EVERY_MS of the last push: however many events moved
+   * Pushes the company's stats at once, or within `everyMs` of the last push: however many events moved
    * them, every staff screen of the company gets one message per period.
    */
   function schedule(companyId: number) {

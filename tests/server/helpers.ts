@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
-import type { ServerConfig } from '../../server/config';
+import { type ServerConfig, STATS_EVERY_MS } from '../../server/config';
 import {
   type Database,
   type Db,
@@ -86,6 +86,7 @@ export const FAST_CALLS: ServerConfig['calls'] = {
   agentGraceMs: 100,
   unattachedCallMs: 2_000,
   maxRecordingBytes: 64 * 1024,
+  statsEveryMs: STATS_EVERY_MS,
 };
 
 export const PASSWORDS = { admin: 'Admin@2026', user: 'User@2026', api: 'Api@2026' } as const;

@@ -172,3 +172,65 @@ describe('GET /profile?search=', () => {
     expect(await found('98765432101', tokens.globex)).toEqual([]);
   });
 });
+
+/**
+ * Record 0169: a substring search with more matches than its count cap reads its page along the ordering's
+ * index instead of the trigram index. The pages must be the same rows either way; only the count is
+ * estimated. Here the cap is 3 (LIST_COUNT_CAP), so a common term takes that path on the demo data.
+ */
+describe('a search with many matches', () => {
+  let low: TestApp;
+  let token = '';
+  beforeAll(async () => {
+    low = await startTestApp({ listCountCap: 3 });
+    token = await tokenFor(low.app, 'admin@acme.test', PASSWORDS.admin);
+  });
+  afterAll(() => low.close());
+
+  /** Every row by following `next` from the first page of `query`. */
+  async function pages(app: TestApp['app'], bearer: string, query: string) {
+    const ids: number[] = [];
+    const counts: { count: number; estimated: boolean }[] = [];
+    let address: string | null = `/api/v2/profile?${query}`;
+    while (address) {
+      const url = new URL(address, 'http://localhost');
+      const answer = await get<Page & { next: string | null; count_is_estimate: boolean }>(
+        app,
+        `${url.pathname}${url.search}`,
+        bearer,
+      );
+      expect(answer.status, address).toBe(200);
+      ids.push(...answer.body.results.map((p) => p.id));
+      counts.push({ count: answer.body.count, estimated: answer.body.count_is_estimate });
+      address = answer.body.next;
+    }
+    return { ids, counts };
+  }
+
+  it.each(['-created_at', 'name', '-status', 'risk_level'])(
+    'pages a common term (%s) through the same rows as the trigram read, with an estimated count',
+    async (ordering) => {
+      const query = `search=example&ordering=${ordering}&limit=7`;
+      const exact = await pages(t.app, tokens.acme, query);
+      expect(exact.ids.length).toBeGreaterThan(20);
+      expect(exact.counts[0]).toEqual({ count: exact.ids.length, estimated: false });
+      const walked = await pages(low.app, token, query);
+      expect(walked.ids).toEqual(exact.ids.filter((id) => !Object.values(ids).includes(id)));
+      expect(walked.counts.every((c) => c.estimated && c.count > 3)).toBe(true);
+    },
+  );
+
+  it('counts a term with no more matches than the cap exactly', async () => {
+    const [profile] = await low.app.ctx.db
+      .select({ id: profiles.id, email: profiles.email })
+      .from(profiles)
+      .where(eq(profiles.companyId, 1))
+      .limit(1);
+    const email = profile?.email ?? '';
+    expect(email).toContain('@');
+    const found = await pages(low.app, token, `search=${encodeURIComponent(email)}&limit=7`);
+    expect(found.ids).toContain(profile?.id);
+    expect(found.counts).toEqual([{ count: found.ids.length, estimated: false }]);
+    expect(found.ids.length).toBeLessThanOrEqual(3);
+  });
+});

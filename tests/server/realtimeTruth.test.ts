@@ -404,6 +404,9 @@ beforeAll(async () => {
           agentGraceMs: 200,
           unattachedCallMs: 1_500,
           maxRecordingBytes: 1024,
+          // Every step is checked against the stats the screens show: at the server's 250 ms a step waited for
+          // the paced push (about 150 ms of each) when the step before it was closer than that.
+          statsEveryMs: 20,
         },
         AGENTS,
       ),
