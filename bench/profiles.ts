@@ -24,6 +24,8 @@
  * Prints median, p90, min and max, and a breakdown from Resource Timing. Nothing is asserted.
  *
  * Env: BENCH_PROFILES (10000), BENCH_RUNS (15), BENCH_WARMUP (3), CHROMIUM_PATH (/usr/bin/chromium),
+ * BENCH_PROFILES_DATABASE_URL (seed into that PostgreSQL instead of PGlite: its data is replaced; with
+ * BENCH_PROFILES=1000000 the studio's list at a million profiles, issue 31),
  * BENCH_DETAIL=1 (also print the request timeline of each series' last run, for finding where time goes).
  * `--no-build` (`npm run bench:profiles -- --no-build`) measures dist/ as it is.
  */
@@ -49,6 +51,7 @@ import {
 } from './support';
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
+const DATABASE_URL = process.env.BENCH_PROFILES_DATABASE_URL;
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const DETAIL = process.env.BENCH_DETAIL === '1';
@@ -71,7 +74,7 @@ const PASSWORD = 'Admin@2026';
  * Runs before the server starts (PGlite has one process at a time).
  */
 async function addDocuments(dataDir: string): Promise<{ id: number; name: string; documents: number }> {
-  const database = await openDatabase({ pgliteDir: join(dataDir, 'pg') });
+  const database = await openDatabase({ databaseUrl: DATABASE_URL, pgliteDir: join(dataDir, 'pg') });
   try {
     const { db } = database;
     const [acme] = await db.select().from(companies).where(eq(companies.name, 'Acme Bank'));
@@ -490,9 +493,11 @@ async function main() {
   dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-profiles-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = benchServerEnv(dataDir, port);
+  const env = { ...benchServerEnv(dataDir, port), ...(DATABASE_URL ? { DATABASE_URL } : {}) };
   try {
-    console.log(`Seeding ${PROFILES} profiles into PGlite in ${dataDir} ...`);
+    console.log(
+      `Seeding ${PROFILES} profiles into ${DATABASE_URL ? 'PostgreSQL (BENCH_PROFILES_DATABASE_URL)' : `PGlite in ${dataDir}`} ...`,
+    );
     const seedStarted = Date.now();
     const seedCode = await finished(run(['server/db/seed.ts', '--profiles', String(PROFILES)], env));
     if (seedCode !== 0) throw new Error(`seed failed (${seedCode})`);
@@ -529,7 +534,7 @@ async function main() {
       .join(' ');
 
     console.log(
-      `\nResults in ms (${PROFILES} profiles; headless Chromium ${browser.version()}; measured in the page ` +
+      `\nResults in ms (${PROFILES} profiles on ${DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; headless Chromium ${browser.version()}; measured in the page ` +
         'with performance.now(); "painted" = after the next frame)',
     );
     report('Returning user, warm HTTP cache (assets revalidated: the server sends max-age=0 + ETag)', warm);
