@@ -151,7 +151,6 @@ export interface EvidenceConfig {
   retentionSweepMs: number;
 }
 
-
 /**
  * The least time between two pushes of a company's stats (issue 31): with thousands waiting and a hundred staff
  * screens, one push per event would be a hundred messages per join. The default of `calls.statsEveryMs`.
