@@ -9,6 +9,7 @@ export * from './schema/callQuality';
 export * from './schema/callRouting';
 export * from './schema/checklists';
 export * from './schema/companies';
+export * from './schema/dashboard';
 export * from './schema/documents';
 export * from './schema/evidence';
 export * from './schema/identProcedure';

@@ -13,7 +13,7 @@ import {
 } from '#contract/stats';
 import type { DbOrTx } from '../db/client';
 import { badRequest } from '../errors';
-import { dayBin, rangeBounds, rowsOf, statusArray } from './callReport';
+import { rowsOf, statusArray } from './callReport';
 
 /**
  * The dashboard's range: both dates as given; end defaults to today (UTC) and start to 6 months before
@@ -27,7 +27,8 @@ export function bitoolRange(query: BitoolQuery, now: Date = new Date()): { start
   return { start, end };
 }
 
-interface PeriodRow {
+/** One row of the period query: a source's figures in one period (and key: a profile status). */
+export interface PeriodRow {
   source: 'profiles' | 'decisions' | 'aml' | 'calls';
   period: string;
   key: string | null;
@@ -37,7 +38,8 @@ interface PeriodRow {
   statuses: number[] | null;
 }
 
-interface CheckRow {
+/** One row of the document check query: the documents of the range with this result of this check. */
+export interface CheckRow {
   kind: string;
   result: string;
   n: number;
@@ -67,7 +69,8 @@ const DECISIONS: Partial<
 };
 
 /**
- * The dashboard's figures (GET /bitool) for one company, all counted in SQL over real rows:
+ * The dashboard's figures (GET /bitool) for one company, summed in SQL over the rollups of its days (records
+ * 0167 and 0170: kept by triggers, equal to counting the rows):
  * - profiles created in each period, by current status;
  * - approvals and rejections: profiles whose last status change (`last_status_date`) falls in the period
  *   and left them Approved, Temporarily Approved, Rejected or Blacklisted;
@@ -79,35 +82,32 @@ const DECISIONS: Partial<
 export async function bitool(db: DbOrTx, companyId: number, query: BitoolQuery, now?: Date): Promise<Bitool> {
   const { start, end } = bitoolRange(query, now);
   const bucket = bucketOf(start, end);
-  const { from, until } = rangeBounds(start, end);
-  // Each source is first counted per UTC day (date_bin: no per-row time-zone conversion), then the few
-  // day rows go into periods. `bucket` is 'week' or 'month' (never user text), written as a literal.
+  // Each source is read per UTC day from its rollups, then the few day rows go into periods. `bucket` is
+  // 'week' or 'month' (never user text), written as a literal.
   const period = sql.raw(`to_char(date_trunc('${bucket}', day AT TIME ZONE 'UTC'), 'YYYY-MM-DD')`);
   const decisions = Object.keys(DECISIONS).map((s) => sql`${s}`);
   const kinds = sql.raw(CHECK_KINDS.map((kind, i) => `('${kind}', ${i + 1})`).join(', '));
+  const days = sql`day >= ${start}::date AND day < ${addDays(end, 1)}::date`;
 
   const [periodResult, checkResult] = await Promise.all([
     db.execute(sql`
-      WITH created AS (
-        SELECT ${dayBin('created_at')} AS day, status, count(*) AS n FROM profiles
-         WHERE company_id = ${companyId} AND created_at >= ${from} AND created_at < ${until}
-         GROUP BY 1, 2
+      WITH rolled AS (
+        -- The dashboard rollups (record 0170): per UTC day, profiles created and decided by status and AML
+        -- screenings, kept by triggers on profiles and aml_history.
+        SELECT source, day::timestamp AT TIME ZONE 'UTC' AS day, key AS status, n, hits, errors
+          FROM dashboard_rollups
+         WHERE company_id = ${companyId} AND source IN ('created', 'decided', 'screened') AND ${days}
+      ), created AS (
+        SELECT day, status, n FROM rolled WHERE source = 'created'
       ), decided AS (
-        SELECT ${dayBin('last_status_date')} AS day, status, count(*) AS n FROM profiles
-         WHERE company_id = ${companyId} AND last_status_date >= ${from} AND last_status_date < ${until}
-           AND status IN (${sql.join(decisions, sql`, `)})
-         GROUP BY 1, 2
+        SELECT day, status, n FROM rolled
+         WHERE source = 'decided' AND status IN (${sql.join(decisions, sql`, `)})
       ), screened AS (
-        SELECT ${dayBin('created_at')} AS day, count(*) AS n,
-               count(*) FILTER (WHERE status = 'hit') AS hits, count(*) FILTER (WHERE status = 'error') AS errors
-          FROM aml_history
-         WHERE profile_id IN (SELECT id FROM profiles WHERE company_id = ${companyId})
-           AND created_at >= ${from} AND created_at < ${until}
-         GROUP BY 1
+        SELECT day, n, hits, errors FROM rolled WHERE source = 'screened'
       ), called AS (
         -- The call rollups (record 0167): per UTC day, agent and status, kept by triggers on video_calls.
         SELECT day::timestamp AT TIME ZONE 'UTC' AS day, status, sum(calls) AS n FROM call_rollups
-         WHERE company_id = ${companyId} AND day >= ${start}::date AND day < ${addDays(end, 1)}::date
+         WHERE company_id = ${companyId} AND ${days}
          GROUP BY 1, 2
       )
       SELECT 'profiles' AS source, ${period} AS period, status AS key, sum(n)::int AS n, 0 AS hits, 0 AS errors,
@@ -120,12 +120,12 @@ export async function bitool(db: DbOrTx, companyId: number, query: BitoolQuery, 
       UNION ALL
       SELECT 'calls', ${period}, NULL, sum(n)::int, 0, 0, ${statusArray('n')} FROM called GROUP BY 2
     `),
-    // check_results is `document|fraud|biometric|cross` (a generated column): documents are grouped by
-    // it, then each group's results are split per kind.
+    // check_results is `document|fraud|biometric|cross` (a generated column); the rollups count the
+    // documents not deleted per day and check_results, then each group's results are split per kind.
     db.execute(sql`
       WITH r AS (
-        SELECT check_results, count(*) AS n FROM documents
-         WHERE company_id = ${companyId} AND deleted_at IS NULL AND created_at >= ${from} AND created_at < ${until}
+        SELECT key AS check_results, sum(n) AS n FROM dashboard_rollups
+         WHERE company_id = ${companyId} AND source = 'checked' AND ${days}
          GROUP BY 1
       )
       SELECT k.kind,
@@ -136,7 +136,17 @@ export async function bitool(db: DbOrTx, companyId: number, query: BitoolQuery, 
        GROUP BY 1, 2
     `),
   ]);
+  return bitoolOf(start, end, bucket, rowsOf<PeriodRow>(periodResult), rowsOf<CheckRow>(checkResult));
+}
 
+/** The answer of GET /bitool from the rows of its two queries (the periods of the range, filled with zeros). */
+export function bitoolOf(
+  start: string,
+  end: string,
+  bucket: Bitool['bucket'],
+  periodRows: PeriodRow[],
+  checkRows: CheckRow[],
+): Bitool {
   const periods = new Map(eachBucket(start, end, bucket).map((p) => [p, emptyPeriod(p)]));
   const callOutcomes = CALL_STATUSES.map((_, code) => ({ code, calls: 0 }));
   const totals: Bitool['totals'] = {
@@ -148,7 +158,7 @@ export async function bitool(db: DbOrTx, companyId: number, query: BitoolQuery, 
     aml_hits: 0,
     calls: 0,
   };
-  for (const row of rowsOf<PeriodRow>(periodResult)) {
+  for (const row of periodRows) {
     const entry = periods.get(row.period);
     if (!entry) continue;
     if (row.source === 'profiles') {
@@ -182,7 +192,7 @@ export async function bitool(db: DbOrTx, companyId: number, query: BitoolQuery, 
     CHECK_KINDS.map((kind) => [kind, { kind, passed: 0, warning: 0, failed: 0, not_run: 0 }]),
   );
   const documentCounts = new Map<string, number>();
-  for (const row of rowsOf<CheckRow>(checkResult)) {
+  for (const row of checkRows) {
     const entry = checks.get(row.kind as (typeof CHECK_KINDS)[number]);
     if (!entry) continue;
     entry[row.result as 'passed' | 'warning' | 'failed' | 'not_run'] += row.n;

@@ -10,6 +10,7 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookDeliveries, webhookMessages } from '../../server/db/schema';
 import { concurrentWriters, expectRollupsExact } from './callRollupsCheck';
+import { concurrentDashboardWriters, expectDashboardRollupsExact } from './dashboardRollupsCheck';
 import { get, PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
 
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
@@ -108,6 +109,12 @@ describe.skipIf(!available)('on a real PostgreSQL', () => {
     await expectRollupsExact(t.app.ctx.db);
     await concurrentWriters(t.app.ctx.db, 50);
     await expectRollupsExact(t.app.ctx.db);
+  });
+
+  it('keeps the dashboard rollups exact under 50 concurrent writers on the same rollup rows (record 0170)', async () => {
+    await expectDashboardRollupsExact(t.app.ctx.db);
+    await concurrentDashboardWriters(t.app.ctx.db, 50);
+    await expectDashboardRollupsExact(t.app.ctx.db);
   });
 
   it('gives 50 concurrent Next case calls 50 different review cases (issue 30: FOR UPDATE SKIP LOCKED)', async () => {
