@@ -11,9 +11,10 @@ import {
   lastMonths,
   monthsBefore,
 } from '#contract/stats';
-import type { DbOrTx } from '../db/client';
+import { type DbOrTx, perHandle } from '../db/client';
 import { badRequest } from '../errors';
 import { rowsOf, statusArray } from './callReport';
+import { createSharedReads } from './sharedReads';
 
 /**
  * The dashboard's range: both dates as given; end defaults to today (UTC) and start to 6 months before
@@ -79,8 +80,15 @@ const DECISIONS: Partial<
  * - the checks of documents uploaded in the range (not deleted), per kind and result.
  * Periods are ISO weeks for ranges up to 92 days, else months (bucketOf).
  */
-export async function bitool(db: DbOrTx, companyId: number, query: BitoolQuery, now?: Date): Promise<Bitool> {
+export function bitool(db: DbOrTx, companyId: number, query: BitoolQuery, now?: Date): Promise<Bitool> {
   const { start, end } = bitoolRange(query, now);
+  return dashboardsInFlight(db)(`${companyId}|${start}|${end}`, () => readBitool(db, companyId, start, end));
+}
+
+/** The same dashboard asked for while it is being read is answered by that read (createSharedReads). */
+const dashboardsInFlight = perHandle(() => createSharedReads<Bitool>());
+
+async function readBitool(db: DbOrTx, companyId: number, start: string, end: string): Promise<Bitool> {
   const bucket = bucketOf(start, end);
   // Each source is read per UTC day from its rollups, then the few day rows go into periods. `bucket` is
   // 'week' or 'month' (never user text), written as a literal.
