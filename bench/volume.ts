@@ -155,8 +155,21 @@ const callReport: VolumeSection = async ({ server }) => {
   ];
 };
 
+/** The dashboard of the last 6 months (GET /bitool with its default range, as the dashboard screen sends it). */
+const dashboard: VolumeSection = async ({ server }) => {
+  const url = `${server.base}/api/v2/bitool`;
+  const { totals } = await getJson<{ totals: { profiles: number } }>(url, server.token);
+  return [
+    {
+      line: 'dashboard, 6 months',
+      note: `${totals.profiles} profiles created in it`,
+      ...(await underLoad(url, server.token)),
+    },
+  ];
+};
+
 /** What runs against every server, in order. */
-export const SECTIONS: VolumeSection[] = [profileReads, callReport];
+export const SECTIONS: VolumeSection[] = [profileReads, callReport, dashboard];
 
 interface DatabasePlace {
   env: NodeJS.ProcessEnv;

@@ -92,7 +92,7 @@ function isPhoneLike(term: string): boolean {
 /**
  * A substring search as two conditions with the same matches, each kept by a generic plan on the read that
  * suits it (record 0169). The list counts the matches first, up to `SEARCH_COUNT_CAP`, with `few`, then reads
- * its page with `few` or, past the cap, with `many`:
+ * its page with `few` or, from `manyFrom` matches on, with `many`:
  * - `few`: search_text LIKE the pattern, written twice. A generic plan cannot know the pattern and guesses that
  *   1 profile in 200 matches; two equal conditions bring the guess to 1 in 40,000, so the plan reads the
  *   trigram index and sorts the matches (a rare term: a few heap rows; the count: at most the cap + 1).
@@ -118,3 +118,30 @@ function substring(needle: Placeholder): { few: SQL; many: SQL; estimate: SQL } 
  * count is the planner's estimate and the page walks the ordering's index (see `substring`).
  */
 export const SEARCH_COUNT_CAP = 1_000;
+
+/**
+ * From how many matches a substring search's page is read along the ordering (`many`) rather than from the
+ * trigram index (`few`). Reading the matches costs about a row each; walking the ordering costs about
+ * `limit` × profiles ÷ matches rows. The two are equal at √(limit × profiles): 450 for a page of 20 among
+ * 10,000 profiles (where "Yılmaz" has 661 matches), the cap (1,000) from 50,000 on. Profiles: the table's rows as
+ * PostgreSQL last counted them (pg_class; -1 when never counted: the cap), read once a minute.
+ */
+export async function manyFrom(db: DbOrTx, limit: number, cap: number): Promise<number> {
+  const rows = await tableRows(db)();
+  return rows < 0 ? cap : Math.min(cap, Math.max(limit, Math.round(Math.sqrt(limit * rows))));
+}
+
+const tableRows = perHandle((db) => {
+  let known: { rows: number; at: number } | undefined;
+  return async () => {
+    if (!known || Date.now() - known.at > 60_000) {
+      const [row] = await db
+        .execute<{ rows: number }>(
+          sql`select reltuples::float8 as rows from pg_class where oid = 'profiles'::regclass`,
+        )
+        .then((result) => (result as unknown as { rows: { rows: number }[] }).rows);
+      known = { rows: Number(row?.rows ?? -1), at: Date.now() };
+    }
+    return known.rows;
+  };
+});

@@ -26,7 +26,7 @@ import {
   readWindow,
   seekOf,
 } from './keyset';
-import { SEARCH_COUNT_CAP, searchConditionOf } from './profileSearch';
+import { manyFrom, SEARCH_COUNT_CAP, searchConditionOf } from './profileSearch';
 
 type ProfileRow = typeof profiles.$inferSelect;
 
@@ -328,7 +328,7 @@ export async function listProfiles(
   if (many) {
     // The count decides how the page is read: few matches from the trigram index, many along the ordering.
     const total = known ?? (await (pending ?? counted()));
-    return toPage(await read(false, total > countCap), total);
+    return toPage(await read(false, total > (await manyFrom(db, query.limit, countCap))), total);
   }
   if (known !== undefined) return toPage(await read(false), known);
   if (pending) {

@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileSummary } from '#contract/profiles';
 import { companies, profiles } from '../../server/db/schema';
+import { manyFrom } from '../../server/domain/profileSearch';
 import { get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 /**
@@ -219,6 +220,22 @@ describe('a search with many matches', () => {
       expect(walked.counts.every((c) => c.estimated && c.count > 3)).toBe(true);
     },
   );
+
+  it('reads along the ordering from √(limit × profiles) matches on, at most the cap', async () => {
+    const db = low.app.ctx.db;
+    const [profilesCounted] = (
+      (await db.execute(
+        sql`select reltuples::float8 as n from pg_class where oid = 'profiles'::regclass`,
+      )) as unknown as {
+        rows: { n: number }[];
+      }
+    ).rows;
+    const n = Number(profilesCounted?.n);
+    expect(n).toBeGreaterThan(200);
+    expect(await manyFrom(db, 20, 1_000)).toBe(Math.round(Math.sqrt(20 * n)));
+    expect(await manyFrom(db, 20, 10)).toBe(10);
+    expect(await manyFrom(db, 200, 1_000_000)).toBe(Math.max(200, Math.round(Math.sqrt(200 * n))));
+  });
 
   it('counts a term with no more matches than the cap exactly', async () => {
     const [profile] = await low.app.ctx.db
