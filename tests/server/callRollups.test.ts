@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallReport } from '#contract/stats';
 import type { Db } from '../../server/db/client';
 import { users, videoCalls } from '../../server/db/schema';
+import { createRng } from '../../server/db/seed/prng';
 import { acmeRows, concurrentWriters, expectRollupsExact, rollupsAndDirect } from './callRollupsCheck';
 import { get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
@@ -23,16 +24,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let r = Math.imul(a ^ (a >>> 15), 1 | a);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (the seed's mulberry32), so a failure can be replayed. */
+const random = (seed: number): (() => number) => createRng(seed).next;
 
 describe('call rollups', () => {
   it('were filled from the demo calls by the migration', async () => {

@@ -4,6 +4,7 @@ import { PROFILE_STATUSES } from '#contract/common';
 import type { Bitool } from '#contract/stats';
 import type { Db } from '../../server/db/client';
 import { amlHistory, companies, documents, profiles } from '../../server/db/schema';
+import { createRng } from '../../server/db/seed/prng';
 import {
   checksOf,
   companyId,
@@ -33,16 +34,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let r = Math.imul(a ^ (a >>> 15), 1 | a);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (the seed's mulberry32), so a failure can be replayed. */
+const random = (seed: number): (() => number) => createRng(seed).next;
 
 /** GET /bitool equals the row-scanning answer for each range (weeks and months, around the test's days). */
 async function expectBitoolAsScanned(company: number, token: string, ranges: string[][]): Promise<void> {
