@@ -140,7 +140,7 @@ function useCustomerMachine(token: string, profileId: number) {
 function CustomerCall({ token, profileId }: { token: string; profileId: number }) {
   const { t } = useTranslation('customer');
   const { state, send, local, remote, enter } = useCustomerMachine(token, profileId);
-  const { position, expectedWait, agentName } = state.context;
+  const { position, expectedWait, agentName, reconnecting } = state.context;
   const leave = (
     <button type="button" className="customer-button customer-danger" onClick={() => send({ type: 'LEAVE' })}>
       {state.matches('live') ? t('hangUp') : t('leave')}
@@ -240,11 +240,13 @@ function CustomerCall({ token, profileId }: { token: string; profileId: number }
       {state.matches('waiting') ? (
         <>
           <p role="status" aria-live="polite" data-testid="queue-position">
-            {position === null
-              ? t('joined')
-              : expectedWait === 0
-                ? t('positionNow', { position })
-                : t('position', { position, minutes: Math.max(1, Math.round((expectedWait ?? 60) / 60)) })}
+            {reconnecting
+              ? t('reconnecting')
+              : position === null
+                ? t('joined')
+                : expectedWait === 0
+                  ? t('positionNow', { position })
+                  : t('position', { position, minutes: Math.max(1, Math.round((expectedWait ?? 60) / 60)) })}
           </p>
           <p className="customer-muted">{t('waitingHelp')}</p>
           {leave}

@@ -104,6 +104,10 @@ export function connectCustomer(options: {
         options.report({ type: 'ANSWERED', agent_name: e.agent_name });
         void readGuide();
       });
+      // A drop (not the customer's own leaving): the place is unknown until the server tells it again.
+      s.on('disconnect', (reason) => {
+        if (reason !== 'io client disconnect') options.report({ type: 'CONNECTION.LOST' });
+      });
       // Back after a drop or a reload: what the agent showed and sent meanwhile.
       s.on('connect', () => void readGuide());
       s.on('call.step', (e) => options.report({ type: 'GUIDE.STEP', kind: e.kind }));

@@ -4,7 +4,7 @@
  * point 5: choose the camera and the microphone, see the preview and the light and sound levels), join the
  * queue (POST /videocall, status 0), wait with the place and the expected wait, then talk once an agent answers.
  * Leaving before an answer makes the call MISSED on the server. Pure: the camera, the joining and the peer come
- * in through `provide`; the connection reports QUEUE.POSITION / ANSWERED / ENDED, the peer PEER.*.
+ * in through `provide`; the connection reports QUEUE.POSITION / CONNECTION.LOST / ANSWERED / ENDED, the peer PEER.*.
  */
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import type { CodeSent, StepKind } from '#contract/identProcedure';
@@ -24,6 +24,8 @@ export type CustomerCallEvent =
   | { type: 'DEVICE.CHOSEN'; kind: 'camera' | 'microphone'; deviceId: string }
   | { type: 'JOIN' }
   | { type: 'QUEUE.POSITION'; position: number; expected_wait_s: number }
+  /** The socket dropped (the network, or a server that restarts): the place is told again once it is back. */
+  | { type: 'CONNECTION.LOST' }
   | { type: 'ANSWERED'; agent_name: string }
   | { type: 'ENDED' }
   | { type: 'PEER.CONNECTED' }
@@ -40,8 +42,11 @@ export interface CustomerCallContext {
   /** The language of the text the customer agreed to (null: none asked, or not yet). */
   consent: ConsentLanguage | null;
   devices: ChosenDevices;
+  /** The place in the queue as the server last told it (null: not told yet, or told before the socket dropped). */
   position: number | null;
   expectedWait: number | null;
+  /** Waiting while the socket is down: the place shown last may no longer hold. */
+  reconnecting: boolean;
   agentName: string | null;
   /** The step the agent shows in a guided call (null: none, or not guided). */
   step: StepKind | null;
@@ -85,6 +90,7 @@ export const customerCallMachine = setup({
     devices: {},
     position: null,
     expectedWait: null,
+    reconnecting: false,
     agentName: null,
     step: null,
     code: null,
@@ -155,8 +161,13 @@ export const customerCallMachine = setup({
       tags: ['camera'],
       on: {
         'QUEUE.POSITION': {
-          actions: assign(({ event }) => ({ position: event.position, expectedWait: event.expected_wait_s })),
+          actions: assign(({ event }) => ({
+            position: event.position,
+            expectedWait: event.expected_wait_s,
+            reconnecting: false,
+          })),
         },
+        'CONNECTION.LOST': { actions: assign({ position: null, expectedWait: null, reconnecting: true }) },
         ANSWERED: { target: 'live', actions: assign(({ event }) => ({ agentName: event.agent_name })) },
         LEAVE: { target: 'left', actions: 'leave' },
         ENDED: 'ended',

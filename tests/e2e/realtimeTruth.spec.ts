@@ -153,12 +153,21 @@ test('after the server crashes and starts again, the studio reconnects, the agen
 
     server.kill();
     await expect(agent.getByText('Connection lost').first()).toBeVisible();
+    // Its icon is drawn: loaded while the server was there, not asked of the server that is gone.
+    await expect(
+      agent.locator('.studio-connection-banner [data-icon="offline"] path').first(),
+    ).toBeAttached();
+    // The customer is told too: the place shown before the drop is not claimed while nobody can confirm it.
+    await expect(customer.getByTestId('queue-position')).toHaveText(/The connection was lost/);
     await server.start();
 
-    // Back: the banner goes, the status is still the server's Online, and the customer kept their place.
+    // Back: the banner goes, the status is still the server's Online, and the customer kept their place, as
+    // the new server tells it (the agent can only answer a customer who is there).
     await expect(agent.getByText('Connection lost')).toHaveCount(0, { timeout: 30_000 });
     await expect(availability(agent)).toHaveAccessibleName('Availability: Online');
-    await expect(customer.getByTestId('queue-position')).toHaveText(/You are number 1 in the queue/);
+    await expect(customer.getByTestId('queue-position')).toHaveText(/You are number 1 in the queue/, {
+      timeout: 30_000,
+    });
     await expect(agent.getByTestId('waiting-count')).toHaveText('1');
     await answerAndTalk(agent, customer, PROFILE);
   } finally {

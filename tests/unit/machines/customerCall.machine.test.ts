@@ -19,6 +19,7 @@ const events = [
   done('join'),
   failed('join', new Error('offline')),
   { type: 'QUEUE.POSITION', position: 1, expected_wait_s: 0 },
+  { type: 'CONNECTION.LOST' },
   { type: 'ANSWERED', agent_name: 'Umut Agent' },
   { type: 'PEER.CONNECTED' },
   { type: 'PEER.LOST' },
@@ -133,6 +134,25 @@ describe('customer call machine: the device check', () => {
     expect(actor.getSnapshot().value).toBe('cameraDenied');
     actor.send({ type: 'RETRY' });
     expect(actor.getSnapshot().value).toBe('camera');
+  });
+});
+
+describe('customer call machine: waiting through a dropped connection', () => {
+  it('forgets the place told before the drop and shows it again once the server tells it', async () => {
+    const { actor, effects } = await pastConsent();
+    await effects.settle('openCamera', { output: undefined });
+    actor.send({ type: 'JOIN' });
+    await effects.settle('join', { output: undefined });
+    actor.send({ type: 'QUEUE.POSITION', position: 2, expected_wait_s: 120 });
+    actor.send({ type: 'CONNECTION.LOST' });
+    expect(actor.getSnapshot().value).toBe('waiting');
+    expect(actor.getSnapshot().context).toMatchObject({
+      position: null,
+      expectedWait: null,
+      reconnecting: true,
+    });
+    actor.send({ type: 'QUEUE.POSITION', position: 1, expected_wait_s: 0 });
+    expect(actor.getSnapshot().context).toMatchObject({ position: 1, expectedWait: 0, reconnecting: false });
   });
 });
 
