@@ -16,6 +16,7 @@ import { sweepStorage } from './domain/evidence';
 import { createEvidenceSigner } from './domain/evidenceKey';
 import { startRetentionJob } from './domain/evidenceRetention';
 import { createIpAllowListCache, proxyTrust } from './domain/ipAllowList';
+import { createReportReads } from './domain/reportReads';
 import { createSessionService } from './domain/sessions';
 import { installAccessControl, PUBLIC } from './http/access';
 import { corsOriginCheck } from './http/cors';
@@ -201,6 +202,9 @@ export async function buildApp(
     mfaSetupTtlSeconds: config.mfaSetupTokenTtlSeconds,
   });
   const limiters = createLimiters(cluster?.redis);
+  // Kept until the database says the figures changed, where it can say so exactly (PGlite, record 0173).
+  const reports = createReportReads();
+  if (database.rollupChanges) await reports.follow(database.rollupChanges);
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -229,6 +233,7 @@ export async function buildApp(
             onError: (error) => app.log.error({ err: error }, 'face model failed to load'),
           })),
     regions: regionsOf(config),
+    reports,
     profileCounts: createCountCache(config.listCountCacheMs),
     calls: createCallDesk({
       db: database.db,
@@ -375,6 +380,8 @@ export async function buildApp(
   );
   app.addHook('onClose', async () => retention.stop());
   app.addHook('onClose', async () => {
+    // A database the caller gave may be closed already; then there is nothing to stop listening to.
+    await reports.stop().catch(() => undefined);
     await cluster?.close();
     if (!options.database) await database.close();
   });

@@ -7,6 +7,7 @@ import type { Db } from './db/client';
 import type { CountCache } from './domain/countCache';
 import type { EvidenceSigner } from './domain/evidenceKey';
 import type { IpAllowListCache, ProxyTrust } from './domain/ipAllowList';
+import type { ReportReads } from './domain/reportReads';
 import type { SessionService } from './domain/sessions';
 import type { FaceMatcher } from './integrations/faceMatch';
 import type { MailOutbox } from './integrations/mail';
@@ -38,6 +39,8 @@ export interface AppContext {
   /** Compares a login photo with the user's auth photo. */
   faceMatcher: FaceMatcher;
   regions: Region[];
+  /** The dashboard's and the call report's answers, shared while they run and kept until they change. */
+  reports: ReportReads;
   /** Profile list counts; write paths that change a company's profiles call `invalidate`. */
   profileCounts: CountCache;
   /** The live call queue (presence, answering, hang-ups); bound to the socket server by the hub. */

@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { pgliteRollupChanges, type RollupChanges } from './rollupChanges';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -27,6 +28,11 @@ export interface Database {
    * the caller has seeded, so several processes starting together migrate and seed once.
    */
   startupDone?(): Promise<void>;
+  /**
+   * Which companies' report figures changed, told at commit (record 0173): PGlite's, where it is exact. Absent on
+   * PostgreSQL, whose notifications reach other processes' listeners a moment after the commit.
+   */
+  rollupChanges?: RollupChanges;
 }
 
 /**
@@ -259,8 +265,19 @@ export async function openDatabase(options: {
       ? new PGlite({ extensions: PGLITE_EXTENSIONS })
       : new PGlite(options.pgliteDir, { extensions: PGLITE_EXTENSIONS });
   await client.waitReady;
+  const database = pgliteDatabase(client);
+  await migratePglite(database.db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder });
+  return database;
+}
+
+/** The database over a PGlite client that is ready (migrated or not): how the server and the tests open one. */
+export function pgliteDatabase(client: PGlite): Database {
   readDatesAsText(client);
   const db = drizzlePglite({ client: withPreparedSelects(client), schema, casing: 'snake_case' });
-  await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    rollupChanges: pgliteRollupChanges(client),
+    close: () => client.close(),
+  };
 }

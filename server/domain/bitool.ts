@@ -11,10 +11,10 @@ import {
   lastMonths,
   monthsBefore,
 } from '#contract/stats';
-import { type DbOrTx, perHandle } from '../db/client';
+import type { DbOrTx } from '../db/client';
 import { badRequest } from '../errors';
 import { rowsOf, statusArray } from './callReport';
-import { createSharedReads } from './sharedReads';
+import type { ReportReads } from './reportReads';
 
 /**
  * The dashboard's range: both dates as given; end defaults to today (UTC) and start to 6 months before
@@ -80,13 +80,16 @@ const DECISIONS: Partial<
  * - the checks of documents uploaded in the range (not deleted), per kind and result.
  * Periods are ISO weeks for ranges up to 92 days, else months (bucketOf).
  */
-export function bitool(db: DbOrTx, companyId: number, query: BitoolQuery, now?: Date): Promise<Bitool> {
+export function bitool(
+  db: DbOrTx,
+  reads: ReportReads,
+  companyId: number,
+  query: BitoolQuery,
+  now?: Date,
+): Promise<Bitool> {
   const { start, end } = bitoolRange(query, now);
-  return dashboardsInFlight(db)(`${companyId}|${start}|${end}`, () => readBitool(db, companyId, start, end));
+  return reads.read(companyId, `bitool|${start}|${end}`, () => readBitool(db, companyId, start, end));
 }
-
-/** The same dashboard asked for while it is being read is answered by that read (createSharedReads). */
-const dashboardsInFlight = perHandle(() => createSharedReads<Bitool>());
 
 async function readBitool(db: DbOrTx, companyId: number, start: string, end: string): Promise<Bitool> {
   const bucket = bucketOf(start, end);

@@ -1,9 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { CALL_STATUSES } from '#contract/common';
 import { addDays, type CallFigures, type CallReport, dayStart, eachDay } from '#contract/stats';
-import { type DbOrTx, perHandle } from '../db/client';
+import type { DbOrTx } from '../db/client';
 import { fullName } from './format';
-import { createSharedReads } from './sharedReads';
+import type { ReportReads } from './reportReads';
 
 /** The rows of a raw query, on PGlite and node-postgres alike (both answer `{ rows }`). */
 export function rowsOf<T>(result: unknown): T[] {
@@ -75,15 +75,13 @@ const figuresOf = (row: FigureRow): CallFigures => ({
  */
 export function callReport(
   db: DbOrTx,
+  reads: ReportReads,
   companyId: number,
   range: { start_date: string; end_date: string },
 ): Promise<CallReport> {
-  const key = `${companyId}|${range.start_date}|${range.end_date}`;
-  return reportsInFlight(db)(key, () => readCallReport(db, companyId, range));
+  const key = `report|${range.start_date}|${range.end_date}`;
+  return reads.read(companyId, key, () => readCallReport(db, companyId, range));
 }
-
-/** The same report asked for while it is being read is answered by that read (createSharedReads). */
-const reportsInFlight = perHandle(() => createSharedReads<CallReport>());
 
 async function readCallReport(
   db: DbOrTx,

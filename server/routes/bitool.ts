@@ -25,7 +25,7 @@ export function bitoolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: bitoolSchema, ...authErrors },
         },
       },
-      async (request) => bitool(ctx.db, principalOf(request).companyId, request.query),
+      async (request) => bitool(ctx.db, ctx.reports, principalOf(request).companyId, request.query),
     );
   };
 }

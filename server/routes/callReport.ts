@@ -24,7 +24,7 @@ export function callReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: callReportSchema, ...authErrors },
         },
       },
-      async (request) => callReport(ctx.db, principalOf(request).companyId, request.query),
+      async (request) => callReport(ctx.db, ctx.reports, principalOf(request).companyId, request.query),
     );
   };
 }

@@ -3,19 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/pglite';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import { type ServerConfig, STATS_EVERY_MS } from '../../server/config';
-import {
-  type Database,
-  type Db,
-  PGLITE_EXTENSIONS,
-  readDatesAsText,
-  withPreparedSelects,
-} from '../../server/db/client';
-import * as schema from '../../server/db/schema';
+import { type Database, PGLITE_EXTENSIONS, pgliteDatabase } from '../../server/db/client';
 import { users } from '../../server/db/schema';
 import { answerCall, createCall } from '../../server/domain/videocalls';
 import type { FaceMatcher } from '../../server/integrations/faceMatch';
@@ -25,6 +17,8 @@ import { SEED_KEYS, TEMPLATE_FILES, testConfig } from './testConfig';
 export interface TestApp {
   app: FastifyInstance;
   config: ServerConfig;
+  /** The database the app was given (a copy of the seeded template), when there is a template. */
+  database?: Database;
   close(): Promise<void>;
 }
 
@@ -46,10 +40,8 @@ function fromTemplate(
     cpSync(join(template, TEMPLATE_FILES.storage), join(dataDir, 'storage'), { recursive: true });
     const client = new PGlite({ loadDataDir: templateData, extensions: PGLITE_EXTENSIONS });
     await client.waitReady;
-    readDatesAsText(client);
     // As server/db/client.ts opens PGlite (the migrations are in the template already).
-    const db = drizzle({ client: withPreparedSelects(client), schema, casing: 'snake_case' });
-    return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+    return pgliteDatabase(client);
   };
 }
 
@@ -70,6 +62,7 @@ export async function startTestApp(
   return {
     app,
     config,
+    ...(database ? { database } : {}),
     async close() {
       await app.close();
       // buildApp leaves a database it was given open.
