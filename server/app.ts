@@ -2,7 +2,7 @@ import fastifyCors from '@fastify/cors';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { type FastifyPluginAsyncZod, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { type FastifyPluginAsyncZod, validatorCompiler } from 'fastify-type-provider-zod';
 import { createLimiters } from './auth/attemptLimiter';
 import { createSecretBox } from './auth/secrets';
 import { createTokenService } from './auth/tokens';
@@ -26,6 +26,7 @@ import { openapiTransform } from './http/openapi';
 import { countedStorage, createOperations, installOperations, type Operations } from './http/operations';
 import { installPaymentGate } from './http/paymentGate';
 import { installSecurityHeaders } from './http/securityHeaders';
+import { frozenAnswersSerializerCompiler } from './http/serializer';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from './integrations/faceMatch';
 import { createDbOutbox } from './integrations/mail';
 import { createMailWorker, smtpTransport } from './integrations/mailWorker';
@@ -293,7 +294,7 @@ export async function buildApp(
     http: { headersTimeout: config.timeouts.headersMs, connectionsCheckingInterval: TIMEOUT_CHECK_MS },
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(frozenAnswersSerializerCompiler);
   app.decorate('ctx', ctx);
   // What a crash in the middle of an upload left in storage goes (issue 25). On S3, shared by several
   // processes, only what is an hour old: another process may be uploading right now.

@@ -40,7 +40,8 @@ export function createReportReads(maxKept = MAX_KEPT_REPORTS): ReportReads {
       const version = stopListening ? versionOf(companyId) : 'running';
       const known = kept.get(id);
       if (known && known.version === version) return known.value as Promise<T>;
-      const value = read();
+      // Frozen: the same answer goes to every caller (and is written once, frozenAnswersSerializerCompiler).
+      const value = read().then((answer) => Object.freeze(answer) as T);
       kept.delete(id);
       kept.set(id, { version, value });
       const oldest = kept.keys().next().value;
