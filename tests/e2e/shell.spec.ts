@@ -85,18 +85,30 @@ test('an English browser gets English', async ({ page }) => {
   await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
 });
 
-test('a logout in one tab reloads the other tab, which then asks to sign in', async ({ context }) => {
+test('a logout in one tab reloads the other tab, which then asks to sign in', async ({
+  context,
+  request,
+}) => {
   const first = await context.newPage();
   await signIn(first);
   const second = await context.newPage();
   await second.goto('/dashboard');
   await expect(second.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 
+  const [token] = await first.evaluate(() =>
+    (JSON.parse(localStorage.getItem('accounts') ?? '[]') as { access: string }[]).map((a) => a.access),
+  );
   await first.getByRole('button', { name: 'Account menu' }).click();
   await first.getByRole('menuitem', { name: 'Logout' }).click();
 
   await expect(second).toHaveURL(/\/login\?redirect=%2Fdashboard/);
   await expect(first).toHaveURL(/\/login/);
+  // The session ends on the server too (a keepalive request that outlives the page): its token is refused.
+  await expect
+    .poll(async () =>
+      (await request.get('/api/v2/session', { headers: { authorization: `Bearer ${token}` } })).status(),
+    )
+    .toBe(401);
 });
 
 test('a screen chunk that fails to load shows a message with Reload, not a white page', async ({ page }) => {
