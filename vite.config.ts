@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import { blueprintCssSplit } from './build/blueprintCss.ts';
 import { blueprintIconNames } from './build/blueprintIconNames.ts';
 import { blueprintText } from './build/blueprintText.ts';
+import { precompress } from './build/precompress.ts';
 
 /** Chunks whose whole import graph is fetched at once when they load (see build.modulePreload). */
 const WHOLE_GRAPH = /\/(routeQueries|MainLayout|CustomersScreen|ProfileLayout|ProfileScreen)-[\w-]+\.js$/;
@@ -10,7 +11,7 @@ const WHOLE_GRAPH = /\/(routeQueries|MainLayout|CustomersScreen|ProfileLayout|Pr
 const serverUrl = process.env.STUDIO_SERVER_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), blueprintCssSplit(), blueprintIconNames(), blueprintText()],
+  plugins: [react(), blueprintCssSplit(), blueprintIconNames(), blueprintText(), precompress()],
   resolve: {
     // simple-peer's package entry expects Node globals; its prebuilt browser bundle does not.
     alias: [{ find: /^simple-peer$/, replacement: 'simple-peer/simplepeer.min.js' }],

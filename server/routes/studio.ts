@@ -30,6 +30,8 @@ export async function registerStudio(app: FastifyInstance, ctx: AppContext): Pro
       root: dist,
       wildcard: true,
       index: ['index.html'],
+      // The build's `.br` and `.gz` copies (build/precompress.ts), by the request's Accept-Encoding.
+      preCompressed: true,
       // Vite's /assets/ files carry a content hash in their names: cache them for good. The rest
       // (index.html, favicon) is revalidated.
       cacheControl: false,

@@ -1,8 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers';
+
+const BIG = `console.log(${JSON.stringify('studio '.repeat(500))});`;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,6 +13,11 @@ beforeAll(async () => {
   mkdirSync(join(dist, 'assets'), { recursive: true });
   writeFileSync(join(dist, 'index.html'), '<!doctype html><title>studio</title>');
   writeFileSync(join(dist, 'assets', 'app.js'), 'console.log(1)');
+  // A built script with the build's compressed copies beside it (build/precompress.ts).
+  writeFileSync(join(dist, 'assets', 'big.js'), BIG);
+  writeFileSync(join(dist, 'assets', 'big.js.br'), brotliCompressSync(BIG));
+  writeFileSync(join(dist, 'assets', 'big.js.gz'), gzipSync(BIG));
+  writeFileSync(join(dist, 'index.html.gz'), gzipSync('<!doctype html><title>studio</title>'));
   t = await startTestApp({ studioDist: dist });
 });
 afterAll(() => t.close());
@@ -26,6 +34,36 @@ describe('serving the studio', () => {
       expect(page.statusCode, url).toBe(200);
       expect(page.body).toContain('<title>studio</title>');
     }
+  });
+
+  it('sends the compressed copy a browser accepts, and the file itself to one that accepts none', async () => {
+    const get = (encoding?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/assets/big.js',
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
+    const brotli = await get('gzip, deflate, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(BIG);
+    // Chrome over plain HTTP offers no Brotli.
+    const gzip = await get('gzip, deflate');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(BIG);
+    expect(gzip.headers.vary).toContain('accept-encoding');
+    expect(gzip.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const plain = await get();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG);
+    // A studio page (the index.html fallback) too.
+    const page = await t.app.inject({
+      method: 'GET',
+      url: '/customers',
+      headers: { accept: 'text/html', 'accept-encoding': 'gzip' },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(page.rawPayload).toString()).toContain('<title>studio</title>');
   });
 
   it('never answers API, socket or storage addresses with the studio', async () => {
