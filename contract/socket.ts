@@ -212,12 +212,17 @@ export interface ReviewCaseChanged {
   assignee: number | null;
 }
 
+/** The refusal of `call.answer` for a waiting call whose customer is not connected right now (record 0175). */
+export const CUSTOMER_NOT_CONNECTED = 'Customer Not Connected';
+
 export interface ClientToServerEvents {
   /** The calls waiting now, oldest first (staff): the studio re-syncs its queue with it after a reconnect. */
   'queue.sync': (ack: Ack<{ calls: QueuedCall[] }>) => void;
   /**
    * Answer a waiting call; exactly one agent gets it, the others get `Call Already Answered`. The winner learns
-   * the call's room here, and only here.
+   * the call's room here, and only here. A call still waiting whose customer is not connected (a dropped
+   * connection, a server that restarted) is refused with `CUSTOMER_NOT_CONNECTED`; it rings again once the
+   * customer is back (`call.incoming`).
    */
   'call.answer': (payload: { call_id: number }, ack: Ack<{ call: AnsweredCall }>) => void;
   /** Hang up (agent or customer); the other side gets `call.ended`. */

@@ -10,7 +10,7 @@
 import { assign, fromCallback, fromPromise, sendTo, setup, spawnChild } from 'xstate';
 import { type LiveQuality, MAX_QUALITY_SAMPLES, type QualitySample } from '#contract/callQualityRules';
 import { CALL_CLOSED, CALL_STATUS_TALKING, FIRST_FINAL_CALL_STATUS } from '#contract/constants';
-import type { QueuedCall } from '#contract/socket';
+import { CUSTOMER_NOT_CONNECTED, type QueuedCall } from '#contract/socket';
 import { recordingUploadMachine } from './recordingUpload.machine';
 
 export const CALL_ALREADY_ANSWERED = 'Call Already Answered';
@@ -47,6 +47,13 @@ export type CallEvent =
   | { type: 'STATUS.SAVE' }
   | { type: 'CONNECTION.LOST' }
   | { type: 'CONNECTION.RESTORED' };
+
+/** A call's end, as its desk learns it. */
+export interface CallOutput {
+  call_id: number;
+  /** Refused because its customer was not connected: not to ring again before the customer is back. */
+  customerAway: boolean;
+}
 
 /** The call as the server holds it, read again after the socket comes back (what `checkCall` answers). */
 export interface HeldCall {
@@ -116,6 +123,8 @@ export const callMachine = setup({
     hangUp: (_, _callId: number) => {},
     /** "Call Already Answered" */
     notifyTaken: () => {},
+    /** The customer is not connected right now: the call rings again once they are back. */
+    notifyCustomerAway: () => {},
     /** "Call Completed": the customer hung up. */
     notifyCompleted: () => {},
     /** "Video call status updated successfully" */
@@ -129,6 +138,7 @@ export const callMachine = setup({
     takenByOther: ({ context }, event: { call_id: number; agent_id: number }) =>
       event.call_id === context.call.call_id && event.agent_id !== context.agentId,
     refusedAsTaken: (_, error: unknown) => detailOf(error) === CALL_ALREADY_ANSWERED,
+    refusedAsAway: (_, error: unknown) => detailOf(error) === CUSTOMER_NOT_CONNECTED,
     refusedAsClosed: (_, error: unknown) => detailOf(error) === CALL_CLOSED,
     wasClosed: ({ context }) => context.closedReason !== null,
     statusPicked: ({ context }) => context.status !== null,
@@ -148,6 +158,11 @@ export const callMachine = setup({
   },
 }).createMachine({
   id: 'call',
+  /** What the desk learns when the call is over: whether to wait for the customer before it rings again. */
+  output: ({ context, event }): CallOutput => ({
+    call_id: context.call.call_id,
+    customerAway: (event.output as { customerAway?: boolean } | undefined)?.customerAway === true,
+  }),
   context: ({ input }) => ({
     call: input.call,
     agentId: input.agentId,
@@ -203,6 +218,13 @@ export const callMachine = setup({
               params: ({ event }: { event: { error: unknown } }) => event.error,
             },
             target: 'takenByOther',
+          },
+          {
+            guard: {
+              type: 'refusedAsAway',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
+            target: 'customerAway',
           },
           { target: 'failed', actions: assign(({ event }) => ({ error: detailOf(event.error) })) },
         ],
@@ -393,6 +415,8 @@ export const callMachine = setup({
     done: { type: 'final', entry: 'notifyDone' },
     closed: { type: 'final' },
     takenByOther: { type: 'final', entry: 'notifyTaken' },
+    /** Answered while its customer was not connected: the desk stops ringing it until they are back. */
+    customerAway: { type: 'final', entry: 'notifyCustomerAway', output: { customerAway: true } },
     cancelled: { type: 'final' },
     dismissed: { type: 'final' },
     failed: {

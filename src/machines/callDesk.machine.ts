@@ -3,13 +3,14 @@
  * offered or holds. When the agent can answer (Online, connected) and is free, the oldest waiting call offered
  * to them rings (every waiting call, unless the company routes calls one agent at a time: then only the call the
  * server offers this agent, and it stops ringing when the offer goes to someone else);
- * a call that is taken, cancelled or gone after a re-sync stops ringing; after a call is over the next rings.
+ * a call that is taken, cancelled or gone after a re-sync stops ringing; after a call is over the next rings. A
+ * call refused because its customer is not connected leaves the queue until the server offers it again.
  * Pure: it only keeps the queue and runs call machines; the socket's events come in as events.
  */
 import { type ActorRefFrom, assign, enqueueActions, setup } from 'xstate';
 import type { LiveQuality } from '#contract/callQualityRules';
 import type { QueuedCall } from '#contract/socket';
-import { type CallEvent, callMachine } from './call.machine';
+import { type CallEvent, type CallOutput, callMachine } from './call.machine';
 
 export type DeskEvent =
   | { type: 'CALL.INCOMING'; call: QueuedCall }
@@ -60,7 +61,7 @@ export const routedOneAtATime = (context: Pick<DeskContext, 'queue'>) =>
 export const callDeskMachine = setup({
   types: {
     context: {} as DeskContext,
-    events: {} as DeskEvent | { type: `xstate.done.actor.${string}` },
+    events: {} as DeskEvent | { type: `xstate.done.actor.${string}`; output?: CallOutput },
     input: {} as { agentId: number },
   },
   actors: { call: callMachine },
@@ -120,7 +121,15 @@ export const callDeskMachine = setup({
     AVAILABILITY: { actions: [assign(({ event }) => ({ canAnswer: event.canAnswer })), 'ring'] },
     'CONNECTION.LOST': { actions: 'forward' },
     'CONNECTION.RESTORED': { actions: 'forward' },
-    // A call is over (answered and done, taken by another, cancelled, dismissed): the next one may ring.
-    'xstate.done.actor.*': { actions: 'ring' },
+    // A call is over (answered and done, taken by another, cancelled, dismissed): the next one may ring. One whose
+    // customer was not connected waits for them (`call.incoming` again when they are back).
+    'xstate.done.actor.*': {
+      actions: [
+        assign(({ context, event }) =>
+          event.output?.customerAway ? { queue: queueWithout(context.queue, event.output.call_id) } : {},
+        ),
+        'ring',
+      ],
+    },
   },
 });

@@ -2,7 +2,13 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClientToServerEvents, InstantStats, QueuedCall, ServerToClientEvents } from '#contract/socket';
+import {
+  type ClientToServerEvents,
+  CUSTOMER_NOT_CONNECTED,
+  type InstantStats,
+  type QueuedCall,
+  type ServerToClientEvents,
+} from '#contract/socket';
 import { profileLogs, users, videoCalls } from '../../server/db/schema';
 import { bearer, FAST_CALLS, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
@@ -243,6 +249,30 @@ describe('the queue', () => {
     expect(row?.status).toBe(1);
     expect(ids).toContain(row?.agentId);
     expect(await answered).toMatchObject({ call_id: call.id, room_id: call.room_id });
+  });
+
+  it('refuses a waiting call whose customer is not connected as such, and rings it once they are back', async () => {
+    const [id] = await makeAgents(1, 'away');
+    const agent = await agentSocket(id as number);
+    const { token } = await joinLink(7);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/videocall',
+      headers: bearer(token),
+      payload: { profile: 7, status: 0 },
+    });
+    const call = created.json() as { id: number };
+    // The customer's socket has not connected (as after a server restart, before they are back).
+    expect(await agent.emitWithAck('call.answer', { call_id: call.id })).toEqual({
+      ok: false,
+      detail: CUSTOMER_NOT_CONNECTED,
+    });
+    expect((await statusOf(call.id))?.status).toBe(0);
+    const rings = next(agent, 'call.incoming', (c) => c.call_id === call.id);
+    const customer = await connect({ customer: token, call_id: call.id });
+    await rings;
+    expect((await agent.emitWithAck('call.answer', { call_id: call.id })).ok).toBe(true);
+    customer.disconnect();
   });
 
   it('offers calls only to Online agents who are not in a call', async () => {

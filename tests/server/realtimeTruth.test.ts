@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { waitFor } from 'xstate';
 import { AGENT_STATUSES, CALL_STATUS_DISCONNECTED } from '#contract/constants';
+import { CUSTOMER_NOT_CONNECTED } from '#contract/socket';
 import { type Agent, eventually, type Tab, World } from './truth/world';
 
 /** Sequences per CI run (TRUTH_RUNS raises it for a longer local search). */
@@ -28,9 +29,13 @@ const CONVERGE_MS = 5_000;
 const replay = process.env.TRUTH_SEED
   ? { seed: Number(process.env.TRUTH_SEED), path: process.env.TRUTH_PATH, endOnFailure: true }
   : {};
-/** The refusals of an answer race (one-at-a-time: the offer moved on while the agent clicked). */
+/**
+ * The refusals of an answer race (one-at-a-time: the offer moved on while the agent clicked; a customer who
+ * dropped and is within their grace period).
+ */
 const ALLOWED_REFUSALS = new Set([
   'Call Already Answered',
+  CUSTOMER_NOT_CONNECTED,
   'You are already in a call',
   'This call is offered to another agent',
 ]);

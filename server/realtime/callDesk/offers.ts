@@ -1,5 +1,10 @@
-import { CALL_STATUS_TALKING } from '#contract/constants';
-import type { AgentState, AnsweredCall, QueuedCall } from '#contract/socket';
+import { CALL_STATUS_TALKING, CALL_STATUS_WAITING } from '#contract/constants';
+import {
+  type AgentState,
+  type AnsweredCall,
+  CUSTOMER_NOT_CONNECTED,
+  type QueuedCall,
+} from '#contract/socket';
 import { fullName } from '../../domain/format';
 import { answerCall, answerCallAlone } from '../../domain/videocalls';
 import { agentStatusOf, agentsRoom, companyRoom, customerRoom, userRoom } from '../rooms';
@@ -139,8 +144,13 @@ export function createCallOffers(ctx: DeskContext, queue: CallQueue, router: Cal
       const notOffered = router.refusal(callId, agentId);
       if (notOffered) return { ok: false, detail: notOffered };
       if (taken.has(callId)) return { ok: false, detail: CALL_ALREADY_ANSWERED };
-      if (shared ? !(await shared.has(companyId, callId)) : !queue.isPresent(callId))
-        return { ok: false, detail: CALL_ALREADY_ANSWERED };
+      if (shared ? !(await shared.has(companyId, callId)) : !queue.isPresent(callId)) {
+        // Still waiting, but its customer is not connected (not back yet after a drop or a restart): it rings
+        // again when they are. Otherwise somebody answered it (on another process) or it is over.
+        const call = await callById(db, callId);
+        const away = call?.companyId === companyId && call.status === CALL_STATUS_WAITING;
+        return { ok: false, detail: away ? CUSTOMER_NOT_CONNECTED : CALL_ALREADY_ANSWERED };
+      }
       if (shared && busy.has(agentId)) return refuse(ALREADY_IN_CALL);
       if ((await agentStatusOf(db, agentId)) !== 'Online') return refuse(MUST_BE_ONLINE);
       if (shared && busy.has(agentId)) return refuse(ALREADY_IN_CALL);

@@ -13,7 +13,13 @@ import type { FastifyInstance } from 'fastify';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { type ActorRefFrom, createActor, fromCallback, fromPromise } from 'xstate';
 import { CALL_STATUS_TALKING, CALL_STATUS_WAITING } from '#contract/constants';
-import type { ClientToServerEvents, InstantStats, QueuedCall, ServerToClientEvents } from '#contract/socket';
+import {
+  type ClientToServerEvents,
+  CUSTOMER_NOT_CONNECTED,
+  type InstantStats,
+  type QueuedCall,
+  type ServerToClientEvents,
+} from '#contract/socket';
 import { buildApp } from '../../../server/app';
 import { hashPassword } from '../../../server/auth/passwords';
 import { loadConfig, type ServerConfig } from '../../../server/config';
@@ -280,6 +286,7 @@ export class World {
       actions: {
         hangUp: (_, callId) => void realtime.hangUp(callId).catch(() => undefined),
         notifyTaken: () => notices.push('Call Already Answered'),
+        notifyCustomerAway: () => notices.push(CUSTOMER_NOT_CONNECTED),
         notifyFailed: (_, detail) => notices.push(detail ?? 'failed'),
       },
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, waitFor } from 'xstate';
-import type { QueuedCall } from '#contract/socket';
+import { CUSTOMER_NOT_CONNECTED, type QueuedCall } from '#contract/socket';
 import { CALL_ALREADY_ANSWERED, callMachine, type SessionCommand } from '../../../src/machines/call.machine';
 import { done, Effects, failed, modelCases, replay } from './modelPaths';
 
@@ -38,6 +38,7 @@ const events = [
   { type: 'CONNECTION.RESTORED' },
   done('answer', { room_id: 'room-5' }),
   failed('answer', { detail: CALL_ALREADY_ANSWERED }),
+  failed('answer', { detail: CUSTOMER_NOT_CONNECTED }),
   failed('answer', { detail: 'Set your status to Online to answer' }),
   done('saveStatus', {}),
   failed('saveStatus', { status: 409, detail: 'The call was not answered' }),
@@ -92,6 +93,7 @@ describe('call machine: every path of the model', () => {
       '"uploading"',
       '"done"',
       '"takenByOther"',
+      '"customerAway"',
       '"cancelled"',
       '"dismissed"',
       '"failed"',

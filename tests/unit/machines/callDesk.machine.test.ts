@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise } from 'xstate';
-import type { QueuedCall } from '#contract/socket';
+import { CUSTOMER_NOT_CONNECTED, type QueuedCall } from '#contract/socket';
 import { callMachine } from '../../../src/machines/call.machine';
 import { callDeskMachine, queueWith, queueWithout } from '../../../src/machines/callDesk.machine';
 
@@ -32,6 +32,7 @@ function desk() {
         },
         actions: {
           notifyTaken: () => notices.push('taken'),
+          notifyCustomerAway: () => notices.push('away'),
           notifyCompleted: () => notices.push('completed'),
         },
       }),
@@ -105,6 +106,26 @@ describe('call desk', () => {
     answers[0]?.reject({ detail: 'Call Already Answered' });
     await new Promise((r) => setTimeout(r, 0));
     expect(ringingCall()).toBe(2);
+  });
+
+  it('stops ringing a call refused because its customer is not connected, until the server offers it again', async () => {
+    const { actor, answers, notices, ringingCall } = desk();
+    actor.send({ type: 'AVAILABILITY', canAnswer: true });
+    actor.send({ type: 'CALL.INCOMING', call: waiting(1, 1) });
+    actor.send({ type: 'CALL.INCOMING', call: waiting(2, 2) });
+    actor.getSnapshot().context.call?.send({ type: 'ANSWER' });
+    answers[0]?.reject({ detail: CUSTOMER_NOT_CONNECTED });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(notices).toEqual(['away']);
+    // The next waiting call rings, not the one whose customer is away.
+    expect(ringingCall()).toBe(2);
+    expect(actor.getSnapshot().context.queue.map((c) => c.call_id)).toEqual([2]);
+    actor.send({ type: 'CALL.TAKEN', call_id: 2, agent_id: 9 });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(ringingCall()).toBeNull();
+    // The customer is back: the server offers the call again.
+    actor.send({ type: 'CALL.INCOMING', call: waiting(1, 1) });
+    expect(ringingCall()).toBe(1);
   });
 
   it('passes what the customer receives on to the call (issue 29 point 6)', async () => {

@@ -119,6 +119,7 @@ function createDesk(account: Account, t: TFunction): Omit<RealtimeDesk, 'connect
     actions: {
       hangUp: (_, callId) => void realtime.hangUp(callId).catch(() => undefined),
       notifyTaken: () => void showError(t('messages.callAlreadyAnswered')),
+      notifyCustomerAway: () => void showError(t('messages.customerNotConnected')),
       notifyCompleted: () => void showSuccess(t('messages.callCompleted')),
       notifyDone: () => void showSuccess(t('success.callStatusUpdated')),
       notifyClosed: (_, reason) =>
