@@ -82,7 +82,7 @@ function GuidedCallView({
           return { results: latestResults(recorded), shots: pendingShots(recorded, screenshots) };
         }),
         shoot: fromPromise(async ({ input }) => {
-          const frame = await frameOf(remoteVideo.current);
+          const frame = await frameOf(() => remoteVideo.current);
           if (!frame) throw { detail: NO_VIDEO };
           const shot = await addCallScreenshot(callId, input.kind, frame);
           return { id: shot.id, preview: URL.createObjectURL(frame) };

@@ -29,7 +29,7 @@ export function IdSnapshot({
   const idType = types.data?.find((type) => type.document_class === 'ID');
   const save = useMutation({
     mutationFn: async () => {
-      const frame = await frameOf(remoteVideo.current);
+      const frame = await frameOf(() => remoteVideo.current);
       if (!frame) throw new Error(t('snapshot.noVideo'));
       const page = new File([frame], `id-snapshot-${Date.now()}.jpg`, { type: 'image/jpeg' });
       return uploadDocument({
