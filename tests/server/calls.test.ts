@@ -106,7 +106,8 @@ async function joinLink(profile: number) {
 }
 
 /** A customer who opened the join link, created the call and connected: waiting in the queue. */
-async function waitingCustomer(profile: number) {
+/** A customer's call, created through their join link (POST /videocall); their socket is not connected yet. */
+async function createdCall(profile: number) {
   const { token } = await joinLink(profile);
   const created = await t.app.inject({
     method: 'POST',
@@ -117,6 +118,11 @@ async function waitingCustomer(profile: number) {
   expect(created.statusCode).toBe(201);
   const call = created.json() as { id: number; room_id: string; status: number };
   expect(call.status).toBe(0);
+  return { call, token };
+}
+
+async function waitingCustomer(profile: number) {
+  const { call, token } = await createdCall(profile);
   let position: Promise<unknown> = Promise.resolve();
   const socket = await connect({ customer: token, call_id: call.id }, (s) => {
     position = next(s, 'queue.position');
@@ -196,14 +202,7 @@ describe('the queue', () => {
     const started = Date.now();
     const customers = await Promise.all(
       Array.from({ length: 30 }, async () => {
-        const { token } = await joinLink(5);
-        const created = await t.app.inject({
-          method: 'POST',
-          url: '/api/v2/videocall',
-          headers: bearer(token),
-          payload: { profile: 5, status: 0 },
-        });
-        const call = created.json() as { id: number };
+        const { call, token } = await createdCall(5);
         const told: { position: number; expected_wait_s: number | null }[] = [];
         heard.set(call.id, told);
         return connect({ customer: token, call_id: call.id }, (socket) =>
@@ -254,14 +253,7 @@ describe('the queue', () => {
   it('refuses a waiting call whose customer is not connected as such, and rings it once they are back', async () => {
     const [id] = await makeAgents(1, 'away');
     const agent = await agentSocket(id as number);
-    const { token } = await joinLink(7);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/v2/videocall',
-      headers: bearer(token),
-      payload: { profile: 7, status: 0 },
-    });
-    const call = created.json() as { id: number };
+    const { call, token } = await createdCall(7);
     // The customer's socket has not connected (as after a server restart, before they are back).
     expect(await agent.emitWithAck('call.answer', { call_id: call.id })).toEqual({
       ok: false,
