@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumArgs } from './playwright.config';
+import { chromiumArgs, chromiumPath } from './playwright.config';
 
 /**
  * The distributed test (issue 18): PostgreSQL, Redis, s3rver, two server processes and nginx, started by
@@ -28,7 +28,7 @@ export default defineConfig({
     permissions: ['camera', 'microphone'],
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath,
       args: chromiumArgs,
     },
   },

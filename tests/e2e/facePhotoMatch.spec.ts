@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { chromiumArgs } from '../../playwright.config';
+import { chromiumArgs, chromiumPath } from '../../playwright.config';
 import { sampleFacePhoto } from '../../server/integrations/faceSamples';
 import { signInToPhotoStep } from './support';
 
@@ -14,7 +14,7 @@ writeFileSync(video, Buffer.concat(Array.from({ length: 30 }, () => frame)));
 
 test.use({
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath,
     args: [...chromiumArgs, `--use-file-for-fake-video-capture=${video}`],
   },
 });
