@@ -85,7 +85,7 @@ npx vitest run
 step "build (vite)"
 npx vite build --logLevel warn
 
-step "end-to-end tests (playwright, Debian chromium)"
+step "end-to-end tests (playwright, headless Chromium)"
 npx playwright test
 
 if [ "$DISTRIBUTED" = "1" ]; then
