@@ -35,9 +35,9 @@ const LIVE_CALL_SPECS =
 /**
  * The browser of the tests: Debian's old headless shell (package `chromium-headless-shell`, what Playwright
  * itself runs headless), or Debian's Chromium where the shell is not installed; CHROMIUM_PATH names another.
- * The same engine, version and flags; the shell has no browser UI behind its pages: two sets of specs took
- * 12–14 % less time and 14–21 % less CPU with it here (record 0177). The benches keep Debian's Chromium: they
- * measure what a user's browser does.
+ * The same engine, version and flags; the shell has no browser UI behind its pages: the whole suite took 24 %
+ * less time and 29 % less CPU with it here (record 0177). The benches keep Debian's Chromium: they measure what
+ * a user's browser does.
  */
 export const chromiumPath =
   process.env.CHROMIUM_PATH ||
