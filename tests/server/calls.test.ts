@@ -105,7 +105,6 @@ async function joinLink(profile: number) {
   return response.json() as { url: string; token: string };
 }
 
-/** A customer who opened the join link, created the call and connected: waiting in the queue. */
 /** A customer's call, created through their join link (POST /videocall); their socket is not connected yet. */
 async function createdCall(profile: number) {
   const { token } = await joinLink(profile);
@@ -121,6 +120,7 @@ async function createdCall(profile: number) {
   return { call, token };
 }
 
+/** A customer who opened the join link, created the call and connected: waiting in the queue. */
 async function waitingCustomer(profile: number) {
   const { call, token } = await createdCall(profile);
   let position: Promise<unknown> = Promise.resolve();
