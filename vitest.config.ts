@@ -25,8 +25,8 @@ const SERVER = {
 const MOCKS_DNS = 'tests/security/webhookSsrf.test.ts';
 
 /**
- * The realtime truth test: about 2.5 min, half of it waiting (grace periods, reconnections, convergence), on a
- * database of its own (no template). Started last among the server files it ended the run alone; as a project
+ * The realtime truth test: about 2.5 min, half of it waiting (grace periods, reconnections, convergence), its
+ * worlds on copies of the template. Started last among the server files it ended the run alone; as a project
  * of its own, named to sort first (projects run in the order of their names), it starts at once on a worker
  * of its own, and the other files fill the cores while it waits.
  */
@@ -63,7 +63,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { ...SERVER, name: 'realtime-truth', include: [REALTIME_TRUTH], globalSetup: [] },
+        test: { ...SERVER, name: 'realtime-truth', include: [REALTIME_TRUTH] },
       },
       {
         extends: true,

@@ -42,7 +42,9 @@ export interface CallDesk {
   bind(io: HubServer): void;
   /**
    * After a (re)start: calls an earlier process left waiting or talking wait for their customer to come back
-   * (their place kept), and agents it left available wait for a socket, each for its grace period.
+   * (their place kept), and agents it left available wait for a socket, each for its grace period. The periods
+   * start once the desk is bound to its socket server: nobody can come back before, and a start slower than a
+   * grace period must not judge an agent or a customer gone (nor fail to, with no server to ask).
    */
   restore(): Promise<void>;
   /**
@@ -131,6 +133,11 @@ export function createCallDesk(deps: {
     isClosed: () => closed,
   };
   const hub = ctx.hub;
+  /** Grace periods `restore` found: they start once the desk is bound. */
+  const restoredGraces: (() => void)[] = [];
+  const startRestoredGraces = () => {
+    if (io) for (const start of restoredGraces.splice(0)) start();
+  };
   const queue = createCallQueue(ctx, (companyId) => offers.engagedAgents(companyId));
   const router = createCallRouter(ctx, (companyId) => offers.engagedAgents(companyId), deps.random);
   const offers = createCallOffers(ctx, queue, router);
@@ -210,6 +217,7 @@ export function createCallDesk(deps: {
   return {
     bind(server) {
       io = server;
+      startRestoredGraces();
     },
 
     async restore() {
@@ -228,10 +236,14 @@ export function createCallDesk(deps: {
           });
           continue;
         }
-        queue.later(call.id, deps.unattachedCallMs, () => customerLeft(call.companyId, call.id));
+        restoredGraces.push(() =>
+          queue.later(call.id, deps.unattachedCallMs, () => customerLeft(call.companyId, call.id)),
+        );
       }
       const available = await availableAgents(deps.db);
-      for (const agent of available) availability.offlineLater(agent.companyId, agent.id);
+      for (const agent of available)
+        restoredGraces.push(() => availability.offlineLater(agent.companyId, agent.id));
+      startRestoredGraces();
     },
 
     async customerConnected(companyId, profileId, callId, join) {

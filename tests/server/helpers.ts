@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import { type ServerConfig, STATS_EVERY_MS } from '../../server/config';
-import { type Database, PGLITE_EXTENSIONS, pgliteDatabase } from '../../server/db/client';
+import { type Database, openDatabase, PGLITE_EXTENSIONS, pgliteDatabase } from '../../server/db/client';
 import { users } from '../../server/db/schema';
 import { answerCall, createCall } from '../../server/domain/videocalls';
 import type { FaceMatcher } from '../../server/integrations/faceMatch';
@@ -17,8 +17,10 @@ import { SEED_KEYS, TEMPLATE_FILES, testConfig } from './testConfig';
 export interface TestApp {
   app: FastifyInstance;
   config: ServerConfig;
-  /** The database the app was given (a copy of the seeded template), when there is a template. */
-  database?: Database;
+  /** The app's database: a copy of the seeded template when there is one. */
+  database: Database;
+  /** Stops the app and starts a new one on the same database, as a process restart would. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -29,7 +31,7 @@ let templateData: Blob | undefined;
  * A copy of the migrated, seeded template database (tests/server/template.setup.ts), or undefined when
  * there is none (a run without the server project's global setup) or the overrides change the seed.
  */
-function fromTemplate(
+export function fromTemplate(
   dataDir: string,
   overrides: Partial<ServerConfig>,
 ): (() => Promise<Database>) | undefined {
@@ -57,19 +59,23 @@ export async function startTestApp(
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-test-'));
   const config: ServerConfig = { ...testConfig(dataDir), ...overrides };
   const open = fromTemplate(dataDir, overrides);
-  const database = open ? await open() : undefined;
-  const app = await buildApp(config, { ...options, ...(database ? { database } : {}) });
-  return {
-    app,
+  const database = open ? await open() : await openDatabase(config);
+  const testApp: TestApp = {
+    app: await buildApp(config, { ...options, database }),
     config,
-    ...(database ? { database } : {}),
+    database,
+    async restart() {
+      await testApp.app.close();
+      testApp.app = await buildApp(config, { ...options, database });
+    },
     async close() {
-      await app.close();
+      await testApp.app.close();
       // buildApp leaves a database it was given open.
-      await database?.close();
+      await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return testApp;
 }
 
 /** Call timers short enough for tests (a customer or agent who drops is gone after 100 ms). */

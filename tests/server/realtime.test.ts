@@ -1,7 +1,10 @@
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ClientToServerEvents, ServerToClientEvents } from '#contract/socket';
+import { users } from '../../server/db/schema';
+import { agentStatusOf } from '../../server/realtime/rooms';
 import {
   bearer,
   FAST_CALLS,
@@ -159,6 +162,27 @@ describe('socket.io hub', () => {
       expect(await offline).toEqual({ user_id: 2, status: 'Offline', call_id: null });
     } finally {
       await slow.close();
+    }
+  });
+
+  it('an agent an earlier run left Online goes Offline after the grace, even a grace shorter than the start', async () => {
+    // The grace ends while the new process is still starting (before its socket server is up): the check must
+    // wait for it, not fail and leave the agent Online for good.
+    const restarted = await startTestApp({ calls: { ...FAST_CALLS, agentGraceMs: 1 } });
+    try {
+      const { db } = restarted.database;
+      const [agent] = await db
+        .update(users)
+        .set({ agentStatus: 'Online' })
+        .where(eq(users.email, 'agent@acme.test'))
+        .returning({ id: users.id });
+      if (!agent) throw new Error('no agent@acme.test in the seed');
+      await restarted.restart();
+      await vi.waitFor(async () => expect(await agentStatusOf(db, agent.id)).toBe('Offline'), {
+        timeout: 5_000,
+      });
+    } finally {
+      await restarted.close();
     }
   });
 

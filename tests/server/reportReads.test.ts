@@ -175,7 +175,7 @@ describe('the database tells which companies changed (migration 0037), and the a
     agent = acme.agents[0] ?? 0;
     token = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
     // Beside the app, on the same database.
-    const changes = t.database?.rollupChanges;
+    const changes = t.database.rollupChanges;
     if (!changes) throw new Error('the test app runs on no PGlite of its own');
     stopListening = await changes.listen((change) => told.push(change));
   });

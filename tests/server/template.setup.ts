@@ -1,5 +1,5 @@
 /**
- * Vitest global setup of the server project: one database migrated and seeded with the demo data, made
+ * Vitest global setup of the server projects: one database migrated and seeded with the demo data, made
  * once per run and copied into every test app (tests/server/helpers.ts) instead of each test file running
  * PostgreSQL's initdb, the migrations and the seed again (about three quarters of a file's start-up).
  * The copy is PGlite's own data directory (dumpDataDir / loadDataDir) plus the seeded storage folder.
@@ -25,7 +25,26 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * Vitest runs a global setup once per project that names it, one project after the other, before any test: the
+ * server, security and realtime projects share the one template (built once, removed after the last of them).
+ */
+const shared = globalThis as { idvServerTemplate?: { dir: Promise<string>; users: number } };
+
 export default async function setup(project: TestProject) {
+  shared.idvServerTemplate ??= { dir: build(), users: 0 };
+  const template = shared.idvServerTemplate;
+  template.users += 1;
+  project.provide('serverTemplate', await template.dir);
+  return async () => {
+    template.users -= 1;
+    if (template.users > 0) return;
+    shared.idvServerTemplate = undefined;
+    rmSync(await template.dir, { recursive: true, force: true });
+  };
+}
+
+async function build(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'idv-template-'));
   const config = testConfig(dir);
   const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
@@ -41,6 +60,5 @@ export default async function setup(project: TestProject) {
   const dump = await client.dumpDataDir('none');
   writeFileSync(join(dir, TEMPLATE_FILES.database), Buffer.from(await dump.arrayBuffer()));
   await client.close();
-  project.provide('serverTemplate', dir);
-  return () => rmSync(dir, { recursive: true, force: true });
+  return dir;
 }

@@ -22,7 +22,7 @@ import {
 } from '#contract/socket';
 import { buildApp } from '../../../server/app';
 import { hashPassword } from '../../../server/auth/passwords';
-import { loadConfig, type ServerConfig } from '../../../server/config';
+import type { ServerConfig } from '../../../server/config';
 import { type Database, openDatabase } from '../../../server/db/client';
 import { companies, profiles, users, videoCalls } from '../../../server/db/schema';
 import { createInstantStats } from '../../../server/realtime/instantStats';
@@ -36,6 +36,8 @@ import {
 import { callDeskMachine } from '../../../src/machines/callDesk.machine';
 import { connectRealtime, type Realtime } from '../../../src/services/socket';
 import { wireDesk } from '../../../src/ui/app/realtime/wireDesk';
+import { fromTemplate } from '../helpers';
+import { testConfig } from '../testConfig';
 
 export const COMPANY = 1;
 export const PASSWORD = 'Truth@2026';
@@ -122,23 +124,16 @@ export class World {
 
   static async create(calls: ServerConfig['calls'], agentCount: number): Promise<World> {
     const dataDir = mkdtempSync(join(tmpdir(), 'idv-truth-'));
+    // The test apps' configuration: every customer comes from one address, so its calls-per-address limit is
+    // off (at the default 30 calls an hour a world that had not restarted for 30 joins was refused with a 429).
     const config: ServerConfig = {
-      ...loadConfig({
-        DATA_DIR: dataDir,
-        JWT_SECRET: 'truth-secret-that-is-long-enough-0123456789',
-        LOG_LEVEL: 'silent',
-        // Every customer comes from one address: at the default 30 calls an hour a world that had not
-        // restarted (a new process counts afresh) for 30 joins was refused with a 429.
-        CALLS_PER_ADDRESS_PER_HOUR: '100000',
-      }),
-      pgliteDir: 'memory',
-      argon2: { memoryCost: 1024, timeCost: 1 },
-      studioDist: join(dataDir, 'no-studio'),
-      mailConsole: false,
+      ...testConfig(dataDir),
       loginRateLimit: { perAccount: 1_000_000, perAddress: 1_000_000, timeWindowMs: 60_000 },
       calls,
     };
-    const database = await openDatabase(config);
+    // A copy of the run's seeded template, as the test apps start on (a fresh one when run without it).
+    const open = fromTemplate(dataDir, {});
+    const database = open ? await open() : await openDatabase(config);
     const world = new World(config, database, dataDir);
     await world.start();
     const passwordHash = await hashPassword(PASSWORD, config.argon2);
@@ -377,8 +372,6 @@ export class World {
     );
   }
 
-  /** Where each connected tab differs from the server (empty when every screen shows the truth). */
-  /** A call's row as the server stored it. */
   /** The company's call routing, as an Admin would set it (the offer may be shorter than the API allows). */
   async setRouting(oneAtATime: boolean, offerSeconds = 15) {
     await this.app.ctx.db
@@ -388,6 +381,7 @@ export class World {
     this.oneAtATime = oneAtATime;
   }
 
+  /** A call's row as the server stored it. */
   async call(callId: number) {
     const [row] = await this.app.ctx.db.select().from(videoCalls).where(eq(videoCalls.id, callId));
     return row;
