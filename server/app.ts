@@ -16,6 +16,7 @@ import { sweepStorage } from './domain/evidence';
 import { createEvidenceSigner } from './domain/evidenceKey';
 import { startRetentionJob } from './domain/evidenceRetention';
 import { createIpAllowListCache, proxyTrust } from './domain/ipAllowList';
+import { createPrincipalReads } from './domain/principal';
 import { createReportReads } from './domain/reportReads';
 import { createSessionService } from './domain/sessions';
 import { installAccessControl, PUBLIC } from './http/access';
@@ -206,6 +207,9 @@ export async function buildApp(
   // Kept until the database says the figures changed, where it can say so exactly (PGlite, record 0173).
   const reports = createReportReads();
   if (database.rollupChanges) await reports.follow(database.rollupChanges);
+  // Likewise the access checks' principals (record 0179).
+  const principals = createPrincipalReads();
+  if (database.principalChanges) await principals.follow(database.principalChanges);
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -235,6 +239,7 @@ export async function buildApp(
           })),
     regions: regionsOf(config),
     reports,
+    principals,
     profileCounts: createCountCache(config.listCountCacheMs),
     calls: createCallDesk({
       db: database.db,
@@ -383,6 +388,7 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     // A database the caller gave may be closed already; then there is nothing to stop listening to.
     await reports.stop().catch(() => undefined);
+    await principals.stop().catch(() => undefined);
     await cluster?.close();
     if (!options.database) await database.close();
   });

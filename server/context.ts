@@ -7,6 +7,7 @@ import type { Db } from './db/client';
 import type { CountCache } from './domain/countCache';
 import type { EvidenceSigner } from './domain/evidenceKey';
 import type { IpAllowListCache, ProxyTrust } from './domain/ipAllowList';
+import type { PrincipalReads } from './domain/principal';
 import type { ReportReads } from './domain/reportReads';
 import type { SessionService } from './domain/sessions';
 import type { FaceMatcher } from './integrations/faceMatch';
@@ -41,6 +42,8 @@ export interface AppContext {
   regions: Region[];
   /** The dashboard's and the call report's answers, shared while they run and kept until they change. */
   reports: ReportReads;
+  /** The access checks' principals, kept until they change where the database says so (record 0179). */
+  principals: PrincipalReads;
   /** Profile list counts; write paths that change a company's profiles call `invalidate`. */
   profileCounts: CountCache;
   /** The live call queue (presence, answering, hang-ups); bound to the socket server by the hub. */

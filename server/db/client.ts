@@ -10,7 +10,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { pgliteRollupChanges, type RollupChanges } from './rollupChanges';
+import { type Changes, PRINCIPALS_CHANGED, pgliteChanges, ROLLUPS_CHANGED } from './changes';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -32,7 +32,12 @@ export interface Database {
    * Which companies' report figures changed, told at commit (record 0173): PGlite's, where it is exact. Absent on
    * PostgreSQL, whose notifications reach other processes' listeners a moment after the commit.
    */
-  rollupChanges?: RollupChanges;
+  rollupChanges?: Changes;
+  /**
+   * Which users' principals (role, flags, state, groups) changed, told at commit (record 0179): PGlite's, for the
+   * same reason.
+   */
+  principalChanges?: Changes;
 }
 
 /**
@@ -277,7 +282,8 @@ export function pgliteDatabase(client: PGlite): Database {
   return {
     db: db as unknown as Db,
     kind: 'pglite',
-    rollupChanges: pgliteRollupChanges(client),
+    rollupChanges: pgliteChanges(client, ROLLUPS_CHANGED),
+    principalChanges: pgliteChanges(client, PRINCIPALS_CHANGED),
     close: () => client.close(),
   };
 }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { PERMISSIONS, type Permission, ROLE_PERMISSIONS, ROLES, type Role } from '#contract/common';
+import type { Change, Changes } from '../db/changes';
 import type { DbOrTx } from '../db/client';
 import { groups, userGroups, users } from '../db/schema';
 
@@ -24,15 +25,18 @@ export function permissionsOf(role: Role, groupPermissions: readonly string[]): 
   return PERMISSIONS.filter((p) => granted.has(p));
 }
 
+/** A principal and when its user was last disabled (tokens without a session check it). */
+export interface PrincipalState {
+  principal: Principal;
+  disabledAt: Date | null;
+}
+
 /**
  * Loads an active user as a principal; null when missing or disabled. One query (the user and their groups'
- * permissions), run on every request: a change of role, groups or state applies to the next request in every
- * process (issue 26). `disabledAt`: when the user was last disabled (tokens without a session check it).
+ * permissions): a change of role, groups or state applies to the next request in every process (issue 26), read
+ * by every request or kept until the database says it changed (`createPrincipalReads`).
  */
-export async function loadPrincipalState(
-  db: DbOrTx,
-  userId: number,
-): Promise<{ principal: Principal; disabledAt: Date | null } | null> {
+export async function loadPrincipalState(db: DbOrTx, userId: number): Promise<PrincipalState | null> {
   const rows = await db
     .select({
       id: users.id,
@@ -71,4 +75,74 @@ export async function loadPrincipalState(
 
 export async function loadPrincipal(db: DbOrTx, userId: number): Promise<Principal | null> {
   return (await loadPrincipalState(db, userId))?.principal ?? null;
+}
+
+/**
+ * The principals of the requests' access checks (record 0179). Where the database tells at commit whose principal
+ * changed (PGlite, migration 0038), a principal read is kept until that user's (or everyone's) change: it is keyed
+ * by the user's version taken before the read starts, so a write that commits while a read runs makes that read
+ * stale for the next caller, and a change of role, groups or state still applies to the next request. Elsewhere
+ * (PostgreSQL, whose notifications reach other processes a moment after the commit) every request reads.
+ * Never for a read inside a transaction: it would see the transaction's own writes.
+ */
+export interface PrincipalReads {
+  read(db: DbOrTx, userId: number): Promise<PrincipalState | null>;
+  /** Keeps principals from now on, until `stop`, forgetting them as `changes` tells. */
+  follow(changes: Changes): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** At most this many principals are kept (the oldest goes first). */
+export const MAX_KEPT_PRINCIPALS = 10_000;
+
+/** Frozen: one object serves every request of its user, and nothing may change it for the others. */
+function frozen(state: PrincipalState | null): PrincipalState | null {
+  if (!state) return null;
+  Object.freeze(state.principal.permissions);
+  Object.freeze(state.principal);
+  return Object.freeze(state);
+}
+
+export function createPrincipalReads(
+  load: typeof loadPrincipalState = loadPrincipalState,
+  maxKept = MAX_KEPT_PRINCIPALS,
+): PrincipalReads {
+  const kept = new Map<number, { version: string; value: Promise<PrincipalState | null> }>();
+  const versions = new Map<number, number>();
+  let everyone = 0;
+  let stopListening: (() => Promise<void>) | null = null;
+  const versionOf = (userId: number) => `${everyone}.${versions.get(userId) ?? 0}`;
+  const changed = (change: Change) => {
+    if (change === null) everyone += 1;
+    else versions.set(change, (versions.get(change) ?? 0) + 1);
+  };
+  return {
+    read(db, userId) {
+      if (!stopListening) return load(db, userId);
+      const version = versionOf(userId);
+      const known = kept.get(userId);
+      if (known && known.version === version) return known.value;
+      const value = load(db, userId).then(frozen);
+      kept.delete(userId);
+      kept.set(userId, { version, value });
+      const oldest = kept.keys().next().value;
+      if (kept.size > maxKept && oldest !== undefined) kept.delete(oldest);
+      // A failure answers those waiting for it, then is forgotten.
+      value.catch(() => {
+        if (kept.get(userId)?.value === value) kept.delete(userId);
+      });
+      return value;
+    },
+    async follow(changes) {
+      if (stopListening) return;
+      kept.clear();
+      stopListening = await changes.listen(changed);
+    },
+    async stop() {
+      const stop = stopListening;
+      stopListening = null;
+      kept.clear();
+      await stop?.();
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import type { RollupChange, RollupChanges } from '../db/rollupChanges';
+import type { Change, Changes } from '../db/changes';
 
 /**
  * The reads of the dashboard and the call report (issue 31), which sum a company's rollups (records 0167, 0170):
@@ -12,7 +12,7 @@ import type { RollupChange, RollupChanges } from '../db/rollupChanges';
 export interface ReportReads {
   read<T>(companyId: number, key: string, read: () => Promise<T>): Promise<T>;
   /** Keeps answers from now on, until `stop`, forgetting them as `changes` tells. */
-  follow(changes: RollupChanges): Promise<void>;
+  follow(changes: Changes): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -30,7 +30,7 @@ export function createReportReads(maxKept = MAX_KEPT_REPORTS): ReportReads {
   let everyCompany = 0;
   let stopListening: (() => Promise<void>) | null = null;
   const versionOf = (companyId: number) => `${everyCompany}.${versions.get(companyId) ?? 0}`;
-  const changed = (change: RollupChange) => {
+  const changed = (change: Change) => {
     if (change === null) everyCompany += 1;
     else versions.set(change, (versions.get(change) ?? 0) + 1);
   };

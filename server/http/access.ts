@@ -4,7 +4,7 @@ import { SESSION_END_DETAILS } from '#contract/sessions';
 import type { CustomerClaims } from '../auth/tokens';
 import type { AppContext } from '../context';
 import { enforceIpAllowList } from '../domain/ipAllowList';
-import { loadPrincipalState, type Principal } from '../domain/principal';
+import type { Principal } from '../domain/principal';
 import { DETAILS, forbidden, unauthorized } from '../errors';
 
 /**
@@ -93,8 +93,8 @@ export async function authenticate(
     throw unauthorized(
       (await ctx.tokens.accessExpired(token)) ? SESSION_END_DETAILS.expired : DETAILS.invalidToken,
     );
-  // Read on every request (no cache): a role, group or state change applies now, in every process.
-  const state = await loadPrincipalState(ctx.db, claims.user_id);
+  // A role, group or state change applies to the next request, in every process (record 0179).
+  const state = await ctx.principals.read(ctx.db, claims.user_id);
   const principal = state?.principal;
   if (!principal || principal.companyId !== claims.company_id) throw unauthorized(DETAILS.invalidToken);
   // A token without a session (the forced two-factor setup's) dies for good when its user is disabled.

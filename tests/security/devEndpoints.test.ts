@@ -3,10 +3,10 @@
  * the server. Now they exist only on a server that listens on loopback alone (or DEV_ENDPOINTS=1, never in
  * production) and answer only callers on this machine.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { startTestApp, type TestApp } from '../server/helpers';
 
@@ -24,6 +24,7 @@ const outbox = (options: { remoteAddress?: string; headers?: Record<string, stri
 describe('dev endpoints', () => {
   it('are off on a server listening beyond loopback, and DEV_ENDPOINTS=1 refuses production', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'idv-sec-'));
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
     const env = { DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(40) };
     expect(loadConfig(env).devEndpoints).toBe(true);
     expect(loadConfig({ ...env, HOST: '::1' }).devEndpoints).toBe(true);

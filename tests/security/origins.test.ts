@@ -3,12 +3,12 @@
  * Now only the studio addresses (PUBLIC_URL, SECOND_REGION_URL, STUDIO_ORIGINS) are allowed, and loopback
  * origins only in development (NODE_ENV=development, `npm run dev`).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { corsOriginCheck } from '../../server/http/cors';
 import { startTestApp, type TestApp } from '../server/helpers';
@@ -76,6 +76,7 @@ describe('origins', () => {
 
   it('loopback origins in development only; STUDIO_ORIGINS adds an address', () => {
     const env = { DATA_DIR: mkdtempSync(join(tmpdir(), 'idv-sec-')), JWT_SECRET: 'x'.repeat(40) };
+    onTestFinished(() => rmSync(env.DATA_DIR, { recursive: true, force: true }));
     const started = corsOriginCheck(loadConfig(env));
     expect(started(FOREIGN_LOOPBACK)).toBe(false);
     expect(started('http://127.0.0.1:8080')).toBe(true);

@@ -3,7 +3,7 @@
  * is cut (IDLE_TIMEOUT_MS, 28 s by default; shortened here), headers must arrive within HEADERS_TIMEOUT_MS, and
  * other clients are served meanwhile; a body that keeps coming (a large upload) is not cut.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,13 +17,15 @@ let t: TestApp;
 let port = 0;
 
 beforeAll(async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'idv-sec-'));
   const { timeouts } = loadConfig({
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'idv-sec-')),
+    DATA_DIR: dataDir,
     JWT_SECRET: 'x'.repeat(40),
     IDLE_TIMEOUT_MS: String(IDLE_MS),
     HEADERS_TIMEOUT_MS: '1500',
     REQUEST_TIMEOUT_MS: '20000',
   });
+  rmSync(dataDir, { recursive: true, force: true });
   expect(timeouts).toEqual({ idleMs: IDLE_MS, headersMs: 1500, requestMs: 20_000 });
   t = await startTestApp({ timeouts });
   await t.app.listen({ port: 0, host: '127.0.0.1' });

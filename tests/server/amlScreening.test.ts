@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { createAmlScreener } from '../../server/integrations/aml';
 import { countryCode } from '../../server/integrations/aml/countries';
@@ -289,7 +289,7 @@ describe('list formats', () => {
 
   it('reads the configuration (AML_LIST_PATH, AML_LIST_FORMAT, AML_MATCH_THRESHOLD)', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'aml-config-'));
-    afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
     const base = { DATA_DIR: dataDir, JWT_SECRET: 'x'.repeat(40) };
     expect(loadConfig(base).aml).toEqual({ listPath: undefined, listFormat: undefined, threshold: 85 });
     expect(

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bitool, CallReport } from '#contract/stats';
+import { type Change, type Changes, changeOf } from '../../server/db/changes';
 import type { Db } from '../../server/db/client';
-import { changeOf, type RollupChange, type RollupChanges } from '../../server/db/rollupChanges';
 import { profiles, users, videoCalls } from '../../server/db/schema';
 import { bitool } from '../../server/domain/bitool';
 import { callReport } from '../../server/domain/callReport';
@@ -27,8 +27,8 @@ function slowRead<T>() {
 
 /** A database's changes told by hand. */
 function fakeChanges() {
-  let listener: ((change: RollupChange) => void) | null = null;
-  const changes: RollupChanges = {
+  let listener: ((change: Change) => void) | null = null;
+  const changes: Changes = {
     listen: async (l) => {
       listener = l;
       return async () => {
@@ -36,7 +36,7 @@ function fakeChanges() {
       };
     },
   };
-  return { changes, tell: (change: RollupChange) => listener?.(change), listening: () => listener !== null };
+  return { changes, tell: (change: Change) => listener?.(change), listening: () => listener !== null };
 }
 
 const counted = () => {
@@ -160,7 +160,7 @@ describe('report reads, following changes (PGlite)', () => {
 describe('the database tells which companies changed (migration 0037), and the app answers as it reads', () => {
   let t: TestApp;
   let db: Db;
-  let told: RollupChange[] = [];
+  let told: Change[] = [];
   let stopListening: () => Promise<void> = async () => undefined;
   let acme: Awaited<ReturnType<typeof acmeRows>>;
   let profile = 0;
@@ -186,7 +186,7 @@ describe('the database tells which companies changed (migration 0037), and the a
   });
 
   /** What the database told while `write` ran (its notifications arrive before the write's await returns). */
-  async function toldBy(write: () => Promise<unknown>): Promise<RollupChange[]> {
+  async function toldBy(write: () => Promise<unknown>): Promise<Change[]> {
     told = [];
     await write().catch(() => undefined);
     return [...told];

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
@@ -7,8 +7,8 @@ import { bearer, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpe
 
 let t: TestApp;
 let admin: string;
+const dist = join(tmpdir(), `idv-dist-headers-${process.pid}`);
 beforeAll(async () => {
-  const dist = join(tmpdir(), `idv-dist-headers-${process.pid}`);
   mkdirSync(join(dist, 'assets'), { recursive: true });
   writeFileSync(join(dist, 'index.html'), '<!doctype html><title>studio</title>');
   writeFileSync(join(dist, 'customer.html'), '<!doctype html><title>join</title>');
@@ -16,7 +16,10 @@ beforeAll(async () => {
   t = await startTestApp({ studioDist: dist });
   admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
 }, 180_000);
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  rmSync(dist, { recursive: true, force: true });
+});
 
 /** The headers every response carries, whatever it is. */
 function expectCommonHeaders(response: LightMyRequestResponse, what: string) {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -8,8 +8,8 @@ import { startTestApp, type TestApp } from './helpers';
 const BIG = `console.log(${JSON.stringify('studio '.repeat(500))});`;
 
 let t: TestApp;
+const dist = join(tmpdir(), `idv-dist-${process.pid}`);
 beforeAll(async () => {
-  const dist = join(tmpdir(), `idv-dist-${process.pid}`);
   mkdirSync(join(dist, 'assets'), { recursive: true });
   writeFileSync(join(dist, 'index.html'), '<!doctype html><title>studio</title>');
   writeFileSync(join(dist, 'assets', 'app.js'), 'console.log(1)');
@@ -20,7 +20,10 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'index.html.gz'), gzipSync('<!doctype html><title>studio</title>'));
   t = await startTestApp({ studioDist: dist });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  rmSync(dist, { recursive: true, force: true });
+});
 
 describe('serving the studio', () => {
   it('serves built files and falls back to index.html for studio pages', async () => {

@@ -1,0 +1,33 @@
+import type { PGlite } from '@electric-sql/pglite';
+
+/**
+ * The channels on which the database says, at commit, what changed (migrations 0037 and 0038): the payload is
+ * the id of what changed, or '*' for everything.
+ * - `rollups_changed`: a company's report figures (its id; record 0173);
+ * - `principals_changed`: what a user may do (their id: role, flags, state, groups; '*' when a group's
+ *   permissions changed; record 0179).
+ */
+export const ROLLUPS_CHANGED = 'rollups_changed';
+export const PRINCIPALS_CHANGED = 'principals_changed';
+
+/** The id of what changed (a company, a user), or null for everything. */
+export type Change = number | null;
+
+/** What changed, as the database tells it at commit. */
+export interface Changes {
+  /** Calls `listener` for each change from now on; resolves to the way to stop. */
+  listen(listener: (change: Change) => void): Promise<() => Promise<void>>;
+}
+
+/** A notification's payload as a change: anything but an id means everything. */
+export function changeOf(payload: string): Change {
+  return /^[1-9][0-9]{0,9}$/.test(payload) ? Number(payload) : null;
+}
+
+/**
+ * PGlite's: one session, so this process sees every write, and its notifications reach the listener in a
+ * microtask queued while the COMMIT's answer is read, before the writer's own await goes on.
+ */
+export function pgliteChanges(client: PGlite, channel: string): Changes {
+  return { listen: (listener) => client.listen(channel, (payload) => listener(changeOf(payload))) };
+}
