@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { PERMISSIONS, type Permission, ROLE_PERMISSIONS, ROLES, type Role } from '#contract/common';
-import type { Change, Changes } from '../db/changes';
+import type { Changes } from '../db/changes';
 import type { DbOrTx } from '../db/client';
 import { groups, userGroups, users } from '../db/schema';
+import { createKeptReads } from './keptReads';
 
 /** The authenticated caller of a request. */
 export interface Principal {
@@ -107,42 +108,14 @@ export function createPrincipalReads(
   load: typeof loadPrincipalState = loadPrincipalState,
   maxKept = MAX_KEPT_PRINCIPALS,
 ): PrincipalReads {
-  const kept = new Map<number, { version: string; value: Promise<PrincipalState | null> }>();
-  const versions = new Map<number, number>();
-  let everyone = 0;
-  let stopListening: (() => Promise<void>) | null = null;
-  const versionOf = (userId: number) => `${everyone}.${versions.get(userId) ?? 0}`;
-  const changed = (change: Change) => {
-    if (change === null) everyone += 1;
-    else versions.set(change, (versions.get(change) ?? 0) + 1);
-  };
+  const kept = createKeptReads(maxKept);
   return {
-    read(db, userId) {
-      if (!stopListening) return load(db, userId);
-      const version = versionOf(userId);
-      const known = kept.get(userId);
-      if (known && known.version === version) return known.value;
-      const value = load(db, userId).then(frozen);
-      kept.delete(userId);
-      kept.set(userId, { version, value });
-      const oldest = kept.keys().next().value;
-      if (kept.size > maxKept && oldest !== undefined) kept.delete(oldest);
-      // A failure answers those waiting for it, then is forgotten.
-      value.catch(() => {
-        if (kept.get(userId)?.value === value) kept.delete(userId);
-      });
-      return value;
-    },
-    async follow(changes) {
-      if (stopListening) return;
-      kept.clear();
-      stopListening = await changes.listen(changed);
-    },
-    async stop() {
-      const stop = stopListening;
-      stopListening = null;
-      kept.clear();
-      await stop?.();
-    },
+    read: (db, userId) =>
+      // Not following: every request reads (a read in flight is not shared: it may predate a change).
+      kept.following()
+        ? kept.read(userId, String(userId), () => load(db, userId).then(frozen))
+        : load(db, userId),
+    follow: kept.follow,
+    stop: kept.stop,
   };
 }

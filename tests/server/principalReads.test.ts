@@ -5,7 +5,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Change, Changes } from '../../server/db/changes';
+import type { Change } from '../../server/db/changes';
 import type { Db } from '../../server/db/client';
 import { groups, userGroups, users } from '../../server/db/schema';
 import {
@@ -13,21 +13,8 @@ import {
   type loadPrincipalState,
   type PrincipalState,
 } from '../../server/domain/principal';
+import { fakeChanges } from './fakeChanges';
 import { bearer, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
-
-/** A database's changes told by hand. */
-function fakeChanges() {
-  let listener: ((change: Change) => void) | null = null;
-  const changes: Changes = {
-    listen: async (l) => {
-      listener = l;
-      return async () => {
-        listener = null;
-      };
-    },
-  };
-  return { changes, tell: (change: Change) => listener?.(change) };
-}
 
 const stateOf = (id: number, role: PrincipalState['principal']['role'] = 'User'): PrincipalState => ({
   principal: {

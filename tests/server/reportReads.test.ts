@@ -1,13 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bitool, CallReport } from '#contract/stats';
-import { type Change, type Changes, changeOf } from '../../server/db/changes';
+import { type Change, changeOf } from '../../server/db/changes';
 import type { Db } from '../../server/db/client';
 import { profiles, users, videoCalls } from '../../server/db/schema';
 import { bitool } from '../../server/domain/bitool';
 import { callReport } from '../../server/domain/callReport';
 import { createReportReads } from '../../server/domain/reportReads';
 import { acmeRows } from './callRollupsCheck';
+import { fakeChanges } from './fakeChanges';
 import { get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 /** A read that runs until `finish` is called, counting its runs. */
@@ -23,20 +24,6 @@ function slowRead<T>() {
     });
   };
   return { read, runs: () => runs, finish: (v: T) => finish(v), fail: (e: Error) => fail(e) };
-}
-
-/** A database's changes told by hand. */
-function fakeChanges() {
-  let listener: ((change: Change) => void) | null = null;
-  const changes: Changes = {
-    listen: async (l) => {
-      listener = l;
-      return async () => {
-        listener = null;
-      };
-    },
-  };
-  return { changes, tell: (change: Change) => listener?.(change), listening: () => listener !== null };
 }
 
 const counted = () => {
