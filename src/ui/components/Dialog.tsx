@@ -25,12 +25,18 @@ function useFocusReturn(isOpen: boolean | undefined) {
   const giveBack = useCallback(() => {
     const target = opener.current;
     opener.current = null;
-    const active = document.activeElement;
-    // Only when the focus is lost (nowhere, or in the overlay on its way out): a screen that focused
-    // something else on purpose keeps it.
-    const lost =
-      !active || active === document.body || !active.isConnected || active.closest('.bp6-portal') !== null;
-    if (target?.isConnected && lost) target.focus();
+    const restore = () => {
+      const active = document.activeElement;
+      // Only when the focus is lost (nowhere, or in the overlay on its way out): a screen that focused
+      // something else on purpose keeps it.
+      const lost =
+        !active || active === document.body || !active.isConnected || active.closest('.bp6-portal') !== null;
+      if (target?.isConnected && lost) target.focus();
+    };
+    restore();
+    // Once more after the next frame, when the overlay's elements are gone: in CI the keyboard spec found the
+    // focus on nowhere after Escape, once in about six runs (not reproduced here: 12 passes in a row).
+    requestAnimationFrame(restore);
   }, []);
   // Unmounted while open: once React has removed it.
   useEffect(
