@@ -36,8 +36,16 @@ async function expectFocusVisible(page: Page) {
   expect(shown).toBe('visible');
 }
 
+/** Whether `target` holds the focus; when it does not, what does (so a failure says where the focus went). */
 const focused = (target: Locator) =>
-  expect.poll(() => target.evaluate((el) => el === document.activeElement));
+  expect.poll(async () =>
+    (await target.evaluate((el) => el === document.activeElement))
+      ? true
+      : target.page().evaluate(() => {
+          const el = document.activeElement;
+          return el ? `focus on ${el.outerHTML.slice(0, 160)}` : 'focus on nothing';
+        }),
+  );
 
 async function keyboardSignIn(page: Page, who: { email: string; password: string }) {
   await page.goto('/login');
