@@ -31,7 +31,7 @@ let templateData: Blob | undefined;
  * A copy of the migrated, seeded template database (tests/server/template.setup.ts), or undefined when
  * there is none (a run without the server project's global setup) or the overrides change the seed.
  */
-export function fromTemplate(
+function fromTemplate(
   dataDir: string,
   overrides: Partial<ServerConfig>,
 ): (() => Promise<Database>) | undefined {
@@ -47,6 +47,16 @@ export function fromTemplate(
   };
 }
 
+/** The database of a test app or world: a copy of the template when there is one, else migrated and seeded. */
+export async function openTestDatabase(
+  dataDir: string,
+  config: ServerConfig,
+  overrides: Partial<ServerConfig>,
+): Promise<Database> {
+  const open = fromTemplate(dataDir, overrides);
+  return open ? open() : openDatabase(config);
+}
+
 /** A seeded app on an in-memory PGlite and a temporary data folder, with cheap password hashing. */
 export async function startTestApp(
   overrides: Partial<ServerConfig> = {},
@@ -58,8 +68,7 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-test-'));
   const config: ServerConfig = { ...testConfig(dataDir), ...overrides };
-  const open = fromTemplate(dataDir, overrides);
-  const database = open ? await open() : await openDatabase(config);
+  const database = await openTestDatabase(dataDir, config, overrides);
   const testApp: TestApp = {
     app: await buildApp(config, { ...options, database }),
     config,

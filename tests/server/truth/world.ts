@@ -23,7 +23,7 @@ import {
 import { buildApp } from '../../../server/app';
 import { hashPassword } from '../../../server/auth/passwords';
 import type { ServerConfig } from '../../../server/config';
-import { type Database, openDatabase } from '../../../server/db/client';
+import type { Database } from '../../../server/db/client';
 import { companies, profiles, users, videoCalls } from '../../../server/db/schema';
 import { createInstantStats } from '../../../server/realtime/instantStats';
 import { agentAvailabilityMachine } from '../../../src/machines/agentAvailability.machine';
@@ -36,7 +36,7 @@ import {
 import { callDeskMachine } from '../../../src/machines/callDesk.machine';
 import { connectRealtime, type Realtime } from '../../../src/services/socket';
 import { wireDesk } from '../../../src/ui/app/realtime/wireDesk';
-import { fromTemplate } from '../helpers';
+import { openTestDatabase } from '../helpers';
 import { testConfig } from '../testConfig';
 
 export const COMPANY = 1;
@@ -132,8 +132,7 @@ export class World {
       calls,
     };
     // A copy of the run's seeded template, as the test apps start on (a fresh one when run without it).
-    const open = fromTemplate(dataDir, {});
-    const database = open ? await open() : await openDatabase(config);
+    const database = await openTestDatabase(dataDir, config, {});
     const world = new World(config, database, dataDir);
     await world.start();
     const passwordHash = await hashPassword(PASSWORD, config.argon2);
