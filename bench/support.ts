@@ -1,7 +1,7 @@
 /** What the benchmarks share: a free port, the server as a child process, percentiles. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
@@ -56,6 +56,37 @@ export async function waitForServer(base: string, child: ChildProcess): Promise<
 }
 
 /** The p-th percentile of sorted values (nearest rank). */
+/** CPU seconds (user and system) a process has used so far, from /proc (Linux); NaN elsewhere or when gone. */
+export function cpuSeconds(pid: number | undefined): number {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, counted after the command's closing parenthesis, in clock ticks.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CPU seconds used so far by every PostgreSQL process of the machine (its backends and helpers). */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return Number.NaN;
+  }
+  for (const pid of names.filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres'))
+        total += cpuSeconds(Number(pid)) || 0;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}
+
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;

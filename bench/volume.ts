@@ -7,23 +7,26 @@
  * BENCH_VOLUME_DATABASE_URL names one: its data is replaced), then the server as a child process, signed in as
  * admin@acme.test, then every section of `SECTIONS` against it. A line is BENCH_VOLUME_WARMUP unmeasured requests,
  * then BENCH_VOLUME_REQUESTS measured ones (at most BENCH_VOLUME_SECONDS of them), always BENCH_VOLUME_CONNECTIONS
- * in flight; p50/p95 of the time to the whole body.
+ * in flight; p50/p95 of the time to the whole body, and the CPU a request cost the server, PostgreSQL and the
+ * bench itself (all on this machine's cores). The warm-ups let the server's JIT and the database's caches settle:
+ * a server runs for days, and with 50 of them the first line after a start measured its warming (session 21).
  *
  * Env: BENCH_VOLUME_SIZES (10000,1000000), BENCH_VOLUME_DATABASES (pglite,postgres), BENCH_VOLUME_CONNECTIONS
- * (50), BENCH_VOLUME_REQUESTS (500), BENCH_VOLUME_WARMUP (50), BENCH_VOLUME_SECONDS (30),
+ * (50), BENCH_VOLUME_REQUESTS (2000), BENCH_VOLUME_WARMUP (300), BENCH_VOLUME_SECONDS (30),
  * BENCH_VOLUME_DATABASE_URL, BENCH_VOLUME_QUEUE (1; 0 leaves out the queue: `queueSection` of bench/queue.ts, with its
  * own server, run once at the end with its own BENCH_QUEUE_* settings). Nothing is asserted; targets at 1,000,000: p95 < 50 ms on PostgreSQL, < 100 ms on
  * PGlite, the report < 200 ms, p95 at most 2× that at 10,000.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dayOf, lastMonths } from '#contract/statsRange';
 import { startPostgres } from '../scripts/cluster';
 import { queueSection } from './queue';
 import { type StatsServer, startStatsServer } from './stats';
-import { finished, freePort, percentile, run } from './support';
+import { cpuSeconds, finished, freePort, percentile, postgresCpuSeconds, run } from './support';
 
 const list = (name: string, fallback: string) =>
   (process.env[name] ?? fallback)
@@ -33,8 +36,8 @@ const list = (name: string, fallback: string) =>
 const SIZES = list('BENCH_VOLUME_SIZES', '10000,1000000').map(Number);
 const DATABASES = list('BENCH_VOLUME_DATABASES', 'pglite,postgres') as Database[];
 const CONNECTIONS = Number(process.env.BENCH_VOLUME_CONNECTIONS ?? 50);
-const REQUESTS = Number(process.env.BENCH_VOLUME_REQUESTS ?? 500);
-const WARMUP = Number(process.env.BENCH_VOLUME_WARMUP ?? 50);
+const REQUESTS = Number(process.env.BENCH_VOLUME_REQUESTS ?? 2000);
+const WARMUP = Number(process.env.BENCH_VOLUME_WARMUP ?? 300);
 const SECONDS = Number(process.env.BENCH_VOLUME_SECONDS ?? 30);
 const QUEUE = process.env.BENCH_VOLUME_QUEUE !== '0';
 
@@ -50,6 +53,7 @@ export interface VolumeLine {
   failed: number;
   /** What the answer said (e.g. the search's count), so a fast empty answer is seen as one. */
   note: string;
+  cpu: RequestCpu;
 }
 
 /** The server of one database at one size, signed in as admin@acme.test. */
@@ -70,15 +74,57 @@ async function getJson<T>(url: string, token: string): Promise<T> {
   return (await response.json()) as T;
 }
 
+/** CPU milliseconds per measured request: the server's process, PostgreSQL's (all its processes), this bench's. */
+export interface RequestCpu {
+  server: number;
+  postgres: number;
+  bench: number;
+}
+
+/**
+ * GET `url` with `token`, the body read whole. node:http with a keep-alive agent of `CONNECTIONS` sockets, not
+ * fetch: the bench shares the machine's two cores with the server, and fetch cost about 0.5 ms of CPU a request
+ * here against 0.15–0.2 ms (session 21), CPU the server under test did not get.
+ */
+function getter(url: string, token: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const target = new URL(url);
+  const get = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: `${target.pathname}${target.search}`,
+          agent,
+          headers: { authorization: `Bearer ${token}` },
+        },
+        (response) => {
+          response.on('data', () => undefined);
+          response.on('error', reject);
+          response.on('end', () =>
+            response.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${response.statusCode}`)),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  return { get, close: () => agent.destroy() };
+}
+
 /**
  * Sends GET `url` with `CONNECTIONS` requests in flight: WARMUP unmeasured, then REQUESTS measured (fewer when
- * SECONDS run out); the milliseconds from sending to the last byte of the body.
+ * SECONDS run out); the milliseconds from sending to the last byte of the body, and the CPU each measured request
+ * cost the server (`serverPid`), PostgreSQL and this bench.
  */
 export async function underLoad(
   url: string,
   token: string,
-): Promise<{ p50: number; p95: number; requests: number; failed: number }> {
+  serverPid?: number,
+): Promise<{ p50: number; p95: number; requests: number; failed: number; cpu: RequestCpu }> {
   let failed = 0;
+  const client = getter(url, token);
   const fire = async (total: number, until: number, times: number[] | null) => {
     let sent = 0;
     const worker = async () => {
@@ -87,9 +133,7 @@ export async function underLoad(
         const started = performance.now();
         // A refusal or a closed socket (the server's request timeout under load) is counted, not fatal.
         try {
-          const response = await fetch(url, authorized(token));
-          await response.arrayBuffer();
-          if (!response.ok) throw new Error(`HTTP ${response.status}`);
+          await client.get();
           times?.push(performance.now() - started);
         } catch {
           if (times) failed++;
@@ -98,17 +142,33 @@ export async function underLoad(
     };
     await Promise.all(Array.from({ length: CONNECTIONS }, worker));
   };
-  await fire(WARMUP, Date.now() + SECONDS * 1000, null);
-  const times: number[] = [];
-  await fire(REQUESTS, Date.now() + SECONDS * 1000, times);
-  times.sort((a, b) => a - b);
-  const round = (ms: number) => Number(ms.toFixed(1));
-  return {
-    p50: round(percentile(times, 50)),
-    p95: round(percentile(times, 95)),
-    requests: times.length,
-    failed,
-  };
+  try {
+    await fire(WARMUP, Date.now() + SECONDS * 1000, null);
+    const times: number[] = [];
+    const before = {
+      server: cpuSeconds(serverPid),
+      postgres: postgresCpuSeconds(),
+      bench: process.cpuUsage(),
+    };
+    await fire(REQUESTS, Date.now() + SECONDS * 1000, times);
+    const bench = process.cpuUsage(before.bench);
+    const perRequest = (seconds: number) => Number(((seconds * 1000) / Math.max(times.length, 1)).toFixed(3));
+    times.sort((a, b) => a - b);
+    const round = (ms: number) => Number(ms.toFixed(1));
+    return {
+      p50: round(percentile(times, 50)),
+      p95: round(percentile(times, 95)),
+      requests: times.length,
+      failed,
+      cpu: {
+        server: perRequest(cpuSeconds(serverPid) - before.server),
+        postgres: perRequest(postgresCpuSeconds() - before.postgres),
+        bench: perRequest((bench.user + bench.system) / 1e6),
+      },
+    };
+  } finally {
+    client.close();
+  }
 }
 
 interface ProfilePage {
@@ -141,7 +201,7 @@ const profileReads: VolumeSection = async ({ size, server }) => {
     const note = line.startsWith('Turkish')
       ? `${count} found, first: ${results[0]?.name ?? 'none'}`
       : `${count} found`;
-    lines.push({ line, note, ...(await underLoad(url, token)) });
+    lines.push({ line, note, ...(await underLoad(url, token, server.child.pid)) });
   }
   return lines;
 };
@@ -151,7 +211,11 @@ const callReport: VolumeSection = async ({ server }) => {
   const { start, end } = lastMonths(dayOf(new Date()));
   const url = `${server.base}/api/v2/videocall/report?start_date=${start}&end_date=${end}`;
   return [
-    { line: '6-month call report', note: `${start} … ${end}`, ...(await underLoad(url, server.token)) },
+    {
+      line: '6-month call report',
+      note: `${start} … ${end}`,
+      ...(await underLoad(url, server.token, server.child.pid)),
+    },
   ];
 };
 
@@ -163,7 +227,7 @@ const dashboard: VolumeSection = async ({ server }) => {
     {
       line: 'dashboard, 6 months',
       note: `${totals.profiles} profiles created in it`,
-      ...(await underLoad(url, server.token)),
+      ...(await underLoad(url, server.token, server.child.pid)),
     },
   ];
 };
@@ -224,7 +288,8 @@ async function main() {
               for (const line of await section({ database, size, server })) {
                 results.push({ ...line, database, size });
                 console.log(
-                  `  ${line.line}: p50 ${line.p50} ms, p95 ${line.p95} ms (${line.requests} answered, ${line.failed} failed; ${line.note})`,
+                  `  ${line.line}: p50 ${line.p50} ms, p95 ${line.p95} ms (${line.requests} answered, ${line.failed} failed; ${line.note}); ` +
+                    `CPU ms a request: server ${line.cpu.server}, PostgreSQL ${line.cpu.postgres}, bench ${line.cpu.bench}`,
                 );
               }
           } finally {
@@ -268,6 +333,8 @@ function printTable(results: (VolumeLine & { database: Database; size: number })
       }
       const [low, high] = [of(smallest), of(largest)];
       if (low && high && largest !== smallest) row['p95 ratio'] = `${(high.p95 / low.p95).toFixed(2)}×`;
+      if (high)
+        row['CPU ms: server / PG / bench'] = `${high.cpu.server} / ${high.cpu.postgres} / ${high.cpu.bench}`;
       rows.push(row);
     }
   console.table(rows);

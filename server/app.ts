@@ -158,7 +158,11 @@ export async function buildApp(
     paymentProvider?: PaymentProvider;
   } = {},
 ): Promise<FastifyInstance> {
-  const database = options.database ?? (await openDatabase(config));
+  // PostgreSQL's change feed may report a lost connection before the app (and its log) exists.
+  let reportFeedError: ((error: unknown) => void) | undefined;
+  const database =
+    options.database ??
+    (await openDatabase({ ...config, onChangeFeedError: (error) => reportFeedError?.(error) }));
   const secrets = createSecretBox(config.jwtSecret);
   const ops = createOperations();
   const storage = countedStorage(
@@ -204,10 +208,10 @@ export async function buildApp(
     mfaSetupTtlSeconds: config.mfaSetupTokenTtlSeconds,
   });
   const limiters = createLimiters(cluster?.redis);
-  // Kept until the database says the figures changed, where it can say so exactly (PGlite, record 0173).
+  // Kept until the database says the figures changed (records 0173 and 0180).
   const reports = createReportReads();
   if (database.rollupChanges) await reports.follow(database.rollupChanges);
-  // Likewise the access checks' principals (record 0179).
+  // Likewise the access checks' principals (records 0179 and 0180).
   const principals = createPrincipalReads();
   if (database.principalChanges) await principals.follow(database.principalChanges);
   const ctx: AppContext = {
@@ -298,6 +302,8 @@ export async function buildApp(
     requestTimeout: config.timeouts.requestMs,
     http: { headersTimeout: config.timeouts.headersMs, connectionsCheckingInterval: TIMEOUT_CHECK_MS },
   });
+  reportFeedError = (error) =>
+    app.log.warn({ err: error }, 'database change feed: reads are not kept until it listens again');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(frozenAnswersSerializerCompiler);
   app.decorate('ctx', ctx);

@@ -15,8 +15,15 @@ export type Change = number | null;
 
 /** What changed, as the database tells it at commit. */
 export interface Changes {
-  /** Calls `listener` for each change from now on; resolves to the way to stop. */
-  listen(listener: (change: Change) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `listener` for each change from now on; resolves to the way to stop. `blind(true)` says that changes
+   * may go untold from now on (the connection that hears them is down), `blind(false)` that they are heard again;
+   * what changed in between is not known.
+   */
+  listen(
+    listener: (change: Change) => void,
+    blind?: (isBlind: boolean) => void,
+  ): Promise<() => Promise<void>>;
 }
 
 /** A notification's payload as a change: anything but an id means everything. */
@@ -26,7 +33,7 @@ export function changeOf(payload: string): Change {
 
 /**
  * PGlite's: one session, so this process sees every write, and its notifications reach the listener in a
- * microtask queued while the COMMIT's answer is read, before the writer's own await goes on.
+ * microtask queued while the COMMIT's answer is read, before the writer's own await goes on. It is never blind.
  */
 export function pgliteChanges(client: PGlite, channel: string): Changes {
   return { listen: (listener) => client.listen(channel, (payload) => listener(changeOf(payload))) };

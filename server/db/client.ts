@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { type Changes, PRINCIPALS_CHANGED, pgliteChanges, ROLLUPS_CHANGED } from './changes';
+import { createChangeFeed } from './postgresChanges';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -28,15 +29,9 @@ export interface Database {
    * the caller has seeded, so several processes starting together migrate and seed once.
    */
   startupDone?(): Promise<void>;
-  /**
-   * Which companies' report figures changed, told at commit (record 0173): PGlite's, where it is exact. Absent on
-   * PostgreSQL, whose notifications reach other processes' listeners a moment after the commit.
-   */
+  /** Which companies' report figures changed, told at commit (records 0173 and 0180). */
   rollupChanges?: Changes;
-  /**
-   * Which users' principals (role, flags, state, groups) changed, told at commit (record 0179): PGlite's, for the
-   * same reason.
-   */
+  /** Which users' principals (role, flags, state, groups) changed, told at commit (records 0179 and 0180). */
   principalChanges?: Changes;
 }
 
@@ -231,11 +226,27 @@ export function perHandle<T>(build: (db: DbOrTx) => T): (db: DbOrTx) => T {
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   pgliteDir: string | 'memory';
+  /** PostgreSQL: the change feed's connection dropped or a pooled connection could not LISTEN. */
+  onChangeFeedError?: (error: unknown) => void;
 }): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = drizzleNodePg({ client: withNamedSelects(pool), schema, casing: 'snake_case' });
-    const lock = await pool.connect();
+    // Before the pool's first connection: every pooled connection LISTENs (postgresChanges.ts).
+    const feed = await createChangeFeed(
+      pool,
+      { connectionString: options.databaseUrl },
+      [ROLLUPS_CHANGED, PRINCIPALS_CHANGED],
+      options.onChangeFeedError,
+    ).catch(async (error: unknown) => {
+      await pool.end();
+      throw error;
+    });
+    const lock = await pool.connect().catch(async (error: unknown) => {
+      await feed.close();
+      await pool.end();
+      throw error;
+    });
     let held = true;
     const release = async () => {
       if (!held) return;
@@ -251,6 +262,7 @@ export async function openDatabase(options: {
       await migrateNodePg(db, { migrationsFolder });
     } catch (error) {
       await release();
+      await feed.close();
       await pool.end();
       throw error;
     }
@@ -258,8 +270,11 @@ export async function openDatabase(options: {
       db: db as unknown as Db,
       kind: 'postgres',
       startupDone: release,
+      rollupChanges: feed.changes(ROLLUPS_CHANGED),
+      principalChanges: feed.changes(PRINCIPALS_CHANGED),
       close: async () => {
         await release().catch(() => undefined);
+        await feed.close();
         await pool.end();
       },
     };

@@ -7,18 +7,23 @@ import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { desc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookDeliveries, webhookMessages } from '../../server/db/schema';
+import { buildApp } from '../../server/app';
+import type { Change } from '../../server/db/changes';
+import { CHANGE_FEED_APPLICATION } from '../../server/db/postgresChanges';
+import { users, webhookDeliveries, webhookMessages } from '../../server/db/schema';
 import { concurrentWriters, expectRollupsExact } from './callRollupsCheck';
 import { concurrentDashboardWriters, expectDashboardRollupsExact } from './dashboardRollupsCheck';
-import { get, PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
+import { get, PASSWORDS, post, startTestApp, type TestApp, tokenFor, userId } from './helpers';
 
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const available = existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'pg_ctl'));
 const asRoot = process.getuid?.() === 0;
 
 /** Runs a PostgreSQL tool; output is ignored (the started server would otherwise hold a pipe open). */
-function pg(tool: string, args: string[]): void {
+function pgTool(tool: string, args: string[]): void {
   const binary = join(PG_BIN, tool);
   const options = { stdio: 'ignore' as const, timeout: 60_000 };
   // PostgreSQL refuses to run as root: use the package's postgres account then.
@@ -29,6 +34,7 @@ function pg(tool: string, args: string[]): void {
 describe.skipIf(!available)('on a real PostgreSQL', () => {
   const dir = mkdtempSync(join(tmpdir(), 'idv-pg-'));
   const port = 20_000 + (process.pid % 20_000);
+  const databaseUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let t: TestApp;
 
   beforeAll(async () => {
@@ -37,8 +43,8 @@ describe.skipIf(!available)('on a real PostgreSQL', () => {
       const gid = execFileSync('id', ['-g', 'postgres']).toString().trim();
       chownSync(dir, Number(ids), Number(gid));
     }
-    pg('initdb', ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
-    pg('pg_ctl', [
+    pgTool('initdb', ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    pgTool('pg_ctl', [
       '-D',
       join(dir, 'data'),
       '-o',
@@ -48,13 +54,13 @@ describe.skipIf(!available)('on a real PostgreSQL', () => {
       '-w',
       'start',
     ]);
-    t = await startTestApp({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres` });
+    t = await startTestApp({ databaseUrl });
   });
 
   afterAll(async () => {
     await t?.close();
     try {
-      pg('pg_ctl', ['-D', join(dir, 'data'), '-m', 'fast', '-w', 'stop']);
+      pgTool('pg_ctl', ['-D', join(dir, 'data'), '-m', 'fast', '-w', 'stop']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -130,5 +136,122 @@ describe.skipIf(!available)('on a real PostgreSQL', () => {
     );
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
     expect(new Set(answers.map((a) => a.body.id)).size).toBe(50);
+  });
+
+  /** A connection of its own: another process's writes. */
+  async function otherProcess<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return await use(client);
+    } finally {
+      await client.end();
+    }
+  }
+
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('tells each change once: its own writes before their await returns, another process’s a moment later (record 0180)', async () => {
+    const changes = t.database.principalChanges;
+    if (!changes) throw new Error('PostgreSQL tells no principal changes');
+    const told: Change[] = [];
+    const stop = await changes.listen((change) => told.push(change));
+    const agent = await userId(t.app, 'agent@acme.test');
+    try {
+      await t.app.ctx.db.update(users).set({ role: 'Admin' }).where(eq(users.id, agent));
+      expect(told).toEqual([agent]);
+      await otherProcess((client) =>
+        client.query('update users set role = $1 where id = $2', ['User', agent]),
+      );
+      await expect.poll(() => told).toEqual([agent, agent]);
+      // Neither told twice: the pool's connections and the feed's own all hear both.
+      await pause(200);
+      expect(told).toEqual([agent, agent]);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('keeps a principal until it changes: disabling and enabling apply to the next request', async () => {
+    const agent = await userId(t.app, 'agent@acme.test');
+    const read = () => t.app.ctx.principals.read(t.app.ctx.db, agent);
+    // Kept: the same frozen principal twice.
+    expect(await read()).toBe(await read());
+    const token = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
+    const status = async () => (await get(t.app, '/api/v2/profile?limit=1', token)).status;
+    expect(await status()).toBe(200);
+    await t.app.ctx.db.update(users).set({ isActive: false }).where(eq(users.id, agent));
+    expect(await status()).toBe(401);
+    await t.app.ctx.db.update(users).set({ isActive: true }).where(eq(users.id, agent));
+    expect(await status()).toBe(200);
+  });
+
+  it('another process applies an access change once its notification arrives', async () => {
+    // A second server process on the same database, with its own pool, feed and kept principals.
+    const other: FastifyInstance = await buildApp(t.config);
+    try {
+      const agent = await userId(t.app, 'agent@acme.test');
+      const token = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
+      const status = async () => (await get(other, '/api/v2/profile?limit=1', token)).status;
+      expect(await status()).toBe(200);
+      await t.app.ctx.db.update(users).set({ isActive: false }).where(eq(users.id, agent));
+      await expect.poll(status).toBe(401);
+      await t.app.ctx.db.update(users).set({ isActive: true }).where(eq(users.id, agent));
+      await expect.poll(status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('reads principals again once the feed’s own connection is back, whatever changed while it was down', async () => {
+    const changes = t.database.principalChanges;
+    if (!changes) throw new Error('PostgreSQL tells no principal changes');
+    const blindness: boolean[] = [];
+    const stop = await changes.listen(
+      () => undefined,
+      (isBlind) => blindness.push(isBlind),
+    );
+    const agent = await userId(t.app, 'agent@acme.test');
+    const role = async () => (await t.app.ctx.principals.read(t.app.ctx.db, agent))?.principal.role;
+    try {
+      expect(await role()).toBe('User');
+      await otherProcess(async (client) => {
+        await client.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1',
+          [CHANGE_FEED_APPLICATION],
+        );
+        // At once, while nobody hears the other processes' writes.
+        while (blindness.length === 0) await pause(1);
+        await client.query('update users set role = $1 where id = $2', ['Admin', agent]);
+      });
+      await expect.poll(() => blindness).toEqual([true, false]);
+      expect(await role()).toBe('Admin');
+    } finally {
+      await otherProcess((client) =>
+        client.query('update users set role = $1 where id = $2', ['User', agent]),
+      );
+      await stop();
+    }
+  });
+
+  it('keeps report answers until the company’s figures change', async () => {
+    const admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
+    const company = (await t.app.ctx.principals.read(t.app.ctx.db, await userId(t.app, 'admin@acme.test')))
+      ?.principal.companyId;
+    if (!company) throw new Error('no company');
+    let runs = 0;
+    const read = () => t.app.ctx.reports.read(company, 'postgres-probe', async () => ({ run: ++runs }));
+    await read();
+    await read();
+    expect(runs).toBe(1);
+    const created = await post(
+      t.app,
+      '/api/v2/profile',
+      { id_card_number: 'PG-ROLLUP-1', name: 'Pg Rollup', gender: 'M' },
+      admin,
+    );
+    expect(created.status).toBe(201);
+    await read();
+    expect(runs).toBe(2);
   });
 });
