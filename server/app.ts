@@ -158,11 +158,11 @@ export async function buildApp(
     paymentProvider?: PaymentProvider;
   } = {},
 ): Promise<FastifyInstance> {
-  // PostgreSQL's change feed may report a lost connection before the app (and its log) exists.
-  let reportFeedError: ((error: unknown) => void) | undefined;
+  // PostgreSQL may report a failed connection before the app (and its log) exists.
+  let reportConnectionError: ((error: unknown) => void) | undefined;
   const database =
     options.database ??
-    (await openDatabase({ ...config, onChangeFeedError: (error) => reportFeedError?.(error) }));
+    (await openDatabase({ ...config, onConnectionError: (error) => reportConnectionError?.(error) }));
   const secrets = createSecretBox(config.jwtSecret);
   const ops = createOperations();
   const storage = countedStorage(
@@ -302,8 +302,7 @@ export async function buildApp(
     requestTimeout: config.timeouts.requestMs,
     http: { headersTimeout: config.timeouts.headersMs, connectionsCheckingInterval: TIMEOUT_CHECK_MS },
   });
-  reportFeedError = (error) =>
-    app.log.warn({ err: error }, 'database change feed: reads are not kept until it listens again');
+  reportConnectionError = (error) => app.log.warn({ err: error }, 'database connection failed');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(frozenAnswersSerializerCompiler);
   app.decorate('ctx', ctx);

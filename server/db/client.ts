@@ -226,22 +226,31 @@ export function perHandle<T>(build: (db: DbOrTx) => T): (db: DbOrTx) => T {
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   pgliteDir: string | 'memory';
-  /** PostgreSQL: the change feed's connection dropped or a pooled connection could not LISTEN. */
-  onChangeFeedError?: (error: unknown) => void;
+  /** PostgreSQL: a connection of the pool or of the change feed failed, or a pooled one could not LISTEN. */
+  onConnectionError?: (error: unknown) => void;
 }): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    const db = drizzleNodePg({ client: withNamedSelects(pool), schema, casing: 'snake_case' });
-    // Before the pool's first connection: every pooled connection LISTENs (postgresChanges.ts).
     const feed = await createChangeFeed(
-      pool,
       { connectionString: options.databaseUrl },
       [ROLLUPS_CHANGED, PRINCIPALS_CHANGED],
-      options.onChangeFeedError,
-    ).catch(async (error: unknown) => {
-      await pool.end();
-      throw error;
+      options.onConnectionError,
+    );
+    const connectionFailed = (error: unknown) => options.onConnectionError?.(error);
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      onConnect: async (client) => {
+        // A connection that fails while checked out between two queries (PostgreSQL restarted mid-transaction)
+        // says so with an 'error' event; unheard, it would end the process. Its next query fails, and the pool
+        // drops it when it comes back.
+        client.on('error', connectionFailed);
+        // Every pooled connection LISTENs before it is handed out (postgresChanges.ts).
+        await feed.onConnect(client);
+      },
     });
+    // An idle connection that fails: the pool drops it.
+    pool.on('error', connectionFailed);
+    const db = drizzleNodePg({ client: withNamedSelects(pool), schema, casing: 'snake_case' });
     const lock = await pool.connect().catch(async (error: unknown) => {
       await feed.close();
       await pool.end();

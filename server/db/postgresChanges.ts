@@ -10,6 +10,8 @@ export const CHANGE_FEED_APPLICATION = 'idv-change-feed';
 export interface ChangeFeed {
   /** The changes told on `channel` (one of those the feed was made with). */
   changes(channel: string): Changes;
+  /** The pool's `onConnect`: a new pooled connection LISTENs before it is handed out. Never fails. */
+  onConnect(client: pg.ClientBase): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,10 +26,9 @@ interface Subscriber {
  * process is told before the writer's own await goes on, as on PGlite. A connection of the feed's own LISTENs all
  * the time and tells the rest (the other processes' writes, a moment after their commit): each change is told once.
  * While that connection is down (PostgreSQL restarted, the network cut), changes may go untold: the subscribers
- * are blind until it is back. Call before the pool opens its first connection.
+ * are blind until it is back. Give the pool its `onConnect`.
  */
 export async function createChangeFeed(
-  pool: pg.Pool,
   connection: pg.ClientConfig,
   channels: readonly string[],
   onError: (error: unknown) => void = () => undefined,
@@ -40,16 +41,20 @@ export async function createChangeFeed(
   const listenAll = channels.map((channel) => `LISTEN ${pg.escapeIdentifier(channel)}`).join('; ');
   // The backends of the pool's connections that listen: what they send, they tell themselves.
   const pooled = new Set<number>();
-  pool.on('connect', (client) => {
+  const onConnect = async (client: pg.ClientBase) => {
     const backend = (client as unknown as { processID: number }).processID;
     client.on('notification', (message) => {
       if (message.processId === backend) tell(message);
     });
     client.on('end', () => pooled.delete(backend));
-    // Queued before the query the connection was opened for. Should it fail, the feed's own connection tells
-    // what this one sends.
-    client.query(listenAll).then(() => pooled.add(backend), onError);
-  });
+    try {
+      await client.query(listenAll);
+      pooled.add(backend);
+    } catch (error) {
+      // The feed's own connection tells what this one sends, a moment later.
+      onError(error);
+    }
+  };
 
   let heard = false;
   let closed = false;
@@ -101,6 +106,7 @@ export async function createChangeFeed(
   }
 
   return {
+    onConnect,
     changes: (channel) => ({
       async listen(changed, blind) {
         const set = subscribers.get(channel);

@@ -79,11 +79,12 @@ export async function loadPrincipal(db: DbOrTx, userId: number): Promise<Princip
 }
 
 /**
- * The principals of the requests' access checks (record 0179). Where the database tells at commit whose principal
- * changed (PGlite, migration 0038), a principal read is kept until that user's (or everyone's) change: it is keyed
- * by the user's version taken before the read starts, so a write that commits while a read runs makes that read
- * stale for the next caller, and a change of role, groups or state still applies to the next request. Elsewhere
- * (PostgreSQL, whose notifications reach other processes a moment after the commit) every request reads.
+ * The principals of the requests' access checks (records 0179 and 0180). While the database tells at commit whose
+ * principal changed (migration 0038), a principal read is kept until that user's (or everyone's) change: it is
+ * keyed by the user's version taken before the read starts, so a write that commits while a read runs makes that
+ * read stale for the next caller, and a change of role, groups or state applies to the next request in the process
+ * that made it (on PostgreSQL, in another process once the notification arrives, a moment after the commit).
+ * While not told (no change feed, or PostgreSQL's feed connection down) every request reads.
  * Never for a read inside a transaction: it would see the transaction's own writes.
  */
 export interface PrincipalReads {
@@ -111,7 +112,7 @@ export function createPrincipalReads(
   const kept = createKeptReads(maxKept);
   return {
     read: (db, userId) =>
-      // Not following: every request reads (a read in flight is not shared: it may predate a change).
+      // Not told: every request reads (a read in flight is not shared: it may predate a change).
       kept.following()
         ? kept.read(userId, String(userId), () => load(db, userId).then(frozen))
         : load(db, userId),

@@ -234,6 +234,30 @@ describe.skipIf(!available)('on a real PostgreSQL', () => {
     }
   });
 
+  it('outlives a restart of PostgreSQL: answers again once it is back, and keeps principals again', async () => {
+    const changes = t.database.principalChanges;
+    if (!changes) throw new Error('PostgreSQL tells no principal changes');
+    const blindness: boolean[] = [];
+    const stop = await changes.listen(
+      () => undefined,
+      (isBlind) => blindness.push(isBlind),
+    );
+    const token = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
+    const status = async () => (await get(t.app, '/api/v2/profile?limit=1', token)).status;
+    try {
+      expect(await status()).toBe(200);
+      // Every connection ends: the pool's idle ones fail while idle, the feed's drops.
+      pgTool('pg_ctl', ['-D', join(dir, 'data'), '-m', 'fast', '-w', 'restart']);
+      await expect.poll(status).toBe(200);
+      await expect.poll(() => blindness).toEqual([true, false]);
+      const agent = await userId(t.app, 'agent@acme.test');
+      const read = () => t.app.ctx.principals.read(t.app.ctx.db, agent);
+      expect(await read()).toBe(await read());
+    } finally {
+      await stop();
+    }
+  });
+
   it('keeps report answers until the company’s figures change', async () => {
     const admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
     const company = (await t.app.ctx.principals.read(t.app.ctx.db, await userId(t.app, 'admin@acme.test')))

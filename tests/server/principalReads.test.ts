@@ -64,6 +64,15 @@ function countingLoader() {
 
 const db = {} as Db;
 
+/** Principal reads over a counting loader, following hand-told changes. */
+async function followingReads(maxKept?: number) {
+  const loader = countingLoader();
+  const told = fakeChanges();
+  const reads = createPrincipalReads(loader.load, maxKept);
+  await reads.follow(told.changes);
+  return { loader, told, reads };
+}
+
 describe('principal reads', () => {
   it('read every time while not following changes', async () => {
     const loader = countingLoader();
@@ -74,10 +83,7 @@ describe('principal reads', () => {
   });
 
   it('keep a user’s principal until the database says it changed, theirs or everyone’s', async () => {
-    const loader = countingLoader();
-    const told = fakeChanges();
-    const reads = createPrincipalReads(loader.load);
-    await reads.follow(told.changes);
+    const { loader, told, reads } = await followingReads();
     await reads.read(db, 1);
     await reads.read(db, 1);
     await reads.read(db, 2);
@@ -97,10 +103,7 @@ describe('principal reads', () => {
   });
 
   it('read every time while the changes are blind, and read again once they are heard (record 0180)', async () => {
-    const loader = countingLoader();
-    const told = fakeChanges();
-    const reads = createPrincipalReads(loader.load);
-    await reads.follow(told.changes);
+    const { loader, told, reads } = await followingReads();
     await reads.read(db, 1);
     await reads.read(db, 1);
     expect(loader.reads(1)).toBe(1);
@@ -117,10 +120,7 @@ describe('principal reads', () => {
   });
 
   it('do not keep a read that a change overtook: the next caller reads again', async () => {
-    const loader = countingLoader();
-    const told = fakeChanges();
-    const reads = createPrincipalReads(loader.load);
-    await reads.follow(told.changes);
+    const { loader, told, reads } = await followingReads();
     loader.hold();
     const first = reads.read(db, 1);
     // Asked while the first read runs, before any change: the same read answers.
@@ -136,10 +136,7 @@ describe('principal reads', () => {
   });
 
   it('forget a failed read, keep at most the bound, and hand out principals nothing can change', async () => {
-    const loader = countingLoader();
-    const told = fakeChanges();
-    const reads = createPrincipalReads(loader.load, 2);
-    await reads.follow(told.changes);
+    const { loader, reads } = await followingReads(2);
     loader.failNext();
     await expect(reads.read(db, 1)).rejects.toThrow('the database is away');
     const state = await reads.read(db, 1);
