@@ -21,12 +21,12 @@ interface Subscriber {
 }
 
 /**
- * PostgreSQL's changes (record 0180). Every connection of `pool` LISTENs on `channels` and tells the notifications of
- * its own transactions: PostgreSQL sends them to the session before the answer to its COMMIT, so a write of this
- * process is told before the writer's own await goes on, as on PGlite. A connection of the feed's own LISTENs all
- * the time and tells the rest (the other processes' writes, a moment after their commit): each change is told once.
- * While that connection is down (PostgreSQL restarted, the network cut), changes may go untold: the subscribers
- * are blind until it is back. Give the pool its `onConnect`.
+ * PostgreSQL's changes (record 0180). Every pooled connection (the pool's `onConnect` is the feed's) LISTENs on
+ * `channels` and tells the notifications of its own transactions: PostgreSQL sends them to the session before the
+ * answer to its COMMIT, so a write of this process is told before the writer's own await goes on, as on PGlite. A
+ * connection of the feed's own LISTENs all the time and tells the rest (the other processes' writes, a moment after
+ * their commit): each change is told once. While that connection is down (PostgreSQL restarted, the network cut),
+ * changes may go untold: the subscribers are blind until it is back.
  */
 export async function createChangeFeed(
   connection: pg.ClientConfig,
