@@ -151,11 +151,21 @@ describe.skipIf(!available)('on a real PostgreSQL', () => {
 
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  it('tells each change once: its own writes before their await returns, another process’s a moment later (record 0180)', async () => {
+  /** What the app's database tells of principals from now on: the changes, and when it is blind. */
+  async function watchPrincipalChanges() {
     const changes = t.database.principalChanges;
     if (!changes) throw new Error('PostgreSQL tells no principal changes');
     const told: Change[] = [];
-    const stop = await changes.listen((change) => told.push(change));
+    const blindness: boolean[] = [];
+    const stop = await changes.listen(
+      (change) => told.push(change),
+      (isBlind) => blindness.push(isBlind),
+    );
+    return { told, blindness, stop };
+  }
+
+  it('tells each change once: its own writes before their await returns, another process’s a moment later (record 0180)', async () => {
+    const { told, stop } = await watchPrincipalChanges();
     const agent = await userId(t.app, 'agent@acme.test');
     try {
       await t.app.ctx.db.update(users).set({ role: 'Admin' }).where(eq(users.id, agent));
@@ -204,13 +214,7 @@ describe.skipIf(!available)('on a real PostgreSQL', () => {
   });
 
   it('reads principals again once the feed’s own connection is back, whatever changed while it was down', async () => {
-    const changes = t.database.principalChanges;
-    if (!changes) throw new Error('PostgreSQL tells no principal changes');
-    const blindness: boolean[] = [];
-    const stop = await changes.listen(
-      () => undefined,
-      (isBlind) => blindness.push(isBlind),
-    );
+    const { blindness, stop } = await watchPrincipalChanges();
     const agent = await userId(t.app, 'agent@acme.test');
     const role = async () => (await t.app.ctx.principals.read(t.app.ctx.db, agent))?.principal.role;
     try {
@@ -235,13 +239,7 @@ describe.skipIf(!available)('on a real PostgreSQL', () => {
   });
 
   it('outlives a restart of PostgreSQL: answers again once it is back, and keeps principals again', async () => {
-    const changes = t.database.principalChanges;
-    if (!changes) throw new Error('PostgreSQL tells no principal changes');
-    const blindness: boolean[] = [];
-    const stop = await changes.listen(
-      () => undefined,
-      (isBlind) => blindness.push(isBlind),
-    );
+    const { blindness, stop } = await watchPrincipalChanges();
     const token = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
     const status = async () => (await get(t.app, '/api/v2/profile?limit=1', token)).status;
     try {
