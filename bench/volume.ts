@@ -115,16 +115,16 @@ function getter(url: string, token: string) {
 
 /**
  * Sends GET `url` with `CONNECTIONS` requests in flight: WARMUP unmeasured, then REQUESTS measured (fewer when
- * SECONDS run out); the milliseconds from sending to the last byte of the body, and the CPU each measured request
- * cost the server (`serverPid`), PostgreSQL and this bench.
+ * SECONDS run out), as the server's signed-in admin; the milliseconds from sending to the last byte of the body, and
+ * the CPU each measured request cost the server, PostgreSQL and this bench.
  */
 export async function underLoad(
   url: string,
-  token: string,
-  serverPid?: number,
+  server: StatsServer,
 ): Promise<{ p50: number; p95: number; requests: number; failed: number; cpu: RequestCpu }> {
   let failed = 0;
-  const client = getter(url, token);
+  const client = getter(url, server.token);
+  const serverPid = server.child.pid;
   const fire = async (total: number, until: number, times: number[] | null) => {
     let sent = 0;
     const worker = async () => {
@@ -201,7 +201,7 @@ const profileReads: VolumeSection = async ({ size, server }) => {
     const note = line.startsWith('Turkish')
       ? `${count} found, first: ${results[0]?.name ?? 'none'}`
       : `${count} found`;
-    lines.push({ line, note, ...(await underLoad(url, token, server.child.pid)) });
+    lines.push({ line, note, ...(await underLoad(url, server)) });
   }
   return lines;
 };
@@ -210,13 +210,7 @@ const profileReads: VolumeSection = async ({ size, server }) => {
 const callReport: VolumeSection = async ({ server }) => {
   const { start, end } = lastMonths(dayOf(new Date()));
   const url = `${server.base}/api/v2/videocall/report?start_date=${start}&end_date=${end}`;
-  return [
-    {
-      line: '6-month call report',
-      note: `${start} … ${end}`,
-      ...(await underLoad(url, server.token, server.child.pid)),
-    },
-  ];
+  return [{ line: '6-month call report', note: `${start} … ${end}`, ...(await underLoad(url, server)) }];
 };
 
 /** The dashboard of the last 6 months (GET /bitool with its default range, as the dashboard screen sends it). */
@@ -227,7 +221,7 @@ const dashboard: VolumeSection = async ({ server }) => {
     {
       line: 'dashboard, 6 months',
       note: `${totals.profiles} profiles created in it`,
-      ...(await underLoad(url, server.token, server.child.pid)),
+      ...(await underLoad(url, server)),
     },
   ];
 };

@@ -251,9 +251,12 @@ export async function openDatabase(options: {
     // An idle connection that fails: the pool drops it.
     pool.on('error', connectionFailed);
     const db = drizzleNodePg({ client: withNamedSelects(pool), schema, casing: 'snake_case' });
-    const lock = await pool.connect().catch(async (error: unknown) => {
+    const end = async () => {
       await feed.close();
       await pool.end();
+    };
+    const lock = await pool.connect().catch(async (error: unknown) => {
+      await end();
       throw error;
     });
     let held = true;
@@ -271,8 +274,7 @@ export async function openDatabase(options: {
       await migrateNodePg(db, { migrationsFolder });
     } catch (error) {
       await release();
-      await feed.close();
-      await pool.end();
+      await end();
       throw error;
     }
     return {
@@ -283,8 +285,7 @@ export async function openDatabase(options: {
       principalChanges: feed.changes(PRINCIPALS_CHANGED),
       close: async () => {
         await release().catch(() => undefined);
-        await feed.close();
-        await pool.end();
+        await end();
       },
     };
   }
