@@ -121,6 +121,17 @@ function withoutRedundantParsers(
   return rest;
 }
 
+/** `target` with some of its members replaced; its own methods stay bound to it. */
+function overriding<T extends object>(target: T, overrides: Partial<Record<keyof T, unknown>>): T {
+  return new Proxy(target, {
+    get(object, property) {
+      if (Object.hasOwn(overrides, property)) return overrides[property as keyof T];
+      const value = Reflect.get(object, property, object);
+      return typeof value === 'function' ? value.bind(object) : value;
+    },
+  });
+}
+
 /**
  * PGlite runs every `query` through the extended protocol as five calls into WebAssembly (parse,
  * describe, bind, describe, execute) and plans the statement each time: about 0.4 ms of overhead on a
@@ -170,13 +181,7 @@ export function withPreparedSelects(client: PGlite): PGlite {
       return plainQuery<T>(text, params, options);
     }
   };
-  return new Proxy(client, {
-    get(target, property) {
-      if (property === 'query') return query;
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  return overriding(client, { query });
 }
 
 /**
@@ -193,13 +198,30 @@ export function withNamedSelects(pool: pg.Pool): pg.Pool {
     }
     return plainQuery(config, values);
   };
-  return new Proxy(pool, {
-    get(target, property) {
-      if (property === 'query') return query;
-      const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  return overriding(pool, { query });
+}
+
+/**
+ * A connection checked out of `pool` whose connection ends (PostgreSQL restarted, the backend was terminated) goes
+ * back to the pool at once, which drops it; its holder's own `release()` afterwards does nothing. drizzle's
+ * node-postgres `transaction` sends BEGIN before its `try`: when BEGIN fails on such a connection it never releases
+ * it, and `pool.end()` would wait for it for ever.
+ */
+export function withEndedClientsReleased(pool: pg.Pool): pg.Pool {
+  const connect = async (): Promise<pg.PoolClient> => {
+    const client = await pool.connect();
+    let released = false;
+    const release = (error?: Error | boolean) => {
+      if (released) return;
+      released = true;
+      client.off('end', ended);
+      client.release(error);
+    };
+    const ended = () => release(new Error('the connection ended while checked out'));
+    client.once('end', ended);
+    return overriding(client, { release });
+  };
+  return overriding(pool, { connect });
 }
 
 /**
@@ -250,7 +272,11 @@ export async function openDatabase(options: {
     });
     // An idle connection that fails: the pool drops it.
     pool.on('error', connectionFailed);
-    const db = drizzleNodePg({ client: withNamedSelects(pool), schema, casing: 'snake_case' });
+    const db = drizzleNodePg({
+      client: withNamedSelects(withEndedClientsReleased(pool)),
+      schema,
+      casing: 'snake_case',
+    });
     const end = async () => {
       await feed.close();
       await pool.end();

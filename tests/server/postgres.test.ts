@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import type { Change } from '../../server/db/changes';
+import { withEndedClientsReleased } from '../../server/db/client';
 import { CHANGE_FEED_APPLICATION } from '../../server/db/postgresChanges';
 import { users, webhookDeliveries, webhookMessages } from '../../server/db/schema';
 import { concurrentWriters, expectRollupsExact } from './callRollupsCheck';
@@ -254,6 +255,22 @@ describe.skipIf(!available)('on a real PostgreSQL', () => {
     } finally {
       await stop();
     }
+  });
+
+  it('hands a checked-out connection that ends back to the pool, so the pool can still end (drizzle’s failed BEGIN)', async () => {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    const client = await withEndedClientsReleased(pool).connect();
+    const failures: unknown[] = [];
+    client.on('error', (error) => failures.push(error));
+    expect(pool.totalCount).toBe(1);
+    const backend = (client as unknown as { processID: number }).processID;
+    await otherProcess((other) => other.query('select pg_terminate_backend($1)', [backend]));
+    await expect.poll(() => pool.totalCount).toBe(0);
+    expect(failures.length).toBeGreaterThan(0);
+    // What drizzle's transaction met: BEGIN fails, and nothing releases the connection; a release later does nothing.
+    await expect(client.query('begin')).rejects.toThrow();
+    client.release();
+    await pool.end();
   });
 
   it('keeps report answers until the company’s figures change', async () => {
