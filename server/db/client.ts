@@ -263,8 +263,8 @@ export async function openDatabase(options: {
       max: 10,
       onConnect: async (client) => {
         // A connection that fails while checked out between two queries (PostgreSQL restarted mid-transaction)
-        // says so with an 'error' event; unheard, it would end the process. Its next query fails, and the pool
-        // drops it when it comes back.
+        // says so with an 'error' event; unheard, it would end the process. Its next query fails, and it goes
+        // back to the pool at once, which drops it (withEndedClientsReleased).
         client.on('error', connectionFailed);
         // Every pooled connection LISTENs before it is handed out (postgresChanges.ts).
         await feed.onConnect(client);
