@@ -1,5 +1,3 @@
-import type { PGlite } from '@electric-sql/pglite';
-
 /**
  * The channels on which the database says, at commit, what changed (migrations 0037 and 0038): the payload is
  * the id of what changed, or '*' for everything.
@@ -31,10 +29,16 @@ export function changeOf(payload: string): Change {
   return /^[1-9][0-9]{0,9}$/.test(payload) ? Number(payload) : null;
 }
 
+/** A PGlite, in process or in its thread (pgliteRemote.ts): what tells its notifications. */
+export interface Listening {
+  listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
+}
+
 /**
  * PGlite's: one session, so this process sees every write, and its notifications reach the listener in a
- * microtask queued while the COMMIT's answer is read, before the writer's own await goes on. It is never blind.
+ * microtask queued while the COMMIT's answer is read (from the database thread: in a message posted before the
+ * COMMIT's reply), before the writer's own await goes on. It is never blind.
  */
-export function pgliteChanges(client: PGlite, channel: string): Changes {
+export function pgliteChanges(client: Listening, channel: string): Changes {
   return { listen: (listener) => client.listen(channel, (payload) => listener(changeOf(payload))) };
 }

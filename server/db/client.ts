@@ -10,8 +10,10 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { type Changes, PRINCIPALS_CHANGED, pgliteChanges, ROLLUPS_CHANGED } from './changes';
+import { type Changes, type Listening, PRINCIPALS_CHANGED, pgliteChanges, ROLLUPS_CHANGED } from './changes';
+import { openPgliteThread, type PgliteThread } from './pgliteRemote';
 import { createChangeFeed } from './postgresChanges';
+import { readDatesAsText, withoutRedundantParsers } from './rawText';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -87,40 +89,6 @@ function statementNames(prefix: string) {
   };
 }
 
-/**
- * Types that drizzle reads as PostgreSQL's text (it parses dates itself): timestamp, timestamptz,
- * interval, date, and arrays of numeric, timestamp, timestamptz, interval and date.
- */
-const RAW_TEXT_TYPES = [1114, 1184, 1186, 1082, 1231, 1115, 1185, 1187, 1182];
-const rawText = (value: string) => value;
-const PROBE = '2026-01-01 00:00:00+00';
-
-/**
- * Makes the client itself read drizzle's raw-text types as text (call once it is ready: PGlite sets
- * its array parsers while starting). Only drizzle uses this client, and it asks for the same anyway.
- */
-export function readDatesAsText(client: PGlite): void {
-  for (const oid of RAW_TEXT_TYPES) client.parsers[oid] = rawText;
-}
-
-/**
- * Drizzle passes its raw-text parsers with every query, and PGlite merges them into a copy of its
- * whole parser table (hundreds of types) for each result: about 0.1 ms a query. When every given
- * parser returns its text unchanged and the client already does the same for that type, the result
- * is the same without them.
- */
-function withoutRedundantParsers(
-  client: PGlite,
-  options: QueryOptions | undefined,
-): QueryOptions | undefined {
-  if (!options?.parsers) return options;
-  for (const [oid, parser] of Object.entries(options.parsers)) {
-    if (client.parsers[oid] !== rawText || parser(PROBE, Number(oid)) !== PROBE) return options;
-  }
-  const { parsers: _, ...rest } = options;
-  return rest;
-}
-
 /** `target` with some of its members replaced; its own methods stay bound to it. */
 function overriding<T extends object>(target: T, overrides: Partial<Record<keyof T, unknown>>): T {
   return new Proxy(target, {
@@ -163,7 +131,7 @@ export function withPreparedSelects(client: PGlite): PGlite {
     const values = params ?? [];
     const name = options?.blob || options?.paramTypes ? null : names.nameOf(text);
     if (!name || !values.every(isScalar)) return plainQuery<T>(text, params, options);
-    const executeOptions = withoutRedundantParsers(client, options);
+    const executeOptions = withoutRedundantParsers(client.parsers, options) ?? options;
     if (!(await prepare(name, text))) {
       names.refuse(text);
       return plainQuery<T>(text, params, options);
@@ -315,21 +283,50 @@ export async function openDatabase(options: {
       },
     };
   }
-  if (options.pgliteDir !== 'memory') mkdirSync(options.pgliteDir, { recursive: true });
-  const client =
+  const database =
     options.pgliteDir === 'memory'
-      ? new PGlite({ extensions: PGLITE_EXTENSIONS })
-      : new PGlite(options.pgliteDir, { extensions: PGLITE_EXTENSIONS });
-  await client.waitReady;
-  const database = pgliteDatabase(client);
-  await migratePglite(database.db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder });
+      ? pgliteDatabase(await readyPglite(new PGlite({ extensions: PGLITE_EXTENSIONS })))
+      : await pgliteThreadDatabase(options.pgliteDir);
+  try {
+    await migratePglite(database.db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   return database;
 }
 
-/** The database over a PGlite client that is ready (migrated or not): how the server and the tests open one. */
+async function readyPglite(client: PGlite): Promise<PGlite> {
+  await client.waitReady;
+  return client;
+}
+
+/**
+ * PGlite in the folder `dir`, run in a thread of its own (record 0183): its queries, half of a request's CPU,
+ * run beside the requests instead of between them.
+ */
+async function pgliteThreadDatabase(dir: string): Promise<Database> {
+  mkdirSync(dir, { recursive: true });
+  const thread = await openPgliteThread(dir);
+  return pgliteDatabaseOn(thread, thread);
+}
+
+/** The database over a PGlite client that is ready (migrated or not): how the tests open one in process. */
 export function pgliteDatabase(client: PGlite): Database {
   readDatesAsText(client);
-  const db = drizzlePglite({ client: withPreparedSelects(client), schema, casing: 'snake_case' });
+  return pgliteDatabaseOn(withPreparedSelects(client), client);
+}
+
+/**
+ * Drizzle on a PGlite, in process or in its thread: `queries` runs the statements, `client` tells the
+ * changes and closes. Drizzle calls `query` and `transaction` (whose statements call `query` and `exec`),
+ * which both have.
+ */
+function pgliteDatabaseOn(
+  queries: PGlite | PgliteThread,
+  client: Listening & Pick<PGlite, 'close'>,
+): Database {
+  const db = drizzlePglite({ client: queries as PGlite, schema, casing: 'snake_case' });
   return {
     db: db as unknown as Db,
     kind: 'pglite',

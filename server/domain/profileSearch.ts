@@ -1,6 +1,7 @@
 import { and, eq, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, perHandle } from '../db/client';
 import { profiles } from '../db/schema';
+import type { CountCache } from './countCache';
 
 export interface SearchCondition {
   condition: SQL;
@@ -23,12 +24,14 @@ export interface SearchCondition {
  * An exact ID number is answered on its own: when the company has a profile with exactly that ID number (one
  * probe of the b-tree before the list is read), the search finds that profile (and a profile whose id is the
  * search), not the profiles that merely contain the digits. The list's ordering and paging stay as they are.
+ * The probe's answer is kept with the list's counts (`counts`): as long, and forgotten by the same writes.
  */
 export async function searchConditionOf(
   db: DbOrTx,
   companyId: number,
   search: string,
   p: typeof sql.placeholder,
+  counts?: CountCache,
 ): Promise<SearchCondition> {
   const term = search.replace(/\s+/g, ' ');
   // Nothing to look for (punctuation, symbols, emoji): no profile matches, and no index would help.
@@ -48,8 +51,8 @@ export async function searchConditionOf(
       : { condition, values };
   // An exact ID number, known before the list is read: the list is then one b-tree lookup, and a plan never
   // has to read the trigram index for the digits of every phone and ID number as well.
-  const [exact] = await idNumberProbe(db).execute({ companyId, searchExact: needle });
-  if (exact) return withId(eq(profiles.idCardNumber, p('searchExact')), { searchExact: needle });
+  if (await hasIdNumber(db, companyId, needle, counts))
+    return withId(eq(profiles.idCardNumber, p('searchExact')), { searchExact: needle });
   const short = [...needle].length < 3;
   if (short)
     // The folded name starts search_text: a prefix of it, as a range on the b-tree of its first 64
@@ -69,7 +72,20 @@ export async function searchConditionOf(
   };
 }
 
-/** Whether the company has a profile with exactly this ID number (the b-tree of migration 0034). */
+/**
+ * Whether the company has a profile with exactly this ID number (the b-tree of migration 0034), kept in `counts`
+ * beside the list's counts (whose keys are JSON arrays: never this key): paging through a search, or many people
+ * looking for the same term, ask the database once.
+ */
+async function hasIdNumber(db: DbOrTx, companyId: number, idNumber: string, counts?: CountCache) {
+  const key = `id number ${idNumber}`;
+  const known = counts?.get(companyId, key);
+  if (known !== undefined) return known === 1;
+  const [row] = await idNumberProbe(db).execute({ companyId, searchExact: idNumber });
+  counts?.set(companyId, key, row ? 1 : 0);
+  return row !== undefined;
+}
+
 const idNumberProbe = perHandle((db) =>
   db
     .select({ one: sql`1` })

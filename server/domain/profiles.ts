@@ -152,6 +152,7 @@ async function filtersOf(
   db: DbOrTx,
   companyId: number,
   query: ProfileListQuery,
+  counts: CountCache | undefined,
 ): Promise<{ where: SQL | undefined; values: ListValues; many?: SQL; estimate?: SQL }> {
   const p = sql.placeholder;
   const filters: SQL[] = [eq(profiles.companyId, p('companyId'))];
@@ -180,7 +181,7 @@ async function filtersOf(
     values.createdBefore = end.toISOString();
   }
   if (!query.search) return { where: and(...filters), values };
-  const search = await searchConditionOf(db, companyId, query.search, p);
+  const search = await searchConditionOf(db, companyId, query.search, p, counts);
   Object.assign(values, search.values);
   return {
     where: and(...filters, search.condition),
@@ -272,7 +273,7 @@ export async function listProfiles(
 ): Promise<ProfilePage> {
   const ordering = orderingOf(query.ordering);
   const cursor = cursorOf(query, ordering);
-  const { where, values, many, estimate } = await filtersOf(db, companyId, query);
+  const { where, values, many, estimate } = await filtersOf(db, companyId, query, counts);
   const countCap = many ? Math.min(listCap, SEARCH_COUNT_CAP) : listCap;
   const window = readWindow(query, cursor);
   const paging: ListValues = { ...values, ...window, countCap: countCap + 1 };
@@ -318,7 +319,7 @@ export async function listProfiles(
     inFlight?.set(flightKey, counting);
     try {
       const total = await counting;
-      counts?.set(companyId, filterKey, total);
+      counts?.set(companyId, filterKey, total, { estimated: total > countCap });
       return total;
     } finally {
       inFlight?.delete(flightKey);

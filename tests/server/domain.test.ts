@@ -53,15 +53,29 @@ describe('sign-in guard (in memory)', () => {
 describe('count cache', () => {
   it('keeps counts per company and filters for its time, and forgets a company on invalidate', () => {
     const counts = createCountCache(2_000);
-    counts.set(1, '[]', 240, 0);
-    counts.set(1, '["Approved"]', 22, 0);
-    counts.set(2, '[]', 30, 0);
+    counts.set(1, '[]', 240, { now: 0 });
+    counts.set(1, '["Approved"]', 22, { now: 0 });
+    counts.set(2, '[]', 30, { now: 0 });
     expect(counts.get(1, '[]', 1_999)).toBe(240);
     expect(counts.get(1, '[]', 2_000)).toBeUndefined();
     counts.invalidate(1);
     expect(counts.get(1, '["Approved"]', 10)).toBeUndefined();
     expect(counts.get(2, '[]', 10)).toBe(30);
-    expect(createCountCache(0).get(1, '[]')).toBeUndefined();
+    const none = createCountCache(0);
+    none.set(1, '[]', 240, { now: 0 });
+    expect(none.get(1, '[]', 1)).toBeUndefined();
+  });
+
+  it("keeps an estimated count a minute (the planner's figure), and forgets it on invalidate too", () => {
+    const counts = createCountCache(2_000, 60_000);
+    counts.set(1, '["yılmaz"]', 70_713, { estimated: true, now: 0 });
+    counts.set(1, '["ayşe"]', 412, { now: 0 });
+    expect(counts.get(1, '["yılmaz"]', 59_999)).toBe(70_713);
+    expect(counts.get(1, '["ayşe"]', 2_000)).toBeUndefined();
+    expect(counts.get(1, '["yılmaz"]', 60_000)).toBeUndefined();
+    counts.set(1, '["yılmaz"]', 70_713, { estimated: true, now: 0 });
+    counts.invalidate(1);
+    expect(counts.get(1, '["yılmaz"]', 10)).toBeUndefined();
   });
 });
 

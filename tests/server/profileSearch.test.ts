@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileSummary } from '#contract/profiles';
 import { companies, profiles } from '../../server/db/schema';
 import { manyFrom } from '../../server/domain/profileSearch';
-import { get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
+import { get, PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
 
 /**
  * GET /profile?search= (issue 31 point 3, record 0165): name, e-mail, phone and ID number, by prefix and
@@ -123,6 +123,20 @@ describe('GET /profile?search=', () => {
     expect(exact.results.map((p) => p.id)).toEqual([ids.sukru]);
     expect(exact.count).toBe(1);
     expect(await found('QZ-ID-77')).toEqual([ids.metas]);
+  });
+
+  it('finds a profile created with an ID number that others contain on its own, right after it is created', async () => {
+    // Asked before the profile exists: substring matches, and the answer "no such ID number" is kept with the
+    // list's counts (profileSearch.ts); creating the profile forgets both.
+    expect(await found('8765432101')).toEqual(expect.arrayContaining([ids.sukru, ids.longer]));
+    const created = await post<ProfileSummary>(
+      t.app,
+      '/api/v2/profile',
+      { id_card_number: '8765432101', name: 'Yeni Kayıt' },
+      tokens.acme,
+    );
+    expect(created.status).toBe(201);
+    expect(await found('8765432101')).toEqual([created.body.id]);
   });
 
   it('finds a profile by its id', async () => {
