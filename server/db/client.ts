@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -11,10 +10,11 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { type Changes, type Listening, PRINCIPALS_CHANGED, pgliteChanges, ROLLUPS_CHANGED } from './changes';
+import { PGLITE_EXTENSIONS, readDatesAsText, withPreparedSelects } from './pglite';
 import { openPgliteThread, type PgliteThread } from './pgliteRemote';
 import { createChangeFeed } from './postgresChanges';
-import { readDatesAsText, withoutRedundantParsers } from './rawText';
 import * as schema from './schema';
+import { overriding, statementNames } from './statements';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -37,120 +37,10 @@ export interface Database {
   principalChanges?: Changes;
 }
 
-/**
- * The extensions every PGlite of this schema loads: the profile search's trigram index (migration 0034) needs
- * pg_trgm's code on every write of a profile, not only when the migration creates it.
- */
-export const PGLITE_EXTENSIONS = { pg_trgm };
-
 /** pg_advisory_lock key of the start-up (migrations and seed). */
 const STARTUP_LOCK = 7_114_530_001;
 
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
-
-/** At most this many distinct query texts get a server-side prepared statement per connection. */
-export const MAX_PREPARED_STATEMENTS = 500;
-
-/** A SELECT issued by drizzle (which writes `select` in lower case): the only kind prepared. */
-const isSelect = (text: string) => /^\s*select\s/i.test(text);
-
-type Scalar = string | number | boolean | bigint | Date | null | undefined;
-const isScalar = (value: unknown): value is Scalar =>
-  value === null ||
-  value === undefined ||
-  value instanceof Date ||
-  (typeof value === 'string' && !value.includes('\0')) ||
-  typeof value === 'number' ||
-  typeof value === 'boolean' ||
-  typeof value === 'bigint';
-
-/** A parameter as an SQL literal: quoted (so PostgreSQL coerces it to the parameter's type) and escaped. */
-function literal(value: Scalar): string {
-  if (value === null || value === undefined) return 'NULL';
-  return pg.escapeLiteral(value instanceof Date ? value.toISOString() : String(value));
-}
-
-/** Names for query texts, bounded: past the bound a text is run unprepared. */
-function statementNames(prefix: string) {
-  const names = new Map<string, string | null>();
-  return {
-    nameOf(text: string): string | null {
-      const known = names.get(text);
-      if (known !== undefined) return known;
-      if (names.size >= MAX_PREPARED_STATEMENTS || !isSelect(text)) return null;
-      const name = `${prefix}${names.size + 1}`;
-      names.set(text, name);
-      return name;
-    },
-    /** The text cannot be prepared (or its statement vanished): run it unprepared from now on. */
-    refuse(text: string): void {
-      names.set(text, null);
-    },
-  };
-}
-
-/** `target` with some of its members replaced; its own methods stay bound to it. */
-function overriding<T extends object>(target: T, overrides: Partial<Record<keyof T, unknown>>): T {
-  return new Proxy(target, {
-    get(object, property) {
-      if (Object.hasOwn(overrides, property)) return overrides[property as keyof T];
-      const value = Reflect.get(object, property, object);
-      return typeof value === 'function' ? value.bind(object) : value;
-    },
-  });
-}
-
-/**
- * PGlite runs every `query` through the extended protocol as five calls into WebAssembly (parse,
- * describe, bind, describe, execute) and plans the statement each time: about 0.4 ms of overhead on a
- * 0.4 ms query. This wraps the client given to drizzle so that a SELECT with plain parameters is
- * prepared once (`PREPARE`) and then run as `EXECUTE name('literal', ...)` in one simple-protocol call,
- * with the same row mode and type parsers. Literals are quoted and escaped (`pg.escapeLiteral`), so
- * PostgreSQL coerces them to the parameter types it inferred, exactly as for bound parameters.
- * Anything else (writes, DDL, object or array parameters, text with NUL, a text that cannot be
- * prepared, transactions, which use their own client) goes through PGlite's own `query`.
- */
-export function withPreparedSelects(client: PGlite): PGlite {
-  const names = statementNames('pgl_');
-  // Statement name → its PREPARE (shared, so concurrent first uses prepare it once).
-  const prepared = new Map<string, Promise<boolean>>();
-  const prepare = (name: string, text: string): Promise<boolean> => {
-    let done = prepared.get(name);
-    if (!done) {
-      // A text PostgreSQL cannot prepare is run unprepared (and fails, if it does, as it always would).
-      done = client.exec(`PREPARE ${name} AS ${text}`).then(
-        () => true,
-        () => false,
-      );
-      prepared.set(name, done);
-    }
-    return done;
-  };
-  const plainQuery = client.query.bind(client);
-  const query = async <T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> => {
-    const values = params ?? [];
-    const name = options?.blob || options?.paramTypes ? null : names.nameOf(text);
-    if (!name || !values.every(isScalar)) return plainQuery<T>(text, params, options);
-    const executeOptions = withoutRedundantParsers(client.parsers, options) ?? options;
-    if (!(await prepare(name, text))) {
-      names.refuse(text);
-      return plainQuery<T>(text, params, options);
-    }
-    const args = values.length > 0 ? `(${values.map(literal).join(', ')})` : '';
-    try {
-      const [result] = await client.exec(`EXECUTE ${name}${args}`, executeOptions);
-      if (!result) throw new Error(`EXECUTE ${name} returned no result`);
-      return result as Results<T>;
-    } catch (error) {
-      // 26000: the statement was deallocated behind our back (DEALLOCATE/DISCARD): stop preparing it.
-      if ((error as { code?: string }).code !== '26000') throw error;
-      prepared.delete(name);
-      names.refuse(text);
-      return plainQuery<T>(text, params, options);
-    }
-  };
-  return overriding(client, { query });
-}
 
 /**
  * The node-postgres counterpart: SELECT texts get a statement name, so each pooled connection parses

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
-import { RAW_TEXT_PARSERS, withoutRedundantParsers } from './rawText';
+import { RAW_TEXT_PARSERS, withoutRedundantParsers } from './pglite';
 
 /** What the thread is asked: one call, answered by one reply with the same id. */
 type ThreadCall =

@@ -9,9 +9,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
-import { PGLITE_EXTENSIONS, withPreparedSelects } from './client';
+import { PGLITE_EXTENSIONS, readDatesAsText, withPreparedSelects } from './pglite';
 import type { ThreadReply, ThreadRequest } from './pgliteRemote';
-import { readDatesAsText } from './rawText';
 
 /** Thrown into a transaction's callback to roll it back. */
 const ROLLBACK = Symbol('rollback');

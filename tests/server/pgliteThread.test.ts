@@ -60,7 +60,7 @@ describe.each([
     expect(row).toMatchObject({ text: "O'Brien ünïcödé ✓ 😀", big: '2147483648', f: 1.5, b: true });
     expect(row?.nothing).toBeNull();
     expect(row?.json).toEqual({ a: [1, 'x'] });
-    // drizzle reads timestamps as PostgreSQL's text (server/db/rawText.ts), in the thread as in process.
+    // drizzle reads timestamps as PostgreSQL's text (server/db/pglite.ts), in the thread as in process.
     expect(row?.at).toBe('2026-01-02 03:04:05.678+00');
     expect(Array.from(row?.bytes as Uint8Array)).toEqual([0, 255]);
   });
