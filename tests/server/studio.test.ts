@@ -18,6 +18,8 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'assets', 'big.js.br'), brotliCompressSync(BIG));
   writeFileSync(join(dist, 'assets', 'big.js.gz'), gzipSync(BIG));
   writeFileSync(join(dist, 'index.html.gz'), gzipSync('<!doctype html><title>studio</title>'));
+  // The build carries the dev server's runtime config (public/); the server answers with its own.
+  writeFileSync(join(dist, 'runtime-config.js'), 'window.__STUDIO_CONFIG__ = {};\n');
   t = await startTestApp({ studioDist: dist });
 });
 afterAll(async () => {
@@ -67,6 +69,28 @@ describe('serving the studio', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(page.rawPayload).toString()).toContain('<title>studio</title>');
+  });
+
+  it('serves only the files of the build, by their exact names', async () => {
+    // Listed once at start (record 0184): a name spelt otherwise, a path outside the folder or a file written
+    // after the start is answered as any unknown address.
+    writeFileSync(join(dist, 'assets', 'later.js'), 'console.log(2)');
+    for (const url of [
+      '/assets/App.js',
+      '/ASSETS/app.js',
+      '/assets//app.js',
+      '/assets/../../package.json',
+      '/assets/%2e%2e/%2e%2e/package.json',
+      '/assets/later.js',
+      '/assets/',
+    ]) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body, url).not.toContain('console.log');
+    }
+    const head = await t.app.inject({ method: 'HEAD', url: '/assets/app.js' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String('console.log(1)'.length));
   });
 
   it('never answers API, socket or storage addresses with the studio', async () => {
