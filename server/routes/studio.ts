@@ -30,7 +30,7 @@ export async function registerStudio(app: FastifyInstance, ctx: AppContext): Pro
       root: dist,
       // A route for each file of the build, listed once at start: a request for one is answered without
       // looking at the folder again (with a wildcard route the plugin read the folder's listing, about 1,400
-      // names, on every request to check the path's spelling: a fifth of an end-to-end server's CPU time).
+      // names, on every request to check the path's spelling: a fifth of a test server's main-thread CPU).
       // Anything else falls through to the not-found handler below. A build made after the start is served
       // after a restart.
       wildcard: false,
