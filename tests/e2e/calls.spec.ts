@@ -10,6 +10,7 @@ import {
 } from './callSupport';
 import { expect, test } from './cspGuard';
 import { DEMO, signIn } from './support';
+import { videoFrameRate } from './webmFrames';
 
 /**
  * Live video calls end to end (issue 5): a customer and two Online agents in separate browser contexts with
@@ -108,6 +109,12 @@ test('a customer calls in, one of two Online agents answers, the recording lands
     .toBe(true);
   await player.evaluate((v: HTMLVideoElement) => v.play());
   await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0);
+  // The recorder draws both sides 30 times a second (record 0185): the recording has at most that many frames
+  // a second. Drawing every 10 ms, as RecordRTC does by default, gave 32 here from cameras that give 20.
+  const recording = await agent.request.get((await player.getAttribute('src')) ?? '');
+  const frameRate = videoFrameRate(await recording.body());
+  expect(frameRate).toBeGreaterThan(5);
+  expect(frameRate).toBeLessThanOrEqual(31);
 
   await agent.goto(`/profile/${PROFILE}?tab=videoCalls`);
   await expect(agent.getByRole('cell', { name: 'Complete', exact: true }).first()).toBeVisible();
