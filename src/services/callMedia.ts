@@ -109,8 +109,8 @@ export interface CallRecorder {
 
 /**
  * How often the recorder draws both sides onto the canvas it records (record 0185): 30 times a second, a camera's
- * rate. RecordRTC's default is every 10 ms, a hundred draws a second of two videos onto a canvas twice a camera's
- * width, each a frame offered to the encoder, on the agent's computer during the whole call.
+ * rate. RecordRTC's default is every 10 ms: a hundred draws a second of both videos onto the canvas, each a frame
+ * offered to the encoder, on the agent's computer during the whole call.
  */
 const RECORDING_FRAME_MS = 1000 / 30;
 
