@@ -1,4 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { blueprintCssSplit } from './build/blueprintCss.ts';
@@ -11,7 +13,8 @@ const SERVER = {
   // and database (helpers.ts), no file mocks a module (but MOCKS_DNS, isolated), and one that fakes Date
   // puts it back.
   isolate: false,
-  // One migrated, seeded database for the run, copied into each test app (see the file).
+  // One migrated, seeded database for the run, copied into each test app (see the file); a closed app's copy
+  // is reset to it and reused by the worker's next app (tests/server/templateDatabases.ts).
   globalSetup: ['tests/server/template.setup.ts'],
   // 60 s: argon2 sign-ins and restarts are CPU-bound, and a loaded 2-core machine runs them slowly.
   testTimeout: 60_000,
@@ -20,6 +23,28 @@ const SERVER = {
   // database just loaded from the template (its caches are cold). Only how long it waits changes.
   expect: { poll: { timeout: 10_000 } },
 } satisfies ViteUserConfig['test'];
+
+/** The component tests' settings (tests/ui). */
+const UI = {
+  include: ['tests/ui/**/*.test.{ts,tsx}'],
+  environment: 'jsdom',
+  setupFiles: ['tests/ui/setup.ts'],
+  // Room for findBy… (15 s in tests/ui/setup.ts) on a loaded machine.
+  testTimeout: 30_000,
+} satisfies ViteUserConfig['test'];
+
+/**
+ * The component tests that mock a module (`vi.mock`): isolated, so that no other file sees the mock. The others
+ * share one module graph and jsdom (`ui`): importing React, Blueprint and the studio again for every file, and a
+ * new jsdom, took half of the project's CPU time. tests/ui/setup.ts cleans up after every test.
+ */
+const UI_MOCKS = readdirSync(join(import.meta.dirname, 'tests/ui'), { recursive: true, encoding: 'utf8' })
+  .filter(
+    (file) =>
+      /\.test\.tsx?$/.test(file) &&
+      /\bvi\.mock\(/.test(readFileSync(join(import.meta.dirname, 'tests/ui', file), 'utf8')),
+  )
+  .map((file) => `tests/ui/${file}`);
 
 /** The SSRF guard's tests: they mock node:dns, so no other file may share their module graph. */
 const MOCKS_DNS = 'tests/security/webhookSsrf.test.ts';
@@ -48,19 +73,11 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.ts'],
           environment: 'node',
           testTimeout: 15_000,
+          isolate: false,
         },
       },
-      {
-        extends: true,
-        test: {
-          name: 'ui',
-          include: ['tests/ui/**/*.test.{ts,tsx}'],
-          environment: 'jsdom',
-          setupFiles: ['tests/ui/setup.ts'],
-          // Room for findBy… (15 s in tests/ui/setup.ts) on a loaded machine.
-          testTimeout: 30_000,
-        },
-      },
+      { extends: true, test: { ...UI, name: 'ui', exclude: UI_MOCKS, isolate: false } },
+      { extends: true, test: { ...UI, name: 'ui-mocks', include: UI_MOCKS } },
       {
         extends: true,
         test: { ...SERVER, name: 'realtime-truth', include: [REALTIME_TRUTH] },

@@ -1,18 +1,17 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import { type ServerConfig, STATS_EVERY_MS } from '../../server/config';
 import { type Database, openDatabase, pgliteDatabase } from '../../server/db/client';
-import { PGLITE_EXTENSIONS } from '../../server/db/pglite';
 import { users } from '../../server/db/schema';
 import { answerCall, createCall } from '../../server/domain/videocalls';
 import type { FaceMatcher } from '../../server/integrations/faceMatch';
 import type { PaymentProvider } from '../../server/integrations/payment/provider';
+import { giveBack, templateDatabase } from './templateDatabases';
 import { SEED_KEYS, TEMPLATE_FILES, testConfig } from './testConfig';
 
 export interface TestApp {
@@ -25,12 +24,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The seeded template's database, read once per test file. */
-let templateData: Blob | undefined;
-
 /**
  * A copy of the migrated, seeded template database (tests/server/template.setup.ts), or undefined when
- * there is none (a run without the server project's global setup) or the overrides change the seed.
+ * there is none (a run without the server project's global setup) or the overrides change the seed. Closed,
+ * it goes back to this worker's template databases for the next app (tests/server/templateDatabases.ts).
  */
 function fromTemplate(
   dataDir: string,
@@ -39,12 +36,10 @@ function fromTemplate(
   const template = inject('serverTemplate');
   if (!template || SEED_KEYS.some((key) => key in overrides)) return undefined;
   return async () => {
-    templateData ??= new Blob([readFileSync(join(template, TEMPLATE_FILES.database))]);
     cpSync(join(template, TEMPLATE_FILES.storage), join(dataDir, 'storage'), { recursive: true });
-    const client = new PGlite({ loadDataDir: templateData, extensions: PGLITE_EXTENSIONS });
-    await client.waitReady;
+    const client = await templateDatabase(join(template, TEMPLATE_FILES.database));
     // As server/db/client.ts opens PGlite (the migrations are in the template already).
-    return pgliteDatabase(client);
+    return { ...pgliteDatabase(client), close: async () => giveBack(client) };
   };
 }
 
