@@ -5,7 +5,8 @@
  *
  * A test app's database, once closed, waits here; the next app's takes it, and before that it is reset: the
  * session's state dropped (DISCARD ALL: prepared statements, LISTENs, settings, temporary tables, advisory
- * locks), every table emptied and filled again with the template's rows, and every sequence set back. A
+ * locks), every table emptied and filled again with the template's rows, every sequence and the catalogue's
+ * table sizes set back. A
  * database whose schema a test changed (a table, trigger, function or column added or dropped) is closed
  * instead, and a new copy of the template started.
  */
