@@ -1,14 +1,14 @@
 /**
  * The seeded template database (tests/server/template.setup.ts) for the test apps of one worker, kept for
  * reuse: starting a PGlite on a copy of the template took 1–2 CPU-seconds each (about a hundred of them in a
- * run, a third of the API tests' CPU), putting its tables back to the template's rows takes a fraction of that.
+ * run, nearly half of the API tests' CPU), putting its tables back to the template's rows takes a fraction of
+ * that.
  *
  * A test app's database, once closed, waits here; the next app's takes it, and before that it is reset: the
  * session's state dropped (DISCARD ALL: prepared statements, LISTENs, settings, temporary tables, advisory
  * locks), every table emptied and filled again with the template's rows, every sequence and the catalogue's
- * table sizes set back. A
- * database whose schema a test changed (a table, trigger, function or column added or dropped) is closed
- * instead, and a new copy of the template started.
+ * table sizes set back. A database whose schema a test changed (a table, trigger, function or column added or
+ * dropped) is closed instead, and a new copy of the template started.
  */
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
