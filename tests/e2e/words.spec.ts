@@ -12,6 +12,10 @@ import { expect, test } from './cspGuard';
 import { DEMO, signIn } from './support';
 
 test.use({ viewport: { width: 1440, height: 900 } });
+// Its tests stand alone (each signs in or invites on its own): they spread over the workers rather than
+// running one after the other on one (the file is the last one given out, and alone it ended the run 70 s
+// after the other worker had finished).
+test.describe.configure({ mode: 'parallel' });
 
 const shots = process.env.WORDS_SCREENSHOTS;
 if (shots) mkdirSync(shots, { recursive: true });
