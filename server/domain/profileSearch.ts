@@ -114,7 +114,9 @@ function isPhoneLike(term: string): boolean {
  *   trigram index and sorts the matches (a rare term: a few heap rows; the count: at most the cap + 1).
  * - `many`: the same LIKE on an expression no index holds, so the plan walks the list's ordering index and
  *   stops at the page's last row: a common term ("Yılmaz", one profile in sixteen) fills a page of 20 from
- *   about 320 rows, where the trigram plan fetched and sorted every match (62,500 at 1,000,000 profiles).
+ *   about 320 rows, where the trigram plan fetched and sorted every match (62,500 at 1,000,000 profiles). The
+ *   list reads the page's ids first: along the default ordering, from the index alone, which holds search_text
+ *   (migration 0039, record 0188).
  * - `estimate`: the count past the cap is the planner's estimate of this one, planned for the search itself
  *   (70,710 for those 62,500; the generic conditions above would say 25 or 5,000 whatever the term).
  */

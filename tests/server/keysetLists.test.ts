@@ -204,3 +204,36 @@ describe.each([
     expect(refused.body.detail).toMatch(/cursor/);
   });
 });
+
+describe('the list’s statements (record 0188)', () => {
+  /** The prepared statements of the profile list with these words in this order, and how often each was planned. */
+  const statements = async (pattern: string) =>
+    (
+      (await t.app.ctx.db.execute(
+        sql`select statement, generic_plans::int as generic, custom_plans::int as custom
+          from pg_prepared_statements where statement like ${pattern}`,
+      )) as unknown as { rows: { statement: string; generic: number; custom: number }[] }
+    ).rows;
+
+  it('write a studio page size into the text, leave out a zero offset, and keep one plan', async () => {
+    for (let run = 0; run < 8; run++)
+      await page('/api/v2/profile?limit=20&risk_level=Low&ordering=-updated_at');
+    // The first page with its count, then the pages without (the count is kept): the second ran seven times.
+    const [read] = (await statements('%"risk_level" = %"updated_at" desc%limit 21')).sort(
+      (a, b) => b.generic + b.custom - (a.generic + a.custom),
+    );
+    expect(read?.statement).not.toMatch(/offset/i);
+    expect(read && read.generic + read.custom).toBe(7);
+    // Planned for their values the first five runs (PostgreSQL's rule), then the plan for any value.
+    expect(read?.generic).toBeGreaterThan(0);
+    expect(read?.custom).toBeLessThanOrEqual(5);
+  });
+
+  it('keep other sizes and an offset as parameters', async () => {
+    await page('/api/v2/profile?limit=7&offset=3&source=api&ordering=-updated_at');
+    const reads = await statements('%"source" = %"updated_at" desc%');
+    expect(reads.map((read) => read.statement)).toEqual([
+      expect.stringMatching(/ limit \$\d+ offset \$\d+$/),
+    ]);
+  });
+});

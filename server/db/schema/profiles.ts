@@ -62,7 +62,8 @@ export const profiles = pgTable(
     legalHoldAt: ts(),
   },
   (t) => [
-    // Ascending on purpose: a backward scan serves `ORDER BY created_at DESC, id DESC` (NULLS FIRST).
+    // Ascending on purpose: a backward scan serves `ORDER BY created_at DESC, id DESC` (NULLS FIRST). Migration
+    // 0039 adds INCLUDE (search_text), which drizzle's builder cannot say: a search's ids come from the index alone.
     index('profiles_company_created').on(t.companyId, t.createdAt, t.id),
     // The list's filters with its default ordering, and every ordering it offers (migration 0033).
     index('profiles_company_status_created').on(t.companyId, t.status, t.createdAt, t.id),
