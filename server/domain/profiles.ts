@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type AnyColumn, and, eq, gte, lt, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { PROFILE_STATUSES, type ProfileStatus, RISK_LEVELS, type RiskLevel } from '#contract/common';
 import type { Profile, ProfileListQuery, ProfileSummary } from '#contract/profiles';
 import { type DbOrTx, perHandle } from '../db/client';
@@ -18,9 +18,11 @@ import { iso } from './format';
 import {
   type Cursor,
   cursorOf,
+  isWrittenLimit,
   type KeysetLinks,
   type KeysetOrdering,
   keyTextOf,
+  limitOf,
   orderByOf,
   pageOf,
   readWindow,
@@ -210,7 +212,7 @@ type PageRow = { summary: ProfileSummary; position: string | null; total?: numbe
 type ListPrepared = { execute(values: ListValues): Promise<PageRow[]> };
 
 /**
- * Prepared list queries per database handle, shape and written page size (`WRITTEN_LIMITS`; at most a few hundred
+ * Prepared list queries per database handle, shape and written page size (`limitOf`; at most a few hundred
  * shapes exist). The name comes from that key, which fixes the SQL text: on PostgreSQL a name is one statement per
  * connection.
  */
@@ -219,18 +221,6 @@ const listQueries = perHandle(() => new Map<string, ListPrepared>());
 /** The filters' rows, for counting. */
 const matching = (db: DbOrTx, where: SQL | undefined) =>
   db.select({ one: sql`1` }).from(profiles).where(where);
-
-/**
- * The rows a page reads (its size and one more), written into the statement's text rather than sent as a parameter,
- * for the studio's page sizes and the API's defaults (record 0188). Over `LIMIT $n` PostgreSQL's plan for any value
- * assumes the limit keeps a tenth of the rows, so on a large table it looks dearer than a plan for the value, and
- * every run of the statement was planned anew: at 1,000,000 profiles about as much CPU as running it. With the number in the
- * text, the statement keeps one plan from its sixth run on. Other sizes stay parameters: a few statements per shape,
- * whatever limits a client sends. The pages of a cursor, whose offset is always 0, leave OFFSET out likewise.
- */
-const WRITTEN_LIMITS = new Set([10, 20, 25, 50, 100, 200].map((size) => size + 1));
-const limitOf = (rows: number): Placeholder =>
-  WRITTEN_LIMITS.has(rows) ? (sql.raw(String(rows)) as unknown as Placeholder) : sql.placeholder('limit');
 
 function listQuery(
   db: DbOrTx,
@@ -243,8 +233,8 @@ function listQuery(
   idsFirst: boolean,
 ): ListPrepared {
   const queries = listQueries(db);
-  const written = WRITTEN_LIMITS.has(window.limit);
-  const key = `${shape} limit ${written ? window.limit : '$'}${window.offset > 0 ? ' offset' : ''}`;
+  // The page size is part of the text when written (`limitOf`), and an OFFSET only when not 0.
+  const key = `${shape} limit ${isWrittenLimit(window.limit) ? window.limit : '$'}${window.offset > 0 ? ' offset' : ''}`;
   let prepared = queries.get(key);
   if (!prepared) {
     const p = sql.placeholder;
@@ -254,7 +244,7 @@ function listQuery(
     // The count ignores the cursor: it is the filters' total.
     if (withCount) columns.total = cappedCount(matching(db, where).getSQL(), p('countCap'));
     const name = `profile_list_${createHash('sha1').update(key).digest('hex').slice(0, 16)}`;
-    const limit = limitOf(window.limit);
+    const limit = limitOf(window.limit, p('limit'));
     // drizzle leaves out an OFFSET of 0.
     const offset = window.offset > 0 ? p('offset') : 0;
     const conditions = seek ? and(where, seek) : where;

@@ -1,4 +1,18 @@
-import { and, count, desc, eq, gte, ilike, inArray, lt, max, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  lt,
+  max,
+  or,
+  type Placeholder,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import {
   isWebhookUrl,
   WEBHOOK_EVENTS,
@@ -301,7 +315,7 @@ export function withoutContent(log: WebhookLog): WebhookLog {
 export async function logsWithBodies(
   db: DbOrTx,
   where: SQL[],
-  limit: number,
+  limit: number | Placeholder,
   offset = 0,
   orderBy: SQL[] = [desc(webhookLogs.id)],
 ) {

@@ -229,6 +229,16 @@ describe('the list’s statements (record 0188)', () => {
     expect(read?.custom).toBeLessThanOrEqual(5);
   });
 
+  it('the other keyset lists write a page of 20 into their text too', async () => {
+    for (const path of ['/api/v2/audit?limit=20', '/api/v2/videocall?limit=20'])
+      for (let run = 0; run < 7; run++) await page(path);
+    for (const table of ['audit_log', 'video_calls']) {
+      const reads = await statements(`%from "${table}"%limit 21`);
+      expect(reads.map((read) => read.generic + read.custom)).toContain(7);
+      expect(reads.every((read) => read.generic > 0 && !/offset/i.test(read.statement))).toBe(true);
+    }
+  });
+
   it('keep other sizes and an offset as parameters', async () => {
     await page('/api/v2/profile?limit=7&offset=3&source=api&ordering=-updated_at');
     const reads = await statements('%"source" = %"updated_at" desc%');
