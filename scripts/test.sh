@@ -105,6 +105,8 @@ npx vitest run
 
 step "build (vite)"
 npx vite build --logLevel warn
+# The sign-in page's first load within its budget (issue 2): it had grown past it unseen (record 0189).
+npx tsx bench/bundle.ts --no-build --check
 
 step "end-to-end tests (playwright, headless Chromium)"
 npx playwright test

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { LoginBody, LoginResponse, Region } from '#contract/auth';
-import { ACCOUNT_DISABLED_DETAIL } from '#contract/sessions';
+import { ACCOUNT_DISABLED_DETAIL } from '#contract/sessionEnd';
 import { verifyPassword } from '../auth/passwords';
 import type { SecretBox } from '../auth/secrets';
 import type { TokenService } from '../auth/tokens';

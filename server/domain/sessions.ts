@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, lt, ne, or } from 'drizzle-orm';
-import type { SessionEndReason, SessionInfo } from '#contract/sessions';
+import type { SessionEndReason } from '#contract/sessionEnd';
+import type { SessionInfo } from '#contract/sessions';
 import type { AccessClaims, TokenService } from '../auth/tokens';
 import type { DbOrTx } from '../db/client';
 import { sessions } from '../db/schema';

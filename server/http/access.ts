@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Permission } from '#contract/common';
-import { SESSION_END_DETAILS } from '#contract/sessions';
+import { SESSION_END_DETAILS } from '#contract/sessionEnd';
 import type { CustomerClaims } from '../auth/tokens';
 import type { AppContext } from '../context';
 import { enforceIpAllowList } from '../domain/ipAllowList';

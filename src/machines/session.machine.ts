@@ -8,7 +8,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import type { LoginResponse, LoginSuccess, Region } from '#contract/auth';
 import type { StartPage } from '#contract/constants';
 import type { PasskeyAssertion } from '#contract/passkeys';
-import { ACCOUNT_DISABLED_DETAIL } from '#contract/sessions';
+import { ACCOUNT_DISABLED_DETAIL } from '#contract/sessionEnd';
 import { detailIs, failureOf } from './failure';
 
 /** What the login call sends (§7 POST /api/v1/login/). */

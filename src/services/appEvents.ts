@@ -1,4 +1,4 @@
-import type { SessionEndReason } from '#contract/sessions';
+import type { SessionEndReason } from '#contract/sessionEnd';
 
 /**
  * App-level events raised by services for the views (§8): a forced dialog, a session that ended.

@@ -4,7 +4,7 @@
  */
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_DISABLED_DETAIL, SESSION_END_DETAILS } from '#contract/sessions';
+import { ACCOUNT_DISABLED_DETAIL, SESSION_END_DETAILS } from '#contract/sessionEnd';
 import { createTokenService } from '../../server/auth/tokens';
 import { get, login, PASSWORDS, post, startTestApp, type TestApp, tokenFor, userId } from './helpers';
 

@@ -4,7 +4,7 @@
  * or `loginApi` (the login host). Failures reach callers as one `ApiError` type.
  */
 import ky, { isHTTPError, isTimeoutError, type KyInstance } from 'ky';
-import { sessionEndReasonOf } from '#contract/sessions';
+import { sessionEndReasonOf } from '#contract/sessionEnd';
 import { type AccountStore, accounts } from '../accounts';
 import { raiseAppEvent, raiseOnce } from '../appEvents';
 import { studioConfig } from '../config';

@@ -4,7 +4,7 @@ import { type FormEvent, lazy, Suspense, useCallback, useMemo, useRef, useState 
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { fromPromise } from 'xstate';
-import { SESSION_END_REASONS, type SessionEndReason } from '#contract/sessions';
+import { SESSION_END_REASONS, type SessionEndReason } from '#contract/sessionEnd';
 import { type SessionError, sessionMachine } from '../../../machines/session.machine';
 import { checkCode, checkEmail, checkRequired } from '../../../machines/validation';
 import { accounts } from '../../../services/accounts';
