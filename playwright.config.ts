@@ -73,6 +73,10 @@ export default defineConfig({
     browserName: 'chromium',
     locale: 'en-US',
     permissions: ['camera', 'microphone'],
+    // Every page of the run asks for less motion: the studio's spinners, skeletons and transitions stand still
+    // (src/ui/app/studio.css), so the browser draws no frames for them and an element is still at once for a
+    // click. Contexts a test makes itself inherit it; a11y.spec checks both ways (record 0190).
+    reducedMotion: 'reduce',
     // A trace records every page's screencast and DOM snapshots: a test took 40 % longer with it. CI keeps
     // no artefacts to read one from, so it is recorded on local runs only.
     trace: process.env.CI ? 'off' : 'retain-on-failure',

@@ -563,6 +563,35 @@ test('public pages', async ({ page }, info) => {
 });
 
 /**
+ * Motion for those who ask for less (prefers-reduced-motion): Blueprint's spinners and transitions stand still.
+ * The suite runs with it (playwright.config.ts), so this test asks for motion first.
+ */
+test('spinners and transitions stand still when the system asks for less motion', async ({ page }) => {
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+  await page.evaluate(() =>
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      '<div class="bp6-spinner" id="motion-probe"><div class="bp6-spinner-animation"></div></div>',
+    ),
+  );
+  const spinner = page.locator('#motion-probe .bp6-spinner-animation');
+  const motion = async () => ({
+    spin: await spinner.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return `${style.animationDuration} × ${style.animationIterationCount}`;
+    }),
+    field: await page
+      .getByLabel('E-mail', { exact: true })
+      .evaluate((element) => getComputedStyle(element).transitionDuration.split(', ')[0]),
+  });
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  expect(await motion()).toEqual({ spin: '0.5s × infinite', field: '0.1s' });
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  expect(await motion()).toEqual({ spin: '1e-05s × 1', field: '1e-05s' });
+});
+
+/**
  * The studio as Admin (who sees every screen): a test per screen on one signed-in page, so that a slow or
  * failing screen is named and timed on its own.
  */

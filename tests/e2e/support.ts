@@ -58,8 +58,8 @@ export async function tokenOf(request: APIRequestContext, who: { email: string; 
 
 /**
  * Every operation swagger-ui lists, as "METHOD /path", in the order listed. From 150 rows (tag headers and
- * operations) on, swagger-ui draws only the rows near the viewport (a virtualised list), so this scrolls the
- * last drawn operation into view until no further one is drawn, collecting the operations on the way.
+ * operations) on, swagger-ui draws only the rows near the viewport (a virtualised list), so this scrolls down
+ * with the mouse wheel, as a reader does, until no further operation is drawn, collecting them on the way.
  */
 export async function listedOperations(page: Page): Promise<string[]> {
   const blocks = page.locator('.opblock .opblock-summary');
@@ -74,11 +74,15 @@ export async function listedOperations(page: Page): Promise<string[]> {
     );
   // The first draw parses the whole document: up to 25 s on CI's two busy cores.
   await expect(blocks.first()).toBeVisible({ timeout: 90_000 });
+  const start = await blocks.first().boundingBox();
+  if (start) await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
   const listed: string[] = [];
   for (;;) {
     for (const operation of await drawn()) if (!listed.includes(operation)) listed.push(operation);
     const last = listed.at(-1);
-    await blocks.last().scrollIntoViewIfNeeded();
+    // The wheel over the list rather than scrolling its last row into view: the list redraws as it scrolls, and
+    // that row had often left the page by the time Playwright scrolled to it (always, with reduced motion).
+    await page.mouse.wheel(0, 1_000);
     const more = await expect
       .poll(async () => (await drawn()).at(-1) !== last, { timeout: 5_000 })
       .toBe(true)
