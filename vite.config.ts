@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import { blueprintCssSplit } from './build/blueprintCss.ts';
 import { blueprintIconNames } from './build/blueprintIconNames.ts';
 import { blueprintText } from './build/blueprintText.ts';
+import { iconChunks } from './build/iconChunks.ts';
 import { precompress } from './build/precompress.ts';
 
 /** Chunks whose whole import graph is fetched at once when they load (see build.modulePreload). */
@@ -33,7 +34,10 @@ export default defineConfig({
         hostType === 'js' && !WHOLE_GRAPH.test(file) ? deps.filter((dep) => dep.endsWith('.css')) : deps,
     },
     // The studio, and the customer's join page of a video call (served by the server as /customer.html).
-    rollupOptions: { input: { studio: 'index.html', customer: 'customer.html' } },
+    rollupOptions: {
+      input: { studio: 'index.html', customer: 'customer.html' },
+      output: { codeSplitting: { groups: [iconChunks] } },
+    },
   },
   // The reference server serves the built studio itself; `vite preview` is a bare static server.
   preview: { proxy: {} },

@@ -25,12 +25,14 @@
  *
  * Env: BENCH_PROFILES (10000), BENCH_RUNS (15), BENCH_WARMUP (3), CHROMIUM_PATH (/usr/bin/chromium),
  * BENCH_PROFILES_DATABASE_URL (seed into that PostgreSQL instead of PGlite: its data is replaced; with
- * BENCH_PROFILES=1000000 the studio's list at a million profiles, issue 31),
+ * BENCH_PROFILES=1000000 the studio's list at a million profiles, issue 31), BENCH_PROFILES_SEED=0 (with
+ * BENCH_PROFILES_DATABASE_URL: that database as it is, seeded before, since a million takes 7–17 minutes to seed;
+ * BENCH_PROFILES_DATA_DIR names the seed's DATA_DIR, whose stored files, the documents' images, are copied),
  * BENCH_DETAIL=1 (also print the request timeline of each series' last run, for finding where time goes).
  * `--no-build` (`npm run bench:profiles -- --no-build`) measures dist/ as it is.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
@@ -52,6 +54,10 @@ import {
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
 const DATABASE_URL = process.env.BENCH_PROFILES_DATABASE_URL;
+const SEED = process.env.BENCH_PROFILES_SEED !== '0';
+const SEEDED_DATA_DIR = process.env.BENCH_PROFILES_DATA_DIR;
+if (!SEED && !(DATABASE_URL && SEEDED_DATA_DIR))
+  throw new Error('BENCH_PROFILES_SEED=0 needs BENCH_PROFILES_DATABASE_URL and BENCH_PROFILES_DATA_DIR');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const DETAIL = process.env.BENCH_DETAIL === '1';
@@ -495,15 +501,20 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   const env = { ...benchServerEnv(dataDir, port), ...(DATABASE_URL ? { DATABASE_URL } : {}) };
   try {
-    console.log(
-      `Seeding ${PROFILES} profiles into ${DATABASE_URL ? 'PostgreSQL (BENCH_PROFILES_DATABASE_URL)' : `PGlite in ${dataDir}`} ...`,
-    );
     const seedStarted = Date.now();
-    const seedCode = await finished(run(['server/db/seed.ts', '--profiles', String(PROFILES)], env));
-    if (seedCode !== 0) throw new Error(`seed failed (${seedCode})`);
+    if (SEED) {
+      console.log(
+        `Seeding ${PROFILES} profiles into ${DATABASE_URL ? 'PostgreSQL (BENCH_PROFILES_DATABASE_URL)' : `PGlite in ${dataDir}`} ...`,
+      );
+      const seedCode = await finished(run(['server/db/seed.ts', '--profiles', String(PROFILES)], env));
+      if (seedCode !== 0) throw new Error(`seed failed (${seedCode})`);
+    } else {
+      console.log('BENCH_PROFILES_SEED=0: measuring the data of BENCH_PROFILES_DATABASE_URL as it is');
+      cpSync(join(SEEDED_DATA_DIR as string, 'storage'), join(dataDir, 'storage'), { recursive: true });
+    }
     const target = await addDocuments(dataDir);
     console.log(
-      `Seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s; profile ${target.id} ` +
+      `${SEED ? `Seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s; profile` : 'Profile'} ${target.id} ` +
         `("${target.name}", first row of the list) has ${target.documents} documents`,
     );
 

@@ -1,6 +1,7 @@
 /**
  * Blueprint icons: only the icons the studio uses are bundled (Blueprint's default loader would pull every
- * icon path into the first load). Each icon's paths load on demand, the first time it is drawn.
+ * icon path into the first load). A list's icons of one size load together, the first time one of them is
+ * drawn: the build puts them in one chunk (build/iconChunks.ts).
  * This first-load list holds the icons of the public pages (sign-in, errors); the shell registers the rest
  * (app/shellIcons.ts) and lazy screens their own. Add a name to both globs of the list where it is used.
  */
