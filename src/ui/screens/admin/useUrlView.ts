@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'wouter';
+import { useAddressQuery } from '../../app/useAddressQuery';
 
 /**
  * A list's view (search, filters, sort, page) kept in the URL beside other parameters (the admin tab):
@@ -10,24 +10,21 @@ export function useUrlView<V extends { page: number }>(
   read: (query: URLSearchParams) => V,
   defaults: V,
 ): [V, (change: Partial<V>) => void] {
-  const [query, setQuery] = useSearchParams();
+  const [query, changeQuery] = useAddressQuery();
   const view = useMemo(() => read(query), [query, read]);
   const update = useCallback(
     (change: Partial<V>) => {
-      setQuery(
-        (current) => {
-          const next = { ...read(current), page: 1, ...change };
-          const params = new URLSearchParams(current);
-          for (const [key, value] of Object.entries(next)) {
-            if ((value as unknown) === '' || value === defaults[key as keyof V]) params.delete(key);
-            else params.set(key, String(value));
-          }
-          return params;
-        },
-        { replace: true },
-      );
+      changeQuery((current) => {
+        const next = { ...read(current), page: 1, ...change };
+        const params = new URLSearchParams(current);
+        for (const [key, value] of Object.entries(next)) {
+          if ((value as unknown) === '' || value === defaults[key as keyof V]) params.delete(key);
+          else params.set(key, String(value));
+        }
+        return params;
+      });
     },
-    [setQuery, read, defaults],
+    [changeQuery, read, defaults],
   );
   return [view, update];
 }

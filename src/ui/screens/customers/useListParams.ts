@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'wouter';
 import { PROFILE_STATUSES, type ProfileStatus, RISK_LEVELS, type RiskLevel } from '#contract/constants';
 import type { ProfileListParams } from '../../../services/api/profiles';
+import { useAddressQuery } from '../../app/useAddressQuery';
 
 export const PAGE_SIZES = [20, 50, 100] as const;
 export const DEFAULT_ORDERING = '-created_at';
@@ -75,28 +75,25 @@ export function cursorFor(
 export const viewKey = (view: ListView): string => JSON.stringify(view);
 
 export function useListView(): [ListView, (change: Partial<ListView>) => void] {
-  const [query, setQuery] = useSearchParams();
+  const [query, changeQuery] = useAddressQuery();
   const view = useMemo(() => readView(query), [query]);
   const update = useCallback(
     (change: Partial<ListView>) => {
-      setQuery(
-        (current) => {
-          const next = { ...readView(current), page: 1, ...change };
-          const params = new URLSearchParams();
-          for (const [key, value] of Object.entries(next)) {
-            const isDefault =
-              value === '' ||
-              (key === 'page' && value === 1) ||
-              (key === 'size' && value === PAGE_SIZES[0]) ||
-              (key === 'ordering' && value === DEFAULT_ORDERING);
-            if (!isDefault) params.set(key, String(value));
-          }
-          return params;
-        },
-        { replace: true },
-      );
+      changeQuery((current) => {
+        const next = { ...readView(current), page: 1, ...change };
+        const params = new URLSearchParams();
+        for (const [key, value] of Object.entries(next)) {
+          const isDefault =
+            value === '' ||
+            (key === 'page' && value === 1) ||
+            (key === 'size' && value === PAGE_SIZES[0]) ||
+            (key === 'ordering' && value === DEFAULT_ORDERING);
+          if (!isDefault) params.set(key, String(value));
+        }
+        return params;
+      });
     },
-    [setQuery],
+    [changeQuery],
   );
   return [view, update];
 }

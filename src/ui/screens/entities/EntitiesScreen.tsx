@@ -1,30 +1,28 @@
 import { Button, Callout, H2, HTMLSelect, HTMLTable, InputGroup, NonIdealState } from '@blueprintjs/core';
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'wouter';
+import { Link } from 'wouter';
 import { RISK_LEVELS } from '#contract/constants';
 import { type BusinessEntity, ENTITY_STATUSES, LEGAL_FORMS } from '#contract/entities';
 import { type EntityListView, filterEntities, readEntityView } from '../../../machines/entityList';
+import { useAddressQuery } from '../../app/useAddressQuery';
 import { usePageTitle } from '../../app/usePageTitle';
 import { RiskTag, useProfileLabels } from '../../components/profileLabels';
 import { AmlStatusTag, EntityStatusTag, useCountryName, useEntities } from './entityLabels';
 import './entities.css';
 
 function useEntityView(): [EntityListView, (change: Partial<EntityListView>) => void] {
-  const [query, setQuery] = useSearchParams();
+  const [query, changeQuery] = useAddressQuery();
   const view = useMemo(() => readEntityView(query), [query]);
   const update = useCallback(
     (change: Partial<EntityListView>) =>
-      setQuery(
-        (current) => {
-          const next = { ...readEntityView(current), ...change };
-          const params = new URLSearchParams();
-          for (const [key, value] of Object.entries(next)) if (value) params.set(key, value);
-          return params;
-        },
-        { replace: true },
-      ),
-    [setQuery],
+      changeQuery((current) => {
+        const next = { ...readEntityView(current), ...change };
+        const params = new URLSearchParams();
+        for (const [key, value] of Object.entries(next)) if (value) params.set(key, value);
+        return params;
+      }),
+    [changeQuery],
   );
   return [view, update];
 }

@@ -1,10 +1,10 @@
 import { Callout, H4, HTMLTable, Icon, InputGroup, Intent, Tag } from '@blueprintjs/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'wouter';
 import { type BusinessEntity, ENTITY_PARTY } from '#contract/entities';
 import { entityOwnership, entityParties } from '../../../machines/entityReview';
 import { DEFAULT_UBO_THRESHOLD, type Ownership, type OwnershipNode } from '../../../machines/ownership';
+import { useAddressQuery } from '../../app/useAddressQuery';
 import { useCountryName, useEntityDate, usePercent } from '../entities/entityLabels';
 import { LabeledField } from './LabeledField';
 import { CheckResultTag } from './StatusTab';
@@ -20,7 +20,7 @@ export function parseThreshold(value: string | null): number | null {
 /** Employees: the individuals with their shares, and the ownership chart down to the ultimate owners. */
 export function EmployeesTab({ entity }: { entity: BusinessEntity }) {
   const { t } = useTranslation('entities');
-  const [query, setQuery] = useSearchParams();
+  const [query, changeQuery] = useAddressQuery();
   const threshold = parseThreshold(query.get('threshold')) ?? DEFAULT_UBO_THRESHOLD;
   const [typed, setTyped] = useState(String(threshold));
   const outcome = useMemo(() => entityOwnership(entity, threshold), [entity, threshold]);
@@ -32,15 +32,12 @@ export function EmployeesTab({ entity }: { entity: BusinessEntity }) {
     setTyped(value);
     const valid = parseThreshold(value);
     if (valid === null || valid === threshold) return;
-    setQuery(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (valid === DEFAULT_UBO_THRESHOLD) next.delete('threshold');
-        else next.set('threshold', String(valid));
-        return next;
-      },
-      { replace: true },
-    );
+    changeQuery((current) => {
+      const next = new URLSearchParams(current);
+      if (valid === DEFAULT_UBO_THRESHOLD) next.delete('threshold');
+      else next.set('threshold', String(valid));
+      return next;
+    });
   };
 
   return (

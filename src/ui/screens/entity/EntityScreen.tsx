@@ -1,7 +1,8 @@
 import { AnchorButton, H2, NonIdealState, Tab, Tabs } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'wouter';
+import { Link, useParams } from 'wouter';
 import type { BusinessEntity } from '#contract/entities';
+import { useAddressQuery } from '../../app/useAddressQuery';
 import { usePageTitle } from '../../app/usePageTitle';
 import { RiskTag } from '../../components/profileLabels';
 import { AmlStatusTag, EntityStatusTag, useCountryName, useEntity } from '../entities/entityLabels';
@@ -75,7 +76,7 @@ export function EntityScreen() {
   const { t } = useTranslation('entities');
   const { t: ts } = useTranslation('screens');
   const entity = useRouteEntity();
-  const [query, setQuery] = useSearchParams();
+  const [query, changeQuery] = useAddressQuery();
   usePageTitle(entity?.name ?? ts('entity.title'));
   if (!entity) return <EntityNotFound />;
 
@@ -88,16 +89,13 @@ export function EntityScreen() {
         id="entity-tabs"
         selectedTabId={selected}
         onChange={(tab) =>
-          setQuery(
-            (current) => {
-              const next = new URLSearchParams(current);
-              if (tab === 'status') next.delete('tab');
-              else next.set('tab', String(tab));
-              if (tab !== 'employees') next.delete('threshold');
-              return next;
-            },
-            { replace: true },
-          )
+          changeQuery((current) => {
+            const next = new URLSearchParams(current);
+            if (tab === 'status') next.delete('tab');
+            else next.set('tab', String(tab));
+            if (tab !== 'employees') next.delete('threshold');
+            return next;
+          })
         }
         renderActiveTabPanelOnly
         aria-label={t('tabs.label')}

@@ -1,13 +1,14 @@
 import { Button, Callout, H2, Intent, Spinner, Tab, Tabs } from '@blueprintjs/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'wouter';
+import { useParams } from 'wouter';
 import type { CompanyConfig } from '#contract/companies';
 import type { Profile } from '#contract/profiles';
 import { type ProfileTab, visibleTabs } from '../../../machines/profileTabs';
 import { isApiError } from '../../../services/api/http';
 import { useProfileLive } from '../../app/realtime/ProfileSocket';
 import { useActiveAccount } from '../../app/useAccounts';
+import { useAddressQuery } from '../../app/useAddressQuery';
 import { usePageTitle } from '../../app/usePageTitle';
 import { RiskTag } from '../../components/profileLabels';
 import { useFormat } from '../../format';
@@ -40,7 +41,7 @@ export function ProfileScreen() {
   const config = useQuery(companyConfigQuery(companyId));
   // Who else has it open, and live refreshes when someone changes it (issue 12).
   const live = useProfileLive(Number.isInteger(id) ? id : 0);
-  const [query, setQuery] = useSearchParams();
+  const [query, changeQuery] = useAddressQuery();
   const date = useFormat().dateTime;
   usePageTitle(profile.data?.name ?? t('unnamed'));
 
@@ -93,15 +94,12 @@ export function ProfileScreen() {
           id="profile-tabs"
           selectedTabId={selected}
           onChange={(tab) =>
-            setQuery(
-              (current) => {
-                const next = new URLSearchParams(current);
-                if (tab === 'info') next.delete('tab');
-                else next.set('tab', String(tab));
-                return next;
-              },
-              { replace: true },
-            )
+            changeQuery((current) => {
+              const next = new URLSearchParams(current);
+              if (tab === 'info') next.delete('tab');
+              else next.set('tab', String(tab));
+              return next;
+            })
           }
           renderActiveTabPanelOnly
           aria-label={t('tabs.label')}
