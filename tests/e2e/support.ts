@@ -59,9 +59,7 @@ export async function tokenOf(request: APIRequestContext, who: { email: string; 
 /**
  * Every operation swagger-ui lists, as "METHOD /path", in the order listed. From 150 rows (tag headers and
  * operations) on, swagger-ui draws only the rows near the viewport (a virtualised list), so this scrolls down
- * with the mouse wheel, as a reader does, a third of the viewport at a time (so that what is drawn after a step
- * overlaps what was drawn before it: with steps taller than the viewport, a whole tag could be skipped), collecting
- * the operations on the way, until three steps in a row draw none it has not seen.
+ * with the mouse wheel, as a reader does, until no further operation is drawn, collecting them on the way.
  */
 export async function listedOperations(page: Page): Promise<string[]> {
   const blocks = page.locator('.opblock .opblock-summary');
@@ -78,30 +76,20 @@ export async function listedOperations(page: Page): Promise<string[]> {
   await expect(blocks.first()).toBeVisible({ timeout: 90_000 });
   const start = await blocks.first().boundingBox();
   if (start) await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
-  const step = Math.round((page.viewportSize()?.height ?? 720) / 3);
   const listed: string[] = [];
-  const collect = async () => {
-    let added = false;
-    for (const operation of await drawn())
-      if (!listed.includes(operation)) {
-        listed.push(operation);
-        added = true;
-      }
-    return added;
-  };
-  await collect();
-  for (let idle = 0; idle < 3; ) {
+  for (;;) {
+    for (const operation of await drawn()) if (!listed.includes(operation)) listed.push(operation);
+    const last = listed.at(-1);
     // The wheel over the list rather than scrolling its last row into view: the list redraws as it scrolls, and
     // that row had often left the page by the time Playwright scrolled to it (always, with reduced motion).
-    await page.mouse.wheel(0, step);
+    await page.mouse.wheel(0, 1_000);
     const more = await expect
-      .poll(collect, { timeout: 2_000 })
+      .poll(async () => (await drawn()).at(-1) !== last, { timeout: 5_000 })
       .toBe(true)
       .then(
         () => true,
         () => false,
       );
-    idle = more ? 0 : idle + 1;
+    if (!more) return listed;
   }
-  return listed;
 }
