@@ -250,9 +250,9 @@ function listQuery(
     const conditions = seek ? and(where, seek) : where;
     const order = orderByOf(ordering, back);
     if (idsFirst) {
-      // The page's ids first, then their rows (record 0188): along the default ordering the ids come from an
-      // index-only scan of migration 0039's index, which holds search_text, so the rows that do not match are
-      // never read from the table.
+      // The page's ids first, then their rows (record 0188): along the default ordering and by name the ids come
+      // from an index-only scan (migrations 0039 and 0040: the indexes hold search_text), so the rows that do not
+      // match are never read from the table, nor the rows an offset skips (record 0193).
       const page = db
         .select({ id: profiles.id })
         .from(profiles)
@@ -330,7 +330,7 @@ export async function listProfiles(
       manyRows && many ? many : where,
       `${shapeOf(query, withCount, values, manyRows)} ${direction}`,
       window,
-      manyRows && many !== undefined,
+      (manyRows && many !== undefined) || window.offset > 0,
     ).execute(paging);
   const filterKey = filterKeyOf(query);
   const known = counts?.get(companyId, filterKey);

@@ -243,7 +243,107 @@ describe('the list’s statements (record 0188)', () => {
     await page('/api/v2/profile?limit=7&offset=3&source=api&ordering=-updated_at');
     const reads = await statements('%"source" = %"updated_at" desc%');
     expect(reads.map((read) => read.statement)).toEqual([
-      expect.stringMatching(/ limit \$\d+ offset \$\d+$/),
+      // The page's ids at that offset first (record 0193).
+      expect.stringMatching(/ limit \$\d+ offset \$\d+\) "page" /),
     ]);
+  });
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+/** A plan's reads of indexes, in the plan's order: "Index Only Scan profiles_company_created", … */
+const scansOf = (node: PlanNode | undefined): string[] =>
+  node
+    ? [
+        ...(node['Index Name'] ? [`${node['Node Type']} ${node['Index Name']}`] : []),
+        ...(node.Plans ?? []).flatMap(scansOf),
+      ]
+    : [];
+
+describe('a page’s ids come from the ordering’s index, not the table (records 0188, 0193)', () => {
+  /** In most of the company's e-mail addresses, so past the few-matches reading (`manyFrom`). */
+  const MANY = 'example';
+  /**
+   * The plan PostgreSQL keeps for the profile list's statement that the request prepared (its text has these
+   * words in this order), for any value: on a table of a few hundred rows, the plan a large company gets.
+   */
+  const planOf = async (request: string, pattern: string) => {
+    await page(request);
+    const [prepared] = (
+      (await t.app.ctx.db.execute(
+        sql`select statement from pg_prepared_statements where statement like ${pattern}`,
+      )) as unknown as { rows: { statement: string }[] }
+    ).rows;
+    if (!prepared) throw new Error(`no prepared statement like ${pattern}`);
+    // On PGlite the text is the PREPARE command (server/db/pglite.ts); EXPLAIN takes $n by the simple protocol.
+    const text = prepared.statement.replace(/^prepare \S+ as /i, '');
+    const client = (t.app.ctx.db as unknown as { $client: import('@electric-sql/pglite').PGlite }).$client;
+    const [, , , explained] = await client.exec(`begin; set local enable_seqscan = off;
+      set local enable_bitmapscan = off; explain (generic_plan, format json) ${text}; rollback`);
+    const [plan] =
+      (explained?.rows[0] as { 'QUERY PLAN': { Plan: PlanNode }[] } | undefined)?.['QUERY PLAN'] ?? [];
+    return scansOf(plan?.Plan);
+  };
+
+  beforeAll(async () => {
+    // `manyFrom` reads the table’s size from the statistics; a vacuumed table, as a large company’s mostly is.
+    await t.app.ctx.db.execute(sql`vacuum analyze profiles`);
+    expect((await page(`/api/v2/profile?limit=20&search=${MANY}`)).count).toBeGreaterThan(100);
+  });
+
+  const NEWEST = `"profiles"."created_at" desc`;
+  const BY_NAME = `coalesce("profiles"."name", '') asc`;
+  it.each([
+    [
+      'a search with many matches, newest first',
+      `search=${MANY}`,
+      `%|| '')%order by ${NEWEST}%`,
+      'profiles_company_created',
+    ],
+    [
+      'a search with many matches, by name',
+      `search=${MANY}&ordering=name`,
+      `%|| '')%order by ${BY_NAME}%`,
+      'profiles_company_name_key',
+    ],
+    [
+      'a page at an offset, newest first',
+      'offset=100',
+      `%order by ${NEWEST}%offset $%`,
+      'profiles_company_created',
+    ],
+    [
+      'a page at an offset, by name',
+      'ordering=name&offset=100',
+      `%order by ${BY_NAME}%offset $%`,
+      'profiles_company_name_key',
+    ],
+    [
+      'a page at an offset, by status',
+      'ordering=status&offset=100',
+      `%order by coalesce(array_position(%"status"), 0) asc%offset $%`,
+      'profiles_company_status_key',
+    ],
+    [
+      'a page at an offset, riskiest first',
+      'ordering=-risk_level&offset=100',
+      `%order by coalesce(array_position(%"risk_level"), 0) desc%offset $%`,
+      'profiles_company_risk_key',
+    ],
+    [
+      'a page at an offset, by the last status change',
+      'ordering=last_status_date&offset=100',
+      `%order by coalesce("profiles"."last_status_date"%offset $%`,
+      'profiles_company_status_changed_key',
+    ],
+  ])('%s', async (_, query, pattern, index) => {
+    const scans = await planOf(`/api/v2/profile?limit=20&${query}`, pattern);
+    // The ids from the index alone (the count, when it rides along, from an index too); the table is read only
+    // for the page's rows, by primary key.
+    expect(scans).toContain(`Index Only Scan ${index}`);
+    expect(scans.filter((scan) => !scan.startsWith('Index Only Scan'))).toEqual(['Index Scan profiles_pkey']);
   });
 });

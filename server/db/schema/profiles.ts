@@ -65,7 +65,9 @@ export const profiles = pgTable(
     // Ascending on purpose: a backward scan serves `ORDER BY created_at DESC, id DESC` (NULLS FIRST). Migration
     // 0039 adds INCLUDE (search_text), which drizzle's builder cannot say: a search's ids come from the index alone.
     index('profiles_company_created').on(t.companyId, t.createdAt, t.id),
-    // The list's filters with its default ordering, and every ordering it offers (migration 0033).
+    // The list's filters with its default ordering, and every ordering it offers (migration 0033). Migration 0040
+    // adds INCLUDE to the orderings' expression indexes (each its column; by name search_text too): a page's ids
+    // come from the index alone.
     index('profiles_company_status_created').on(t.companyId, t.status, t.createdAt, t.id),
     index('profiles_company_risk_created').on(t.companyId, t.riskLevel, t.createdAt, t.id),
     index('profiles_company_source_created').on(t.companyId, t.source, t.createdAt, t.id),
