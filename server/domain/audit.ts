@@ -163,15 +163,16 @@ export async function listAudit(
     readKeysetPage(
       AUDIT_ORDERING,
       query,
-      (seek, orderBy, window) =>
+      (place, orderBy, window) =>
         db
           .select({ entry: auditLog, position: keyTextOf(AUDIT_ORDERING) })
           .from(auditLog)
-          .where(seek ? and(where, seek) : where)
+          .where(place ? and(where, place) : where)
           .orderBy(...orderBy)
           .limit(window.limit)
           .offset(window.offset),
       (row) => ({ key: row.position, id: row.entry.id }),
+      { db, where },
     ),
   ]);
   return { ...total, links: page.links, results: page.rows.map((row) => toEntry(row.entry)) };

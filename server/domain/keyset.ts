@@ -6,7 +6,9 @@
  * 400, never a failed cast (a 500).
  */
 import { type AnyColumn, asc, desc, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { MAX_ID } from '#contract/common';
+import type { DbOrTx } from '../db/client';
 import { badRequest } from '../errors';
 
 /**
@@ -212,25 +214,47 @@ export function pageOf<R>(
   return { rows, links: { previous, next: more ? at(last, false, offset + limit) : null } };
 }
 
+/** A list's table and conditions, for reading the ids of a page at an offset first (`readKeysetPage`). */
+export interface ListRows {
+  db: DbOrTx;
+  where: SQL | undefined;
+}
+
 /**
  * One keyset page of a list read by drizzle's builder (the lists without prepared queries): `read` gets
- * the seek condition (undefined on an offset page), the order and the window, and must select each row's
- * `keyTextOf` for `positionOf`.
+ * the condition that places the page (a cursor's seek, at an offset the page's ids, or undefined on the first
+ * page), the order and the window, and must select each row's `keyTextOf` for `positionOf`. A page at an offset
+ * reads its ids first from `rows`, along the ordering's index (record 0193): the rows it skips are index entries,
+ * not table rows.
  */
 export async function readKeysetPage<R>(
   ordering: KeysetOrdering,
   paging: KeysetPaging,
   read: (
-    seek: SQL | undefined,
+    place: SQL | undefined,
     orderBy: SQL[],
     window: { limit: number | Placeholder; offset: number },
   ) => Promise<R[]>,
   positionOf: (row: R) => RowPosition,
+  rows: ListRows,
 ): Promise<{ rows: R[]; links: KeysetLinks }> {
   const cursor = cursorOf(paging, ordering);
   const back = cursor?.back ?? false;
-  const seek = cursor ? seekOf(ordering, back, cursor.key, cursor.id) : undefined;
+  const orderBy = orderByOf(ordering, back);
   const window = readWindow(paging, cursor);
-  const rows = await read(seek, orderByOf(ordering, back), { ...window, limit: limitOf(window.limit) });
-  return pageOf(ordering, paging, cursor, rows, positionOf);
+  const limit = limitOf(window.limit);
+  const idsFirst = window.offset > 0;
+  // The ids as one array (an InitPlan, run once): the page's rows are then read by primary key. As `IN (…)`, a
+  // plan could instead walk the ordering's index and read every row it passes to test it against the ids.
+  const place = idsFirst
+    ? sql`${ordering.id} = any(array(${rows.db
+        .select({ id: ordering.id as PgColumn })
+        .from(ordering.id.table as PgTable)
+        .where(rows.where)
+        .orderBy(...orderBy)
+        .limit(limit)
+        .offset(window.offset)}))`
+    : cursor && seekOf(ordering, back, cursor.key, cursor.id);
+  const page = await read(place, orderBy, { limit, offset: idsFirst ? 0 : window.offset });
+  return pageOf(ordering, paging, cursor, page, positionOf);
 }

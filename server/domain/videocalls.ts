@@ -103,7 +103,7 @@ export async function listVideoCalls(
     readKeysetPage(
       CALL_ORDERING,
       query,
-      (seek, orderBy, window) =>
+      (place, orderBy, window) =>
         db
           .select({
             call: videoCalls,
@@ -113,11 +113,12 @@ export async function listVideoCalls(
           })
           .from(videoCalls)
           .leftJoin(users, eq(users.id, videoCalls.agentId))
-          .where(seek ? and(where, seek) : where)
+          .where(place ? and(where, place) : where)
           .orderBy(...orderBy)
           .limit(window.limit)
           .offset(window.offset),
       (row) => ({ key: row.position, id: row.call.id }),
+      { db, where },
     ),
   ]);
   return { ...total, links: page.links, results: page.rows.map((row) => toVideoCall(storage, row)) };

@@ -352,9 +352,10 @@ export async function listLogs(
     readKeysetPage(
       LOG_ORDERING,
       paging,
-      (seek, orderBy, window) =>
-        logsWithBodies(db, seek ? [...where, seek] : where, window.limit, window.offset, orderBy),
+      (place, orderBy, window) =>
+        logsWithBodies(db, place ? [...where, place] : where, window.limit, window.offset, orderBy),
       (log) => ({ key: null, id: log.id }),
+      { db, where: and(...where) },
     ),
   ]);
   return { ...total, links: page.links, results: page.rows };

@@ -150,18 +150,19 @@ export async function listCases(
     readKeysetPage(
       ordering,
       query,
-      (seek, orderBy, window) =>
+      (place, orderBy, window) =>
         db
           .select({ ...caseColumns, position: keyTextOf(ordering) })
           .from(reviewCases)
           .innerJoin(profiles, eq(profiles.id, reviewCases.profileId))
           .innerJoin(reviewQueues, eq(reviewQueues.id, reviewCases.queueId))
           .leftJoin(users, eq(users.id, reviewCases.assigneeId))
-          .where(seek ? and(where, seek) : where)
+          .where(place ? and(where, place) : where)
           .orderBy(...orderBy)
           .limit(window.limit)
           .offset(window.offset),
       (row) => ({ key: row.position, id: row.row.id }),
+      { db, where },
     ),
   ]);
   const now = Date.now();
