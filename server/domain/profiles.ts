@@ -250,9 +250,10 @@ function listQuery(
     const conditions = seek ? and(where, seek) : where;
     const order = orderByOf(ordering, back);
     if (idsFirst) {
-      // The page's ids first, then their rows (record 0188): along the default ordering and by name the ids come
-      // from an index-only scan (migrations 0039 and 0040: the indexes hold search_text), so the rows that do not
-      // match are never read from the table, nor the rows an offset skips (record 0193).
+      // The page's ids first, then their rows (records 0188, 0193): the ids come from an index-only scan of the
+      // ordering's index (migrations 0039 and 0040: each holds its column, the default's and the name's also
+      // search_text), so the rows an offset skips are not read from the table, nor, along those two orderings,
+      // the rows a search does not match.
       const page = db
         .select({ id: profiles.id })
         .from(profiles)
