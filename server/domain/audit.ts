@@ -163,14 +163,13 @@ export async function listAudit(
     readKeysetPage(
       AUDIT_ORDERING,
       query,
-      (place, orderBy, window) =>
+      (place, orderBy, limit) =>
         db
           .select({ entry: auditLog, position: keyTextOf(AUDIT_ORDERING) })
           .from(auditLog)
           .where(place ? and(where, place) : where)
           .orderBy(...orderBy)
-          .limit(window.limit)
-          .offset(window.offset),
+          .limit(limit),
       (row) => ({ key: row.position, id: row.entry.id }),
       { db, where },
     ),

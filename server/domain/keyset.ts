@@ -223,18 +223,14 @@ export interface ListRows {
 /**
  * One keyset page of a list read by drizzle's builder (the lists without prepared queries): `read` gets
  * the condition that places the page (a cursor's seek, at an offset the page's ids, or undefined on the first
- * page), the order and the window, and must select each row's `keyTextOf` for `positionOf`. A page at an offset
- * reads its ids first from `rows`, along the ordering's index (record 0193): the rows it skips are index entries,
- * not table rows.
+ * page), the order and the rows to read, and must select each row's `keyTextOf` for `positionOf`. A page at an
+ * offset reads its ids first from `rows`, along the ordering's index (record 0193): the rows it skips are index
+ * entries, not table rows, and `read` never skips any.
  */
 export async function readKeysetPage<R>(
   ordering: KeysetOrdering,
   paging: KeysetPaging,
-  read: (
-    place: SQL | undefined,
-    orderBy: SQL[],
-    window: { limit: number | Placeholder; offset: number },
-  ) => Promise<R[]>,
+  read: (place: SQL | undefined, orderBy: SQL[], limit: number | Placeholder) => Promise<R[]>,
   positionOf: (row: R) => RowPosition,
   rows: ListRows,
 ): Promise<{ rows: R[]; links: KeysetLinks }> {
@@ -243,18 +239,18 @@ export async function readKeysetPage<R>(
   const orderBy = orderByOf(ordering, back);
   const window = readWindow(paging, cursor);
   const limit = limitOf(window.limit);
-  const idsFirst = window.offset > 0;
-  // The ids as one array (an InitPlan, run once): the page's rows are then read by primary key. As `IN (…)`, a
+  // At an offset the ids as one array (an InitPlan, run once), then the rows by primary key. As `IN (…)`, a
   // plan could instead walk the ordering's index and read every row it passes to test it against the ids.
-  const place = idsFirst
-    ? sql`${ordering.id} = any(array(${rows.db
-        .select({ id: ordering.id as PgColumn })
-        .from(ordering.id.table as PgTable)
-        .where(rows.where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(window.offset)}))`
-    : cursor && seekOf(ordering, back, cursor.key, cursor.id);
-  const page = await read(place, orderBy, { limit, offset: idsFirst ? 0 : window.offset });
+  const place =
+    window.offset > 0
+      ? sql`${ordering.id} = any(array(${rows.db
+          .select({ id: ordering.id as PgColumn })
+          .from(ordering.id.table as PgTable)
+          .where(rows.where)
+          .orderBy(...orderBy)
+          .limit(limit)
+          .offset(window.offset)}))`
+      : cursor && seekOf(ordering, back, cursor.key, cursor.id);
+  const page = await read(place, orderBy, limit);
   return pageOf(ordering, paging, cursor, page, positionOf);
 }

@@ -103,7 +103,7 @@ export async function listVideoCalls(
     readKeysetPage(
       CALL_ORDERING,
       query,
-      (place, orderBy, window) =>
+      (place, orderBy, limit) =>
         db
           .select({
             call: videoCalls,
@@ -115,8 +115,7 @@ export async function listVideoCalls(
           .leftJoin(users, eq(users.id, videoCalls.agentId))
           .where(place ? and(where, place) : where)
           .orderBy(...orderBy)
-          .limit(window.limit)
-          .offset(window.offset),
+          .limit(limit),
       (row) => ({ key: row.position, id: row.call.id }),
       { db, where },
     ),

@@ -316,7 +316,6 @@ export async function logsWithBodies(
   db: DbOrTx,
   where: SQL[],
   limit: number | Placeholder,
-  offset = 0,
   orderBy: SQL[] = [desc(webhookLogs.id)],
 ) {
   const rows = await db
@@ -325,8 +324,7 @@ export async function logsWithBodies(
     .leftJoin(webhookMessages, eq(webhookMessages.msgId, webhookLogs.msgId))
     .where(and(...where))
     .orderBy(...orderBy)
-    .limit(limit)
-    .offset(offset);
+    .limit(limit);
   return rows.map((r) => toWebhookLog(r.log, r.body));
 }
 
@@ -352,8 +350,7 @@ export async function listLogs(
     readKeysetPage(
       LOG_ORDERING,
       paging,
-      (place, orderBy, window) =>
-        logsWithBodies(db, place ? [...where, place] : where, window.limit, window.offset, orderBy),
+      (place, orderBy, limit) => logsWithBodies(db, place ? [...where, place] : where, limit, orderBy),
       (log) => ({ key: null, id: log.id }),
       { db, where: and(...where) },
     ),

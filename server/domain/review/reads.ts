@@ -150,7 +150,7 @@ export async function listCases(
     readKeysetPage(
       ordering,
       query,
-      (place, orderBy, window) =>
+      (place, orderBy, limit) =>
         db
           .select({ ...caseColumns, position: keyTextOf(ordering) })
           .from(reviewCases)
@@ -159,8 +159,7 @@ export async function listCases(
           .leftJoin(users, eq(users.id, reviewCases.assigneeId))
           .where(place ? and(where, place) : where)
           .orderBy(...orderBy)
-          .limit(window.limit)
-          .offset(window.offset),
+          .limit(limit),
       (row) => ({ key: row.position, id: row.row.id }),
       { db, where },
     ),
