@@ -77,9 +77,11 @@ export default defineConfig({
     // (src/ui/app/studio.css), so the browser draws no frames for them and an element is still at once for a
     // click. Contexts a test makes itself inherit it; a11y.spec checks both ways (record 0190).
     reducedMotion: 'reduce',
-    // A trace records every page's screencast and DOM snapshots: a test took 40 % longer with it. CI keeps
-    // no artefacts to read one from, so it is recorded on local runs only.
-    trace: process.env.CI ? 'off' : 'retain-on-failure',
+    // A failed test leaves its trace (DOM snapshots and the actions' log, read with `npx playwright
+    // show-trace`) and a screenshot in test-results/, in CI as on local runs. The trace's screencast is left
+    // out: recording every page's frames made a test take 40 % longer, the snapshots show the same.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromiumPath,
       args: chromiumArgs,

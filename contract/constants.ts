@@ -16,6 +16,11 @@ export const PERMISSIONS = [
   'review_profiles',
   /** Confirm or return another reviewer's decision under the four-eyes rules (issue 30); Admins have it. */
   'second_review',
+  /**
+   * Download a call's signed evidence package, the whole dossier at once; Admins have it, others through a
+   * group (docs/decisions/0198-rate-limits-and-evidence-roles.md).
+   */
+  'download_evidence',
 ] as const;
 
 export const ROLES = ['Admin', 'User', 'Restricted User'] as const;
@@ -136,6 +141,11 @@ export const STORAGE_QUOTA_EXCEEDED = "Your company's storage quota is used up";
 /** 429 of an upload: too many by one user in a minute, or at once. */
 /** 429 of POST /videocall: too many calls from one join link or one address in an hour. */
 export const CALLS_TOO_FAST = 'Too many calls, try again later';
+/**
+ * 409 of POST /videocall: the join link has started every call it may (one, and the company's retries after a
+ * technical abort; docs/decisions/0197-links-bound-to-their-call.md). The customer page shows its own words.
+ */
+export const JOIN_LINK_USED = 'This link was already used for a video call. Ask for a new link.';
 export const UPLOADS_TOO_FAST = 'Too many uploads, try again later';
 export const UPLOADS_AT_ONCE = 'Too many uploads at once, wait for one to finish';
 

@@ -4,7 +4,7 @@
  * docs/evidence.md.
  */
 import { z } from 'zod';
-import { isoDateTime, multilineText } from './common';
+import { errorSchema, isoDateTime, multilineText } from './common';
 
 /** GET /api/v2/evidence/public_key: the key that checks every package's `manifest.sha256.sig`. */
 export const evidencePublicKeySchema = z.object({
@@ -50,3 +50,12 @@ export const legalHoldSchema = z.object({
   changed_at: isoDateTime.nullable(),
 });
 export type LegalHold = z.infer<typeof legalHoldSchema>;
+
+/** The detail of a write refused because the profile is under a legal hold: it names the hold's reason. */
+export const legalHoldRefused = (reason: string) =>
+  `This profile is under a legal hold (${reason}): its evidence cannot be deleted or changed until an Admin lifts the hold`;
+
+/** The 409 of a write that a legal hold refuses (nothing was changed). */
+export const legalHoldRefusalSchema = errorSchema.describe(
+  'The profile is under a legal hold: its evidence cannot be deleted or changed; the detail names the reason.',
+);

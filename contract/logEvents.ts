@@ -146,6 +146,8 @@ export const AUDIT_ACTIONS = {
   evidence_deleted: 'videocall',
   legal_hold_set: 'profile',
   legal_hold_lifted: 'profile',
+  /** A delete or change of a held profile's evidence was refused (the hold's reason, what was tried, on what). */
+  legal_hold_refused: 'profile',
   evidence_retention_changed: 'company',
   call_routing_changed: 'company',
   passkey_registered: 'passkey',

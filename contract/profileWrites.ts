@@ -7,6 +7,7 @@ import { EMAIL_MESSAGE } from './auth';
 import { calendarDate, idSchema, lineText, multilineText, profileStatusSchema } from './common';
 import { checklistQuestionSchema, noteBodySchema, noteSchema } from './notes';
 import { profileSchema } from './profiles';
+import { FOUR_EYES_RULES, REVIEW_DECISIONS } from './review';
 
 /**
  * Bodies and answers of the profile write paths (issue 6). Every error is `{ detail }`; lengths are
@@ -63,6 +64,39 @@ export const statusChangeResponseSchema = z.object({
   detail: z.string().optional(),
 });
 export type StatusChangeResponse = z.infer<typeof statusChangeResponseSchema>;
+
+/**
+ * 202: the company's four-eyes rules caught the change. It did not happen; it waits as the caller's decision on
+ * the profile's review case (`awaiting_second_review`) until another reviewer with second_review confirms it
+ * (the status changes then) or returns it.
+ */
+export const statusChangeHeldSchema = z.object({
+  result: z.literal(false),
+  /** The profile's status, unchanged. */
+  status: profileStatusSchema,
+  detail: z.string(),
+  second_review: z.object({
+    case: z.number().int(),
+    decision: z.enum(REVIEW_DECISIONS),
+    rules: z.array(z.enum(FOUR_EYES_RULES)),
+  }),
+});
+export type StatusChangeHeld = z.infer<typeof statusChangeHeldSchema>;
+
+/**
+ * 409 of a status change four-eyes refuses: a decision on the profile already awaits a second review, or the
+ * rules caught a change the desk cannot hold (a temporary approval, a blacklisting). `case` is the profile's
+ * case concerned, when there is one.
+ */
+export const FOUR_EYES_REFUSALS = ['decision_waits', 'cannot_wait', 'not_confirmed'] as const;
+export const fourEyesRefusalSchema = z.object({
+  detail: z.string(),
+  /** decision_waits: a decision on the profile awaits a second review; cannot_wait: the desk cannot hold this change. */
+  reason: z.enum(FOUR_EYES_REFUSALS),
+  rules: z.array(z.enum(FOUR_EYES_RULES)),
+  case: z.number().int().nullable(),
+});
+export type FourEyesRefusal = z.infer<typeof fourEyesRefusalSchema>;
 
 // ---------------------------------------------------------------- POST /profile
 

@@ -91,7 +91,16 @@ export const REVIEW_DETAILS = {
   noCase: 'No case is waiting in your queues',
   duplicateCode: 'Each reason code appears once per decision',
   unknownQueue: 'Unknown review queue',
+  decisionWaits: 'A decision on this profile awaits a second review: confirm or return it on the review desk',
+  changeWaits: 'The change waits for a second review',
+  cannotWait:
+    'This change needs a second review, and only Approved, Rejected or Pending Upload can wait for one: choose one of them',
+  notConfirmed: 'This decision needs the confirmation of a second reviewer',
 } as const;
+
+/** A four-eyes answer's detail with the rules that caught the change: `… (four-eyes: approve_high_risk)`. */
+export const withRules = (detail: string, rules: readonly FourEyesRule[]) =>
+  rules.length > 0 ? `${detail} (four-eyes: ${rules.join(', ')})` : detail;
 
 const note = multilineText.trim().max(REVIEW_LIMITS.noteMax);
 /** A note that must say something (escalation, return). */

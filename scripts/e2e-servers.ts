@@ -40,6 +40,12 @@ const serverEnv = {
   // Every customer and agent of the run comes from loopback; the call and upload limits are tested in tests/server.
   CALLS_PER_ADDRESS_PER_HOUR: '1000',
   UPLOADS_PER_MINUTE: '1000',
+  // One admin and one address serve every worker's reports, packages and passkey sign-ins; tested in tests/security.
+  PASSKEY_OPTIONS_PER_ADDRESS_PER_MINUTE: '1000',
+  REPORTS_PER_USER_PER_MINUTE: '1000',
+  REPORTS_PER_COMPANY_PER_MINUTE: '1000',
+  EVIDENCE_PACKAGES_PER_USER_PER_MINUTE: '1000',
+  EVIDENCE_PACKAGES_PER_COMPANY_PER_MINUTE: '1000',
   // The webhook console test delivers to a receiver on loopback; the SSRF guard is tested in tests/server.
   WEBHOOK_ALLOW_PRIVATE: '1',
   WEBHOOK_RETRY_SCHEDULE: '1,1',

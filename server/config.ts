@@ -9,6 +9,16 @@ import type { TwilioOptions } from './integrations/twilioSms';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
+/**
+ * One fixed window of a rate-limited route: at most `points` requests per `seconds`, counted per client address,
+ * per signed-in user, per company, or once for everybody (`all`).
+ */
+export interface RouteLimit {
+  per: 'address' | 'user' | 'company' | 'all';
+  points: number;
+  seconds: number;
+}
+
 export interface ServerConfig {
   port: number;
   host: string;
@@ -109,6 +119,22 @@ export interface ServerConfig {
     uploadsAtOnce: number;
     callsPerLinkPerHour: number;
     callsPerAddressPerHour: number;
+  };
+  /**
+   * Rate limits of routes that do real work for whoever calls them (server/http/rateLimits.ts;
+   * docs/decisions/0198-rate-limits-and-evidence-roles.md). Every window of a route counts each request.
+   */
+  rateLimits: {
+    /** POST /login/passkey/options: each answer stores a challenge for 5 minutes. */
+    passkeyOptions: RouteLimit[];
+    /** POST /login/passkey: signature checks, unauthenticated. */
+    passkeySignIns: RouteLimit[];
+    /** GET /videocall/{id}/evidence: a ZIP with the recording, a PDF and a signature, built per request. */
+    evidencePackages: RouteLimit[];
+    /** Statistics and exports computed over a range of days (bitool, call report, review metrics and CSV). */
+    reports: RouteLimit[];
+    /** Routes that call a paid or slow service each time (summariser, AML screening, webhook test delivery). */
+    outsideCalls: RouteLimit[];
   };
   /** AML screening: a full list file (else the bundled sample), its format, the hit threshold (0–100). */
   aml: {
@@ -405,6 +431,38 @@ function readCount(value: string | undefined, fallback: number, name: string): n
   return count;
 }
 
+/**
+ * The route limits and their environment variables. A person needs one passkey challenge per sign-in and a few
+ * packages or reports a minute; a bank's archive fetching every call's package stays far below 10 a minute.
+ */
+function readRateLimits(env: NodeJS.ProcessEnv): ServerConfig['rateLimits'] {
+  const window = (per: RouteLimit['per'], name: string, fallback: number, seconds: number): RouteLimit => ({
+    per,
+    points: readCount(env[name], fallback, name),
+    seconds,
+  });
+  return {
+    passkeyOptions: [
+      window('address', 'PASSKEY_OPTIONS_PER_ADDRESS_PER_MINUTE', 30, 60),
+      // Over the 5 minutes a challenge lives: bounds the unused challenges stored at once.
+      window('all', 'PASSKEY_OPTIONS_PER_5_MINUTES', 3000, 300),
+    ],
+    passkeySignIns: [window('address', 'PASSKEY_SIGNINS_PER_ADDRESS_PER_MINUTE', 30, 60)],
+    evidencePackages: [
+      window('user', 'EVIDENCE_PACKAGES_PER_USER_PER_MINUTE', 10, 60),
+      window('company', 'EVIDENCE_PACKAGES_PER_COMPANY_PER_MINUTE', 30, 60),
+    ],
+    reports: [
+      window('user', 'REPORTS_PER_USER_PER_MINUTE', 30, 60),
+      window('company', 'REPORTS_PER_COMPANY_PER_MINUTE', 120, 60),
+    ],
+    outsideCalls: [
+      window('user', 'OUTSIDE_CALLS_PER_USER_PER_MINUTE', 20, 60),
+      window('company', 'OUTSIDE_CALLS_PER_COMPANY_PER_MINUTE', 100, 60),
+    ],
+  };
+}
+
 /** A whole number of 0 or more (0: off). */
 function readWhole(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
@@ -543,6 +601,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       callsPerLinkPerHour: readCount(env.CALLS_PER_LINK_PER_HOUR, 10, 'CALLS_PER_LINK_PER_HOUR'),
       callsPerAddressPerHour: readCount(env.CALLS_PER_ADDRESS_PER_HOUR, 30, 'CALLS_PER_ADDRESS_PER_HOUR'),
     },
+    rateLimits: readRateLimits(env),
     aml: {
       listPath: env.AML_LIST_PATH ? resolve(env.AML_LIST_PATH) : undefined,
       listFormat: readAmlFormat(env.AML_LIST_FORMAT),

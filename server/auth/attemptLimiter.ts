@@ -2,11 +2,13 @@
  * Attempt limits (issue 26, OWASP ASVS 2.2.1) on `rate-limiter-flexible`: counters in Redis when REDIS_URL is set
  * (every process sees the same counts), in this process's memory otherwise. Each counter is a limiter made by
  * `createLimiters`; the policies on top of them are:
- * - `limitEach`: a plain fixed window (code sends, help-desk messages, code submits per address);
+ * - `limitEach`: a plain fixed window (code sends, help-desk messages, code submits per address), and
+ *   `enforceLimits` on top, which answers 429 with `Retry-After` (every rate-limited route, server/http/rateLimits.ts);
  * - `createLoginGuard`: sign-in failures per account and address with growing delays, per address, and per
  *   account from addresses that never signed in to it, so that nobody locks a user out from elsewhere;
  * - `createCodeGuard`: wrong e-mailed codes (reset, sign-up) per account and purpose.
  */
+import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import {
   type RateLimiterAbstract,
@@ -14,6 +16,7 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from 'rate-limiter-flexible';
+import { HttpError } from '../errors';
 
 /** A counter of `points` per key in windows of `durationSeconds`, named by `name` (its keys' prefix). */
 export type LimiterFactory = (name: string, points: number, durationSeconds: number) => RateLimiterAbstract;
@@ -62,6 +65,25 @@ export async function take(
 export async function limitEach(checks: [RateLimiterAbstract, string][]): Promise<number> {
   const waits = await Promise.all(checks.map(([limiter, key]) => take(limiter, key)));
   return Math.max(0, ...waits);
+}
+
+/**
+ * The one answer of a request over a limit: 429 with `detail`, and the seconds to wait both in the
+ * `Retry-After` header and as `retry_after` in the body (for clients that cannot read headers).
+ */
+export function tooManyRequests(reply: FastifyReply, detail: string, retryAfterSeconds: number): HttpError {
+  reply.header('retry-after', retryAfterSeconds);
+  return new HttpError(429, detail, { retry_after: retryAfterSeconds });
+}
+
+/** Counts the request in each window (`limitEach`); throws `tooManyRequests` when one is over its limit. */
+export async function enforceLimits(
+  reply: FastifyReply,
+  detail: string,
+  checks: [RateLimiterAbstract, string][],
+): Promise<void> {
+  const wait = await limitEach(checks);
+  if (wait > 0) throw tooManyRequests(reply, detail, wait);
 }
 
 export interface LoginLimits {

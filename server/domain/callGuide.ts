@@ -24,7 +24,7 @@ import { sendTemplated } from '../integrations/mailTemplates/send';
 import type { SmsSender } from '../integrations/sms';
 import { iso } from './format';
 import { identProcedure, STEP_DETAILS, toCallStep } from './identProcedure';
-import { type CodeRules, codeState, consumeCode, issueCode } from './oneTimeCodes';
+import { type CodeRules, codeState, issueCode, tryCode } from './oneTimeCodes';
 import { requireCall } from './videocalls';
 
 /** How long a second-channel code can be typed. */
@@ -61,6 +61,20 @@ export function hideContact(value: string): string {
 
 /** A document number as compared: letters upper-case, without spaces, dashes, dots or slashes. */
 export const normalSerial = (value: string) => value.toUpperCase().replace(/[\s\-./]/g, '');
+
+/**
+ * Locks the call's row until the transaction ends, so that counting what the call has used (codes sent, serial
+ * numbers typed) and adding one cannot interleave with another request doing the same. `no key update`: rows
+ * that only reference the call (steps, screenshots) are still written meanwhile
+ * (docs/decisions/0196-tries-claimed-atomically.md).
+ */
+async function lockCall(tx: DbOrTx, callId: number): Promise<void> {
+  await tx
+    .select({ id: videoCalls.id })
+    .from(videoCalls)
+    .where(eq(videoCalls.id, callId))
+    .for('no key update');
+}
 
 async function stepOf<K extends StepKind>(db: DbOrTx, companyId: number, kind: K) {
   const { steps } = await identProcedure(db, companyId);
@@ -148,13 +162,17 @@ export async function sendCallCode(
   agentId: number,
   now = new Date(),
 ): Promise<CodeSent> {
-  const call = await agentsTalkingCall(db, companyId, callId, agentId);
-  const step = await stepOf(db, companyId, 'second_channel_code');
-  const to = await contactOf(db, call, step.channel);
-  if (!to) throw conflict(GUIDE_DETAILS.noAddress[step.channel]);
-  const { issued } = await codeState(db, codeRules(step), codeKey(callId), 'call_code', now);
-  if (issued >= CALL_GUIDE_LIMITS.codeSends) throw conflict(GUIDE_DETAILS.sendsUsed);
-  const code = await issueCode(db, channels.secret, codeRules(step), codeKey(callId), 'call_code', now);
+  const { call, step, to, code } = await db.transaction(async (tx) => {
+    await lockCall(tx, callId);
+    const call = await agentsTalkingCall(tx, companyId, callId, agentId);
+    const step = await stepOf(tx, companyId, 'second_channel_code');
+    const to = await contactOf(tx, call, step.channel);
+    if (!to) throw conflict(GUIDE_DETAILS.noAddress[step.channel]);
+    const { issued } = await codeState(tx, codeRules(step), codeKey(callId), 'call_code', now);
+    if (issued >= CALL_GUIDE_LIMITS.codeSends) throw conflict(GUIDE_DETAILS.sendsUsed);
+    const code = await issueCode(tx, channels.secret, codeRules(step), codeKey(callId), 'call_code', now);
+    return { call, step, to, code };
+  });
   const turkish = call.consentLanguage === 'tr';
   if (step.channel === 'email')
     await sendTemplated(
@@ -173,7 +191,11 @@ export async function sendCallCode(
   };
 }
 
-/** The customer types the code: right, it passes the step; the last wrong try fails it. */
+/**
+ * The customer types the code: right, it passes the step; the last wrong try fails it. Each try is claimed by
+ * the statement that checks it (tryCode), so a burst of tries checks at most `max_tries` wrong ones and records
+ * one result: passed or failed, never both.
+ */
 export async function enterCallCode(
   db: DbOrTx,
   secret: string,
@@ -185,29 +207,29 @@ export async function enterCallCode(
   const call = await customersCall(db, who, callId);
   if (call.status !== CALL_STATUS_TALKING) throw conflict(GUIDE_DETAILS.notTalking);
   const step = await stepOf(db, who.companyId, 'second_channel_code');
-  const rules = codeRules(step);
-  const before = await codeState(db, rules, codeKey(callId), 'call_code', now);
-  if (before.triesLeft === 0) throw conflict(GUIDE_DETAILS.noCode);
-  const accepted = await consumeCode(db, secret, rules, codeKey(callId), 'call_code', code, now);
-  const triesLeft = accepted
-    ? before.triesLeft
-    : (await codeState(db, rules, codeKey(callId), 'call_code', now)).triesLeft;
   const details = { channel: step.channel, source: 'join_page' };
-  if (accepted)
-    return {
-      reply: { accepted, tries_left: triesLeft },
-      step: await recordByServer(db, call, { kind: step.kind, result: 'passed', details }, now),
-    };
-  const failed =
-    triesLeft === 0
-      ? await recordByServer(
-          db,
-          call,
-          { kind: step.kind, result: 'failed', details: { ...details, tries: step.max_tries } },
-          now,
-        )
-      : null;
-  return { reply: { accepted, tries_left: triesLeft }, step: failed };
+  // The try and the result it records commit together: a spent try always has its result.
+  return db.transaction(async (tx) => {
+    const tried = await tryCode(tx, secret, codeRules(step), codeKey(callId), 'call_code', code, now);
+    if (!tried) throw conflict(GUIDE_DETAILS.noCode);
+    const reply = { accepted: tried.accepted, tries_left: tried.triesLeft };
+    if (tried.accepted)
+      return {
+        reply,
+        step: await recordByServer(tx, call, { kind: step.kind, result: 'passed', details }, now),
+      };
+    // Only the try that spent the last one gets here with none left: the step fails once.
+    const failed =
+      tried.triesLeft === 0
+        ? await recordByServer(
+            tx,
+            call,
+            { kind: step.kind, result: 'failed', details: { ...details, tries: step.max_tries } },
+            now,
+          )
+        : null;
+    return { reply, step: failed };
+  });
 }
 
 async function serialEntries(db: DbOrTx, callId: number): Promise<number> {
@@ -226,7 +248,9 @@ async function serialEntries(db: DbOrTx, callId: number): Promise<number> {
 
 /**
  * The customer types their ID's serial number: compared with the document numbers on file for the profile and
- * recorded as passed when one matches, failed otherwise (the agent sees what was typed and decides).
+ * recorded as passed when one matches, failed otherwise (the agent sees what was typed and decides). The entries
+ * are counted and the new one added under the call's lock, so a burst of entries stores at most
+ * CALL_GUIDE_LIMITS.serialTries.
  */
 export async function enterSerialNumber(
   db: DbOrTx,
@@ -235,18 +259,27 @@ export async function enterSerialNumber(
   typed: string,
   now = new Date(),
 ): Promise<{ reply: EntryReply; step: CallStep }> {
-  const call = await customersCall(db, who, callId);
-  if (call.status !== CALL_STATUS_TALKING) throw conflict(GUIDE_DETAILS.notTalking);
-  await stepOf(db, who.companyId, 'serial_number');
-  const used = await serialEntries(db, callId);
-  if (used >= CALL_GUIDE_LIMITS.serialTries) throw conflict(GUIDE_DETAILS.noTriesLeft);
+  return db.transaction(async (tx) => {
+    await lockCall(tx, callId);
+    const call = await customersCall(tx, who, callId);
+    if (call.status !== CALL_STATUS_TALKING) throw conflict(GUIDE_DETAILS.notTalking);
+    await stepOf(tx, who.companyId, 'serial_number');
+    const used = await serialEntries(tx, callId);
+    if (used >= CALL_GUIDE_LIMITS.serialTries) throw conflict(GUIDE_DETAILS.noTriesLeft);
+    const step = await recordByServer(tx, call, await serialResult(tx, call, typed), now);
+    return { reply: { accepted: true, tries_left: CALL_GUIDE_LIMITS.serialTries - used - 1 }, step };
+  });
+}
+
+/** What a typed serial number records: whether it matches a document number on file for the profile. */
+async function serialResult(db: DbOrTx, call: CallRow, typed: string) {
   const onFile = await db
     .select({ content: documents.content, overrides: documents.contentOverrides })
     .from(documents)
     .where(
       and(
         eq(documents.profileId, call.profileId),
-        eq(documents.companyId, who.companyId),
+        eq(documents.companyId, call.companyId),
         isNull(documents.deletedAt),
       ),
     );
@@ -254,17 +287,11 @@ export async function enterSerialNumber(
     .map((d) => ({ ...d.content, ...d.overrides }).DocumentNumber)
     .filter((n): n is string => typeof n === 'string' && n.trim() !== '');
   const matches = numbers.some((n) => normalSerial(n) === normalSerial(typed));
-  const step = await recordByServer(
-    db,
-    call,
-    {
-      kind: 'serial_number',
-      result: matches ? 'passed' : 'failed',
-      details: { typed, matches, numbers_on_file: numbers.length, source: 'join_page' },
-    },
-    now,
-  );
-  return { reply: { accepted: true, tries_left: CALL_GUIDE_LIMITS.serialTries - used - 1 }, step };
+  return {
+    kind: 'serial_number' as const,
+    result: matches ? ('passed' as const) : ('failed' as const),
+    details: { typed, matches, numbers_on_file: numbers.length, source: 'join_page' },
+  };
 }
 
 /** What the customer page shows again after a reload: the step, the code sent, the serial tries left. */

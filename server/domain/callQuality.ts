@@ -3,7 +3,6 @@
  * (POST /videocall/{id}/quality) and the customer's page (…/quality/customer with the join token), kept per
  * call and side (at most MAX_QUALITY_SAMPLES each) and summarised with min / median / max and the issues.
  */
-import { createHash } from 'node:crypto';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import {
   type CallQuality,
@@ -17,9 +16,9 @@ import { CALL_STATUS_MISSED, CALL_STATUS_TALKING, CALL_STATUS_WAITING } from '#c
 import type { CustomerClaims } from '../auth/tokens';
 import type { DbOrTx } from '../db/client';
 import { videoCallQuality, type videoCalls } from '../db/schema';
-import { conflict, forbidden, notFound } from '../errors';
+import { conflict, forbidden } from '../errors';
 import { iso } from './format';
-import { requireCall } from './videocalls';
+import { callOfLink, requireCall } from './videocalls';
 
 /** How long after a call ended its last samples (still in flight at hang-up) are taken. */
 export const QUALITY_GRACE_MS = 60 * 1000;
@@ -98,9 +97,7 @@ export async function addCustomerQuality(
   samples: readonly QualitySample[],
   now = new Date(),
 ): Promise<{ agentId: number | null; live: LiveQuality | null }> {
-  const call = await requireCall(db, customer.company_id, callId);
-  const link = createHash('sha256').update(token).digest('hex');
-  if (call.profileId !== customer.profile_id || call.joinLink !== link) throw notFound();
+  const call = await callOfLink(db, customer, token, callId);
   await addSamples(db, call, 'customer', samples, now);
   const held = await db
     .select({

@@ -23,14 +23,21 @@ const routingOf = (value: string): CallRouting =>
 
 export async function getCallRouting(db: DbOrTx, companyId: number): Promise<CallRoutingSettings> {
   const [row] = await db
-    .select({ routing: companies.callRouting, seconds: companies.offerSeconds })
+    .select({
+      routing: companies.callRouting,
+      seconds: companies.offerSeconds,
+      retries: companies.joinLinkRetries,
+    })
     .from(companies)
     .where(eq(companies.id, companyId));
   if (!row) throw notFound();
-  return { call_routing: routingOf(row.routing), offer_seconds: row.seconds };
+  return { call_routing: routingOf(row.routing), offer_seconds: row.seconds, join_link_retries: row.retries };
 }
 
-/** Sets the company's routing (bounds checked by the contract), audited with before and after. */
+/**
+ * Sets the company's routing and how often a join link may retry (bounds checked by the contract; without
+ * `join_link_retries` it stays), audited with before and after.
+ */
 export async function setCallRouting(
   db: DbOrTx,
   companyId: number,
@@ -41,12 +48,24 @@ export async function setCallRouting(
   if (distributed && body.call_routing === 'one_at_a_time') throw badRequest(ONE_AT_A_TIME_NEEDS_ONE_PROCESS);
   return db.transaction(async (tx) => {
     const before = await getCallRouting(tx, companyId);
-    const after = { call_routing: body.call_routing, offer_seconds: body.offer_seconds };
-    if (before.call_routing === after.call_routing && before.offer_seconds === after.offer_seconds)
+    const after = {
+      call_routing: body.call_routing,
+      offer_seconds: body.offer_seconds,
+      join_link_retries: body.join_link_retries ?? before.join_link_retries,
+    };
+    if (
+      before.call_routing === after.call_routing &&
+      before.offer_seconds === after.offer_seconds &&
+      before.join_link_retries === after.join_link_retries
+    )
       return before;
     await tx
       .update(companies)
-      .set({ callRouting: after.call_routing, offerSeconds: after.offer_seconds })
+      .set({
+        callRouting: after.call_routing,
+        offerSeconds: after.offer_seconds,
+        joinLinkRetries: after.join_link_retries,
+      })
       .where(eq(companies.id, companyId));
     await recordAudit(tx, {
       companyId,

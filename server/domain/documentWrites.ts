@@ -22,6 +22,7 @@ import type { Tx } from '../db/client';
 import { deviceData, documentAlerts, documentPages, documents, documentTypes } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import { changedFields, recordAudit } from './audit';
+import { assertNoHold, type HeldWrite } from './legalHold';
 import { type Actor, caseOf, lockProfile, writeLog } from './profileWrites';
 import { openCase } from './review/open';
 import {
@@ -57,6 +58,37 @@ async function lockDocument(
   if (!row) throw notFound();
   checkVersion('document', row, seen);
   return row;
+}
+
+/**
+ * The company's document locked for a write that a legal hold refuses (`assertNoHold`, 409). The profile's hold
+ * is locked before the document, the order every profile-and-document write takes them in.
+ */
+async function lockUnheldDocument(
+  tx: Tx,
+  actor: Actor,
+  documentId: number,
+  action: HeldWrite,
+  seen?: Seen,
+): Promise<DocumentRow> {
+  const [doc] = await tx
+    .select({ profileId: documents.profileId })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.id, documentId),
+        eq(documents.companyId, actor.companyId),
+        isNull(documents.deletedAt),
+      ),
+    );
+  if (!doc) throw notFound();
+  await assertNoHold(tx, actor.companyId, doc.profileId, {
+    actorId: actor.userId,
+    action,
+    object: 'document',
+    objectId: documentId,
+  });
+  return lockDocument(tx, actor.companyId, documentId, seen);
 }
 
 /** A conditional UPDATE of a locked document: its changes and the next version, at the version read. */
@@ -107,7 +139,10 @@ export async function reviewDocument(
   });
 }
 
-/** PUT /document/{id}/archive: archive or restore (the body's id must be the address's). */
+/**
+ * PUT /document/{id}/archive: archive or restore (the body's id must be the address's). Archiving hides evidence
+ * from the profile's lists, so a legal hold refuses it; restoring shows it again and is allowed.
+ */
 export async function archiveDocument(
   tx: Tx,
   actor: Actor,
@@ -116,7 +151,9 @@ export async function archiveDocument(
   seen?: Seen,
 ) {
   if (body.id !== documentId) throw badRequest(DOCUMENT_DETAILS.idMismatch);
-  const row = await lockDocument(tx, actor.companyId, documentId, seen);
+  const row = body.archived
+    ? await lockUnheldDocument(tx, actor, documentId, 'document_archived', seen)
+    : await lockDocument(tx, actor.companyId, documentId, seen);
   if (row.archived === body.archived) return;
   await updateDocument(tx, row, { archived: body.archived });
   await writeLog(tx, row.profileId, actor.userId, body.archived ? 'document_archived' : 'document_restored', {
@@ -134,9 +171,12 @@ export async function archiveDocument(
   });
 }
 
-/** DELETE /document/{id}: a soft delete (the row and its files stay for the record; lists skip it). */
+/**
+ * DELETE /document/{id}: a soft delete (the row and its files stay for the record; lists skip it, and an
+ * evidence package names its pages missing). Refused under a legal hold.
+ */
 export async function deleteDocument(tx: Tx, actor: Actor, documentId: number, seen?: Seen): Promise<number> {
-  const row = await lockDocument(tx, actor.companyId, documentId, seen);
+  const row = await lockUnheldDocument(tx, actor, documentId, 'document_deleted', seen);
   await updateDocument(tx, row, { deletedAt: new Date() });
   await writeLog(tx, row.profileId, actor.userId, 'document_deleted', {
     document_id: row.id,
@@ -159,6 +199,7 @@ const todayUtc = () => new Date().toISOString().slice(0, 10);
 /**
  * PUT /document/{id}/documentcontent/override: the sent fields replace the extracted ones (blank or null
  * clears a value). Dates are checked on the result, so an expiry date cannot fall before the issue date.
+ * Refused under a legal hold: it changes what the held document says.
  */
 export async function overrideFields(
   tx: Tx,
@@ -173,7 +214,7 @@ export async function overrideFields(
   ][];
   if (sent.length === 0) throw badRequest(DOCUMENT_DETAILS.noFields);
   const changes = Object.fromEntries(sent.map(([field, value]) => [field, value?.trim() || null]));
-  const row = await lockDocument(tx, actor.companyId, documentId, seen);
+  const row = await lockUnheldDocument(tx, actor, documentId, 'document_fields_overridden', seen);
   const overrides = { ...row.contentOverrides, ...changes };
   const merged = Object.fromEntries(
     CONTENT_FIELDS.map((field) => [
@@ -212,7 +253,7 @@ export async function overrideFields(
   });
 }
 
-/** PATCH /document/{id}: another document type (the class follows the type). */
+/** PATCH /document/{id}: another document type (the class follows the type); refused under a legal hold. */
 export async function changeDocumentType(
   tx: Tx,
   actor: Actor,
@@ -222,7 +263,7 @@ export async function changeDocumentType(
 ) {
   const [type] = await tx.select().from(documentTypes).where(eq(documentTypes.id, typeId));
   if (!type) throw badRequest(DOCUMENT_DETAILS.unknownType);
-  const row = await lockDocument(tx, actor.companyId, documentId, seen);
+  const row = await lockUnheldDocument(tx, actor, documentId, 'document_type_changed', seen);
   if (row.documentTypeId === type.id) return;
   await updateDocument(tx, row, { documentTypeId: type.id, documentClass: type.documentClass });
   await writeLog(tx, row.profileId, actor.userId, 'document_type_changed', {

@@ -7,12 +7,13 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { and, asc, eq, gte, isNull, lte } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, or } from 'drizzle-orm';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { type CallQuality, callIssues, QUALITY_THRESHOLDS, type QualitySummary } from '#contract/callQuality';
 import { CALL_STATUSES } from '#contract/common';
 import type { DbOrTx } from '../db/client';
 import {
+  auditLog,
   companies,
   documentPages,
   documents,
@@ -79,7 +80,49 @@ export interface CallFacts {
     content_type: string;
     sha256: string;
     taken_at: string | null;
+    /** The user who took it (the call's agent: only they may). */
+    created_by: number | null;
   }[];
+}
+
+/** A user named in the package. */
+export interface NamedUser {
+  id: number;
+  name: string;
+  email: string;
+}
+
+/**
+ * Who put a file into the call's evidence: the call's agent, another user (an API user for an upload through the
+ * company's integration), the customer (a write with no staff user), or unknown (no record says).
+ */
+export type Uploader =
+  | { kind: 'call_agent' | 'user'; user: NamedUser }
+  | { kind: 'customer' | 'unknown'; user: null };
+
+/**
+ * One file the call's records say its evidence holds or held (the recording, a document page, a step screenshot),
+ * whether or not it is in this package: who uploaded it and when, and, when it is not in the package, why.
+ */
+export interface EvidenceEntry {
+  path: string;
+  kind: 'recording' | 'document_page' | 'screenshot';
+  /** The document or screenshot row it comes from (null for the recording: the call). */
+  source_id: number | null;
+  page: number | null;
+  upload_source: string | null;
+  sha256_at_upload: string | null;
+  uploaded_at: string | null;
+  uploaded_by: Uploader;
+  /** False for a file the call's agent did not take (a document uploaded by someone else during the call). */
+  taken_by_call_agent: boolean;
+  /** Null: the file is in the package. */
+  missing: {
+    /** deleted by a user, deleted by the retention job, or absent from storage though its row holds it. */
+    reason: 'deleted' | 'retention' | 'not_in_storage';
+    at: string | null;
+    by: NamedUser | null;
+  } | null;
 }
 
 const EXTENSIONS: Record<string, string> = {
@@ -134,6 +177,7 @@ export async function callFacts(db: DbOrTx, companyId: number, callId: number): 
       content_type: shot.contentType,
       sha256: shot.sha256,
       taken_at: iso(shot.createdAt),
+      created_by: shot.createdBy,
     };
   });
   return {
@@ -167,93 +211,221 @@ export async function callFacts(db: DbOrTx, companyId: number, callId: number): 
   };
 }
 
+/** A write on the call or its documents that the audit log holds, with its author. */
+interface AuditFact {
+  objectType: string;
+  objectId: string;
+  action: string;
+  actorId: number | null;
+  at: string | null;
+}
+
 /**
- * The stored files of a call, as package files: its recording, and the pages of the profile's documents
- * uploaded while the call was running (ID snapshots and face photos taken in the call), and the screenshots
- * taken for the guided procedure's steps (`images/step-<kind>-<n>.<ext>`, n counting per kind from 1).
- * A file missing from storage (or deleted by retention) is left out and named in `missing`.
+ * The audit entries that say who stored and who deleted the call's recording and its documents: the audit log is
+ * where every staff write is recorded with its author, in the write's own transaction.
+ */
+async function auditFacts(
+  db: DbOrTx,
+  companyId: number,
+  callId: number,
+  documentIds: number[],
+): Promise<AuditFact[]> {
+  const ofCall = and(
+    eq(auditLog.objectType, 'videocall'),
+    eq(auditLog.objectId, String(callId)),
+    inArray(auditLog.action, ['recording_stored', 'video_deleted']),
+  );
+  const ofDocuments =
+    documentIds.length === 0
+      ? undefined
+      : and(
+          eq(auditLog.objectType, 'document'),
+          inArray(auditLog.objectId, documentIds.map(String)),
+          inArray(auditLog.action, ['document_uploaded', 'document_deleted']),
+        );
+  const rows = await db
+    .select({
+      objectType: auditLog.objectType,
+      objectId: auditLog.objectId,
+      action: auditLog.action,
+      actorId: auditLog.actorId,
+      createdAt: auditLog.createdAt,
+    })
+    .from(auditLog)
+    .where(and(eq(auditLog.companyId, companyId), ofDocuments ? or(ofCall, ofDocuments) : ofCall))
+    .orderBy(asc(auditLog.id));
+  return rows.map((row) => ({ ...row, at: iso(row.createdAt) }));
+}
+
+/** The named users among `ids`, by id. */
+async function namedUsers(db: DbOrTx, ids: (number | null)[]): Promise<Map<number, NamedUser>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, first: users.firstName, last: users.lastName, email: users.email })
+    .from(users)
+    .where(inArray(users.id, wanted));
+  return new Map(
+    rows.map((row) => [row.id, { id: row.id, name: fullName(row.first, row.last), email: row.email }]),
+  );
+}
+
+/**
+ * The stored files of a call, as package files, and every file its records say it should hold: its recording
+ * (stored once: a SHA-256 on the call), the pages of the profile's documents uploaded while the call was running
+ * (deleted documents too: ID snapshots and face photos taken in the call), and the screenshots taken for the
+ * guided procedure's steps (`images/step-<kind>-<n>.<ext>`, n counting per kind from 1). A file the records name
+ * that is not in the package (deleted, removed by retention, gone from storage) is named in `missing`, and its
+ * entry in `evidence` says why, when and by whom: a gap never passes as a complete package.
  */
 export async function callFiles(
   db: DbOrTx,
   storage: Storage,
   facts: CallFacts,
-): Promise<{ files: PackageFile[]; missing: string[] }> {
+): Promise<{ files: PackageFile[]; missing: string[]; evidence: EvidenceEntry[] }> {
   const { call } = facts;
-  const candidates: (PackageFile & { stored: NonNullable<PackageFile['stored']> })[] = [];
-  if (call.recordingKey) {
-    const key = call.recordingKey;
-    candidates.push({
-      path: 'recording.webm',
-      body: () => storage.open(key),
-      compress: false,
-      stored: {
-        key,
-        evidence: {
-          companyId: call.companyId,
-          object: 'videocall',
-          objectId: call.id,
-          sha256: call.recordingSha256 ?? '',
-        },
-      },
-    });
-  }
-  if (call.callStartTime && call.callEndTime) {
-    const pages = await db
-      .select({ page: documentPages, documentClass: documents.documentClass })
-      .from(documentPages)
-      .innerJoin(documents, eq(documents.id, documentPages.documentId))
-      .where(
-        and(
-          eq(documents.profileId, call.profileId),
-          eq(documents.companyId, call.companyId),
-          isNull(documents.deletedAt),
-          gte(documents.createdAt, call.callStartTime),
-          lte(documents.createdAt, call.callEndTime),
-        ),
-      )
-      .orderBy(asc(documents.id), asc(documentPages.pageNumber));
-    for (const { page, documentClass } of pages) {
-      const ext = EXTENSIONS[page.contentType] ?? 'bin';
-      const cls = documentClass.replace(/[^A-Za-z0-9]/g, '') || 'XX';
-      candidates.push({
-        path: `images/document-${page.documentId}-${cls}-page-${page.pageNumber}.${ext}`,
-        body: () => storage.open(page.storageKey),
+  const pages =
+    call.callStartTime && call.callEndTime
+      ? await db
+          .select({
+            page: documentPages,
+            documentClass: documents.documentClass,
+            uploadSource: documents.uploadSource,
+            createdAt: documents.createdAt,
+            deletedAt: documents.deletedAt,
+          })
+          .from(documentPages)
+          .innerJoin(documents, eq(documents.id, documentPages.documentId))
+          .where(
+            and(
+              eq(documents.profileId, call.profileId),
+              eq(documents.companyId, call.companyId),
+              gte(documents.createdAt, call.callStartTime),
+              lte(documents.createdAt, call.callEndTime),
+            ),
+          )
+          .orderBy(asc(documents.id), asc(documentPages.pageNumber))
+      : [];
+  const audits = await auditFacts(db, call.companyId, call.id, [
+    ...new Set(pages.map(({ page }) => page.documentId)),
+  ]);
+  const auditOf = (objectType: string, objectId: number, action: string) =>
+    audits.findLast(
+      (a) => a.objectType === objectType && a.objectId === String(objectId) && a.action === action,
+    );
+  const named = await namedUsers(db, [
+    call.agentId,
+    ...audits.map((a) => a.actorId),
+    ...facts.screenshots.map((shot) => shot.created_by),
+  ]);
+  const userOf = (id: number | null) => (id === null ? null : (named.get(id) ?? null));
+  const uploader = (recorded: boolean, actorId: number | null): Uploader => {
+    const user = userOf(actorId);
+    if (user) return { kind: actorId === call.agentId ? 'call_agent' : 'user', user };
+    return { kind: recorded && actorId === null ? 'customer' : 'unknown', user: null };
+  };
+  const entries: { entry: EvidenceEntry; file: PackageFile | null }[] = [];
+  /** An entry, and the stored file it is in the package as (null: it is not, and `missing` says why). */
+  const add = (
+    entry: Omit<EvidenceEntry, 'taken_by_call_agent'>,
+    stored: { key: string; object: EvidenceFile['object']; objectId: number } | null,
+  ) =>
+    entries.push({
+      entry: { ...entry, taken_by_call_agent: entry.uploaded_by.kind === 'call_agent' },
+      file: stored && {
+        path: entry.path,
+        body: () => storage.open(stored.key),
         compress: false,
         stored: {
-          key: page.storageKey,
+          key: stored.key,
           evidence: {
             companyId: call.companyId,
-            object: 'document',
-            objectId: page.documentId,
-            sha256: page.sha256 ?? '',
+            object: stored.object,
+            objectId: stored.objectId,
+            sha256: entry.sha256_at_upload ?? '',
           },
         },
-      });
-    }
-  }
-  const missing: string[] = [];
-  for (const shot of facts.screenshots) {
-    const key = shot.key;
-    if (key === null) {
-      missing.push(shot.path);
-      continue;
-    }
-    candidates.push({
-      path: shot.path,
-      body: () => storage.open(key),
-      compress: false,
-      stored: {
-        key,
-        evidence: { companyId: call.companyId, object: 'videocall', objectId: call.id, sha256: shot.sha256 },
       },
     });
+  const deletion = (audit: AuditFact | undefined, fallbackAt: Date | null) => ({
+    reason: 'deleted' as const,
+    at: audit?.at ?? iso(fallbackAt),
+    by: userOf(audit?.actorId ?? null),
+  });
+
+  if (call.recordingKey || call.recordingSha256) {
+    const stored = auditOf('videocall', call.id, 'recording_stored');
+    const deleted = auditOf('videocall', call.id, 'video_deleted');
+    const key = call.recordingKey;
+    add(
+      {
+        path: 'recording.webm',
+        kind: 'recording',
+        source_id: null,
+        page: null,
+        upload_source: null,
+        sha256_at_upload: call.recordingSha256,
+        uploaded_at: stored?.at ?? null,
+        // Only the call's agent may upload its recording (storeRecording).
+        uploaded_by: uploader(stored !== undefined, stored ? stored.actorId : call.agentId),
+        missing: key
+          ? null
+          : deleted || !call.evidenceDeletedAt
+            ? deletion(deleted, null)
+            : { reason: 'retention', at: iso(call.evidenceDeletedAt), by: null },
+      },
+      key ? { key, object: 'videocall', objectId: call.id } : null,
+    );
+  }
+  for (const { page, documentClass, uploadSource, createdAt, deletedAt } of pages) {
+    const ext = EXTENSIONS[page.contentType] ?? 'bin';
+    const cls = documentClass.replace(/[^A-Za-z0-9]/g, '') || 'XX';
+    const path = `images/document-${page.documentId}-${cls}-page-${page.pageNumber}.${ext}`;
+    const uploaded = auditOf('document', page.documentId, 'document_uploaded');
+    add(
+      {
+        path,
+        kind: 'document_page',
+        source_id: page.documentId,
+        page: page.pageNumber,
+        upload_source: uploadSource,
+        sha256_at_upload: page.sha256,
+        uploaded_at: iso(createdAt),
+        uploaded_by: uploader(uploaded !== undefined, uploaded?.actorId ?? null),
+        missing: deletedAt
+          ? deletion(auditOf('document', page.documentId, 'document_deleted'), deletedAt)
+          : null,
+      },
+      deletedAt ? null : { key: page.storageKey, object: 'document', objectId: page.documentId },
+    );
+  }
+  for (const shot of facts.screenshots) {
+    const key = shot.key;
+    add(
+      {
+        path: shot.path,
+        kind: 'screenshot',
+        source_id: shot.id,
+        page: null,
+        upload_source: null,
+        sha256_at_upload: shot.sha256,
+        uploaded_at: shot.taken_at,
+        uploaded_by: uploader(true, shot.created_by),
+        // Only the retention job clears a screenshot's key.
+        missing: key ? null : { reason: 'retention', at: iso(call.evidenceDeletedAt), by: null },
+      },
+      key ? { key, object: 'videocall', objectId: call.id } : null,
+    );
   }
   const files: PackageFile[] = [];
-  for (const file of candidates) {
-    if ((await storage.size(file.stored.key)) === null) missing.push(file.path);
+  for (const { entry, file } of entries) {
+    if (!file?.stored) continue;
+    if ((await storage.size(file.stored.key)) === null)
+      entry.missing = { reason: 'not_in_storage', at: null, by: null };
     else files.push(file);
   }
-  return { files, missing };
+  const evidence = entries.map(({ entry }) => entry);
+  return { files, missing: evidence.filter((e) => e.missing).map((e) => e.path), evidence };
 }
 
 /** call.json: the call, its agent, its customer's profile, its questions and answers, its consent. */
@@ -265,6 +437,7 @@ export function callJson(
     by: { id: number; email: string };
     files: string[];
     missing: string[];
+    evidence: EvidenceEntry[];
   },
 ) {
   const { call } = facts;
@@ -314,6 +487,8 @@ export function callJson(
         : null,
     questions: facts.entries,
     files: meta.files,
+    // Every file the call's records name, in the package or not, with who uploaded it, when, and any gap.
+    evidence_files: meta.evidence,
     missing_files: meta.missing,
   };
 }
@@ -350,6 +525,37 @@ function qualityLine(side: QualitySummary | null): string {
     `${round(side.fps.median)} fps, loss ${round(side.loss_pct.median)} % (highest ${round(side.loss_pct.max)} %), ` +
     `${Math.round(side.kbps.median)} kbit/s`
   );
+}
+
+const MISSING_TEXT = {
+  deleted: 'deleted',
+  retention: 'deleted by the retention job',
+  not_in_storage: 'not found in storage',
+} as const;
+
+const userText = (user: NamedUser) => `${user.name} <${user.email}> (${user.id})`;
+
+/** One evidence file in the report: who uploaded it and when, whether the call's agent took it, and any gap. */
+export function evidenceLine(entry: EvidenceEntry): string {
+  const by = entry.uploaded_by;
+  const who =
+    by.kind === 'call_agent'
+      ? `the call's agent ${userText(by.user)}`
+      : by.kind === 'user'
+        ? userText(by.user)
+        : by.kind === 'customer'
+          ? 'the customer'
+          : 'unknown';
+  const missing = entry.missing;
+  return [
+    `Uploaded by ${who}${entry.uploaded_at ? ` at ${entry.uploaded_at}` : ''}`,
+    entry.taken_by_call_agent ? null : "NOT taken by the call's agent",
+    missing
+      ? `MISSING: ${MISSING_TEXT[missing.reason]}${missing.by ? ` by ${userText(missing.by)}` : ''}${missing.at ? ` at ${missing.at}` : ''}`
+      : null,
+  ]
+    .filter(Boolean)
+    .join(' - ');
 }
 
 /** The PDF report: the call's facts in the studio's default language (en-US). */
@@ -444,14 +650,24 @@ export function callReport(facts: CallFacts, json: ReturnType<typeof callJson>):
               })),
       },
       {
+        title: 'Evidence files',
+        lines:
+          json.evidence_files.length === 0
+            ? [{ label: none, value: 'None recorded' }]
+            : json.evidence_files.map((entry) => ({ label: entry.path, value: evidenceLine(entry) })),
+      },
+      {
         title: 'Package',
         lines: [
           { label: 'Package id', value: json.package_id },
           { label: 'Generated', value: `${json.generated_at} by ${json.generated_by.email}` },
           { label: 'Files', value: json.files.join(', ') },
-          ...(json.missing_files.length
-            ? [{ label: 'Missing from storage', value: json.missing_files.join(', ') }]
-            : []),
+          {
+            label: 'Missing files',
+            value: json.missing_files.length
+              ? `${json.missing_files.length}: ${json.missing_files.join(', ')}`
+              : 'None: every file the records name is in the package',
+          },
         ],
       },
     ],
@@ -471,6 +687,8 @@ Check it offline:
 
 call.json holds the call's facts, steps.json the step results (with their offsets in the recording)
 and the screenshots taken for them (images/step-*); report.pdf shows them for reading.
+call.json's evidence_files names every file the call's records say it holds or held, who uploaded
+it and when, and for each one not in this package (missing_files) why it is missing.
 `;
 
 /** The ZIP of `files` followed by the manifest, its signature and the public key; streamed, hashed on the way. */
@@ -547,7 +765,7 @@ export async function evidencePackage(
 ): Promise<{ packageId: string; paths: string[]; stream: Readable }> {
   const packageId = randomUUID();
   const generatedAt = new Date();
-  const { files, missing } = await callFiles(deps.db, deps.storage, facts);
+  const { files, missing, evidence } = await callFiles(deps.db, deps.storage, facts);
   const paths = [
     'call.json',
     'steps.json',
@@ -556,7 +774,7 @@ export async function evidencePackage(
     'README.txt',
     'public_key.pem',
   ];
-  const json = callJson(facts, { packageId, generatedAt, by, files: paths, missing });
+  const json = callJson(facts, { packageId, generatedAt, by, files: paths, missing, evidence });
   const report = await callReport(facts, json);
   const publicKey = await deps.signer.publicKey();
   const stream = zipPackage(

@@ -81,8 +81,8 @@ export async function getLegalHold(db: DbOrTx, companyId: number, profileId: num
 
 /**
  * Sets or lifts a profile's legal hold with a reason (Admins; the route checks the role). The profile row is
- * locked, so a retention job running now either sees the hold or finished before it. Audited; setting the same
- * state again changes nothing and writes nothing.
+ * locked, so a retention job or an evidence write (`assertNoHold`, server/domain/legalHold.ts) running now either
+ * sees the hold or finished before it. Audited; setting the same state again changes nothing and writes nothing.
  */
 export async function setLegalHold(
   db: DbOrTx,
@@ -135,7 +135,8 @@ interface ClaimedCall {
 
 /**
  * One batch of the retention job: claims up to `batch` calls whose evidence is older than their company's
- * retention and whose profile has no legal hold, marks them `evidence_deleted_at`, clears their recording key
+ * retention and whose profile has no legal hold (the job skips a held profile where a write would be refused by
+ * `assertNoHold`: the claim is one statement over many profiles), marks them `evidence_deleted_at`, clears their recording key
  * and their screenshots' keys (the hashes stay: the call never takes another recording), audits each, commits,
  * then removes the files.
  */

@@ -1,5 +1,5 @@
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { createHmac, randomInt } from 'node:crypto';
+import { and, count, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { oneTimeCodes } from '../db/schema';
 
@@ -59,11 +59,58 @@ export async function issueCode(
   return code;
 }
 
+/** One try of a code: right or wrong, and the wrong tries the code has left after it. */
+export interface CodeTry {
+  accepted: boolean;
+  triesLeft: number;
+}
+
 /**
- * Uses up the code when it is right: the newest unused, unexpired code of that e-mail and purpose with
- * tries left. A wrong code counts a try. Single use even under concurrent submits (the update only
- * succeeds on a row not used yet).
+ * One try of a code against the newest unused, unexpired code of that e-mail and purpose: null when there is
+ * none or its tries are spent; else whether it was right (the code is used up) and the tries left (a wrong code
+ * counts one). The check and the claim are one conditional UPDATE: the row lock makes concurrent tries queue
+ * behind each other and re-check `attempts` and `used_at`, so however many arrive at once, at most
+ * `maxAttempts` wrong ones are ever checked, a right one counts only while tries are left, and after the
+ * code is used or spent no try is checked at all (docs/decisions/0196-tries-claimed-atomically.md).
  */
+export async function tryCode(
+  db: DbOrTx,
+  serverSecret: string,
+  rules: CodeRules,
+  email: string,
+  purpose: CodePurpose,
+  code: string,
+  now = new Date(),
+): Promise<CodeTry | null> {
+  const live = and(
+    eq(sql`lower(${oneTimeCodes.email})`, email.toLowerCase()),
+    eq(oneTimeCodes.purpose, purpose),
+    isNull(oneTimeCodes.usedAt),
+    gt(oneTimeCodes.expiresAt, now),
+  );
+  // Only the newest live code counts: an older one left by two sends at once never adds tries.
+  const newest = db
+    .select({ id: oneTimeCodes.id })
+    .from(oneTimeCodes)
+    .where(live)
+    .orderBy(desc(oneTimeCodes.id))
+    .limit(1);
+  // Compared in the statement, so that the comparison and the claim cannot be split. Both sides are keyed
+  // hashes: how long an unequal comparison takes tells nothing about the code without the server secret.
+  const right = sql`${oneTimeCodes.codeHash} = ${hashCode(serverSecret, email, purpose, code.trim())}`;
+  const [row] = await db
+    .update(oneTimeCodes)
+    .set({
+      attempts: sql`${oneTimeCodes.attempts} + case when ${right} then 0 else 1 end`,
+      usedAt: sql`case when ${right} then ${sql.param(now, oneTimeCodes.usedAt)} else ${oneTimeCodes.usedAt} end`,
+    })
+    .where(and(inArray(oneTimeCodes.id, newest), live, lt(oneTimeCodes.attempts, rules.maxAttempts)))
+    .returning({ usedAt: oneTimeCodes.usedAt, attempts: oneTimeCodes.attempts });
+  if (!row) return null;
+  return { accepted: row.usedAt !== null, triesLeft: Math.max(0, rules.maxAttempts - row.attempts) };
+}
+
+/** Uses up the code when it is right (tryCode); false for a wrong, used, expired or spent code. */
 export async function consumeCode(
   db: DbOrTx,
   serverSecret: string,
@@ -73,36 +120,8 @@ export async function consumeCode(
   code: string,
   now = new Date(),
 ): Promise<boolean> {
-  const [row] = await db
-    .select({ id: oneTimeCodes.id, codeHash: oneTimeCodes.codeHash })
-    .from(oneTimeCodes)
-    .where(
-      and(
-        eq(sql`lower(${oneTimeCodes.email})`, email.toLowerCase()),
-        eq(oneTimeCodes.purpose, purpose),
-        isNull(oneTimeCodes.usedAt),
-        gt(oneTimeCodes.expiresAt, now),
-        lt(oneTimeCodes.attempts, rules.maxAttempts),
-      ),
-    )
-    .orderBy(desc(oneTimeCodes.id))
-    .limit(1);
-  if (!row) return false;
-  const expected = Buffer.from(row.codeHash);
-  const given = Buffer.from(hashCode(serverSecret, email, purpose, code.trim()));
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    await db
-      .update(oneTimeCodes)
-      .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
-      .where(eq(oneTimeCodes.id, row.id));
-    return false;
-  }
-  const used = await db
-    .update(oneTimeCodes)
-    .set({ usedAt: now })
-    .where(and(eq(oneTimeCodes.id, row.id), isNull(oneTimeCodes.usedAt)))
-    .returning({ id: oneTimeCodes.id });
-  return used.length === 1;
+  const tried = await tryCode(db, serverSecret, rules, email, purpose, code, now);
+  return tried?.accepted === true;
 }
 
 /**

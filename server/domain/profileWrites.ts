@@ -16,8 +16,10 @@ import {
   STATUS_CHANGE_FAILED,
   STATUSES_NEEDING_REASON,
   type StatusChangeBody,
+  type StatusChangeHeld,
   type StatusChangeResponse,
 } from '#contract/profileWrites';
+import { REVIEW_DETAILS, withRules } from '#contract/review';
 import type { DbOrTx, Tx } from '../db/client';
 import {
   amlHistory,
@@ -42,6 +44,7 @@ import { changedFields, recordAudit } from './audit';
 import { fullName, iso } from './format';
 import { englishLogMessage } from './logText';
 import { toProfile } from './profiles';
+import { type ReviewedDecision, statusGate } from './review/fourEyes';
 import { openCase } from './review/open';
 import { riskScores } from './riskScores';
 import {
@@ -157,7 +160,10 @@ export async function writeLog<C extends ProfileLogCode>(
 
 /**
  * Changes a profile's status when the table allows it; otherwise `result: false` and nothing changes.
- * The reason rule is checked first (400); a stale `seen` version throws StaleVersionError (409).
+ * The reason rule is checked first (400); a stale `seen` version throws StaleVersionError (409). Every status
+ * change goes through here, so the four-eyes gate (review/fourEyes.statusGate) is asked here: a change its rules
+ * catch waits for a second review (the held answer) or is refused (409). Only the review desk's own final
+ * decision passes `reviewed`.
  */
 export async function changeStatus(
   tx: Tx,
@@ -165,12 +171,21 @@ export async function changeStatus(
   profileId: number,
   body: StatusChangeBody,
   seen?: Seen,
-): Promise<StatusChangeResponse> {
+  reviewed?: ReviewedDecision,
+): Promise<StatusChangeResponse | StatusChangeHeld> {
   const reason = checkedReason(body);
   const row = await lockProfile(tx, actor.companyId, profileId);
   checkVersion('profile', row, seen);
   const from = row.status as ProfileStatus;
   if (!canTransition(from, body.status)) return { result: false, status: from, detail: STATUS_CHANGE_FAILED };
+  const held = await statusGate(tx, actor, profileId, { status: body.status, reason }, reviewed);
+  if (held)
+    return {
+      result: false,
+      status: from,
+      detail: withRules(REVIEW_DETAILS.changeWaits, held.rules),
+      second_review: held,
+    };
   const now = new Date();
   const updated = await tx
     .update(profiles)

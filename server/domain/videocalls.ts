@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { JOIN_LINK_RETRIES } from '#contract/callRouting';
 import { CALL_STATUSES, type CallStatusName } from '#contract/common';
 import {
   CALL_CLOSED,
@@ -8,14 +9,16 @@ import {
   CALL_STATUS_TALKING,
   CALL_STATUS_WAITING,
   type CallEndReason,
+  JOIN_LINK_USED,
   MAX_RECORDING_BYTES,
   RECORDING_EXISTS,
   type Role,
 } from '#contract/constants';
 import type { AnsweredCall, QueuedCall } from '#contract/socket';
 import type { CallAnswer, CreatedCall, VideoCall, VideoCallListQuery } from '#contract/videocalls';
+import type { CustomerClaims } from '../auth/tokens';
 import type { DbOrTx } from '../db/client';
-import { profiles, users, videoCallAnswers, videoCallQuestions, videoCalls } from '../db/schema';
+import { companies, profiles, users, videoCallAnswers, videoCallQuestions, videoCalls } from '../db/schema';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { FileTooLargeError, type Storage, type StoredFile } from '../storage/storage';
 import { StorageQuotaError } from '../storage/uploadGate';
@@ -26,6 +29,7 @@ import { countList, DEFAULT_COUNT_CAP, type ListCount } from './counting';
 import { uploadAllowance } from './evidence';
 import { fullName, iso } from './format';
 import { type KeysetLinks, type KeysetOrdering, keyTextOf, readKeysetPage } from './keyset';
+import { assertNoHold } from './legalHold';
 import { writeLog } from './profileWrites';
 import { openCase } from './review/open';
 import { enqueueWebhookEvent } from './webhooks';
@@ -178,6 +182,53 @@ export async function openCallOfLink(db: DbOrTx, joinLink: string): Promise<Crea
     )
     .limit(1);
   return open ?? null;
+}
+
+/** What a call keeps of the join link that created it: the token's SHA-256 (the token itself is never stored). */
+export const joinLinkOf = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/**
+ * The call `callId` as the holder of a join-link token may use it: of the token's company and profile, and
+ * created with that very link. Any other call (another link of the same profile, another profile or company)
+ * is 404, so a token tells nothing of calls that are not its own. Every customer route and the customer's
+ * socket check a call through this.
+ */
+export async function callOfLink(db: DbOrTx, customer: CustomerClaims, token: string, callId: number) {
+  const call = await requireCall(db, customer.company_id, callId);
+  if (call.profileId !== customer.profile_id || call.joinLink !== joinLinkOf(token)) throw notFound();
+  return call;
+}
+
+/**
+ * Endings nobody decided (docs/decisions/0197-links-bound-to-their-call.md): never answered, or cut by the
+ * connection. After these alone the link may start another call, as many times as the company allows.
+ */
+const TECHNICAL_ABORTS: readonly number[] = (
+  ['MISSED', 'BAD QUALITY', 'CONNECTION ERROR', 'DISCONNECTED'] as const
+).map((name) => CALL_STATUSES.indexOf(name));
+
+/**
+ * Refuses (409) a new call of a join link that has started every call it may: its first, then one more per
+ * retry the company allows (`join_link_retries`), and only while each earlier call ended by a technical abort.
+ * A hung-up call still waiting for its agent's status counts as one, as the customer cannot know better. Call
+ * it after openCallOfLink found no open call, in the same transaction: that lock makes concurrent starts of
+ * one link count one after the other.
+ */
+export async function assertLinkMayStart(db: DbOrTx, companyId: number, joinLink: string): Promise<void> {
+  const earlier = await db
+    .select({ status: videoCalls.status })
+    .from(videoCalls)
+    .where(eq(videoCalls.joinLink, joinLink));
+  if (earlier.length === 0) return;
+  const [company] = await db
+    .select({ retries: companies.joinLinkRetries })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  const retries = company?.retries ?? JOIN_LINK_RETRIES.default;
+  const aborted = earlier.every(
+    ({ status }) => status === CALL_STATUS_TALKING || TECHNICAL_ABORTS.includes(status),
+  );
+  if (!aborted || earlier.length > retries) throw conflict(JOIN_LINK_USED);
 }
 
 /** A new call of the customer's profile, status 0 (WAITING), in a room of its own. */
@@ -615,7 +666,11 @@ async function seekableCopy(storage: Storage, raw: StoredFile, key: string): Pro
   return stored;
 }
 
-/** Deletes a call's recording; the call itself stays for statistics and the audit trail. */
+/**
+ * Deletes a call's recording; the call itself stays for statistics and the audit trail, and its SHA-256 stays, so
+ * an evidence package names the recording missing. Refused (409) while the call's profile is under a legal hold.
+ * The key is cleared, logged and audited in one transaction; the file is removed after it commits.
+ */
 export async function deleteRecording(
   db: DbOrTx,
   storage: Storage,
@@ -624,22 +679,36 @@ export async function deleteRecording(
   actorId: number,
 ): Promise<void> {
   const call = await requireCall(db, companyId, callId);
-  if (!call.recordingKey) throw notFound();
-  await db
-    .update(videoCalls)
-    .set({ recordingKey: null, recordingSize: null })
-    .where(eq(videoCalls.id, callId));
-  await storage.remove(call.recordingKey);
-  await writeLog(db, call.profileId, actorId, 'video_deleted', { call: callId });
-  await recordAudit(db, {
-    companyId,
-    actorId,
-    object: 'videocall',
-    objectId: callId,
-    action: 'video_deleted',
-    before: { recording: call.recordingKey },
-    after: { recording: null },
+  const key = await db.transaction(async (tx) => {
+    await assertNoHold(tx, companyId, call.profileId, {
+      actorId,
+      action: 'video_deleted',
+      object: 'videocall',
+      objectId: callId,
+    });
+    const [row] = await tx
+      .select({ key: videoCalls.recordingKey })
+      .from(videoCalls)
+      .where(eq(videoCalls.id, callId))
+      .for('update');
+    if (!row?.key) throw notFound();
+    await tx
+      .update(videoCalls)
+      .set({ recordingKey: null, recordingSize: null })
+      .where(eq(videoCalls.id, callId));
+    await writeLog(tx, call.profileId, actorId, 'video_deleted', { call: callId });
+    await recordAudit(tx, {
+      companyId,
+      actorId,
+      object: 'videocall',
+      objectId: callId,
+      action: 'video_deleted',
+      before: { recording: row.key },
+      after: { recording: null },
+    });
+    return row.key;
   });
+  await storage.remove(key);
 }
 
 /** An answer or a note given during a call (video_call_answers). */

@@ -49,13 +49,26 @@ export const need = (permission: Permission, options: { admin?: boolean } = {}):
   ...options,
 });
 
+/**
+ * What a call captured as evidence: its step results (with what the customer typed, such as serial numbers and
+ * codes) and its screenshots. The calls' permission, not the profiles' one a Restricted User holds
+ * (docs/decisions/0198-rate-limits-and-evidence-roles.md).
+ */
+export const CALL_EVIDENCE: Access = need('view_calls_page');
+/**
+ * A call's signed evidence package: everything of the call in one download, for an archive or a regulator.
+ * Its own permission, which Admins hold and an Admin grants others (an archive's API user) through a group.
+ */
+export const EVIDENCE_PACKAGE: Access = need('download_evidence');
+
 /** The caller of a route that is not public (the hook guarantees it is there). */
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw unauthorized(DETAILS.notAuthenticated);
   return request.principal;
 }
 
-function bearerToken(request: FastifyRequest): string | null {
+/** The request's bearer token; for a customer route, the join-link token its calls are bound to. */
+export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (!header) return null;
   const match = /^Bearer\s+(\S+)$/i.exec(header);

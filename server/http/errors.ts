@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { LegalHoldError, recordRefusal } from '../domain/legalHold';
 import { DETAILS, HttpError } from '../errors';
 
 interface ValidationIssue {
@@ -23,6 +24,13 @@ const MALFORMED_MULTIPART = /unexpected end of multipart data|Multipart: Boundar
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    // A write refused by a legal hold is audited here, after its transaction rolled back.
+    if (error instanceof LegalHoldError)
+      return recordRefusal(request.server.ctx.db, error, (failure) =>
+        request.log.error({ err: failure }, 'legal hold refusal not audited'),
+      ).then(() => {
+        reply.code(error.statusCode).send({ detail: error.detail });
+      });
     if (error instanceof HttpError)
       return reply.code(error.statusCode).send({ ...error.extra, detail: error.detail });
     if (hasZodFastifySchemaValidationErrors(error)) {

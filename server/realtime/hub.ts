@@ -18,6 +18,8 @@ import {
 } from '../domain/ipAllowList';
 import { unreadCount } from '../domain/notifications';
 import { loadPrincipal, type Principal } from '../domain/principal';
+import { callOfLink } from '../domain/videocalls';
+import { HttpError } from '../errors';
 import type { CallDesk, DeskEvent } from './callDesk';
 import { createInstantStats } from './instantStats';
 import {
@@ -186,6 +188,15 @@ export function createHub(
       const claims = await deps.tokens.verifyCustomer(auth.customer);
       const callId = callIdOf(auth);
       if (!claims || !callId) return new Error('Token is invalid or expired');
+      // The room of a call is its own link's: another link of the same profile may not listen or signal in it.
+      const bound = await callOfLink(deps.db, claims, auth.customer, callId).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof HttpError) return false;
+          throw error;
+        },
+      );
+      if (!bound) return new Error('Token is invalid or expired');
       socket.data = { kind: 'customer', profileId: claims.profile_id, companyId: claims.company_id, callId };
       return undefined;
     }

@@ -15,6 +15,7 @@ import { type AmlActor, approveAml, runAmlCheck } from '../domain/amlWrites';
 import { assertProfile } from '../domain/profiles';
 import { forbidden } from '../errors';
 import { need, principalOf } from '../http/access';
+import { rateLimited, sharedLimit } from '../http/rateLimits';
 import { createAmlScreener, type Screener } from '../integrations/aml';
 import { authErrors } from './shared';
 
@@ -65,20 +66,21 @@ export function amlRoutes(ctx: AppContext, options: { screener?: Screener } = {}
       },
     );
 
+    const outside = sharedLimit(ctx, 'outsideCalls');
     app.get(
       '/profile/:id/aml/check',
       {
         config: { access },
-        onRequest: mayUpdateAml,
+        onRequest: [mayUpdateAml, outside.onRequest],
         schema: {
           summary: 'Run a new AML screening',
           tags: ['aml'],
           description:
             'Runs a new screening of the profile (name and aliases, birth date, nationality) against the ' +
             'configured watchlist, stores it as the result (unapproved) and as a history entry, and answers ' +
-            `it. Records explain which fields matched (docs/server.md). ${writeDescription}`,
+            `it. Records explain which fields matched (docs/server.md). ${writeDescription} ${outside.text}`,
           params: idParams,
-          response: { 200: amlCheckSchema, ...authErrors },
+          response: { 200: amlCheckSchema, ...authErrors, ...rateLimited },
         },
       },
       async (request) => {

@@ -3,15 +3,18 @@ import { BITOOL_MAX_DAYS, bitoolQuerySchema, bitoolSchema, WEEKLY_UP_TO_DAYS } f
 import type { AppContext } from '../context';
 import { bitool } from '../domain/bitool';
 import { need, principalOf } from '../http/access';
+import { rateLimited, sharedLimit } from '../http/rateLimits';
 import { authErrors } from './shared';
 
 /** GET /bitool (§7): the dashboard's figures (issue 8). */
 export function bitoolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const limited = sharedLimit(ctx, 'reports');
   return async (app) => {
     app.get(
       '/bitool',
       {
         config: { access: need('view_dashboard_page') },
+        onRequest: limited.onRequest,
         schema: {
           summary: 'Dashboard figures',
           tags: ['company'],
@@ -20,9 +23,9 @@ export function bitoolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             `default: the last 6 months up to today, §9; at most ${BITOOL_MAX_DAYS} days). Per period ` +
             `(ISO weeks up to ${WEEKLY_UP_TO_DAYS} days, else months): profiles created by current status, ` +
             'approvals and rejections (by last status change), AML screenings and hits, calls by status; ' +
-            'for the range: document checks by kind and result, call outcomes.',
+            `for the range: document checks by kind and result, call outcomes. ${limited.text}`,
           querystring: bitoolQuerySchema,
-          response: { 200: bitoolSchema, ...authErrors },
+          response: { 200: bitoolSchema, ...authErrors, ...rateLimited },
         },
       },
       async (request) => bitool(ctx.db, ctx.reports, principalOf(request).companyId, request.query),

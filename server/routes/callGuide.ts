@@ -21,13 +21,15 @@ import {
   sendCallCode,
   setCurrentStep,
 } from '../domain/callGuide';
-import { requireCall } from '../domain/videocalls';
-import { CUSTOMER, customerOf, need, principalOf } from '../http/access';
+import { callOfLink, requireCall } from '../domain/videocalls';
+import { bearerToken, CUSTOMER, customerOf, need, principalOf } from '../http/access';
 import type { RealtimeHub } from '../realtime/hub';
 import { customerRoom, userRoom } from '../realtime/rooms';
 import { authErrors } from './shared';
 
-const customer = (request: Parameters<typeof customerOf>[0]) => {
+type Request = Parameters<typeof customerOf>[0];
+
+const customer = (request: Request) => {
   const claims = customerOf(request);
   return { companyId: claims.company_id, profileId: claims.profile_id };
 };
@@ -40,6 +42,9 @@ const customer = (request: Parameters<typeof customerOf>[0]) => {
 export function callGuideRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const hub = (): RealtimeHub => app.hub;
+    /** The customer's call only when the join link that bears the request created it (404 otherwise). */
+    const linksCall = (request: Request, callId: number) =>
+      callOfLink(ctx.db, customerOf(request), bearerToken(request) ?? '', callId);
     const toAgent = async (companyId: number, callId: number, step: CallStep | null) => {
       if (!step) return;
       const call = await requireCall(ctx.db, companyId, callId);
@@ -115,13 +120,16 @@ export function callGuideRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['videocalls'],
           description:
             'Called by the customer page with the join-link token as bearer, e.g. after a reload: the step the ' +
-            'agent shows, the code sent (where to, tries left) and the serial-number tries left. 404 for a call ' +
-            'of another profile.',
+            'agent shows, the code sent (where to, tries left) and the serial-number tries left. 404 for any call ' +
+            'not created with this join link (another link of the same profile, another profile).',
           querystring: customerGuideQuerySchema,
           response: { 200: customerGuideSchema, ...authErrors },
         },
       },
-      async (request) => customerGuide(ctx.db, customer(request), request.query.call_id),
+      async (request) => {
+        await linksCall(request, request.query.call_id);
+        return customerGuide(ctx.db, customer(request), request.query.call_id);
+      },
     );
 
     app.post(
@@ -135,7 +143,8 @@ export function callGuideRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'The serial number the customer reads out and types: compared with the document numbers on file ' +
             'for the profile and recorded as the `serial_number` step’s result (passed when one matches), which ' +
             `the agent sees (\`call.step_recorded\`). ${CALL_GUIDE_LIMITS.serialTries} entries per call (409 ` +
-            'after); while the call talks (409); 400 when the procedure has no such step.',
+            'after); while the call talks (409); 400 when the procedure has no such step. 404 for any call not ' +
+            'created with this join link.',
           body: serialNumberBodySchema,
           response: { 200: entryReplySchema, ...authErrors, 409: errorSchema },
         },
@@ -143,6 +152,7 @@ export function callGuideRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const who = customer(request);
         const { call_id: callId, serial_number: typed } = request.body;
+        await linksCall(request, callId);
         const { reply, step } = await enterSerialNumber(ctx.db, who, callId, typed);
         await toAgent(who.companyId, callId, step);
         return reply;
@@ -160,7 +170,8 @@ export function callGuideRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'The code the agent sent. Right: the `second_channel_code` step is recorded as passed; wrong: a ' +
             'try is counted, and the last wrong try records it as failed (`accepted: false, tries_left: 0`). ' +
             'The agent hears each result (`call.step_recorded`). 409 when no code can be typed (none sent, ' +
-            'expired, used, no tries left) or the call does not talk.',
+            'expired, used, no tries left) or the call does not talk. 404 for any call not created with this ' +
+            'join link.',
           body: callCodeBodySchema,
           response: { 200: entryReplySchema, ...authErrors, 409: errorSchema },
         },
@@ -168,6 +179,7 @@ export function callGuideRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const who = customer(request);
         const { call_id: callId, code } = request.body;
+        await linksCall(request, callId);
         const { reply, step } = await enterCallCode(ctx.db, ctx.config.jwtSecret, who, callId, code);
         await toAgent(who.companyId, callId, step);
         return reply;

@@ -17,6 +17,7 @@ import {
   ruleOverrideParams,
   ruleOverrideResponseSchema,
 } from '#contract/documentWrites';
+import { legalHoldRefusalSchema } from '#contract/evidence';
 import type { AppContext } from '../context';
 import { PageTypeError, storePage } from '../domain/documentPages';
 import { getDocument } from '../domain/documents';
@@ -46,6 +47,10 @@ const restricted = 'Restricted Users get 403.';
 const IF_MATCH =
   ' Send the document\'s version as If-Match (`"<version>"`): a newer version answers 409 with the current document.';
 const documentConflict = { 409: conflictSchema(documentResponseSchema) };
+/** A write that a legal hold refuses: its 409 is a stale version (with the document) or the hold (its reason). */
+const heldDocumentConflict = { 409: z.union([documentConflict[409], legalHoldRefusalSchema]) };
+const HELD =
+  " Refused with 409 while the document's profile is under a legal hold (the detail names its reason; audited).";
 
 /** The multipart fields of an upload, parsed (a 400 names every problem). */
 function uploadFields(fields: Record<string, string>) {
@@ -228,11 +233,11 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary: 'Archive or restore a document',
           tags,
-          description: `Archives (\`archived: true\`) or restores a document; \`id\` must be the address's id. ${restricted}${IF_MATCH}`,
+          description: `Archives (\`archived: true\`) or restores a document; \`id\` must be the address's id. ${restricted}${IF_MATCH} Archiving is${HELD}`,
           params: idParams,
           headers: ifMatchHeaders,
           body: documentArchiveBodySchema,
-          response: { 200: documentResponseSchema, ...authErrors, ...documentConflict },
+          response: { 200: documentResponseSchema, ...authErrors, ...heldDocumentConflict },
         },
       },
       async (request, reply) =>
@@ -251,10 +256,10 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary: 'Delete a document',
           tags,
-          description: `Deletes a document (kept for the record, never listed again). ${restricted}${IF_MATCH}`,
+          description: `Deletes a document (kept for the record, never listed again). ${restricted}${IF_MATCH}${HELD}`,
           params: idParams,
           headers: ifMatchHeaders,
-          response: { 204: z.null().describe('Deleted'), ...authErrors, ...documentConflict },
+          response: { 204: z.null().describe('Deleted'), ...authErrors, ...heldDocumentConflict },
         },
       },
       async (request, reply) => {
@@ -283,11 +288,11 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags,
           description:
             'Overrides extracted fields (null or blank clears one). Dates are real YYYY-MM-DD dates; birth and issue ' +
-            `dates not in the future; the expiry date not before the issue date. ${restricted}${IF_MATCH}`,
+            `dates not in the future; the expiry date not before the issue date. ${restricted}${IF_MATCH}${HELD}`,
           params: idParams,
           headers: ifMatchHeaders,
           body: documentOverrideBodySchema,
-          response: { 200: documentResponseSchema, ...authErrors, ...documentConflict },
+          response: { 200: documentResponseSchema, ...authErrors, ...heldDocumentConflict },
         },
       },
       async (request, reply) =>
@@ -306,11 +311,11 @@ export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary: "Override a document's type",
           tags,
-          description: `Overrides the document type (GET /documenttype); the class follows the type. ${restricted}${IF_MATCH}`,
+          description: `Overrides the document type (GET /documenttype); the class follows the type. ${restricted}${IF_MATCH}${HELD}`,
           params: idParams,
           headers: ifMatchHeaders,
           body: documentTypeBodySchema,
-          response: { 200: documentResponseSchema, ...authErrors, ...documentConflict },
+          response: { 200: documentResponseSchema, ...authErrors, ...heldDocumentConflict },
         },
       },
       async (request, reply) =>

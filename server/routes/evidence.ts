@@ -13,15 +13,20 @@ import {
   legalHoldSchema,
   RETENTION_DAYS,
 } from '#contract/evidence';
+import { EVIDENCE_TOO_FAST } from '#contract/rateLimits';
 import type { AppContext } from '../context';
 import { recordAudit } from '../domain/audit';
 import { callFacts, evidencePackage } from '../domain/evidencePackage';
 import { getLegalHold, getRetention, setLegalHold, setRetention } from '../domain/evidenceRetention';
-import { need, PUBLIC, principalOf } from '../http/access';
+import { EVIDENCE_PACKAGE, need, PUBLIC, principalOf } from '../http/access';
+import { limitsText, rateLimit, rateLimited } from '../http/rateLimits';
 import { authErrors } from './shared';
 
 export function evidenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const signer = ctx.evidence;
+  // Each package reads the recording and every image, renders a PDF and signs: counted per user and company.
+  const packageLimits = ctx.config.rateLimits.evidencePackages;
+  const packagesLimited = rateLimit(ctx.limiters, 'evidence-packages', EVIDENCE_TOO_FAST, packageLimits);
   return async (app) => {
     app.get(
       '/evidence/public_key',
@@ -43,7 +48,8 @@ export function evidenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/videocall/:id/evidence',
       {
-        config: { access: need('view_calls_page') },
+        config: { access: EVIDENCE_PACKAGE },
+        onRequest: packagesLimited,
         schema: {
           summary: "A call's evidence package",
           tags: ['evidence'],
@@ -55,12 +61,14 @@ export function evidenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             '`steps.json` (every step result with kind, result, details, offset in the recording, time and agent, ' +
             'and every screenshot with its path and SHA-256), `report.pdf` (with the steps and their offsets), `README.txt`, `public_key.pem`, `manifest.sha256` (every file ' +
             'above in `sha256sum` format) and `manifest.sha256.sig` (the Ed25519 signature of the manifest’s ' +
-            'bytes, base64). Needs `view_calls_page`; a call of another company is 404. Each download is audited ' +
-            '(`evidence_downloaded`, with the package id that call.json names).',
+            'bytes, base64). Needs `download_evidence` (Admins; others through a group); a call of another ' +
+            'company is 404. Each download is audited (`evidence_downloaded`, with the package id that call.json ' +
+            `names). ${limitsText(EVIDENCE_TOO_FAST, packageLimits)}`,
           params: idParams,
           response: {
             200: z.any().describe('application/zip'),
             ...authErrors,
+            ...rateLimited,
           },
         },
       },

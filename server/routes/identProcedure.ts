@@ -26,7 +26,7 @@ import {
 } from '../domain/identProcedure';
 import type { Seen } from '../domain/versions';
 import { badRequest, HttpError } from '../errors';
-import { need, principalOf, SIGNED_IN } from '../http/access';
+import { CALL_EVIDENCE, need, principalOf, SIGNED_IN } from '../http/access';
 import { conflictSchema, ifMatchHeaders, seenVersion, versioned, withEtag } from '../http/versioning';
 import { uploadError } from '../storage/uploadGate';
 import { authErrors } from './shared';
@@ -109,13 +109,14 @@ export function identProcedureRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/videocall/:id/steps',
       {
-        config: { access: need('view_profiles_page') },
+        config: { access: CALL_EVIDENCE },
         schema: {
           summary: 'Step results of a call',
           tags: ['videocalls'],
           description:
             'The results of the identification steps recorded in the call, in the order of the recording ' +
-            "(`offset_ms`), for the reviewer's player. 404 for a call of another company.",
+            "(`offset_ms`), for the reviewer's player. Their details hold what the customer typed (serial " +
+            'numbers, codes): `view_calls_page`, like the screenshots. 404 for a call of another company.',
           params: idParams,
           response: { 200: z.array(callStepSchema), ...authErrors },
         },
@@ -150,8 +151,7 @@ export function identProcedureRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/videocall/:id/screenshots',
       {
-        // Reviewers see what the recording shows: the same permission as the call and its recording.
-        config: { access: need('view_calls_page') },
+        config: { access: CALL_EVIDENCE },
         schema: {
           summary: 'Screenshots of a call',
           tags: ['videocalls'],
@@ -168,7 +168,7 @@ export function identProcedureRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/videocall/:id/screenshots/:shot',
       {
-        config: { access: need('view_calls_page') },
+        config: { access: CALL_EVIDENCE },
         schema: {
           summary: 'One screenshot of a call (the image)',
           tags: ['videocalls'],

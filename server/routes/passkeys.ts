@@ -11,6 +11,7 @@ import {
   passkeyRegisterBodySchema,
   passkeySchema,
 } from '#contract/passkeys';
+import { PASSKEY_TOO_FAST } from '#contract/rateLimits';
 import type { AppContext } from '../context';
 import { loginWithPasskey } from '../domain/passkeyLogin';
 import {
@@ -23,6 +24,7 @@ import {
   setPasskeyPolicy,
 } from '../domain/passkeys';
 import { need, PUBLIC, principalOf, SIGNED_IN, SIGNED_IN_OR_MFA_SETUP } from '../http/access';
+import { limitsText, rateLimit, rateLimited } from '../http/rateLimits';
 import { authErrors } from './shared';
 
 const ORIGIN =
@@ -31,20 +33,26 @@ const ORIGIN =
 
 /** The login host's passkey sign-in (`/api/v1`, no token). */
 export function passkeyLoginRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  // Both need no token: each options answer stores a challenge, each sign-in checks a signature.
+  const { passkeyOptions, passkeySignIns } = ctx.config.rateLimits;
+  const optionsLimited = rateLimit(ctx.limiters, 'passkey-options', PASSKEY_TOO_FAST, passkeyOptions);
+  const signInsLimited = rateLimit(ctx.limiters, 'passkey-signins', PASSKEY_TOO_FAST, passkeySignIns);
   return async (app) => {
     const tags = ['auth'];
     app.post(
       '/login/passkey/options',
       {
         config: { access: PUBLIC },
+        onRequest: optionsLimited,
         schema: {
           summary: 'Start a passkey sign-in',
           description:
             'A challenge (5 minutes, used once) and the options for `navigator.credentials.get()`: no ' +
-            `credential list (discoverable passkeys), user verification required. ${ORIGIN}`,
+            `credential list (discoverable passkeys), user verification required. ${ORIGIN} ` +
+            limitsText(PASSKEY_TOO_FAST, passkeyOptions),
           tags,
           security: [],
-          response: { 200: passkeyOptionsSchema, 400: errorSchema },
+          response: { 200: passkeyOptionsSchema, 400: errorSchema, ...rateLimited },
         },
       },
       async (request) => loginOptions(ctx.db, ctx.config, request.headers.origin),
@@ -54,6 +62,7 @@ export function passkeyLoginRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/login/passkey',
       {
         config: { access: PUBLIC },
+        onRequest: signInsLimited,
         bodyLimit: 8 * 1024 * 1024,
         schema: {
           summary: 'Sign in with a passkey, without a password',
@@ -61,11 +70,12 @@ export function passkeyLoginRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'The assertion answering a challenge of `/login/passkey/options`. The passkey names its user; then ' +
             'the same checks as the password sign-in (IP allow-list, Password Reset Required, Two Factor Reset ' +
             'Required, Face Photo Required with `photo`). 400 "Passkey Not Accepted" for an unknown, used or ' +
-            'expired challenge, an unknown passkey, a bad signature, origin or counter, or no user verification.',
+            'expired challenge, an unknown passkey, a bad signature, origin or counter, or no user verification. ' +
+            limitsText(PASSKEY_TOO_FAST, passkeySignIns),
           tags,
           security: [],
           body: passkeyLoginBodySchema,
-          response: { 200: loginResponseSchema, 400: loginErrorSchema, 403: errorSchema },
+          response: { 200: loginResponseSchema, 400: loginErrorSchema, 403: errorSchema, ...rateLimited },
         },
       },
       async (request) =>

@@ -1,12 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorSchema, idParams } from '#contract/common';
 import type { Note } from '#contract/notes';
 import { profileSchema } from '#contract/profiles';
 import {
   checklistAnswerBodySchema,
   checklistAnswerResponseSchema,
+  fourEyesRefusalSchema,
   generateSummaryBodySchema,
   generateSummaryResponseSchema,
   noteCreateBodySchema,
@@ -16,6 +18,7 @@ import {
   profileEditBodySchema,
   profileEditResponseSchema,
   statusChangeBodySchema,
+  statusChangeHeldSchema,
   statusChangeResponseSchema,
 } from '#contract/profileWrites';
 import type { AppContext } from '../context';
@@ -33,6 +36,7 @@ import {
 } from '../domain/profileWrites';
 import { forbidden, HttpError, notFound } from '../errors';
 import { need, principalOf } from '../http/access';
+import { rateLimited, sharedLimit } from '../http/rateLimits';
 import { conflictSchema, ifMatchHeaders, seenVersion, versioned, withEtag } from '../http/versioning';
 import { createLocalSummariser, type Summariser } from '../integrations/summariser';
 import { announceMentions } from './notifications';
@@ -91,15 +95,26 @@ export function profileWriteRoutes(
           tags: ['profiles'],
           description:
             'Allowed transitions only (docs/server.md); a refused one answers 200 `{ result: false, status: <current>, ' +
-            "detail: 'Status change failed' }`. Rejected and Blacklisted need `reject_reason` (≥ 10 characters)." +
+            "detail: 'Status change failed' }`. Rejected and Blacklisted need `reject_reason` (≥ 10 characters). " +
+            "The company's four-eyes rules (docs/review.md) hold on this route too: a change they catch does not " +
+            'happen but waits as the caller’s decision on the profile’s review case (opened when there is none) ' +
+            'until another reviewer with second_review confirms it: 202 `{ result: false, status: <current>, detail, ' +
+            'second_review: { case, decision, rules } }`. 409 `{ detail, rules, case }` when a decision on the ' +
+            'profile already awaits a second review (it alone changes the status), or when the rules catch a change ' +
+            'the desk cannot hold (Temporarily Approved, Blacklisted).' +
             IF_MATCH,
           params: idParams,
           headers: ifMatchHeaders,
           body: statusChangeBodySchema,
-          response: { 200: statusChangeResponseSchema, ...authErrors, ...profileConflict },
+          response: {
+            200: statusChangeResponseSchema,
+            202: statusChangeHeldSchema,
+            ...authErrors,
+            409: z.union([profileConflict[409], fourEyesRefusalSchema]),
+          },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const actor = actorOf(request);
         const seen = seenVersion(request);
         const answer = await versionedProfile(request, () =>
@@ -108,8 +123,10 @@ export function profileWriteRoutes(
         if (answer.result) {
           ctx.profileCounts.invalidate(actor.companyId);
           ctx.profileWatch.changed({ ...watchOf(actor, request.params.id), what: 'status' });
-          ctx.reviewFeed.profileCases(actor.companyId, request.params.id);
         }
+        if (answer.result || 'second_review' in answer)
+          ctx.reviewFeed.profileCases(actor.companyId, request.params.id);
+        if ('second_review' in answer) return reply.code(202).send(answer);
         return answer;
       },
     );
@@ -225,17 +242,19 @@ export function profileWriteRoutes(
       },
     );
 
+    const outside = sharedLimit(ctx, 'outsideCalls');
     app.post(
       '/profile/:id/generate_summary',
       {
         config: { access },
+        onRequest: outside.onRequest,
         schema: {
           summary: 'Ask the summariser about a profile',
           tags: ['profiles'],
-          description: `Answers the question from the profile's data through the summariser (${summariser.name}).`,
+          description: `Answers the question from the profile's data through the summariser (${summariser.name}). ${outside.text}`,
           params: idParams,
           body: generateSummaryBodySchema,
-          response: { 200: generateSummaryResponseSchema, ...authErrors, 502: errorSchema },
+          response: { 200: generateSummaryResponseSchema, ...authErrors, 502: errorSchema, ...rateLimited },
         },
       },
       async (request) => {

@@ -15,6 +15,7 @@ import { addDays, dayOf } from '#contract/statsRange';
 import type { AppContext } from '../context';
 import { reviewMetrics } from '../domain/review/metrics';
 import { need, principalOf } from '../http/access';
+import { rateLimited, sharedLimit } from '../http/rateLimits';
 import { authErrors } from './shared';
 
 const tags = ['review'];
@@ -76,17 +77,19 @@ export function metricsCsv(metrics: ReviewMetrics): string {
 
 export function reviewMetricsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const review = need('review_profiles');
+  const limited = sharedLimit(ctx, 'reports');
   return async (app) => {
     app.get(
       '/review/metrics',
       {
         config: { access: review },
+        onRequest: limited.onRequest,
         schema: {
           summary: "Metrics of the reviewers' desk",
           tags,
-          description: `${RANGE_TEXT} ${METRICS_TEXT} Times in seconds; null where there is nothing to measure.`,
+          description: `${RANGE_TEXT} ${METRICS_TEXT} Times in seconds; null where there is nothing to measure. ${limited.text}`,
           querystring: reviewMetricsQuery,
-          response: { 200: reviewMetricsSchema, ...authErrors },
+          response: { 200: reviewMetricsSchema, ...authErrors, ...rateLimited },
         },
       },
       async (request) => reviewMetrics(ctx.db, principalOf(request).companyId, rangeOf(request.query)),
@@ -96,6 +99,7 @@ export function reviewMetricsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/review/metrics.csv',
       {
         config: { access: review },
+        onRequest: limited.onRequest,
         schema: {
           summary: "Metrics of the reviewers' desk as CSV",
           tags,
@@ -104,9 +108,9 @@ export function reviewMetricsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             `The figures of \`GET /review/metrics\` as CSV (RFC 4180, UTF-8, CRLF), same filters. ${RANGE_TEXT} ` +
             `Header: ${METRICS_CSV_COLUMNS.join(',')}; one line per reviewer (section \`reviewer\`) and per queue ` +
             '(section `queue`: `decisions` = decided, `median_seconds` from opening to decision). Text starting ' +
-            'with =, +, -, @ is prefixed with an apostrophe, so a spreadsheet does not run it.',
+            `with =, +, -, @ is prefixed with an apostrophe, so a spreadsheet does not run it. ${limited.text}`,
           querystring: reviewMetricsQuery,
-          response: { 200: z.string().describe('text/csv'), ...authErrors },
+          response: { 200: z.string().describe('text/csv'), ...authErrors, ...rateLimited },
         },
       },
       async (request, reply) => {

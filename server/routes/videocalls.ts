@@ -1,16 +1,17 @@
-import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema, idParams } from '#contract/common';
 import {
   CALL_CLOSED,
   CALLS_TOO_FAST,
+  JOIN_LINK_USED,
   MAY_NOT_TAKE_CALLS,
   mayTakeCalls,
   RECORDING_EXISTS,
   RECORDING_TOO_LARGE,
   STORAGE_QUOTA_EXCEEDED,
 } from '#contract/constants';
+import { legalHoldRefusalSchema } from '#contract/evidence';
 import {
   agentStatusBodySchema,
   agentStatusReplySchema,
@@ -43,10 +44,12 @@ import { assertProfile } from '../domain/profiles';
 import { getUser } from '../domain/users';
 import {
   addCallEntry,
+  assertLinkMayStart,
   callQuestions,
   callStatusList,
   createCall,
   deleteRecording,
+  joinLinkOf,
   listVideoCalls,
   oneVideoCall,
   openCallOfLink,
@@ -55,7 +58,7 @@ import {
   storeRecording,
 } from '../domain/videocalls';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors';
-import { CUSTOMER, customerOf, need, principalOf, SIGNED_IN } from '../http/access';
+import { bearerToken, CUSTOMER, customerOf, need, principalOf, SIGNED_IN } from '../http/access';
 import { toKeysetPage } from '../http/paging';
 import { uploadError } from '../storage/uploadGate';
 import { notRestricted } from './profileWrites';
@@ -154,7 +157,9 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['videocalls'],
           description:
             'A join link for the profile’s customer (the customer page, `customer.html?token=…`); the token ' +
-            'lets its holder create and join a call for this profile only.',
+            'lets its holder create and join a call for this profile only, and use that call only. A link starts ' +
+            'one call, and one more per `join_link_retries` of the company (`GET /call_routing`) while its calls ' +
+            'ended by a technical abort; for any other call, make a new link.',
           body: profileUrlBodySchema,
           response: { 200: profileUrlSchema, ...authErrors },
         },
@@ -203,18 +208,28 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'Called by the customer page with the join-link token as bearer: a new call with status 0 (WAITING). ' +
             'It rings once the customer’s socket connects with `{ customer: token, call_id }` (docs/events.md). ' +
             'A join link holds one call at a time: while its call waits or talks, this answers that call (200). ' +
+            'A link starts one call: after its call ended, 409 “' +
+            JOIN_LINK_USED +
+            '”, unless every call of the link ended by a technical abort (MISSED, BAD QUALITY, CONNECTION ERROR, ' +
+            'DISCONNECTED, or hung up before its agent set a status) and the company’s `join_link_retries` ' +
+            '(default 1) allow another; concurrent starts of one link are counted one after the other. ' +
             `New calls are limited per link and per client address in an hour (429 “${CALLS_TOO_FAST}”). ` +
             'With `consent`, the call stores the time, the client address, the language and the consent text the ' +
             'customer agreed to (once), and the procedure’s consent step is recorded as passed at offset 0.',
           body: createCallBodySchema,
-          response: { 200: createdCallSchema, 201: createdCallSchema, ...authErrors, 429: errorSchema },
+          response: {
+            200: createdCallSchema,
+            201: createdCallSchema,
+            ...authErrors,
+            409: errorSchema,
+            429: errorSchema,
+          },
         },
       },
       async (request, reply) => {
         const customer = customerOf(request);
         if (request.body.profile !== customer.profile_id) throw forbidden();
-        const token = (request.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
-        const link = createHash('sha256').update(token).digest('hex');
+        const link = joinLinkOf(bearerToken(request) ?? '');
         const { consent } = request.body;
         const made = await ctx.db.transaction(async (tx) => {
           const open = await openCallOfLink(tx, link);
@@ -223,6 +238,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               await recordConsent(tx, customer.company_id, open.id, { ...consent, ip: request.ip });
             return { call: open, created: false };
           }
+          await assertLinkMayStart(tx, customer.company_id, link);
           const wait = await limitEach([
             [linkCalls, link],
             [addressCalls, request.ip],
@@ -403,9 +419,11 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['videocalls'],
           description:
             'Deletes the call’s recording (the video). The call itself, its status and answers stay for ' +
-            'statistics and the audit trail; 404 when it has no recording.',
+            'statistics and the audit trail; 404 when it has no recording. While the call’s profile is under a ' +
+            'legal hold: 409, the detail naming the hold’s reason, nothing deleted (the refusal is audited, ' +
+            '`legal_hold_refused`).',
           params: idParams,
-          response: { 204: z.null().describe('Deleted'), ...authErrors },
+          response: { 204: z.null().describe('Deleted'), ...authErrors, 409: legalHoldRefusalSchema },
         },
       },
       async (request, reply) => {

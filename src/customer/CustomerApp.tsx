@@ -205,6 +205,12 @@ function CustomerCall({ token, profileId }: { token: string; profileId: number }
         {retry}
       </Frame>
     );
+  if (state.matches('linkUsed'))
+    return (
+      <Frame title={t('linkUsedTitle')}>
+        <p role="alert">{t('linkUsedBody')}</p>
+      </Frame>
+    );
   if (state.matches('checking'))
     return (
       <Frame title={t('check.title')}>

@@ -3,10 +3,12 @@
  * company's procedure asks for consent (issue 29), grant the camera, check it (issue 29
  * point 5: choose the camera and the microphone, see the preview and the light and sound levels), join the
  * queue (POST /videocall, status 0), wait with the place and the expected wait, then talk once an agent answers.
- * Leaving before an answer makes the call MISSED on the server. Pure: the camera, the joining and the peer come
+ * Leaving before an answer makes the call MISSED on the server. A link that has started every call it may
+ * ends in `linkUsed`: trying again cannot help, only a new link. Pure: the camera, the joining and the peer come
  * in through `provide`; the connection reports QUEUE.POSITION / CONNECTION.LOST / ANSWERED / ENDED, the peer PEER.*.
  */
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { JOIN_LINK_USED } from '#contract/constants';
 import type { CodeSent, StepKind } from '#contract/identProcedure';
 import type { CallConsent } from '#contract/videocalls';
 
@@ -82,6 +84,11 @@ export const customerCallMachine = setup({
     /** Tells the server the customer left or hung up. */
     leave: () => {},
   },
+  guards: {
+    /** The server refused the start because the link is used up (its detail, as the join actor throws it). */
+    linkUsed: ({ event }) =>
+      'error' in event && event.error instanceof Error && event.error.message === JOIN_LINK_USED,
+  },
 }).createMachine({
   id: 'customerCall',
   context: {
@@ -153,10 +160,11 @@ export const customerCallMachine = setup({
         src: 'join',
         input: ({ context }) => ({ consent: context.consent }),
         onDone: 'waiting',
-        onError: 'joinFailed',
+        onError: [{ guard: 'linkUsed', target: 'linkUsed' }, { target: 'joinFailed' }],
       },
     },
     joinFailed: { on: { RETRY: 'joining' } },
+    linkUsed: { type: 'final' },
     waiting: {
       tags: ['camera'],
       on: {

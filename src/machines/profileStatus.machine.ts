@@ -4,11 +4,14 @@
  * the one the server answers. The request carries the profile's version (issue 12): when someone else
  * changed the profile meanwhile (409), the machine waits in `conflicted` with what is there now, keeping the
  * chosen status and the typed reason, until the reviewer applies the change again (with the new version)
- * or discards it. Pure: the request and the notices come in through `provide`.
+ * or discards it. When the company's four-eyes rules catch the change, the server either holds it for a
+ * second reviewer (the answer's `second_review`: the status stays) or refuses it (409 with the rules); the
+ * machine tells which, and the server alone decides. Pure: the request and the notices come in through `provide`.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { type ProfileStatus, reasonIsLongEnough, STATUSES_NEEDING_REASON } from '#contract/constants';
 import type { Profile } from '#contract/profiles';
+import { FOUR_EYES_REFUSALS, type FourEyesRefusal, type StatusChangeHeld } from '#contract/profileWrites';
 import { conflictCurrent } from './versionConflict';
 
 /** Statuses that need a confirmation and a reason. */
@@ -20,6 +23,21 @@ export interface StatusAnswer {
   detail?: string | null;
   /** The profile's version after the answer, when the server says; else an accepted change is v + 1. */
   version?: number;
+  /** The change waits for a second reviewer on this case (the status is unchanged). */
+  second_review?: StatusChangeHeld['second_review'];
+}
+
+/** What the four-eyes refusal (409) of a status change says, without its English detail. */
+export type FourEyesRefused = Pick<FourEyesRefusal, 'reason' | 'rules' | 'case'>;
+
+/** The four-eyes refusal a failed change carries, or null for any other error. */
+export function fourEyesRefusal(error: unknown): FourEyesRefused | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { status, body } = error as { status?: unknown; body?: unknown };
+  if (status !== 409 || typeof body !== 'object' || body === null) return null;
+  const { reason, rules, case: caseId } = body as Partial<FourEyesRefusal>;
+  if (!FOUR_EYES_REFUSALS.includes(reason as FourEyesRefusal['reason']) || !Array.isArray(rules)) return null;
+  return { reason: reason as FourEyesRefusal['reason'], rules, case: caseId ?? null };
 }
 
 export interface ProfileStatusContext {
@@ -62,6 +80,10 @@ export const profileStatusMachine = setup({
     notifyChanged: (_, _status: ProfileStatus) => {},
     /** "Customer status change failed" (with the server's detail when it gave one). */
     notifyFailed: (_, _detail: string | null) => {},
+    /** The change waits for a second review: which rules, which case. */
+    notifyHeld: (_, _held: NonNullable<StatusAnswer['second_review']>) => {},
+    /** Four-eyes refused the change: why, which rules. */
+    notifyRefused: (_, _refused: FourEyesRefused) => {},
     /** Fresh profile data after the reviewer discarded their change. */
     reload: () => {},
   },
@@ -70,6 +92,8 @@ export const profileStatusMachine = setup({
     needsConfirmation: (_, status: ProfileStatus) => CONFIRMED_STATUSES.includes(status),
     reasonOk: (_, reason: string) => reasonIsLongEnough(reason),
     accepted: (_, answer: StatusAnswer) => answer.result,
+    held: (_, answer: StatusAnswer) => answer.second_review !== undefined,
+    isFourEyesRefusal: (_, error: unknown) => fourEyesRefusal(error) !== null,
     isConflict: (_, error: unknown) => conflictCurrent(error) !== null,
   },
 }).createMachine({
@@ -143,6 +167,18 @@ export const profileStatusMachine = setup({
             ],
           },
           {
+            guard: { type: 'held', params: ({ event }) => event.output },
+            target: 'idle',
+            actions: [
+              assign(({ event }) => ({ current: event.output.status, target: null, reason: null })),
+              {
+                type: 'notifyHeld',
+                params: ({ event }) =>
+                  event.output.second_review as NonNullable<StatusAnswer['second_review']>,
+              },
+            ],
+          },
+          {
             target: 'idle',
             actions: [
               assign(({ event, context }) => ({
@@ -159,6 +195,20 @@ export const profileStatusMachine = setup({
             guard: { type: 'isConflict', params: ({ event }: { event: { error: unknown } }) => event.error },
             target: 'conflicted',
             actions: assign(({ event }) => ({ conflict: conflictCurrent<Profile>(event.error) })),
+          },
+          {
+            guard: {
+              type: 'isFourEyesRefusal',
+              params: ({ event }: { event: { error: unknown } }) => event.error,
+            },
+            target: 'idle',
+            actions: [
+              assign({ target: null, reason: null }),
+              {
+                type: 'notifyRefused',
+                params: ({ event }) => fourEyesRefusal(event.error) as FourEyesRefused,
+              },
+            ],
           },
           {
             target: 'idle',

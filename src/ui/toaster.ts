@@ -9,6 +9,11 @@ export async function showSuccess(message: string): Promise<void> {
   (await toaster()).show({ message, intent: 'success', icon: 'tick', timeout: 4000 }, `success:${message}`);
 }
 
+/** Something the user asked for did not happen yet but waits (e.g. for a second reviewer). */
+export async function showWarning(message: string): Promise<void> {
+  (await toaster()).show({ message, intent: 'warning', icon: 'time', timeout: 8000 }, `warning:${message}`);
+}
+
 export async function showError(message: string): Promise<void> {
   (await toaster()).show({ message, intent: 'danger', icon: 'error', timeout: 6000 }, `danger:${message}`);
 }

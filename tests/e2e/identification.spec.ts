@@ -20,14 +20,14 @@ import {
 } from './callSupport';
 import { expect, test } from './cspGuard';
 import { checkEvidence } from './evidenceCheck';
-import { DEMO, tokenOf } from './support';
+import { DEMO, signIn, tokenOf } from './support';
 
 /**
  * A whole guided identification (issue 29), in English and in Turkish, with both sides' pages: the customer's
  * page shows each step's instruction in their language, the customer types the ID's serial number and the
  * second-channel code mailed to them; the agent takes the screenshots of the face, both sides of the ID and each
  * security feature, goes through every step and saves COMPLETE with its reason. Once the recording is uploaded,
- * the agent downloads the call's evidence package from the profile's Video Calls tab; it checks out offline
+ * an Admin downloads the call's evidence package from the profile's Video Calls tab; it checks out offline
  * (`sha256sum -c`, the signature) and holds the screenshots taken and the steps passed.
  * The worker's server is shared by the specs it runs: the procedure is reset afterwards.
  */
@@ -224,8 +224,8 @@ for (const lang of ['en-US', 'tr'] as const) {
       details: { channel: 'email' },
     });
 
-    // The evidence package, once the studio uploaded the recording: downloaded as the agent would, in the
-    // agent's language, from the profile's Video Calls tab.
+    // The evidence package, once the studio uploaded the recording: downloaded by an Admin (the package needs
+    // download_evidence, which the agent does not hold), in the agent's language, from the Video Calls tab.
     await expect
       .poll(
         async () =>
@@ -238,12 +238,14 @@ for (const lang of ['en-US', 'tr'] as const) {
       )
       .toBeTruthy();
     const evidenceTexts = calls as unknown as { evidence: { downloadLabel: string; saved: string } };
-    if (lang === 'tr') await agent.getByRole('combobox', { name: 'Language' }).selectOption('tr');
-    await agent.goto(`/profile/${PROFILE}?tab=videoCalls`);
+    const admin = await contexts.page(browser);
+    await signIn(admin, DEMO.admin);
+    if (lang === 'tr') await admin.getByRole('combobox', { name: 'Language' }).selectOption('tr');
+    await admin.goto(`/profile/${PROFILE}?tab=videoCalls`);
     const [before, after] = evidenceTexts.evidence.downloadLabel.split('{{date}}') as [string, string];
-    const download = agent
+    const download = admin
       .getByRole('row')
-      .filter({ has: agent.locator(`a[href$="/video/${callId}"]`) })
+      .filter({ has: admin.locator(`a[href$="/video/${callId}"]`) })
       .getByRole('button', { name: new RegExp(`^${escapeRe(before)}.+${escapeRe(after)}$`) });
     await expect(download).toBeVisible(LOAD);
     const taken = (await (
@@ -257,7 +259,7 @@ for (const lang of ['en-US', 'tr'] as const) {
       'security_features',
       'security_features',
     ]);
-    await checkEvidence(agent, request, callId, download, ({ files, checked, json }) => {
+    await checkEvidence(admin, request, callId, download, ({ files, checked, json }) => {
       expect(checked).toContain('recording.webm: OK');
       const packed = json<{
         steps: CallStep[];
@@ -288,6 +290,6 @@ for (const lang of ['en-US', 'tr'] as const) {
       });
       expect(packedLatest.get('second_channel_code')).toMatchObject({ result: 'passed' });
     });
-    await expect(agent.getByText(evidenceTexts.evidence.saved)).toBeVisible(LOAD);
+    await expect(admin.getByText(evidenceTexts.evidence.saved)).toBeVisible(LOAD);
   });
 }

@@ -48,10 +48,17 @@ test('an admin adds an endpoint, tests it, reveals its secret, replays a deliver
   await expect(row).toContainText('Active');
 
   await row.getByRole('button', { name: 'Details' }).click();
+  await expect(row).toContainText('Never');
+  const deleteButton = row.getByRole('button', { name: 'Delete' });
+  const aimedAt = await deleteButton.boundingBox();
   const detail = page.getByLabel(`Endpoint ${receiverUrl}`);
   await detail.getByRole('button', { name: 'Send test event' }).click();
   await expect(detail.getByRole('status')).toContainText('The receiver answered 200');
   await expect(detail.getByRole('status')).toContainText('e2e receiver');
+  // The row's figures refresh live; its buttons stay where the pointer is (a click for Delete once landed beside
+  // it when the columns followed their content).
+  await expect(row).toContainText('100 % (1)');
+  expect(await deleteButton.boundingBox()).toEqual(aimedAt);
 
   await detail.getByRole('button', { name: 'Reveal' }).click();
   const prompt = page.getByRole('dialog', { name: 'Confirm with your password' });

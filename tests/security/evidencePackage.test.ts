@@ -72,10 +72,10 @@ describe('the evidence package of a call', () => {
     expect(await downloadsAudited()).toBe(1);
   });
 
-  it('is not for a user without the call permission (403); an agent with it gets it', async () => {
+  it('is not for a user without download_evidence (403), not even the agent who may see the call', async () => {
     const viewer = await download(acmeViewer);
     expect(viewer.statusCode).toBe(403);
-    expect((await download(acmeAgent)).statusCode).toBe(200);
+    expect((await download(acmeAgent)).statusCode).toBe(403);
   });
 });
 

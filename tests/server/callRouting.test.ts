@@ -151,7 +151,7 @@ describe('the call routing setting', () => {
       url: '/api/v2/call_routing',
       headers: bearer(adminToken),
     });
-    expect(before.json()).toEqual({ call_routing: 'ring_all', offer_seconds: 15 });
+    expect(before.json()).toEqual({ call_routing: 'ring_all', offer_seconds: 15, join_link_retries: 1 });
     const put = await t.app.inject({
       method: 'PUT',
       url: '/api/v2/call_routing',
@@ -159,13 +159,13 @@ describe('the call routing setting', () => {
       payload: { call_routing: 'one_at_a_time', offer_seconds: 20 },
     });
     expect(put.statusCode).toBe(200);
-    expect(put.json()).toEqual({ call_routing: 'one_at_a_time', offer_seconds: 20 });
+    expect(put.json()).toEqual({ call_routing: 'one_at_a_time', offer_seconds: 20, join_link_retries: 1 });
     const [audit] = await t.app.ctx.db
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.action, 'call_routing_changed'), eq(auditLog.companyId, 1)));
-    expect(audit?.before).toEqual({ call_routing: 'ring_all', offer_seconds: 15 });
-    expect(audit?.after).toEqual({ call_routing: 'one_at_a_time', offer_seconds: 20 });
+    expect(audit?.before).toEqual({ call_routing: 'ring_all', offer_seconds: 15, join_link_retries: 1 });
+    expect(audit?.after).toEqual({ call_routing: 'one_at_a_time', offer_seconds: 20, join_link_retries: 1 });
     const reset = await t.app.inject({
       method: 'PUT',
       url: '/api/v2/call_routing',

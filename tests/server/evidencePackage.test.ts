@@ -92,7 +92,8 @@ async function upload(callId: number) {
   return response.json() as { recording_sha256: string };
 }
 
-const download = (callId: number | string, token = agentToken) =>
+// Evidence packages are the Admins' to download (and of those granted `download_evidence`), not the agent's.
+const download = (callId: number | string, token = adminToken) =>
   t.app.inject({ method: 'GET', url: `/api/v2/videocall/${callId}/evidence`, headers: bearer(token) });
 
 /** The ZIP unpacked into a new temporary folder (the system's `unzip`). */
@@ -236,8 +237,9 @@ describe('the evidence package', () => {
     expect(entry).toMatchObject({ companyId: 1, objectType: 'videocall', actorEmail: 'admin@acme.test' });
   });
 
-  it('is refused without the call permission (403), to another company (404) and without a token (401)', async () => {
+  it('is refused without download_evidence (403), to another company (404) and without a token (401)', async () => {
     expect((await download(callId, viewerToken)).statusCode).toBe(403);
+    expect((await download(callId, agentToken)).statusCode).toBe(403);
     const other = await download(callId, globexToken);
     expect(other.statusCode).toBe(404);
     expect(other.json()).toEqual({ detail: 'Not found.' });

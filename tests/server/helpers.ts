@@ -7,8 +7,8 @@ import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import { type ServerConfig, STATS_EVERY_MS } from '../../server/config';
 import { type Database, openDatabase, pgliteDatabase } from '../../server/db/client';
-import { users } from '../../server/db/schema';
-import { answerCall, createCall } from '../../server/domain/videocalls';
+import { users, videoCalls } from '../../server/db/schema';
+import { answerCall, createCall, joinLinkOf } from '../../server/domain/videocalls';
 import type { FaceMatcher } from '../../server/integrations/faceMatch';
 import type { PaymentProvider } from '../../server/integrations/payment/provider';
 import { giveBack, templateDatabase } from './templateDatabases';
@@ -157,6 +157,11 @@ export async function talkingCall(app: FastifyInstance, agentId: number, profile
   const answered = await answerCall(app.ctx.db, 1, created.id, agentId);
   if (!answered) throw new Error('the call was not answered');
   const customer = await app.ctx.tokens.signCustomer({ profile_id: profile, company_id: 1 }, 3600);
+  // The token's own call, as POST /videocall makes it: customer routes accept no other link's call.
+  await app.ctx.db
+    .update(videoCalls)
+    .set({ joinLink: joinLinkOf(customer) })
+    .where(eq(videoCalls.id, created.id));
   return { callId: created.id, room: created.room_id, customer };
 }
 

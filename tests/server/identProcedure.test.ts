@@ -396,7 +396,7 @@ describe('the step results of a call', () => {
     });
     expect(first.statusCode, first.body).toBe(201);
     expect(first.json<CallStep>()).toMatchObject({ call: callId, created_by: ids.agent, offset_ms: 5_000 });
-    const list = await get<CallStep[]>(t.app, stepsUrl(callId), tokens.viewer);
+    const list = await get<CallStep[]>(t.app, stepsUrl(callId), tokens.admin);
     expect(list.status).toBe(200);
     expect(list.body.map((s) => [s.kind, s.offset_ms])).toEqual([
       ['security_features', 5_000],

@@ -1,32 +1,23 @@
 /**
  * Decisions on a case (issue 30). Only the assignee or an Admin decides; a decision with reason codes needs one
- * of them (and a note where the code says so). An approval the company's four-eyes rules catch waits as
- * `awaiting_second_review` until another reviewer with second_review (never the maker) confirms it, and only
- * then does the profile's status change (through profileWrites.changeStatus), or returns it with a note.
+ * of them (and a note where the code says so). A decision the company's four-eyes rules catch (fourEyes.ts) waits
+ * as `awaiting_second_review` until another reviewer with second_review (never the maker) confirms it, and only
+ * then does the profile's status change (through profileWrites.changeStatus, whose gate checks that
+ * confirmation), or returns it with a note.
  * Escalation moves the case to the senior queue with a note.
  */
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import type { ProfileStatus } from '#contract/common';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { LocalizedText } from '#contract/logEvents';
 import {
   type DecisionBody,
   type FourEyesRule,
   REVIEW_DETAILS,
   REVIEW_LIMITS,
+  type ReviewCaseKind,
   type ReviewDecision,
 } from '#contract/review';
 import type { Tx } from '../../db/client';
-import {
-  amlResults,
-  profiles,
-  reviewCases,
-  reviewPendingDecisions,
-  reviewReasonCodes,
-  reviewRules,
-  users,
-  videoCallSteps,
-  videoCalls,
-} from '../../db/schema';
+import { profiles, reviewCases, reviewPendingDecisions, reviewReasonCodes, users } from '../../db/schema';
 import { badRequest, conflict, forbidden } from '../../errors';
 import { fullName } from '../format';
 import type { Principal } from '../principal';
@@ -34,14 +25,8 @@ import { changeStatus, writeLog } from '../profileWrites';
 import { enqueueWebhookEvent } from '../webhooks';
 import { autoAssign, mayReview } from './assign';
 import { type CaseRow, caseStep, lockCase, runningState } from './cases';
+import { DECISION_STATUS, fourEyesRulesFor, holdForSecondReview, type ReviewedDecision } from './fourEyes';
 import { dueFrom, ensureReviewSetup, seniorQueue } from './setup';
-
-/** The profile status each decision leads to (abort and escalate leave the profile as it is). */
-const STATUS_OF: Partial<Record<ReviewDecision, ProfileStatus>> = {
-  approve: 'Approved',
-  reject: 'Rejected',
-  resubmit: 'Pending Upload',
-};
 
 const mayDecide = (row: CaseRow, actor: Principal) => row.assigneeId === actor.id || actor.role === 'Admin';
 
@@ -62,50 +47,6 @@ async function checkedReason(tx: Tx, companyId: number, body: DecisionBody) {
     return { code, note, label: known.labelEn, labels: { 'en-US': known.labelEn, tr: known.labelTr } };
   }
   return { code: null, note, label: null, labels: null };
-}
-
-/** Which of the company's four-eyes rules catch this decision (only approvals are caught). */
-export async function fourEyesRulesFor(
-  tx: Tx,
-  row: CaseRow,
-  decision: ReviewDecision,
-): Promise<FourEyesRule[]> {
-  if (decision !== 'approve') return [];
-  const [rules] = await tx.select().from(reviewRules).where(eq(reviewRules.companyId, row.companyId));
-  if (!rules) return [];
-  const caught: FourEyesRule[] = [];
-  if (rules.everyApproval) caught.push('every_approval');
-  if (rules.approveHighRisk) {
-    const [profile] = await tx
-      .select({ risk: profiles.riskLevel })
-      .from(profiles)
-      .where(eq(profiles.id, row.profileId));
-    if (profile && (profile.risk === 'High' || profile.risk === 'Very High'))
-      caught.push('approve_high_risk');
-  }
-  if (rules.approveAfterFailedStep) {
-    const [failed] = await tx
-      .select({ id: videoCallSteps.id })
-      .from(videoCallSteps)
-      .innerJoin(videoCalls, eq(videoCalls.id, videoCallSteps.callId))
-      .where(and(eq(videoCalls.profileId, row.profileId), eq(videoCallSteps.result, 'failed')))
-      .limit(1);
-    if (failed) caught.push('approve_after_failed_step');
-  }
-  if (rules.overrideAmlHit) {
-    const [hit] = await tx
-      .select({ id: amlResults.id })
-      .from(amlResults)
-      .where(
-        and(
-          eq(amlResults.profileId, row.profileId),
-          sql`jsonb_array_length(${amlResults.records}) > 0`,
-          sql`${amlResults.approved} is not true`,
-        ),
-      );
-    if (row.kind === 'aml_hit' || hit) caught.push('override_aml_hit');
-  }
-  return caught;
 }
 
 /** A user's name as the history shows it (the e-mail when no name is set); null for a deleted user. */
@@ -132,7 +73,7 @@ async function applyDecision(
   },
   checker: { pendingId: number; makerId: number | null } | null,
 ): Promise<CaseRow> {
-  const target = STATUS_OF[decision.decision];
+  const target = DECISION_STATUS[decision.decision];
   let statusChange: { from: string; to: string } | null = null;
   if (target) {
     const [profile] = await tx
@@ -140,10 +81,16 @@ async function applyDecision(
       .from(profiles)
       .where(eq(profiles.id, row.profileId));
     if (profile && profile.status !== target) {
-      const answer = await changeStatus(tx, { userId: actor.id, companyId: actor.companyId }, row.profileId, {
-        status: target,
-        reject_reason: decision.note ?? decision.label,
-      });
+      // The desk's own decision: its rules were asked on this case, and a caught one was confirmed.
+      const reviewed = { caseId: row.id, kind: row.kind, pendingId: checker?.pendingId ?? null };
+      const answer = await changeStatus(
+        tx,
+        { userId: actor.id, companyId: actor.companyId },
+        row.profileId,
+        { status: target, reject_reason: decision.note ?? decision.label },
+        undefined,
+        reviewed as ReviewedDecision,
+      );
       if (!answer.result) throw conflict(`The profile's status (${answer.status}) cannot become ${target}`);
       statusChange = { from: profile.status, to: target };
     }
@@ -259,50 +206,25 @@ export async function decideCase(
       rules: [],
       row: await escalate(tx, row, actor, reason.code, reason.note),
     };
-  const rules = await fourEyesRulesFor(tx, row, body.decision);
+  const rules = await fourEyesRulesFor(
+    tx,
+    { companyId: row.companyId, profileId: row.profileId, caseKind: row.kind as ReviewCaseKind },
+    body.decision,
+  );
   if (rules.length === 0)
     return {
       secondReviewRequired: false,
       rules,
       row: await applyDecision(tx, row, actor, { decision: body.decision, ...reason }, null),
     };
-  const [pending] = await tx
-    .insert(reviewPendingDecisions)
-    .values({
-      caseId: row.id,
-      companyId: row.companyId,
-      makerId: actor.id,
-      decision: body.decision,
-      reasonCode: reason.code,
-      note: reason.note,
-      rules,
-    })
-    .returning({ id: reviewPendingDecisions.id });
-  const now = new Date();
-  const [after] = await tx
-    .update(reviewCases)
-    .set({ state: 'awaiting_second_review', updatedAt: now, pausedAt: null, snoozedUntil: null })
-    .where(eq(reviewCases.id, row.id))
-    .returning();
-  await caseStep(
+  const after = await holdForSecondReview(
     tx,
     row,
     actor.id,
-    'decision_pending',
-    'review_decision_pending',
-    { pending: pending?.id, decision: body.decision, reason_code: reason.code, note: reason.note, rules },
-    { state: row.state },
-  );
-  await enqueueWebhookEvent(tx, row.companyId, 'review.requested', {
-    case_id: row.id,
-    profile_id: row.profileId,
-    kind: row.kind,
-    decision: body.decision,
-    reason_code: reason.code,
-    maker: actor.id,
+    { decision: body.decision, code: reason.code, note: reason.note },
     rules,
-  });
-  return { secondReviewRequired: true, rules, row: after as CaseRow };
+  );
+  return { secondReviewRequired: true, rules, row: after };
 }
 
 async function lockPending(tx: Tx, actor: Principal, caseId: number) {

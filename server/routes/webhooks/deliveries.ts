@@ -28,6 +28,7 @@ import {
 import { badRequest } from '../../errors';
 import { principalOf } from '../../http/access';
 import { toKeysetPage } from '../../http/paging';
+import { rateLimited, sharedLimit } from '../../http/rateLimits';
 import { newMessageId } from '../../integrations/webhooks/signer';
 import { authErrors } from '../shared';
 import { access, adminAccess, tags } from './access';
@@ -92,19 +93,22 @@ export function webhookDeliveryRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
+    const outside = sharedLimit(ctx, 'outsideCalls');
     app.post(
       '/webhook_endpoint/:id/test',
       {
         config: { access: adminAccess },
+        onRequest: outside.onRequest,
         schema: {
           tags,
           summary: 'Send a test event now',
           description:
             `Signs and sends one event (\`${WEBHOOK_TEST_EVENT}\` unless another is named) to this endpoint at ` +
-            "once, and answers the receiver's status, body and time. Not retried; logged like any attempt.",
+            "once, and answers the receiver's status, body and time. Not retried; logged like any attempt. " +
+            outside.text,
           params: idParams,
           body: webhookTestBodySchema,
-          response: { 200: webhookTestResultSchema, ...authErrors, 409: errorSchema },
+          response: { 200: webhookTestResultSchema, ...authErrors, 409: errorSchema, ...rateLimited },
         },
       },
       async (request) => {

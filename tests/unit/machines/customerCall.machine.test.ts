@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback } from 'xstate';
+import { JOIN_LINK_USED } from '#contract/constants';
 import { customerCallMachine } from '../../../src/machines/customerCall.machine';
 import { done, Effects, failed, modelCases, replay } from './modelPaths';
 
@@ -18,6 +19,8 @@ const events = [
   { type: 'JOIN' },
   done('join'),
   failed('join', new Error('offline')),
+  // An own field, so the graph tells it from the other failure (an Error alone serializes to {}).
+  failed('join', Object.assign(new Error(JOIN_LINK_USED), { status: 409 })),
   { type: 'QUEUE.POSITION', position: 1, expected_wait_s: 0 },
   { type: 'CONNECTION.LOST' },
   { type: 'ANSWERED', agent_name: 'Umut Agent' },
@@ -58,6 +61,7 @@ describe('customer call machine: every path of the model', () => {
       'checking',
       'joining',
       'joinFailed',
+      'linkUsed',
       'waiting',
       'ended',
       'left',
@@ -173,5 +177,20 @@ describe('customer call machine: a guided call', () => {
     actor.send({ type: 'GUIDE.STEP', kind: 'questions' });
     actor.send({ type: 'GUIDE.CODE', code: null });
     expect(actor.getSnapshot().context).toMatchObject({ step: 'questions', code: null });
+  });
+});
+
+describe('customer call machine: a used join link', () => {
+  it('ends in linkUsed when the server says the link is used up, with no retry; another failure may retry', async () => {
+    const { actor, effects } = await pastConsent();
+    await effects.settle('openCamera', { output: undefined });
+    actor.send({ type: 'JOIN' });
+    await effects.settle('join', { error: new Error('offline') });
+    expect(actor.getSnapshot().value).toBe('joinFailed');
+    actor.send({ type: 'RETRY' });
+    await effects.settle('join', { error: new Error(JOIN_LINK_USED) });
+    expect(actor.getSnapshot().value).toBe('linkUsed');
+    expect(actor.getSnapshot().status).toBe('done');
+    expect(actor.getSnapshot().hasTag('camera')).toBe(false);
   });
 });

@@ -13,6 +13,24 @@ const conflict = {
   },
 };
 
+/** The four-eyes answers: the change waits for a second reviewer (202), or is refused (409). */
+const held = {
+  result: false,
+  status: 'Pending Review',
+  detail: 'The change waits for a second review (four-eyes: approve_high_risk)',
+  second_review: { case: 12, decision: 'approve', rules: ['approve_high_risk'] },
+};
+const refused = {
+  status: 409,
+  detail: 'A decision on this profile awaits a second review',
+  body: {
+    detail: 'A decision on this profile awaits a second review',
+    reason: 'decision_waits',
+    rules: ['approve_high_risk'],
+    case: 12,
+  },
+};
+
 const events = [
   { type: 'status.selected', status: 'Approved' },
   { type: 'status.selected', status: 'Rejected' },
@@ -28,6 +46,8 @@ const events = [
   done('changeStatus', { result: false, status: 'Pending Review', detail: 'Status change failed' }),
   failed('changeStatus', { status: 403, detail: 'You do not have permission to perform this action' }),
   failed('changeStatus', conflict),
+  done('changeStatus', held),
+  failed('changeStatus', refused),
   { type: 'conflict.reapplied' },
   { type: 'conflict.discarded' },
 ] as const;
@@ -43,6 +63,8 @@ function sut() {
       actions: {
         notifyChanged: (_, status) => notices.push(['changed', status]),
         notifyFailed: (_, detail) => notices.push(['failed', detail]),
+        notifyHeld: (_, second) => notices.push(['held', second]),
+        notifyRefused: (_, why) => notices.push(['refused', why]),
         reload: () => notices.push(['reload', null]),
       },
     }),
@@ -119,6 +141,36 @@ describe('profile status machine', () => {
     });
     expect(actor.getSnapshot().context.current).toBe('Pending Review');
     expect(notices).toEqual([['failed', 'You do not have permission to perform this action']]);
+  });
+
+  it('keeps the status and says so when the change waits for a second review', async () => {
+    const { actor, effects, notices } = sut();
+    actor.start();
+    actor.send({ type: 'status.selected', status: 'Approved' });
+    await effects.settle('changeStatus', { output: held });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().context).toMatchObject({
+      current: 'Pending Review',
+      version: 3,
+      target: null,
+    });
+    expect(notices).toEqual([['held', held.second_review]]);
+  });
+
+  it('tells a four-eyes refusal apart from other errors (a version conflict stays a conflict)', async () => {
+    const { actor, effects, notices } = sut();
+    actor.start();
+    actor.send({ type: 'status.selected', status: 'Approved' });
+    await effects.settle('changeStatus', { error: refused });
+    expect(actor.getSnapshot().value).toBe('idle');
+    expect(actor.getSnapshot().context.current).toBe('Pending Review');
+    expect(notices).toEqual([
+      ['refused', { reason: 'decision_waits', rules: ['approve_high_risk'], case: 12 }],
+    ]);
+    actor.send({ type: 'status.selected', status: 'Approved' });
+    await effects.settle('changeStatus', { error: conflict });
+    expect(actor.getSnapshot().hasTag('conflict')).toBe(true);
+    expect(notices).toHaveLength(1);
   });
 
   it('ignores choosing the current status', () => {

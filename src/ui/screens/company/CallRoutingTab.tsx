@@ -5,6 +5,7 @@ import {
   type CallRouting,
   type CallRoutingBody,
   callRoutingBodySchema,
+  JOIN_LINK_RETRIES,
   OFFER_SECONDS,
 } from '#contract/callRouting';
 import { callRoutingKeys, getCallRouting, setCallRouting } from '../../../services/api/callRouting';
@@ -15,11 +16,21 @@ export function CallRoutingTabTitle() {
   return <>{t('routing.tab')}</>;
 }
 
+/** The company's call settings: how calls reach agents, and how often a join link may start one. */
+export function CallRoutingTab() {
+  return (
+    <>
+      <RoutingCard />
+      <JoinLinksCard />
+    </>
+  );
+}
+
 /**
  * Call routing (issue 29): ring every free agent, or offer each waiting call to one agent at a time for some
  * seconds. Admins change it; the bounds are the contract's, the server checks them again.
  */
-export function CallRoutingTab() {
+function RoutingCard() {
   const { t } = useTranslation('calls');
   const setting = useCompanySetting({
     keys: callRoutingKeys.settings,
@@ -73,6 +84,62 @@ export function CallRoutingTab() {
           disabled={locked || shown.call_routing !== 'one_at_a_time'}
           intent={valid ? Intent.NONE : Intent.DANGER}
           onValueChange={(value) => setDraft({ ...draft, offer_seconds: value })}
+        />
+      </FormGroup>
+    </CompanySettingCard>
+  );
+}
+
+/**
+ * How many new calls one join link may start after its calls ended by a technical abort (any other ending uses
+ * the link up). Saved with the routing as it stands, since both are one company setting on the server.
+ */
+function JoinLinksCard() {
+  const { t } = useTranslation('calls');
+  const setting = useCompanySetting({
+    keys: callRoutingKeys.settings,
+    read: getCallRouting,
+    write: (body: CallRoutingBody) => setCallRouting(body),
+    texts: 'joinLinks',
+  });
+  const { settings, draft, setDraft, save } = setting;
+  const current = settings.data;
+  const shown = draft.join_link_retries ?? current?.join_link_retries ?? JOIN_LINK_RETRIES.default;
+  const body = current && {
+    call_routing: current.call_routing,
+    offer_seconds: current.offer_seconds,
+    join_link_retries: shown,
+  };
+  const valid = body !== undefined && callRoutingBodySchema.safeParse(body).success;
+  return (
+    <CompanySettingCard
+      texts="joinLinks"
+      settings={settings}
+      isAdmin={setting.isAdmin}
+      saving={save.isPending}
+      canSave={valid && setting.changed}
+      onSave={() => body && save.mutate(body)}
+    >
+      <FormGroup
+        label={t('joinLinks.retries')}
+        labelFor="join-link-retries"
+        helperText={t('joinLinks.bounds', { min: JOIN_LINK_RETRIES.min, max: JOIN_LINK_RETRIES.max })}
+        intent={valid ? Intent.NONE : Intent.DANGER}
+      >
+        {/* No stepper buttons (axe aria-valid-attr-value, as the evidence retention's input). */}
+        <NumericInput
+          id="join-link-retries"
+          buttonPosition="none"
+          value={Number.isFinite(shown) ? shown : ''}
+          min={JOIN_LINK_RETRIES.min}
+          max={JOIN_LINK_RETRIES.max}
+          stepSize={1}
+          minorStepSize={null}
+          allowNumericCharactersOnly
+          clampValueOnBlur={false}
+          disabled={!setting.isAdmin || save.isPending}
+          intent={valid ? Intent.NONE : Intent.DANGER}
+          onValueChange={(value) => setDraft({ ...draft, join_link_retries: value })}
         />
       </FormGroup>
     </CompanySettingCard>

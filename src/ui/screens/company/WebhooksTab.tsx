@@ -132,7 +132,17 @@ function EndpointsCard({
         <NonIdealState icon="link" title={t('endpoints.empty')} description={t('endpoints.emptyHint')} />
       )}
       {query.data && query.data.length > 0 && (
-        <HTMLTable compact striped aria-label={t('endpoints.title')}>
+        // Fixed columns: an endpoint's figures refresh live, and columns sized by their content moved the row's
+        // buttons under the pointer when they did (a click meant for Delete landed beside it).
+        <HTMLTable compact striped aria-label={t('endpoints.title')} className="studio-webhooks-endpoints">
+          <colgroup>
+            <col />
+            <col className="studio-webhooks-col-events" />
+            <col className="studio-webhooks-col-status" />
+            <col className="studio-webhooks-col-delivery" />
+            <col className="studio-webhooks-col-rate" />
+            <col className="studio-webhooks-col-actions" />
+          </colgroup>
           <thead>
             <tr>
               <th>{t('endpoints.url')}</th>

@@ -1,37 +1,45 @@
 import { Button, Intent, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { PROFILE_STATUSES } from '#contract/constants';
 import type { Profile } from '#contract/profiles';
+import type { FourEyesRule } from '#contract/review';
 import { profileStatusMachine } from '../../../machines/profileStatus.machine';
 import { changesMeanwhile, PROFILE_FIELDS } from '../../../machines/versionConflict';
 import { profileDetailKeys } from '../../../services/api/profileDetail';
 import { changeStatus } from '../../../services/api/profileWrites';
+import { reviewKeys } from '../../../services/api/review';
 import { ConflictDialog } from '../../components/ConflictDialog';
 import { StatusTag, useProfileLabels } from '../../components/profileLabels';
 import { ReasonDialog } from '../../components/ReasonDialog';
 import { useChoiceMenu } from '../../components/useChoiceMenu';
-import { showError, showSuccess } from '../../toaster';
+import { showError, showSuccess, showWarning } from '../../toaster';
 import { useProfileValueFormat } from './useProfileValueFormat';
 
 /**
  * The profile's status with the menu that changes it (§4; the profileStatus machine decides). The change
  * carries the profile's version; a conflict (issue 12) shows what changed meanwhile and keeps the chosen
- * status and reason for a re-apply.
+ * status and reason for a re-apply. A change the company's four-eyes rules catch waits for a second reviewer, or
+ * is refused: the server's answer says which, and the notice names the rules in the interface language.
  */
 export function StatusMenu({ profile }: { profile: Profile }) {
   const { t } = useTranslation('profile');
   const { t: tc } = useTranslation();
   const { t: tp } = useTranslation('presence');
+  const { t: tr } = useTranslation('calls');
   const labels = useProfileLabels();
   const format = useProfileValueFormat();
   const queryClient = useQueryClient();
   const { id: profileId, status, version } = profile;
   // The profile as it was when the reviewer chose a status: what a conflict is compared with.
   const seen = useRef(profile);
+  const ruleNames = useCallback(
+    (rules: readonly FourEyesRule[]) => rules.map((rule) => tr(`reviewRules.${rule}`)).join(', '),
+    [tr],
+  );
   const machine = useMemo(
     () =>
       profileStatusMachine.provide({
@@ -46,11 +54,19 @@ export function StatusMenu({ profile }: { profile: Profile }) {
             const failed = tc('messages.customerStatusChangeFailed');
             void showError(detail && detail !== failed ? `${failed}: ${detail}` : failed);
           },
+          notifyHeld: (_, held) => {
+            void showWarning(t('status.held', { rules: ruleNames(held.rules) }));
+            void queryClient.invalidateQueries({ queryKey: reviewKeys.all });
+          },
+          notifyRefused: (_, refused) => {
+            void showError(t(`status.refused.${refused.reason}`, { rules: ruleNames(refused.rules) }));
+            void queryClient.invalidateQueries({ queryKey: profileDetailKeys.profile(profileId) });
+          },
           reload: () =>
             void queryClient.invalidateQueries({ queryKey: profileDetailKeys.profile(profileId) }),
         },
       }),
-    [profileId, queryClient, tc],
+    [profileId, queryClient, t, tc, ruleNames],
   );
   const [state, send] = useMachine(machine, { input: { profileId, status, version } });
   useEffect(() => send({ type: 'status.loaded', status, version }), [send, status, version]);

@@ -12,6 +12,7 @@ import {
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { EVIDENCE_TOO_FAST } from '#contract/rateLimits';
 import { downloadEvidence } from '../../../services/api/evidence';
 import { isApiError } from '../../../services/api/http';
 import { listCalls, stepKeys } from '../../../services/api/profileDetail';
@@ -31,6 +32,8 @@ export function VideoCallsTab({ profileId }: { profileId: number }) {
     queryFn: ({ signal }) => listCalls(profileId, { signal }),
   });
   const canCall = account?.permissions.includes('view_calls_page') ?? false;
+  // The signed package is the whole dossier: its own permission, as the server checks it.
+  const canDownload = account?.permissions.includes('download_evidence') ?? false;
   return (
     <div className="studio-video-calls">
       {canCall && <JoinLink profileId={profileId} />}
@@ -50,7 +53,7 @@ export function VideoCallsTab({ profileId }: { profileId: number }) {
               <th scope="col">{t('tab.agent')}</th>
               <th scope="col">{t('tab.recording')}</th>
               <th scope="col">{t('tab.sha256')}</th>
-              {canCall && <th scope="col">{t('evidence.column')}</th>}
+              {canDownload && <th scope="col">{t('evidence.column')}</th>}
             </tr>
           </thead>
           <tbody>
@@ -80,7 +83,7 @@ export function VideoCallsTab({ profileId }: { profileId: number }) {
                     <span className="studio-muted">{t('tab.none')}</span>
                   )}
                 </td>
-                {canCall && (
+                {canDownload && (
                   <td>
                     {call.recorded_file ? (
                       <EvidenceButton
@@ -103,7 +106,7 @@ export function VideoCallsTab({ profileId }: { profileId: number }) {
   );
 }
 
-/** Downloads the call's signed evidence package (issue 29); the server audits each download. */
+/** Downloads the call's signed evidence package; the server audits each download and limits how many. */
 function EvidenceButton({ callId, label }: { callId: number; label: string }) {
   const { t } = useTranslation('calls');
   const { t: tc } = useTranslation();
@@ -112,7 +115,13 @@ function EvidenceButton({ callId, label }: { callId: number; label: string }) {
     onSuccess: () => void showSuccess(t('evidence.saved')),
     onError: (error) =>
       void showError(
-        t('evidence.failed', { detail: isApiError(error) ? error.detail : tc('messages.error') }),
+        t('evidence.failed', {
+          detail: !isApiError(error)
+            ? tc('messages.error')
+            : error.detail === EVIDENCE_TOO_FAST
+              ? t('evidence.tooFast')
+              : error.detail,
+        }),
       ),
   });
   return (

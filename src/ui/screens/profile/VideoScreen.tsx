@@ -17,6 +17,7 @@ import { useLocation, useParams } from 'wouter';
 import { isApiError } from '../../../services/api/http';
 import { listCalls, stepKeys } from '../../../services/api/profileDetail';
 import { deleteRecording } from '../../../services/api/videocalls';
+import { useActiveAccount } from '../../app/useAccounts';
 import { usePageTitle } from '../../app/usePageTitle';
 import { Dialog } from '../../components/Dialog';
 import { useCallEntries } from '../../components/useCallEntries';
@@ -86,6 +87,7 @@ export function VideoScreen() {
     },
   });
   const call = calls.data?.results.find((c) => c.id === callId);
+  const canSeeSteps = useActiveAccount()?.permissions.includes('view_calls_page') ?? false;
 
   return (
     <section aria-labelledby="page-title" className="studio-video">
@@ -113,7 +115,10 @@ export function VideoScreen() {
           ) : (
             <NonIdealState icon="video" description={t('video.noRecording')} />
           )}
-          {call.recorded_file && <RecordingSteps callId={call.id} video={player} duration={duration} />}
+          {/* Step results hold what the customer typed: shown to those who may see the calls' evidence. */}
+          {call.recorded_file && canSeeSteps && (
+            <RecordingSteps callId={call.id} video={player} duration={duration} />
+          )}
           <HTMLTable compact className="studio-call-facts">
             <tbody>
               <tr>
