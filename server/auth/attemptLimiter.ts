@@ -138,29 +138,40 @@ export function createLoginGuard(limiters: LimiterFactory, limits: LoginLimits):
   return {
     async begin(account, address) {
       const pair = `${account}\n${address}`;
-      const failures = (await pairFailures.get(pair))?.consumedPoints ?? 0;
-      if (failures >= limits.perAccount) {
+      // The try counts as a failure before anything is checked, and is given back unless it was one: tries still
+      // in flight are counted too, so a burst of requests cannot all pass a check made before any of them failed.
+      const [onPair, onAccount] = await Promise.all([
+        pairFailures.penalty(pair),
+        accountFailures.penalty(account),
+      ]);
+      const giveBack = async () => {
+        await Promise.all([pairFailures.reward(pair), accountFailures.reward(account)]);
+      };
+      const refuse = async (retryAfterSeconds: number) => {
+        await giveBack();
+        return refused(retryAfterSeconds);
+      };
+      const failuresBefore = onPair.consumedPoints - 1;
+      if (failuresBefore >= limits.perAccount) {
         // Blocked since the last failure; once that wait is over, one try at a time.
-        const wait = await take(pairTurn, pair, delayAfter(failures));
-        if (wait > 0) return refused(wait);
+        const wait = await take(pairTurn, pair, delayAfter(failuresBefore));
+        if (wait > 0) return refuse(wait);
       }
-      const onAccount = await accountFailures.get(account);
-      if ((onAccount?.consumedPoints ?? 0) >= ACCOUNT_FAILURES_PER_HOUR && !(await knownAddresses.get(pair)))
-        return refused(onAccount ? secondsOf(onAccount) : 3600);
+      if (onAccount.consumedPoints - 1 >= ACCOUNT_FAILURES_PER_HOUR && !(await knownAddresses.get(pair)))
+        return refuse(secondsOf(onAccount));
       const addressWait = await take(addressFailures, address);
-      if (addressWait > 0) return refused(addressWait);
+      if (addressWait > 0) return refuse(addressWait);
 
       return {
         allowed: true,
         async settle(outcome) {
           if (outcome === 'failure') {
-            const [res] = await Promise.all([pairFailures.penalty(pair), accountFailures.penalty(account)]);
-            if (res.consumedPoints >= limits.perAccount)
-              await pairTurn.block(pair, delayAfter(res.consumedPoints));
+            if (onPair.consumedPoints >= limits.perAccount)
+              await pairTurn.block(pair, delayAfter(onPair.consumedPoints));
             return;
           }
           // The right password: this address's turn is free again; a full sign-in also clears its failures.
-          await Promise.all([addressFailures.reward(address), pairTurn.delete(pair)]);
+          await Promise.all([giveBack(), addressFailures.reward(address), pairTurn.delete(pair)]);
           if (outcome === 'success') {
             await Promise.all([
               pairFailures.delete(pair),

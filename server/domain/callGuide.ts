@@ -25,7 +25,7 @@ import type { SmsSender } from '../integrations/sms';
 import { iso } from './format';
 import { identProcedure, STEP_DETAILS, toCallStep } from './identProcedure';
 import { type CodeRules, codeState, issueCode, tryCode } from './oneTimeCodes';
-import { requireCall } from './videocalls';
+import { lockCall, requireCall } from './videocalls';
 
 /** How long a second-channel code can be typed. */
 export const CALL_CODE_TTL_MS = 10 * 60 * 1000;
@@ -61,20 +61,6 @@ export function hideContact(value: string): string {
 
 /** A document number as compared: letters upper-case, without spaces, dashes, dots or slashes. */
 export const normalSerial = (value: string) => value.toUpperCase().replace(/[\s\-./]/g, '');
-
-/**
- * Locks the call's row until the transaction ends, so that counting what the call has used (codes sent, serial
- * numbers typed) and adding one cannot interleave with another request doing the same. `no key update`: rows
- * that only reference the call (steps, screenshots) are still written meanwhile
- * (docs/decisions/0196-tries-claimed-atomically.md).
- */
-async function lockCall(tx: DbOrTx, callId: number): Promise<void> {
-  await tx
-    .select({ id: videoCalls.id })
-    .from(videoCalls)
-    .where(eq(videoCalls.id, callId))
-    .for('no key update');
-}
 
 async function stepOf<K extends StepKind>(db: DbOrTx, companyId: number, kind: K) {
   const { steps } = await identProcedure(db, companyId);

@@ -23,7 +23,7 @@ import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors'
 import { newKey, type Storage } from '../storage/storage';
 import { uploadAllowance } from './evidence';
 import { iso } from './format';
-import { requireCall } from './videocalls';
+import { lockCall, requireCall } from './videocalls';
 
 type ScreenshotRow = typeof videoCallScreenshots.$inferSelect;
 
@@ -67,27 +67,32 @@ export async function storeScreenshot(
   if (contentType !== 'image/jpeg' && contentType !== 'image/png')
     throw badRequest(SCREENSHOT_DETAILS.notAnImage);
   if (shot.body.length > MAX_SCREENSHOT_BYTES) throw new HttpError(413, SCREENSHOT_DETAILS.tooLarge);
-  const [taken] = await db
-    .select({ n: count() })
-    .from(videoCallScreenshots)
-    .where(eq(videoCallScreenshots.callId, shot.callId));
-  if ((taken?.n ?? 0) >= MAX_SCREENSHOTS_PER_CALL) throw conflict(SCREENSHOT_DETAILS.tooMany);
+  const taken = (tx: DbOrTx) =>
+    tx.select({ n: count() }).from(videoCallScreenshots).where(eq(videoCallScreenshots.callId, shot.callId));
+  // A cheap look first, so that a full call stores no file; the count that decides is the one below.
+  if (((await taken(db))[0]?.n ?? 0) >= MAX_SCREENSHOTS_PER_CALL) throw conflict(SCREENSHOT_DETAILS.tooMany);
   const { maxBytes } = await uploadAllowance(db, shot.companyId, MAX_SCREENSHOT_BYTES, shot.quotaBytes);
   const key = newKey('screenshots', EXTENSIONS[contentType]);
   const stored = await storage.put(key, Readable.from([shot.body]), { maxBytes });
   try {
-    const [row] = await db
-      .insert(videoCallScreenshots)
-      .values({
-        callId: shot.callId,
-        kind: shot.kind,
-        storageKey: key,
-        contentType,
-        size: stored.size,
-        sha256: stored.sha256,
-        createdBy: shot.actorId,
-      })
-      .returning();
+    // Counted and written under the call row's lock: screenshots sent at once cannot all pass the count.
+    const [row] = await db.transaction(async (tx) => {
+      await lockCall(tx, shot.callId);
+      if (((await taken(tx))[0]?.n ?? 0) >= MAX_SCREENSHOTS_PER_CALL)
+        throw conflict(SCREENSHOT_DETAILS.tooMany);
+      return tx
+        .insert(videoCallScreenshots)
+        .values({
+          callId: shot.callId,
+          kind: shot.kind,
+          storageKey: key,
+          contentType,
+          size: stored.size,
+          sha256: stored.sha256,
+          createdBy: shot.actorId,
+        })
+        .returning();
+    });
     if (!row) throw new Error('insert returned no row');
     return toScreenshot(row);
   } catch (error) {

@@ -746,3 +746,17 @@ export async function addCallEntry(
     created_at: iso(row.createdAt),
   };
 }
+
+/**
+ * Locks the call's row until the transaction ends, so that counting what the call has used (codes sent, serial
+ * numbers typed, screenshots taken) and adding one cannot interleave with another request doing the same. `no key update`: rows
+ * that only reference the call (steps, screenshots) are still written meanwhile
+ * (docs/decisions/0196-tries-claimed-atomically.md).
+ */
+export async function lockCall(tx: DbOrTx, callId: number): Promise<void> {
+  await tx
+    .select({ id: videoCalls.id })
+    .from(videoCalls)
+    .where(eq(videoCalls.id, callId))
+    .for('no key update');
+}

@@ -34,7 +34,7 @@ import {
   videoCallPageSchema,
   videoCallSchema,
 } from '#contract/videocalls';
-import { limitEach } from '../auth/attemptLimiter';
+import { enforceLimits } from '../auth/attemptLimiter';
 import type { AppContext } from '../context';
 import { callConsent, recordConsent } from '../domain/callConsent';
 import { callEntries } from '../domain/callEntries';
@@ -57,7 +57,7 @@ import {
   setCallStatus,
   storeRecording,
 } from '../domain/videocalls';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors';
+import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { bearerToken, CUSTOMER, customerOf, need, principalOf, SIGNED_IN } from '../http/access';
 import { toKeysetPage } from '../http/paging';
 import { uploadError } from '../storage/uploadGate';
@@ -239,14 +239,10 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             return { call: open, created: false };
           }
           await assertLinkMayStart(tx, customer.company_id, link);
-          const wait = await limitEach([
+          await enforceLimits(reply, CALLS_TOO_FAST, [
             [linkCalls, link],
             [addressCalls, request.ip],
           ]);
-          if (wait > 0) {
-            reply.header('retry-after', wait);
-            throw new HttpError(429, CALLS_TOO_FAST, { retry_after: wait });
-          }
           const call = await createCall(tx, customer.company_id, customer.profile_id, link);
           if (consent) await recordConsent(tx, customer.company_id, call.id, { ...consent, ip: request.ip });
           return { call, created: true };

@@ -20,6 +20,7 @@ import {
   DEFAULT_IDENT_PROCEDURE,
   type IdentProcedureBody,
 } from '#contract/identProcedure';
+import { createLimiters, createLoginGuard } from '../../server/auth/attemptLimiter';
 import { totpCode } from '../../server/auth/totp';
 import { documents, oneTimeCodes, profiles, users, videoCallSteps } from '../../server/db/schema';
 import { DEMO_MFA_SECRET } from '../../server/db/seed/demo';
@@ -359,5 +360,33 @@ describe.skipIf(!POSTGRES_AVAILABLE)('bursts of tries on a real PostgreSQL', () 
 
   it('the serial number stores at most its entries', async () => {
     await serialBursts(() => pgWorld, { numRuns: 5 });
+  });
+});
+
+describe('bursts of sign-in tries', () => {
+  it('check no more passwords of one account from one address than the limit lets through', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 2, max: 30 }),
+        async (perAccount, burst) => {
+          const guard = createLoginGuard(createLimiters(undefined), {
+            perAccount,
+            perAddress: 1_000,
+            timeWindowMs: 60_000,
+          });
+          const attempts = await Promise.all(
+            Array.from({ length: burst }, () => guard.begin('burst@acme.test', '203.0.113.9')),
+          );
+          const checked = attempts.filter((attempt) => attempt.allowed);
+          await Promise.all(checked.map((attempt) => attempt.allowed && attempt.settle('failure')));
+          // `perAccount` tries in a row, then one try per wait: never the whole burst at once.
+          expect(checked.length).toBeLessThanOrEqual(Math.min(burst, perAccount + 1));
+          for (const attempt of attempts)
+            if (!attempt.allowed) expect(attempt.retryAfterSeconds).toBeGreaterThan(0);
+        },
+      ),
+      RUNS,
+    );
   });
 });
