@@ -25,25 +25,25 @@ export const companies = pgTable(
     amlProvider: text(),
     activeServices: jsonb().$type<string[]>().notNull().default([]),
     industry: text(),
-    /** ISO 3166-1 alpha-2 country of the company (self-service sign-up, issue 16). */
+    /** ISO 3166-1 alpha-2 country of the company (given at self-service sign-up). */
     country: text(),
     packageId: integer().references(() => packages.id),
     paymentStatus: text().notNull().default('unpaid'),
-    /** The paid plan's current period and the verifications it includes (issue 15). */
+    /** The paid plan's current period and the verifications it includes. */
     planPeriodStart: ts(),
     planPeriodEnd: ts(),
     planVerifications: integer(),
-    /** Staff must sign in with a passkey (issue 26 point 10, set by an Admin). */
+    /** Staff must sign in with a passkey (set by an Admin). */
     requirePasskeys: boolean().notNull().default(false),
-    /** Days a call's evidence (recording, screenshots) is kept after the call (issue 29; 365..3653, default 5 years). */
+    /** Days a call's evidence (recording, screenshots) is kept after the call (365..3653, default 5 years). */
     evidenceRetentionDays: integer().notNull().default(1826),
-    /** How waiting calls reach agents (issue 29): `ring_all` (every free agent) or `one_at_a_time`. */
+    /** How waiting calls reach agents: `ring_all` (every free agent) or `one_at_a_time`. */
     callRouting: text().notNull().default('ring_all'),
     /** One-at-a-time routing: seconds an agent is offered a call before the next is (5..120). */
     offerSeconds: integer().notNull().default(15),
     /** New calls one join link may start after its calls ended by a technical abort (0..5, default 1). */
     joinLinkRetries: integer().notNull().default(1),
-    /** The language of the company's e-mail when its user has none ('en' or 'tr', record 0161). */
+    /** The language of the company's e-mail when its user has none ('en' or 'tr'). */
     mailLanguage: text().notNull().default('en'),
     createdAt: createdAt(),
   },
