@@ -240,8 +240,9 @@ for (const lang of ['en-US', 'tr'] as const) {
     const evidenceTexts = calls as unknown as { evidence: { downloadLabel: string; saved: string } };
     const admin = await contexts.page(browser);
     await signIn(admin, DEMO.admin);
-    if (lang === 'tr') await admin.getByRole('combobox', { name: 'Language' }).selectOption('tr');
     await admin.goto(`/profile/${PROFILE}?tab=videoCalls`);
+    // Chosen once the page has loaded: the signed-in user's own language is applied as the studio starts.
+    if (lang === 'tr') await admin.getByRole('combobox', { name: 'Language' }).selectOption('tr');
     const [before, after] = evidenceTexts.evidence.downloadLabel.split('{{date}}') as [string, string];
     const download = admin
       .getByRole('row')

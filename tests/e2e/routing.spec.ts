@@ -92,10 +92,12 @@ test('an Admin switches to one agent at a time in company settings, within its b
   const seconds = page.getByLabel('Seconds to answer an offer');
   await expect(seconds).toBeDisabled();
   await mode.selectOption('one_at_a_time');
+  // The routing card's own Save (the join links' card beside it has one too).
+  const save = page.locator('.bp6-card').filter({ has: mode }).getByRole('button', { name: 'Save' });
   await seconds.fill('200');
-  await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await expect(save).toBeDisabled();
   await seconds.fill('20');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await save.click();
   await expect(page.getByText('Call routing saved')).toBeVisible();
   if (shots) {
     mkdirSync(shots, { recursive: true });
