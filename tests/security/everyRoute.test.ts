@@ -7,7 +7,7 @@
  * later fails the first test until it is listed here, and so walked.
  */
 import { randomUUID } from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   documentPages,
@@ -305,7 +305,7 @@ async function evidence() {
   const pages = await db
     .select({ id: documentPages.id, key: documentPages.storageKey, sha256: documentPages.sha256 })
     .from(documentPages)
-    .where(inArray(documentPages.documentId, [ids.document]));
+    .where(eq(documentPages.documentId, ids.document));
   const keys = [...calls, ...shots, ...pages].map((row) => row.key).filter((key): key is string => !!key);
   const stored = await Promise.all(keys.map(async (key) => [key, await t.app.ctx.storage.size(key)]));
   return { calls, shots, docs, pages, stored };
@@ -318,25 +318,19 @@ const statusOf = async () =>
 
 /** A route's path with its parameters filled from `ids`, by the name of the segment before each. */
 function filled(path: string): string {
+  const bySegment: Record<string, number> = {
+    profile: ids.profile,
+    entity: ids.profile,
+    videocall: ids.call,
+    document: ids.document,
+    screenshots: ids.screenshot,
+    cases: ids.reviewCase,
+    queues: ids.queue,
+    reviewers: ids.admin,
+    rule: 1,
+  };
   return path.replace(/\/([a-z_]+)\/\{(\w+)\}/g, (_, segment: string, param: string) => {
-    const value =
-      segment === 'profile' || segment === 'entity'
-        ? ids.profile
-        : segment === 'videocall'
-          ? ids.call
-          : segment === 'document'
-            ? ids.document
-            : segment === 'screenshots'
-              ? ids.screenshot
-              : segment === 'cases'
-                ? ids.reviewCase
-                : segment === 'queues'
-                  ? ids.queue
-                  : segment === 'reviewers'
-                    ? ids.admin
-                    : segment === 'rule'
-                      ? 1
-                      : undefined;
+    const value = bySegment[segment];
     if (value === undefined) throw new Error(`no id for {${param}} after /${segment} in ${path}`);
     return `/${segment}/${value}`;
   });
