@@ -1,7 +1,7 @@
 /**
  * The architecture's arrows (issue 28, DESIGN.md "Layout"), checked by dependency-cruiser in `npm test`:
  * `npm run depcruise`. A broken rule prints the importing file, the imported one and the rule's name.
- * `npm run depcruise:graph` prints the rooms' graph shown in README.md ("Dependency rules").
+ * `npm run depcruise:graph` prints the rooms' graph shown in docs/architecture.md ("Dependency rules").
  *
  * TypeScript is parsed with swc (`parser: 'swc'`): dependency-cruiser's TypeScript parser needs the
  * compiler's JavaScript API, which TypeScript 7 (the project's compiler) does not have. swc reports every
@@ -122,7 +122,7 @@ module.exports = {
       extensions: ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.cjs', '.json'],
       mainFields: ['module', 'main', 'types', 'typings'],
     },
-    // `npm run depcruise:graph` (README): readable Mermaid text, one line per arrow.
+    // `npm run depcruise:graph` (docs/architecture.md): readable Mermaid text, one line per arrow.
     reporterOptions: { mermaid: { minify: false } },
   },
 };

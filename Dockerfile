@@ -1,4 +1,4 @@
-# The reference server and the built studio in one image (README "Distributed mode"). Not built in CI here:
+# The reference server and the built studio in one image (docs/operators/distributed.md). Not built in CI here:
 # the distributed test (tests/distributed) runs the same processes from Debian's packages instead.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app

@@ -30,7 +30,7 @@ export const seededTemplate = join(tmpdir(), `idv-e2e-template-${basePort}`);
 
 /** The specs that hold live calls (see `projects`). */
 const LIVE_CALL_SPECS =
-  /\/(calls|callsAnswer|callClose|callQuality|guidedCall|identification|keyboard|realtimeTruth|routing)\.spec\.ts$/;
+  /\/(calls|callsAnswer|callClose|callNetwork|callQuality|guidedCall|identification|keyboard|realtimeTruth|relayCall|routing)\.spec\.ts$/;
 
 /**
  * The browser of the tests: Debian's old headless shell (package `chromium-headless-shell`, what Playwright

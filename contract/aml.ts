@@ -31,7 +31,7 @@ export const amlResultSchema = z.object({
 export type AmlResult = z.infer<typeof amlResultSchema>;
 
 /**
- * GET /api/v2/profile/{id}/aml/check: runs a new screening of the profile (§7) and answers it: the new
+ * GET /api/v2/profile/{id}/aml/check: runs a new screening of the profile (docs/product/api.md) and answers it: the new
  * history entry (`id`, status, scanned database, matches, records) and the result's score. The result
  * (`GET /profile/{id}/aml`) now holds these records and waits for approval.
  */
@@ -52,7 +52,7 @@ export type AmlCheck = z.infer<typeof amlCheckSchema>;
 /** PATCH /api/v2/profile/{id}/aml/approve: no body (or an empty object); answers the result. */
 export const amlApproveBodySchema = z.strictObject({}).nullish();
 
-/** 403 detail of the AML write paths for a user who may not change AML (SPEC §6). */
+/** 403 detail of the AML write paths for a user who may not change AML (docs/product/roles.md). */
 export const AML_NO_PERMISSION = "You don't have permission to update AML";
 export const AML_NOTHING_TO_APPROVE = 'Run an AML check before approving';
 export const AML_NO_NAME = 'The profile has no name to screen';

@@ -19,7 +19,7 @@ export const loginBodySchema = z.strictObject({
   photo: z.string().max(7_000_000).optional().nullable(),
   /** The region server chosen when the first answer listed several regions. */
   server: lineText.max(500).optional().nullable(),
-  /** The user's passkey as the second factor, instead of `otp` (issue 26; contract/passkeys.ts). */
+  /** The user's passkey as the second factor, instead of `otp` (contract/passkeys.ts). */
   passkey: passkeyAssertionSchema.optional().nullable(),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
@@ -65,7 +65,7 @@ export const loginErrorSchema = z.object({
 });
 export type LoginError = z.infer<typeof loginErrorSchema>;
 
-/** §5 e-mail rule (6 to 254 characters, local part up to 64). */
+/** The e-mail rule (6 to 254 characters, local part up to 64). */
 export const EMAIL_MESSAGE = 'This is not a valid e-mail address.';
 const emailField = lineText
   .trim()

@@ -1,5 +1,5 @@
 /**
- * Call quality (issue 29 point 6): the API's schemas for the samples each side of a call sends (received video
+ * Call quality: the API's schemas for the samples each side of a call sends (received video
  * resolution and frame rate, packet loss, bitrate, sound level from WebRTC's getStats()) and the summary kept
  * with the call. The thresholds and the summary's rules are in callQualityRules.ts (no zod: the join page uses them).
  */

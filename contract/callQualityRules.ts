@@ -1,5 +1,5 @@
 /**
- * The rules of call quality (issue 29 point 6), without zod so that the customer's join page can use them
+ * The rules of call quality, without zod so that the customer's join page can use them
  * without loading it: how often each side measures, the thresholds below which a call is poor, the bounds of
  * what is kept, and the summary of a side's samples. The schemas of the API are in callQuality.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Fair routing of waiting calls (issue 29, point 4): a company rings every free agent at once (`ring_all`, the
+ * Fair routing of waiting calls: a company rings every free agent at once (`ring_all`, the
  * default) or offers each waiting call to one agent at a time (`one_at_a_time`), chosen at random among the free
  * agents who speak the customer's language and took the fewest calls in the last hour; the agent has
  * `offer_seconds` to answer before the next one is offered.

@@ -14,7 +14,7 @@ import { isIsoDate } from './statsRange';
 
 export * from './constants';
 
-/** Every error body of the server (SPEC §8). */
+/** Every error body of the server (docs/product/errors.md). */
 export const errorSchema = z.object({ detail: z.string() });
 export type ApiErrorBody = z.infer<typeof errorSchema>;
 
@@ -58,7 +58,7 @@ export interface Page<T> {
 }
 
 /**
- * A keyset list's page (record 0164): `count` is exact up to the server's counting cap, above it the
+ * A keyset list's page (docs/decisions/0164-keyset-lists.md): `count` is exact up to the server's counting cap, above it the
  * planner's estimate (`count_is_estimate`, the studio writes "about N"); `next`/`previous` carry a cursor.
  */
 export function keysetPageSchema<T extends z.ZodType>(item: T) {
@@ -77,7 +77,7 @@ export const pagingQuery = {
 };
 
 /**
- * Paging of the keyset lists (record 0164): the `cursor` of a page's `next`/`previous` address, checked
+ * Paging of the keyset lists (docs/decisions/0164-keyset-lists.md): the `cursor` of a page's `next`/`previous` address, checked
  * by the server (a forged one is a 400); `offset` still works without one.
  */
 export const keysetPagingQuery = {

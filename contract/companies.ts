@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isoDateTime, permissionSchema, serviceSchema } from './common';
 
 export const companyConfigSchema = z.object({
-  /** AML is on only when this names a provider (SPEC §6). */
+  /** AML is on only when this names a provider (docs/product/roles.md). */
   aml_provider: z.string().nullable(),
   active_services: z.array(serviceSchema),
 });

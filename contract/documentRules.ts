@@ -30,7 +30,7 @@ export function sniffContentType(head: Uint8Array): PageContentType | null {
   return null;
 }
 
-/** A reject reason and an alert override reason: at least 10 characters after trimming (SPEC §5). */
+/** A reject reason and an alert override reason: at least 10 characters after trimming (docs/product/validation.md). */
 
 /** Fields of a document that hold dates (YYYY-MM-DD). */
 export const DATE_FIELDS = [

@@ -1,4 +1,4 @@
-/** Bodies and answers of the document write paths (SPEC §7 documents, and the alert override). */
+/** Bodies and answers of the document write paths (docs/product/api.md#resources, and the alert override). */
 import { z } from 'zod';
 import { idParams, idSchema, idText, lineText, multilineText } from './common';
 import { CONTENT_FIELDS } from './constants';
@@ -48,7 +48,7 @@ export const documentUploadFieldsSchema = z.strictObject({
   cropped: z.enum(['true', 'false']).default('false'),
   rotated: z.enum(['true', 'false']).default('false'),
   stream: z.enum(['true', 'false']).default('false'),
-  /** JSON of the §3 device data; every field optional. */
+  /** JSON of the device data (docs/product/entities.md#device-data); every field optional. */
   device_data: multilineText.max(4000).optional(),
 });
 

@@ -39,7 +39,7 @@ export const documentPageSchema = z.object({
   content_type: z.string(),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
-  /** SHA-256 (hex) of the stored page (issue 25); null for pages stored before hashes were kept. */
+  /** SHA-256 (hex) of the stored page; null for pages stored before hashes were kept. */
   sha256: z.string().nullable(),
 });
 
@@ -74,7 +74,7 @@ export const documentSchema = z.object({
   content: z.record(contentFieldSchema, z.string().nullable()),
   overridden_fields: z.array(contentFieldSchema),
   device_data: deviceDataSchema.nullable(),
-  /** Bumped by every write; send it back as If-Match (`"<version>"`) with a write (issue 12). */
+  /** Bumped by every write; send it back as If-Match (`"<version>"`) with a write. */
   version: z.number().int(),
 });
 export type Document = z.infer<typeof documentSchema>;

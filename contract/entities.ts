@@ -1,10 +1,10 @@
 /**
- * Business entities (KYB, SPEC §1 and §3): the shape of the hard-coded sample data the entity area runs on.
+ * Business entities (KYB, docs/product/README.md, docs/product/entities.md): the shape of the hard-coded sample data the entity area runs on.
  * No server holds these: the studio never calls anything for them.
  */
 import type { RiskLevel } from './constants';
 
-/** SPEC §3: these status values appear only on business entities. */
+/** These status values appear only on business entities. */
 export const ENTITY_STATUSES = ['Clear', 'Risk', 'Created'] as const;
 export type EntityStatus = (typeof ENTITY_STATUSES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The evidence package of a video call (issue 29, point 3): the server's signing key, a company's retention and
+ * The evidence package of a video call: the server's signing key, a company's retention and
  * a profile's legal hold. The package itself is a ZIP (GET /api/v2/videocall/{id}/evidence), described in
  * docs/evidence.md.
  */
@@ -33,7 +33,7 @@ export const evidenceRetentionBodySchema = z.strictObject({
 });
 export type EvidenceRetentionBody = z.infer<typeof evidenceRetentionBodySchema>;
 
-/** Why a legal hold is set or lifted: 10 to 200 characters (spec-readings.md). */
+/** Why a legal hold is set or lifted: 10 to 200 characters (docs/product/validation.md#lengths). */
 const holdReason = multilineText.trim().min(10, 'Give a reason of at least 10 characters').max(200);
 
 export const legalHoldBodySchema = z.strictObject({

@@ -1,12 +1,13 @@
 /**
- * The identification procedure of a company (issue 29 point 1): the ordered steps an agent goes through in a
+ * The identification procedure of a company: the ordered steps an agent goes through in a
  * video identification, after BaFin Circular 3/2017, each mandatory or optional, with the settings of its kind;
  * the consent text the customer agrees to; the reasons an agent may abort a call with or give with the decision.
  * And the results of those steps in a call (`video_call_steps`, point 2), each with its offset in the recording.
  */
 import { z } from 'zod';
-import { isoDateTime, lineText, multilineText } from './common';
-import { CALL_GUIDE_LIMITS } from './constants';
+import { isoDateTime, lineText, MAX_ID, multilineText } from './common';
+import { CALL_GUIDE_LIMITS, REASON_ID_HINT, REASON_ID_PATTERN } from './constants';
+import { DAY_MS } from './time';
 
 export { CALL_GUIDE_LIMITS };
 
@@ -47,7 +48,7 @@ export const PROCEDURE_LIMITS = {
 
 /** A step's result, and the longest offset into a recording it may name (24 hours). */
 export const STEP_RESULTS = ['passed', 'failed', 'skipped'] as const;
-export const MAX_STEP_OFFSET_MS = 24 * 60 * 60 * 1000;
+export const MAX_STEP_OFFSET_MS = DAY_MS;
 
 const mandatory = z.boolean().describe('true: a passing decision needs this step passed');
 
@@ -103,9 +104,7 @@ export const procedureStepSchema = z.discriminatedUnion('kind', [
 export type ProcedureStep = z.infer<typeof procedureStepSchema>;
 
 /** The id of an abort or decision reason: a stable code, stored with the call. */
-export const reasonIdSchema = z
-  .string()
-  .regex(/^[a-z0-9_]{1,40}$/, 'Use 1 to 40 lower-case letters, digits or underscores');
+export const reasonIdSchema = z.string().regex(REASON_ID_PATTERN, REASON_ID_HINT);
 
 export const procedureReasonSchema = z.strictObject({
   id: reasonIdSchema.describe('A stable code (stored with the call)'),
@@ -267,10 +266,7 @@ const detailValue = z.union([
   z.array(z.union([lineText.max(200), z.number()])).max(50),
 ]);
 export const stepDetailsSchema = z
-  .record(
-    z.string().regex(/^[a-z0-9_]{1,40}$/, 'Use 1 to 40 lower-case letters, digits or underscores'),
-    detailValue,
-  )
+  .record(z.string().regex(REASON_ID_PATTERN, REASON_ID_HINT), detailValue)
   .refine((details) => Object.keys(details).length <= 30, 'At most 30 details')
   .describe(
     'What the step found, e.g. `{ "categories": ["material"], "question": "…", "screenshot": "key" }`',
@@ -305,7 +301,7 @@ export type CallStep = z.infer<typeof callStepSchema>;
 // ---------------------------------------------------------------- the customer's side of a guided call
 
 /** Call ids as the customer page sends them: a positive 32-bit integer. */
-const callIdField = z.number().int().min(1).max(2_147_483_647);
+const callIdField = z.number().int().min(1).max(MAX_ID);
 
 export const currentStepBodySchema = z.strictObject({
   kind: z.enum(STEP_KINDS).describe('The step the customer is asked to do now'),
@@ -360,7 +356,7 @@ export type EntryReply = z.infer<typeof entryReplySchema>;
 
 // ---------------------------------------------------------------- screenshots of a call
 
-/** The steps whose `passed` needs a screenshot of the customer's video taken in the call (issue 29). */
+/** The steps whose `passed` needs a screenshot of the customer's video taken in the call. */
 export const SCREENSHOT_STEPS = [
   'face_screenshot',
   'id_front',

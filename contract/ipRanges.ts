@@ -1,5 +1,5 @@
 /**
- * IP allow-list entries (issue 15): parsing, normalising and matching IPv4/IPv6 addresses and CIDR ranges.
+ * IP allow-list entries: parsing, normalising and matching IPv4/IPv6 addresses and CIDR ranges.
  * Pure (ipaddr.js only), shared by the studio's form check and the server, so both apply the same rules.
  *
  * Rules: an entry is one address (`203.0.113.7`, `2001:db8::1`) or a range in CIDR notation

@@ -1,5 +1,5 @@
 /**
- * The one catalogue of logged events (issue 25, point 8). A profile's log and the company's audit log store
+ * The one catalogue of logged events. A profile's log and the company's audit log store
  * an event code with parameters, never a sentence; the studio turns them into sentences in the reader's
  * language (locales/<lng>/logs.json: `events.<code>` for the profile log, `actions.<code>` for the audit log).
  *
@@ -59,12 +59,12 @@ export const PROFILE_LOG_EVENTS = {
   call_status_set: z.object({ call: id, status: id }),
   call_recording_stored: z.object({ call: id, size: count, sha256: z.string().optional() }),
   video_deleted: z.object({ call: id }),
-  /** A call closed without its agent's status (issue 25): by the server or an admin; `reason` a CALL_END_REASONS code. */
+  /** A call closed without its agent's status: by the server or an admin; `reason` a CALL_END_REASONS code. */
   call_closed: z.object({ call: id, status: id, reason: z.string(), note: z.string().nullable().optional() }),
   /** An admin corrected a call's final status: `before` and `status` are call status codes. */
   call_status_corrected: z.object({ call: id, before: id, status: id, reason: z.string() }),
   /**
-   * A review decision took effect (issue 30): `reason` the reason code's labels when it was taken; under
+   * A review decision took effect: `reason` the reason code's labels when it was taken; under
    * four-eyes `maker` (null once deleted) and `checker` are the two reviewers' names.
    */
   review_decided: z.object({
@@ -140,7 +140,7 @@ export const AUDIT_ACTIONS = {
   recording_stored: 'videocall',
   /** A stored recording or document page whose bytes no longer match their SHA-256 (recorded on its own object). */
   evidence_hash_mismatch: 'videocall',
-  /** An evidence package of the call was downloaded (issue 29): its package id and files. */
+  /** An evidence package of the call was downloaded: its package id and files. */
   evidence_downloaded: 'videocall',
   /** The retention job deleted the call's evidence (the system as actor). */
   evidence_deleted: 'videocall',
@@ -150,12 +150,14 @@ export const AUDIT_ACTIONS = {
   legal_hold_refused: 'profile',
   evidence_retention_changed: 'company',
   call_routing_changed: 'company',
+  /** An Admin turned the company's relay-only calls on or off. */
+  call_network_changed: 'company',
   passkey_registered: 'passkey',
   passkey_removed: 'passkey',
   passkey_policy_changed: 'company',
-  /** An Admin changed the language of the company's e-mail to users who chose none (issue 32). */
+  /** An Admin changed the language of the company's e-mail to users who chose none. */
   mail_language_changed: 'company',
-  /** An Admin saved the company's identification procedure (issue 29): before and after. */
+  /** An Admin saved the company's identification procedure: before and after. */
   ident_procedure_changed: 'company',
   ip_allowlist_entry_added: 'ip_allowlist',
   ip_allowlist_entry_deleted: 'ip_allowlist',
@@ -169,7 +171,7 @@ export const AUDIT_ACTIONS = {
   company_created: 'company',
   registered: 'signup',
   email_verified: 'signup',
-  /** The reviewers' desk (issue 30): a case's steps, and the company's four-eyes rules and reason codes. */
+  /** The reviewers' desk: a case's steps, and the company's four-eyes rules and reason codes. */
   review_case_opened: 'review_case',
   review_case_assigned: 'review_case',
   review_case_unassigned: 'review_case',

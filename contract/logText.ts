@@ -1,5 +1,5 @@
 /**
- * Logged events as sentences in the reader's language (issue 25, point 8). Pure: given i18next's `t` (keys
+ * Logged events as sentences in the reader's language. Pure: given i18next's `t` (keys
  * written `namespace:key`) and the language, it words a profile-log event or an audit entry's changes. The
  * studio calls it with the UI's language; the server with English, for the `message` of GET
  * /profile/{id}/logs and the summariser. Status names, document classes and field labels come from the

@@ -1,4 +1,4 @@
-/** The mail queue's Admin view and the template preview (issue 32, records 0160 and 0161). */
+/** The mail queue's Admin view and the template preview (docs/decisions/0160-mail-queue.md, docs/decisions/0161-mail-templates.md). */
 import { z } from 'zod';
 import { isoDateTime, pageSchema, pagingQuery } from './common';
 

@@ -12,7 +12,7 @@ export const noteSchema = z.object({
 });
 export type Note = z.infer<typeof noteSchema>;
 
-/** Notes and feedback: 10 to 200 characters after trimming (SPEC §5, §9). */
+/** Notes and feedback: 10 to 200 characters after trimming (docs/product/validation.md, docs/product/constants.md). */
 export const noteBodySchema = z.strictObject({ note: multilineText.trim().min(10).max(200) });
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Notifications (issue 30 point 5): @mentions in profile notes. The mention syntax is parsed here, the same for
+ * Notifications: @mentions in profile notes. The mention syntax is parsed here, the same for
  * the studio's editor and the server (docs/decisions/0152-mentions-and-bell.md).
  */
 import { z } from 'zod';

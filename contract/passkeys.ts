@@ -1,5 +1,5 @@
 /**
- * Passkeys for staff (issue 26 point 10): WebAuthn credentials registered in /settings, used as the second
+ * Passkeys for staff: WebAuthn credentials registered in /settings, used as the second
  * factor or to sign in without a password, and required by a company when its Admin says so.
  */
 import { z } from 'zod';

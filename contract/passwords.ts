@@ -1,5 +1,5 @@
 /**
- * The one password rule (issue 27; SPEC §5, the strongest rule it states: the create-account one). The server
+ * The one password rule (docs/product/validation.md#passwords: the create-account rule, the strongest). The server
  * checks it wherever a password is chosen (sign-up, reset and invitation, change in settings) and the studio
  * shows it the same way on each of those forms.
  */
@@ -33,7 +33,7 @@ export const PASSWORD_STRENGTHS = ['weak', 'average', 'good', 'strong'] as const
 export type PasswordStrength = (typeof PASSWORD_STRENGTHS)[number];
 
 /**
- * §5 strength Weak / Average / Good / Strong. Weak until the rule is met; then Average, Good with 12 or more
+ * The strength: Weak / Average / Good / Strong. Weak until the rule is met; then Average, Good with 12 or more
  * characters or a digit and a second symbol, Strong with 12 or more characters, a digit and two symbols (or 16
  * or more characters with a digit).
  */

@@ -18,7 +18,7 @@ export const packageSchema = z.object({
 });
 export type Package = z.infer<typeof packageSchema>;
 
-/** SPEC §9: minimum plan commitment from 1000 verifications (custom price). */
+/** The minimum plan commitment: from 1000 verifications (custom price). */
 export const MINIMUM_COMMITMENT_VERIFICATIONS = 1000;
 
 /** What a checkout session is, as the studio sees it (GET /payment/session_status). */

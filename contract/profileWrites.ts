@@ -10,14 +10,14 @@ import { profileSchema } from './profiles';
 import { FOUR_EYES_RULES, REVIEW_DECISIONS } from './review';
 
 /**
- * Bodies and answers of the profile write paths (issue 6). Every error is `{ detail }`; lengths are
- * counted after trimming (spec-readings.md).
+ * Bodies and answers of the profile write paths. Every error is `{ detail }`; lengths are
+ * counted after trimming (docs/product/validation.md#lengths).
  */
 
 export const REJECT_REASON_MESSAGE = 'Reject reason must be at least 10 characters';
-/** SPEC §8 text of an answer with `result: false`. */
+/** The text of an answer with `result: false`. */
 export const STATUS_CHANGE_FAILED = 'Status change failed';
-/** SPEC §5 "Profile edit requires address details". */
+/** A profile edit requires address details. */
 export const ADDRESS_MESSAGE = 'Please enter address details';
 export const DUPLICATE_ID_CARD_MESSAGE = 'A profile with this id card number already exists';
 
@@ -29,7 +29,7 @@ const text = (max: number, lines = false) =>
     .nullable()
     .transform((v) => (v === '' ? null : v));
 
-/** §5 e-mail rule (6 to 254 characters, local part up to 64). */
+/** The e-mail rule (6 to 254 characters, local part up to 64). */
 const emailPattern = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 const emailField = lineText
   .trim()

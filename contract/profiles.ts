@@ -52,7 +52,7 @@ export const profileSchema = profileSummarySchema.extend({
   risk_scores: riskScoresSchema.nullable(),
   reject_reason: z.string().nullable(),
   summary: z.string().nullable(),
-  /** Bumped by every write; send it back as If-Match (`"<version>"`) with a write (issue 12). */
+  /** Bumped by every write; send it back as If-Match (`"<version>"`) with a write. */
   version: z.number().int(),
 });
 export type Profile = z.infer<typeof profileSchema>;

@@ -1,5 +1,5 @@
 /**
- * The reviewers' desk (issue 30): cases (a profile needing a decision) in queues per company, assignment, SLA,
+ * The reviewers' desk: cases (a profile needing a decision) in queues per company, assignment, SLA,
  * Next case, four-eyes decisions and reason codes. Server: `server/domain/review/*`, `server/routes/review.ts`.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Metrics of the reviewers' desk (issue 30 point 6): per reviewer and per queue over a range of UTC days.
+ * Metrics of the reviewers' desk: per reviewer and per queue over a range of UTC days.
  * Server: `server/domain/review/metrics.ts`; decision record `docs/decisions/0153-review-metrics-and-admin.md`.
  */
 import { z } from 'zod';

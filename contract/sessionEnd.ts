@@ -1,7 +1,7 @@
-// Without zod (record 0014): the studio's HTTP client and sign-in page read these, and both are in the first load.
+// Without zod (docs/decisions/0014-contract-constants-without-zod.md): the studio's HTTP client and sign-in page read these, and both are in the first load.
 
 /**
- * Why a session ended (issue 27): the 401 `detail` a token of an ended session gets, so the studio can say on
+ * Why a session ended: the 401 `detail` a token of an ended session gets, so the studio can say on
  * the sign-in page what happened and what to do. Other 401s keep their own details.
  */
 export const SESSION_END_DETAILS = {

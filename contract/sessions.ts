@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime } from './common';
 
-/** One active session of the signed-in user (GET /session, issue 20). */
+/** One active session of the signed-in user (GET /session). */
 export const sessionInfoSchema = z.object({
   id: z.string().describe('The session id (the access token’s `jti`)'),
   user_agent: z.string().describe('The browser’s User-Agent at sign-in'),

@@ -1,5 +1,5 @@
 /**
- * Self-service account creation (issue 16; SPEC §1, §5, §7 stp/register, email_otp, stp/company): the
+ * Self-service account creation (stp/register, email_otp, stp/company): the
  * package → services table, and the request and answer shapes shared by the studio and the server. The
  * password rule is passwords.ts.
  */
@@ -12,11 +12,11 @@ import type { Service } from './constants';
 
 /**
  * A package that names no services (`services` null, e.g. the custom-priced one) gives the new company only
- * this; otherwise the company's config gets the package's services (§2 profile tabs, §6 AML).
+ * this; otherwise the company's config gets the package's services (docs/product/roles.md#services).
  */
 export const BASE_SERVICES: readonly Service[] = ['verification'];
 
-/** §9: from this many verifications the price is agreed (custom price). */
+/** From this many verifications the price is agreed (custom price). */
 export const CUSTOM_PRICE_FROM_VERIFICATIONS = 1000;
 
 // ---------------------------------------------------------------- requests and answers
@@ -34,7 +34,7 @@ export const registerBodySchema = z.strictObject({
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
 /**
- * `signup`: the handle of this registration (issue 26). Only its registrant has it; POST
+ * `signup`: the handle of this registration. Only its registrant has it; POST
  * /user/email_otp/submit needs it with the code to give the sign-up token of this registration's password.
  */
 export const registerResponseSchema = z.object({ detail: z.string(), signup: z.string() });

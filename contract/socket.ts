@@ -21,7 +21,7 @@ export const queuedCallSchema = z.object({
   /** When the customer joined the queue (ISO). */
   created_at: z.string(),
   /**
-   * One-at-a-time routing (issue 29): the one agent the call is offered to now, null while nobody free is left
+   * One-at-a-time routing: the one agent the call is offered to now, null while nobody free is left
    * to offer it to. Absent when the company rings every free agent.
    */
   offer: callOfferSchema.nullable().optional(),
@@ -30,7 +30,7 @@ export type QueuedCall = z.infer<typeof queuedCallSchema>;
 
 export const callTakenSchema = z.object({ call_id: z.number().int(), agent_id: z.number().int() });
 export const callCancelledSchema = z.object({ call_id: z.number().int(), reason: z.string() });
-/** A call was closed with a status its agent did not set (issue 25): the reason is a CALL_END_REASONS code. */
+/** A call was closed with a status its agent did not set: the reason is a CALL_END_REASONS code. */
 export const callClosedSchema = z.object({
   call_id: z.number().int(),
   status: callStatusCodeSchema,
@@ -60,7 +60,7 @@ export const boardAgentSchema = z.object({
 export type BoardAgent = z.infer<typeof boardAgentSchema>;
 
 /**
- * The waiting customers in three figures: a queue of thousands is not sent as a list to every screen (issue 31).
+ * The waiting customers in three figures: a queue of thousands is not sent as a list to every screen.
  * Waits are given as moments, so screens count them up live.
  */
 export const waitingFiguresSchema = z.object({
@@ -94,6 +94,28 @@ export const signalPayloadSchema = z.record(z.string(), z.unknown());
 export const signalJoinSchema = z.object({ room: z.string().min(1).max(100) });
 export const signalRelaySchema = z.object({ room: z.string().min(1).max(100), data: signalPayloadSchema });
 
+/**
+ * One STUN or TURN server as RTCPeerConnection takes it. TURN entries carry credentials minted for one side of
+ * one call, valid for a limited time (the TURN REST API scheme of coturn's `use-auth-secret`).
+ */
+export const iceServerSchema = z.object({
+  urls: z.array(z.string()),
+  username: z.string().optional(),
+  credential: z.string().optional(),
+});
+export type IceServer = z.infer<typeof iceServerSchema>;
+
+/**
+ * How one side of a call reaches the other: the servers and whether only relayed (TURN) paths are allowed.
+ * Given only to that call's agent (with the answer) and customer (when its socket joins the call, and on
+ * request with `call.ice`).
+ */
+export const callIceSchema = z.object({
+  iceServers: z.array(iceServerSchema),
+  iceTransportPolicy: z.enum(['all', 'relay']),
+});
+export type CallIce = z.infer<typeof callIceSchema>;
+
 /** The call an agent answered: the room to signal in and the customer's profile. */
 export interface AnsweredCall {
   call_id: number;
@@ -110,7 +132,7 @@ export interface QueuePosition {
   expected_wait_s: number;
 }
 
-/** A member of staff who has a profile open (issue 12 presence). */
+/** A member of staff who has a profile open (presence). */
 export interface ProfileViewer {
   user_id: number;
   name: string;
@@ -147,7 +169,7 @@ export interface ServerToClientEvents {
   /** A customer joined the queue (company room). */
   'call.incoming': (call: QueuedCall) => void;
   /**
-   * One-at-a-time routing (issue 29): the call is offered to another agent now, or to nobody (`offer` null);
+   * One-at-a-time routing: the call is offered to another agent now, or to nobody (`offer` null);
    * only the offered agent rings (it also gets `call.incoming`), the others stop (agents of the company).
    */
   'call.offer': (call: QueuedCall) => void;
@@ -169,17 +191,21 @@ export interface ServerToClientEvents {
    * gone, a restart, an admin): to the call's agent; the customer hears `call.ended`.
    */
   'call.closed': (event: z.infer<typeof callClosedSchema>) => void;
-  /** The agent shows the customer another step of the guided procedure (customer socket, issue 29). */
+  /** The agent shows the customer another step of the guided procedure (customer socket). */
   'call.step': (event: { call_id: number; kind: StepKind }) => void;
-  /** The agent sent the second-channel code: type it now (customer socket, issue 29). */
+  /** The agent sent the second-channel code: type it now (customer socket). */
   'call.code_sent': (event: { call_id: number } & CodeSent) => void;
-  /** The customer's entry recorded a step result (a code, a serial number): to the call's agent (issue 29). */
+  /** The customer's entry recorded a step result (a code, a serial number): to the call's agent. */
   'call.step_recorded': (event: { call_id: number; step: CallStep }) => void;
   /**
-   * The customer's page sent quality samples: its last one and the summary of all so far, to the call's agent
-   * (issue 29 point 6).
+   * The customer's page sent quality samples: its last one and the summary of all so far, to the call's agent.
    */
   'call.customer_quality': (event: { call_id: number } & LiveQuality) => void;
+  /**
+   * The customer's STUN/TURN servers and transport policy for its call (that customer's socket only, as soon as
+   * it joined its call, again on every reconnect).
+   */
+  'call.ice': (event: { call_id: number; ice: CallIce }) => void;
   /** The waiting customer's place in the queue (customer socket). */
   'queue.position': (event: QueuePosition) => void;
   /** Instant stats moved (company room). */
@@ -192,14 +218,14 @@ export interface ServerToClientEvents {
   'signal.peer_left': (event: { room: string; peer: string }) => void;
   /** Who has a profile open right now (profile room; after every watch, unwatch and disconnect). */
   'profile.presence': (event: ProfilePresence) => void;
-  /** A profile or one of its documents was written (profile room): refresh it (issue 12). */
+  /** A profile or one of its documents was written (profile room): refresh it. */
   'profile.changed': (event: ProfileChange) => void;
-  /** Someone mentioned you in a note (your user's room only, issue 30). */
+  /** Someone mentioned you in a note (your user's room only). */
   'notification.new': (event: NotificationEvent) => void;
   /** Your unread count changed (read in another tab): your user's room only. */
   'notification.unread': (event: { unread: number }) => void;
   /**
-   * A review case was opened, taken, assigned, unassigned, moved, decided or set waiting (issue 30): to the staff
+   * A review case was opened, taken, assigned, unassigned, moved, decided or set waiting: to the staff
    * of the company with `review_profiles` only.
    */
   'review.case_changed': (event: ReviewCaseChanged) => void;
@@ -212,7 +238,7 @@ export interface ReviewCaseChanged {
   assignee: number | null;
 }
 
-/** The refusal of `call.answer` for a waiting call whose customer is not connected right now (record 0175). */
+/** The refusal of `call.answer` for a waiting call whose customer is not connected right now (docs/decisions/0175-answer-refused-customer-not-connected.md). */
 export const CUSTOMER_NOT_CONNECTED = 'Customer Not Connected';
 
 export interface ClientToServerEvents {
@@ -224,7 +250,12 @@ export interface ClientToServerEvents {
    * connection, a server that restarted) is refused with `CUSTOMER_NOT_CONNECTED`; it rings again once the
    * customer is back (`call.incoming`).
    */
-  'call.answer': (payload: { call_id: number }, ack: Ack<{ call: AnsweredCall }>) => void;
+  'call.answer': (payload: { call_id: number }, ack: Ack<{ call: AnsweredCall; ice: CallIce }>) => void;
+  /**
+   * Fresh STUN/TURN credentials for a call (a reconnect, a new peer): only the call's agent while it talks, or
+   * its customer.
+   */
+  'call.ice': (payload: { call_id: number }, ack: Ack<{ ice: CallIce }>) => void;
   /** Hang up (agent or customer); the other side gets `call.ended`. */
   'call.hangup': (payload: { call_id: number }, ack: Ack) => void;
   /**

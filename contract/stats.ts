@@ -34,7 +34,7 @@ export const callReportQuerySchema = z
   .superRefine(checkRange(REPORT_MAX_DAYS, RANGE_MESSAGES.reportTooLong));
 export type CallReportQuery = z.infer<typeof callReportQuerySchema>;
 
-/** Counts of one group of calls. `statuses[code]` is the number of calls with that §4 status code. */
+/** Counts of one group of calls. `statuses[code]` is the number of calls with that status code. */
 const callFigures = {
   calls: z.number().int(),
   /** Calls an agent answered (call_start_time set). */

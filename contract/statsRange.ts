@@ -2,12 +2,13 @@
  * Date ranges of the statistics (GET /videocall/report, GET /bitool), without zod so the studio can use
  * them too. Dates are calendar days `YYYY-MM-DD` in UTC; a range includes both its days.
  */
+import { DAY_MS } from './time';
 
 /** The longest range the detailed call report accepts, in days (both ends included): one leap year. */
 export const REPORT_MAX_DAYS = 366;
 /** The longest range the dashboard (bitool) accepts, in days: about two years. */
 export const BITOOL_MAX_DAYS = 732;
-/** §9: the dashboard shows the last 6 months by default. */
+/** The dashboard shows the last 6 months by default. */
 export const BITOOL_DEFAULT_MONTHS = 6;
 /** Ranges up to this many days are bucketed by ISO week (Monday), longer ones by month. */
 export const WEEKLY_UP_TO_DAYS = 92;
@@ -19,7 +20,6 @@ export const RANGE_MESSAGES = {
   bitoolTooLong: `The range can span at most ${BITOOL_MAX_DAYS} days`,
 } as const;
 
-const DAY_MS = 86_400_000;
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Whether `value` is a real calendar date written `YYYY-MM-DD` (2026-02-30 is not, nor is the year 0). */
@@ -59,7 +59,7 @@ export function monthsBefore(day: string, months: number): string {
 }
 
 /**
- * The dashboard's default range (§9, last 6 months): from the same day 6 months before `today` to
+ * The dashboard's default range (the last 6 months): from the same day 6 months before `today` to
  * `today`, e.g. 2026-05-22 … 2026-11-22.
  */
 export function lastMonths(today: string, months = BITOOL_DEFAULT_MONTHS): { start: string; end: string } {

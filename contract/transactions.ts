@@ -10,7 +10,7 @@ export const TRANSACTION_KINDS = [
 ] as const;
 export const TRANSACTION_STATUSES = ['completed', 'pending', 'declined'] as const;
 
-/** GET /api/v2/profile/{id}/transactions: newest first (not in SPEC §7; the Transactions tab's data). */
+/** GET /api/v2/profile/{id}/transactions: newest first (the Transactions tab's data). */
 export const transactionSchema = z.object({
   id: z.number().int(),
   occurred_at: isoDateTime,

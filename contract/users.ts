@@ -12,7 +12,7 @@ import {
 import { START_PAGES } from './constants';
 import { mailLanguageSchema } from './mail';
 
-/** The screen `/` opens for a user (START_PAGES, issue 30). */
+/** The screen `/` opens for a user (START_PAGES). */
 export const startPageSchema = z.enum(START_PAGES);
 
 export const userGroupRefSchema = z.object({ id: z.number().int(), name: z.string() });
@@ -42,11 +42,11 @@ export const userSchema = z.object({
   force_password_reset: z.boolean(),
   /** The next sign-in answers `Two Factor Reset Required`. */
   force_mfa_reset: z.boolean(),
-  /** The languages the user speaks with customers (AGENT_LANGUAGES): one-at-a-time routing prefers them (issue 29). */
+  /** The languages the user speaks with customers (AGENT_LANGUAGES): one-at-a-time routing prefers them. */
   languages: z.array(z.enum(AGENT_LANGUAGES)),
   /** The screen `/` opens (START_PAGES); the user sets their own, an Admin anyone's in the company. */
   start_page: startPageSchema,
-  /** The language of the user's e-mail (en, tr); null: the company's (record 0161). */
+  /** The language of the user's e-mail (en, tr); null: the company's (docs/decisions/0161-mail-templates.md). */
   mail_language: mailLanguageSchema.nullable(),
 });
 export type User = z.infer<typeof userSchema>;
@@ -89,12 +89,12 @@ export const userPhotoBodySchema = z.strictObject({
 });
 export type UserPhotoBody = z.infer<typeof userPhotoBodySchema>;
 
-// ---------------------------------------------------------------- administration (issue 13)
+// ---------------------------------------------------------------- administration
 
-/** The caller's own password, confirmed by every administrative change (SPEC §5 prompt). */
+/** The caller's own password, confirmed by every administrative change (the password prompt). */
 const ownPassword = z.string().min(1).max(256);
 const name = lineText.trim().min(1).max(150);
-/** Checked on the server against §5's pattern with §5's message (`This is not a valid e-mail address.`). */
+/** Checked on the server against the e-mail pattern with its message (`This is not a valid e-mail address.`). */
 const email = lineText.trim().max(254);
 const phone = lineText
   .trim()
@@ -145,7 +145,7 @@ export type UserUpdateBody = z.input<typeof userUpdateBodySchema>;
 
 /**
  * POST /api/v2/user/{id}/reset_password: the user's next sign-in answers `Password Reset Required`.
- * `password` is the admin's own; `email`, when sent, must be the user's (SPEC §7 "id and data").
+ * `password` is the admin's own; `email`, when sent, must be the user's (a company action with id and data).
  */
 export const userResetPasswordBodySchema = z.strictObject({
   password: ownPassword,

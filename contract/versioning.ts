@@ -1,5 +1,5 @@
 /**
- * Optimistic concurrency of profiles and documents (issue 12, docs/server.md "Versions"). Every profile and
+ * Optimistic concurrency of profiles and documents (docs/server.md "Versions"). Every profile and
  * document carries a `version` that each write bumps; GET answers it as `version` and as a strong `ETag`
  * (`"3"`); a write sends the version the reviewer saw as `If-Match`. A write against a newer version is
  * refused with 409 `{ detail: VERSION_CONFLICT, current }`. Shared by the server and the studio (no zod).

@@ -10,7 +10,7 @@ import {
   keysetPagingQuery,
   multilineText,
 } from './common';
-import { FIRST_FINAL_CALL_STATUS, MAX_RECORDING_BYTES } from './constants';
+import { isFinalCallStatus, MAX_RECORDING_BYTES } from './constants';
 import { reasonIdSchema } from './identProcedure';
 
 const id = idSchema;
@@ -30,7 +30,7 @@ export const videoCallSchema = z.object({
   end_reason: z.string().nullable(),
   /** The reason id given with the final status (a decision or abort reason of the procedure), or null. */
   outcome_reason: z.string().nullable(),
-  /** SHA-256 (hex) of the stored recording, kept since it was stored (issue 25); null without one. */
+  /** SHA-256 (hex) of the stored recording, kept since it was stored; null without one. */
   recording_sha256: z.string().nullable(),
   created_at: isoDateTime,
 });
@@ -73,10 +73,10 @@ export const profileUrlSchema = z.object({
 });
 export type ProfileUrl = z.infer<typeof profileUrlSchema>;
 
-/** POST /api/v2/videocall, by the customer of a join link: a new call is created with status 0 (§4). */
+/** POST /api/v2/videocall, by the customer of a join link: a new call is created with status 0 (docs/product/states.md). */
 /** The languages of the join page, in which the customer may read and give consent. */
 export const CONSENT_LANGUAGES = ['en-US', 'tr'] as const;
-/** GET /videocall/consent (customer): what the join page asks before the camera starts (issue 29). */
+/** GET /videocall/consent (customer): what the join page asks before the camera starts. */
 export const callConsentSchema = z.object({
   required: z.boolean().describe("true: the company's procedure has a consent step"),
   text: z.object({ en: z.string(), tr: z.string() }),
@@ -96,12 +96,12 @@ export const createdCallSchema = z.object({ id, room_id: z.string(), status: cal
 export type CreatedCall = z.infer<typeof createdCallSchema>;
 
 /** PUT /api/v2/videocall/{callID}: the status the agent ends the call with (COMPLETE onwards). */
-export const finalCallStatusSchema = callStatusCodeSchema.refine((code) => code >= FIRST_FINAL_CALL_STATUS, {
+export const finalCallStatusSchema = callStatusCodeSchema.refine(isFinalCallStatus, {
   message: 'Pick the status the call ended with',
 });
-/** Why an admin closes a call or corrects its status: 10 to 200 characters (spec-readings.md). */
+/** Why an admin closes a call or corrects its status: 10 to 200 characters (docs/product/validation.md#lengths). */
 const callReasonSchema = z.string().trim().min(10, 'Give a reason of at least 10 characters').max(200);
-/** `reason` is required when an Admin corrects a status already set (issue 25), ignored otherwise. */
+/** `reason` is required when an Admin corrects a status already set, ignored otherwise. */
 const outcomeReason = reasonIdSchema
   .optional()
   .describe(
@@ -113,7 +113,7 @@ export const updateCallBodySchema = z.strictObject({
   reason: callReasonSchema.optional(),
   outcome_reason: outcomeReason,
 });
-/** POST /api/v2/videocall/{id}/close (manage_calls): closes a waiting or talking call (issue 25). */
+/** POST /api/v2/videocall/{id}/close (manage_calls): closes a waiting or talking call. */
 export const closeCallBodySchema = z.strictObject({
   status: finalCallStatusSchema,
   reason: callReasonSchema,
@@ -148,7 +148,7 @@ export const agentStatusBodySchema = z.strictObject({
 export const agentStatusReplySchema = z.object({ status: agentStatusSchema });
 
 /**
- * GET /api/v2/videocall/{id}/answers (issue 25): the answers and notes given during a call, oldest first, each
+ * GET /api/v2/videocall/{id}/answers: the answers and notes given during a call, oldest first, each
  * with its question's text in the asked language (null for a note about the whole call).
  */
 export const callEntrySchema = callAnswerSchema.extend({ question_text: z.string().nullable() });

@@ -32,7 +32,7 @@ export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 /** The test event sent by POST /webhook_endpoint/{id}/test when no event is named. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
-/** SPEC §5: the message under a webhook URL field. */
+/** The message under a webhook URL field. */
 export const WEBHOOK_URL_MESSAGE = 'Please type a valid url';
 export const WEBHOOK_URL_MAX = 2000;
 export const WEBHOOK_DESCRIPTION_MAX = 200;
@@ -40,7 +40,7 @@ export const WEBHOOK_DESCRIPTION_MAX = 200;
 export const SECRET_GRACE_DEFAULT_HOURS = 24;
 export const SECRET_GRACE_MAX_HOURS = 168;
 
-/** An http(s) address with a host: the console's rule and the server's first check (SPEC §5). */
+/** An http(s) address with a host: the console's rule and the server's first check (docs/product/validation.md). */
 export function isWebhookUrl(value: string): boolean {
   const text = value.trim();
   if (text.length === 0 || text.length > WEBHOOK_URL_MAX) return false;

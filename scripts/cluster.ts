@@ -1,5 +1,5 @@
 /**
- * A distributed deployment on this machine (README "Distributed mode"): PostgreSQL and Redis from Debian's
+ * A distributed deployment on this machine (docs/operators/distributed.md): PostgreSQL and Redis from Debian's
  * packages, s3rver as the S3-compatible store, N server processes (server/main.ts) and nginx from Debian in
  * front (WebSocket upgrade, round robin). Used by the distributed test (tests/distributed) and by
  * `npm run bench:scale`. Everything lives in one temporary folder and stops with `stop()`.

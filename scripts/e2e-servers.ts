@@ -17,6 +17,7 @@ import { createSecretBox } from '../server/auth/secrets';
 import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { seedDemo } from '../server/db/seed/demo';
+import { ensureSecretFile } from '../server/secretFile';
 import { createLocalStorage } from '../server/storage/storage';
 import { spawnPaymentService } from './paymentService';
 
@@ -63,7 +64,10 @@ async function seededTemplate(): Promise<string> {
     rmSync(dataDir, { recursive: true, force: true });
     mkdirSync(dataDir, { recursive: true });
   } else dataDir = mkdtempSync(join(tmpdir(), 'idv-e2e-template-'));
-  const config = loadConfig({ ...serverEnv, DATA_DIR: dataDir, PORT: String(ports[0]) });
+  const templateEnv = { ...serverEnv, DATA_DIR: dataDir, PORT: String(ports[0]) };
+  // The copies' servers read the secret the seed sealed with, kept in the template.
+  ensureSecretFile(templateEnv);
+  const config = loadConfig(templateEnv);
   const database = await openDatabase(config);
   await seedDemo(database.db, {
     storage: createLocalStorage(`${config.dataDir}/storage`, config.jwtSecret, config.publicUrl),

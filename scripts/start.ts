@@ -2,15 +2,18 @@
  * `npm start`: builds the studio when its sources are newer than the last build, then starts the reference
  * server, which serves the studio and the API on one address and prints the demo logins, and beside it the
  * payment service (checkout pages, test cards, signed notifications) on its own address, unless Stripe is
- * configured (README "Payment providers").
+ * configured (docs/operators/providers.md).
  */
 import { spawn } from 'node:child_process';
 import { loadConfig } from '../server/config';
+import { ensureSecretFile } from '../server/secretFile';
 import { spawnPaymentService } from './paymentService';
 import { buildStudioIfStale } from './studioBuild';
 
 buildStudioIfStale();
 
+// The payment service's secrets derive from the server's: both processes must read the same kept secret.
+ensureSecretFile();
 const config = loadConfig();
 const server = spawn('npx', ['tsx', 'server/main.ts'], { stdio: 'inherit' });
 // With Stripe the local payment service has nothing to do.

@@ -25,6 +25,7 @@ fi
 if [ -z "${PG_BIN:-}" ] && [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then missing+=(postgresql); fi
 [ -x /usr/bin/redis-server ] || missing+=(redis-server)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
+[ -x /usr/bin/turnserver ] || missing+=(coturn)
 apt_pid=""
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "installing beside npm: ${missing[*]}"
@@ -75,6 +76,15 @@ export CHROMIUM_PATH
 step "postgresql (the API tests also run on a real PostgreSQL)"
 if [ ! -x /usr/lib/postgresql/15/bin/initdb ] && [ -z "${PG_BIN:-}" ] && ! apt_install postgresql; then
   echo "PostgreSQL is not installed and cannot be here: tests/server/postgres.test.ts will not run." >&2
+fi
+
+step "coturn (calls relayed through a real TURN server)"
+# tests/support/coturn.ts starts its own turnserver on free loopback ports for the TURN tests (credential
+# minting, the relay-only calls); the package's system service is not used.
+if [ ! -x /usr/bin/turnserver ] && ! apt_install coturn; then
+  echo "coturn is missing and cannot be installed here (needs root and apt-get): the TURN tests fail." >&2
+  echo "Install Debian's 'coturn'." >&2
+  exit 1
 fi
 
 step "redis and nginx (the distributed test)"

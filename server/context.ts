@@ -4,6 +4,7 @@ import type { SecretBox } from './auth/secrets';
 import type { TokenService } from './auth/tokens';
 import type { ServerConfig } from './config';
 import type { Db } from './db/client';
+import type { CallIceService } from './domain/callIce';
 import type { CountCache } from './domain/countCache';
 import type { EvidenceSigner } from './domain/evidenceKey';
 import type { IpAllowListCache, ProxyTrust } from './domain/ipAllowList';
@@ -30,19 +31,19 @@ export interface AppContext {
   tokens: TokenService;
   secrets: SecretBox;
   storage: Storage;
-  /** Uploads per user: rate and how many at once (issue 25). */
+  /** Uploads per user: rate and how many at once. */
   uploads: UploadGate;
   mail: MailOutbox;
   /** Hands the mail queue to the relay (SMTP_URL); null without one (every message is sent as it is queued). */
   mailWorker: MailWorker | null;
-  /** Text messages (issue 29's second-channel code): the local stand-in, `server/integrations/sms.ts`. */
+  /** Text messages (the second-channel code): the local stand-in, `server/integrations/sms.ts`. */
   sms: SmsSender;
   /** Compares a login photo with the user's auth photo. */
   faceMatcher: FaceMatcher;
   regions: Region[];
   /** The dashboard's and the call report's answers, shared while they run and kept until they change. */
   reports: ReportReads;
-  /** The access checks' principals, kept until they change where the database says so (record 0179). */
+  /** The access checks' principals, kept until they change where the database says so (docs/decisions/0179-principals-kept-until-they-change.md). */
   principals: PrincipalReads;
   /** Profile list counts; write paths that change a company's profiles call `invalidate`. */
   profileCounts: CountCache;
@@ -50,23 +51,25 @@ export interface AppContext {
   calls: CallDesk;
   /** The webhook delivery engine (server/integrations/webhooks). */
   webhooks: WebhookWorker;
-  /** Who has a profile open, and `profile.changed` after each profile or document write (issue 12). */
+  /** Who has a profile open, and `profile.changed` after each profile or document write. */
   profileWatch: ProfileWatch;
-  /** `review.case_changed` to the company's reviewers after each committed case change (issue 30). */
+  /** `review.case_changed` to the company's reviewers after each committed case change. */
   reviewFeed: ReviewFeed;
-  /** Events for one staff user's sockets (notifications, issue 30). */
+  /** Events for one staff user's sockets (notifications). */
   userPush: UserPush;
-  /** Each company's IP allow-list, cached briefly (issue 15); its write paths call `forget`. */
+  /** Each company's IP allow-list, cached briefly; its write paths call `forget`. */
   ipAllowList: IpAllowListCache;
+  /** Each side's STUN/TURN servers and credentials, and the companies' relay-only calls (cached briefly). */
+  callIce: CallIceService;
   /** The proxies trusted for `X-Forwarded-For` (config `trustProxy`), as fastify's trust function. */
   proxyTrust: ProxyTrust | false;
-  /** Server-side sessions of access tokens (issue 20): logout and password changes end them. */
+  /** Server-side sessions of access tokens: logout and password changes end them. */
   sessions: SessionService;
-  /** Checkout sessions and their signed notifications (issue 15): the local payment service's adapter. */
+  /** Checkout sessions and their signed notifications: the local payment service's adapter. */
   payments: PaymentProvider;
-  /** Attempt limits (issue 26): counters in Redis with REDIS_URL, else in memory (server/auth/attemptLimiter.ts). */
+  /** Attempt limits: counters in Redis with REDIS_URL, else in memory (server/auth/attemptLimiter.ts). */
   limiters: LimiterFactory;
-  /** Signs evidence packages (issue 29): EVIDENCE_SIGNING_KEY, else the key kept sealed in the database. */
+  /** Signs evidence packages: EVIDENCE_SIGNING_KEY, else the key kept sealed in the database. */
   evidence: EvidenceSigner;
 }
 

@@ -1,4 +1,4 @@
-/** An error that becomes `{ detail }` with its status code (SPEC §8). */
+/** An error that becomes `{ detail }` with its status code (docs/product/errors.md). */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,

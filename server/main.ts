@@ -1,8 +1,11 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { demoLoginLines } from './db/seed';
+import { ensureSecretFile } from './secretFile';
 
 async function main() {
+  // Loading the configuration writes nothing: the secret a new data folder needs is kept before it is read.
+  ensureSecretFile();
   const config = loadConfig();
   const app = await buildApp(config);
   const address = await app.listen({ port: config.port, host: config.host });

@@ -21,7 +21,7 @@ const root = createRoot(container);
 
 const languages = startI18n();
 // Everything the first route needs (chunks, namespaces, first answers) starts now, beside the languages, so
-// the first render has it all and shows no fallback (issue 19); a slow part renders with the loading bar.
+// the first render has it all and shows no fallback; a slow part renders with the loading bar.
 // Signed out, the sign-in page needs nothing of the route table.
 const firstRoute = accounts.active()
   ? Promise.race([

@@ -1,5 +1,5 @@
 /**
- * Attempt limits (issue 26, OWASP ASVS 2.2.1) on `rate-limiter-flexible`: counters in Redis when REDIS_URL is set
+ * Attempt limits (OWASP ASVS 2.2.1) on `rate-limiter-flexible`: counters in Redis when REDIS_URL is set
  * (every process sees the same counts), in this process's memory otherwise. Each counter is a limiter made by
  * `createLimiters`; the policies on top of them are:
  * - `limitEach`: a plain fixed window (code sends, help-desk messages, code submits per address), and
@@ -184,7 +184,7 @@ export function createLoginGuard(limiters: LimiterFactory, limits: LoginLimits):
   };
 }
 
-/** Wrong e-mailed codes allowed per account and purpose in an hour (issue 26). */
+/** Wrong e-mailed codes allowed per account and purpose in an hour. */
 export const WRONG_CODES_PER_HOUR = 10;
 
 export interface CodeGuard {

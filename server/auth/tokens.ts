@@ -29,7 +29,7 @@ export interface CustomerClaims {
   company_id: number;
 }
 
-/** The sign-up token (issue 16): a verified e-mail's pending sign-up, before any company exists. */
+/** The sign-up token: a verified e-mail's pending sign-up, before any company exists. */
 export interface SignupClaims {
   signup_id: number;
   email: string;

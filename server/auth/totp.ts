@@ -32,7 +32,7 @@ export function verifyTotp(secret: string, code: string): boolean {
 }
 
 /**
- * Checks a user's code and uses up its time step (RFC 6238 §5.2: a code is accepted once): true only when the
+ * Checks a user's code and uses up its time step (RFC 6238 section 5.2: a code is accepted once): true only when the
  * code is right and its step is later than the last one this user used. One conditional update, so two
  * requests racing with the same code cannot both pass. A replayed code is refused like a wrong one.
  */

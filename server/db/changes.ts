@@ -1,9 +1,9 @@
 /**
  * The channels on which the database says, at commit, what changed (migrations 0037 and 0038): the payload is
  * the id of what changed, or '*' for everything.
- * - `rollups_changed`: a company's report figures (its id; record 0173);
+ * - `rollups_changed`: a company's report figures (its id, docs/decisions/0173-reports-kept-until-they-change.md);
  * - `principals_changed`: what a user may do (their id: role, flags, state, groups; '*' when a group's
- *   permissions changed; record 0179).
+ *   permissions changed; docs/decisions/0179-principals-kept-until-they-change.md).
  */
 export const ROLLUPS_CHANGED = 'rollups_changed';
 export const PRINCIPALS_CHANGED = 'principals_changed';

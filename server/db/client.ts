@@ -31,9 +31,9 @@ export interface Database {
    * the caller has seeded, so several processes starting together migrate and seed once.
    */
   startupDone?(): Promise<void>;
-  /** Which companies' report figures changed, told at commit (records 0173 and 0180). */
+  /** Which companies' report figures changed, told at commit (docs/decisions/0173-reports-kept-until-they-change.md, docs/decisions/0180-postgresql-tells-what-changed.md). */
   rollupChanges?: Changes;
-  /** Which users' principals (role, flags, state, groups) changed, told at commit (records 0179 and 0180). */
+  /** Which users' principals (role, flags, state, groups) changed, told at commit (docs/decisions/0179-principals-kept-until-they-change.md, docs/decisions/0180-postgresql-tells-what-changed.md). */
   principalChanges?: Changes;
 }
 
@@ -192,7 +192,7 @@ async function readyPglite(client: PGlite): Promise<PGlite> {
 }
 
 /**
- * PGlite in the folder `dir`, run in a thread of its own (record 0183): its queries, half of a request's CPU,
+ * PGlite in the folder `dir`, run in a thread of its own (docs/decisions/0183-pglite-in-a-thread.md): its queries, half of a request's CPU,
  * run beside the requests instead of between them.
  */
 async function pgliteThreadDatabase(dir: string): Promise<Database> {

@@ -1,5 +1,5 @@
 /**
- * The database thread (record 0183): the server's PGlite, run in a worker thread of its own so that its
+ * The database thread (docs/decisions/0183-pglite-in-a-thread.md): the server's PGlite, run in a worker thread of its own so that its
  * queries (WebAssembly, half of a list request's CPU) run on one core while the requests are answered on the
  * other. `pgliteRemote.ts` starts it and speaks to it; this side answers each message with one reply, in order.
  *

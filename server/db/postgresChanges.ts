@@ -21,7 +21,7 @@ interface Subscriber {
 }
 
 /**
- * PostgreSQL's changes (record 0180). Every pooled connection (the pool's `onConnect` is the feed's) LISTENs on
+ * PostgreSQL's changes (docs/decisions/0180-postgresql-tells-what-changed.md). Every pooled connection (the pool's `onConnect` is the feed's) LISTENs on
  * `channels` and tells the notifications of its own transactions: PostgreSQL sends them to the session before the
  * answer to its COMMIT, so a write of this process is told before the writer's own await goes on, as on PGlite. A
  * connection of the feed's own LISTENs all the time and tells the rest (the other processes' writes, a moment after

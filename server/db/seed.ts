@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { createSecretBox } from '../auth/secrets';
 import { loadConfig } from '../config';
+import { ensureSecretFile } from '../secretFile';
 import { createLocalStorage } from '../storage/storage';
 import { openDatabase } from './client';
 import { DEMO_USERS, seedDemo, truncateAll } from './seed/demo';
@@ -22,6 +23,8 @@ async function main() {
   if (profiles !== undefined && (!Number.isInteger(profiles) || profiles < 0)) {
     throw new Error('--profiles must be a whole number');
   }
+  // The seed seals secrets with the server secret: it must be the one the server will read.
+  ensureSecretFile();
   const config = loadConfig();
   const database = await openDatabase(config);
   try {

@@ -32,7 +32,7 @@ async function answerUser(ctx: Ctx, companyId: number, userId: number): Promise<
   return user;
 }
 
-// ---------------------------------------------------------------- two-factor (§4, §7 otp_reset/verify)
+// ---------------------------------------------------------------- two-factor (otp_reset/verify)
 
 /**
  * `disable: false`: a new secret, kept pending (encrypted) until `otpVerify` proves the app has it.
@@ -76,7 +76,7 @@ export async function otpVerify(
   return answerUser(ctx, companyId, userId);
 }
 
-// ---------------------------------------------------------------- auth photo (§7 user/{id}/photo)
+// ---------------------------------------------------------------- auth photo (user/{id}/photo)
 
 /** Stores a new auth photo (JPEG or PNG by its bytes, ≤ 5 MB) after the password is confirmed. */
 export async function setAuthPhoto(
@@ -96,7 +96,7 @@ export async function setAuthPhoto(
   return answerUser(ctx, companyId, userId);
 }
 
-// ---------------------------------------------------------------- e-mailed codes (§7, no authentication)
+// ---------------------------------------------------------------- e-mailed codes (no authentication)
 
 const codeRules = (ctx: Ctx) => ctx.config.oneTimeCodes;
 
@@ -119,7 +119,7 @@ export async function sendPasswordResetCode(ctx: Ctx, email: string): Promise<vo
 /**
  * Sets the new password of every active user with that e-mail on this server (the same person in
  * each of its companies) and clears their forced reset. 400 'Invalid code' for a wrong, used or
- * expired code; the §5 password rule is checked first, so a weak password does not use up the code.
+ * expired code; the password rule is checked first, so a weak password does not use up the code.
  */
 export async function submitPasswordReset(
   ctx: Ctx,
@@ -141,7 +141,7 @@ export async function submitPasswordReset(
     .set({ passwordHash, forcePasswordReset: false })
     .where(and(eq(sql`lower(${users.email})`, body.email.toLowerCase()), eq(users.isActive, true)))
     .returning({ id: users.id });
-  // A reset password ends every session of those users (issue 20).
+  // A reset password ends every session of those users.
   await ctx.sessions.endAllOf(
     ctx.db,
     changed.map(({ id }) => id),

@@ -11,7 +11,7 @@ type AmlHistoryDetail = import('zod').infer<typeof amlHistoryDetailSchema>;
 
 export const AML_DISABLED = 'AML is not enabled for this company';
 
-/** AML is on only when the company config names a provider (SPEC §6); returns that provider. */
+/** AML is on only when the company config names a provider (docs/product/roles.md); returns that provider. */
 export async function requireAmlProvider(db: DbOrTx, companyId: number): Promise<string> {
   const company = await requireCompany(db, companyId);
   if (!company.amlProvider) throw forbidden(AML_DISABLED);

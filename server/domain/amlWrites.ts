@@ -1,5 +1,5 @@
 /**
- * AML writes (SPEC §7): running a screening of a profile and approving its result. Each runs in one
+ * AML writes (docs/product/api.md): running a screening of a profile and approving its result. Each runs in one
  * transaction with the profile row locked and writes the profile's activity log.
  */
 import { and, eq } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * The audit log (issue 13): one function, `recordAudit`, that every staff write path calls inside its own
+ * The audit log: one function, `recordAudit`, that every staff write path calls inside its own
  * transaction, so an entry exists exactly when the change does. Who and from where come from the request
  * (an AsyncLocalStorage set by `installAuditContext`); the write path says what changed.
  */
@@ -142,7 +142,7 @@ function toEntry(row: typeof auditLog.$inferSelect): AuditEntry {
   };
 }
 
-/** The log's one ordering, newest first, by keyset (record 0164). */
+/** The log's one ordering, newest first, by keyset (docs/decisions/0164-keyset-lists.md). */
 const AUDIT_ORDERING: KeysetOrdering = {
   name: '-created_at',
   key: { expr: auditLog.createdAt, kind: 'timestamp' },

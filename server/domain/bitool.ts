@@ -18,7 +18,7 @@ import type { ReportReads } from './reportReads';
 
 /**
  * The dashboard's range: both dates as given; end defaults to today (UTC) and start to 6 months before
- * the end (§9). A start given alone must not be after today.
+ * the end (docs/product/constants.md). A start given alone must not be after today.
  */
 export function bitoolRange(query: BitoolQuery, now: Date = new Date()): { start: string; end: string } {
   const today = dayOf(now);
@@ -103,7 +103,7 @@ async function readBitool(db: DbOrTx, companyId: number, start: string, end: str
   const [periodResult, checkResult] = await Promise.all([
     db.execute(sql`
       WITH rolled AS (
-        -- The dashboard rollups (record 0170): per UTC day, profiles created and decided by status and AML
+        -- The dashboard rollups (docs/decisions/0170-dashboard-rollups.md): per UTC day, profiles created and decided by status and AML
         -- screenings, kept by triggers on profiles and aml_history.
         SELECT source, day::timestamp AT TIME ZONE 'UTC' AS day, key AS status, n, hits, errors
           FROM dashboard_rollups
@@ -116,7 +116,7 @@ async function readBitool(db: DbOrTx, companyId: number, start: string, end: str
       ), screened AS (
         SELECT day, n, hits, errors FROM rolled WHERE source = 'screened'
       ), called AS (
-        -- The call rollups (record 0167): per UTC day, agent and status, kept by triggers on video_calls.
+        -- The call rollups (docs/decisions/0167-call-rollups.md): per UTC day, agent and status, kept by triggers on video_calls.
         SELECT day::timestamp AT TIME ZONE 'UTC' AS day, status, sum(calls) AS n FROM call_rollups
          WHERE company_id = ${companyId} AND ${days}
          GROUP BY 1, 2

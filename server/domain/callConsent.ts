@@ -1,5 +1,5 @@
 /**
- * The customer's consent to being recorded and photographed (issue 29, the procedure's consent step): asked on
+ * The customer's consent to being recorded and photographed (the procedure's consent step): asked on
  * the join page before the camera starts, in the customer's language, and stored on the call with the time, the
  * address and the very text agreed to. Where the procedure has a consent step, the step is recorded as passed at
  * the start of the recording, so a guided decision sees it like any other step.

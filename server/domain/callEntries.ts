@@ -3,9 +3,9 @@ import type { CallEntry } from '#contract/videocalls';
 import type { DbOrTx } from '../db/client';
 import { videoCallAnswers, videoCallQuestions } from '../db/schema';
 import { iso } from './format';
-import { requireCall } from './videocalls';
+import { requireCall } from './videocalls/calls';
 
-/** The answers and notes of a call of the company, oldest first, with the question texts in `lang` (issue 25). */
+/** The answers and notes of a call of the company, oldest first, with the question texts in `lang`. */
 export async function callEntries(
   db: DbOrTx,
   companyId: number,

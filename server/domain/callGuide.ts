@@ -1,5 +1,5 @@
 /**
- * The customer's side of a guided call (issue 29 points 1 and 5): the step the agent shows them, the serial
+ * The customer's side of a guided call: the step the agent shows them, the serial
  * number they type, and the second-channel code the agent sends them and they type back. What the customer
  * types becomes a step result recorded by the server (`created_by` null) at its offset in the recording; the
  * agent still decides, and may record a later result of the same step.
@@ -25,7 +25,7 @@ import type { SmsSender } from '../integrations/sms';
 import { iso } from './format';
 import { identProcedure, STEP_DETAILS, toCallStep } from './identProcedure';
 import { type CodeRules, codeState, issueCode, tryCode } from './oneTimeCodes';
-import { lockCall, requireCall } from './videocalls';
+import { lockCall, requireCall } from './videocalls/calls';
 
 /** How long a second-channel code can be typed. */
 export const CALL_CODE_TTL_MS = 10 * 60 * 1000;

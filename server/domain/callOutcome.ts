@@ -1,5 +1,5 @@
 /**
- * The final status of a call under the company's identification procedure (issue 29 point 2). On a guided
+ * The final status of a call under the company's identification procedure. On a guided
  * procedure a passing status (COMPLETE) needs the latest result of every mandatory step passed (the decision
  * step excluded: it is the status itself), and every status carries a reason id from the company's list:
  * a decision reason for COMPLETE, an abort reason otherwise. Without guidance the reason id stays optional

@@ -1,5 +1,5 @@
 /**
- * The quality of a call (issue 29 point 6): samples of what each side received, sent by the agent's studio
+ * The quality of a call: samples of what each side received, sent by the agent's studio
  * (POST /videocall/{id}/quality) and the customer's page (…/quality/customer with the join token), kept per
  * call and side (at most MAX_QUALITY_SAMPLES each) and summarised with min / median / max and the issues.
  */
@@ -18,7 +18,8 @@ import type { DbOrTx } from '../db/client';
 import { videoCallQuality, type videoCalls } from '../db/schema';
 import { conflict, forbidden } from '../errors';
 import { iso } from './format';
-import { callOfLink, requireCall } from './videocalls';
+import { requireCall } from './videocalls/calls';
+import { callOfLink } from './videocalls/joinLinks';
 
 /** How long after a call ended its last samples (still in flight at hang-up) are taken. */
 export const QUALITY_GRACE_MS = 60 * 1000;

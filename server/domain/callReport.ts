@@ -19,7 +19,7 @@ export function rangeBounds(start: string, end: string): { from: Date; until: Da
 export const dayBin = (column: string): SQL =>
   sql.raw(`date_bin('1 day', ${column}, TIMESTAMPTZ '2000-01-01 00:00:00+00')`);
 
-/** `sum(n) FILTER (WHERE status = k)` for every §4 code, as one int array (index = code). */
+/** `sum(n) FILTER (WHERE status = k)` for every call status code, as one int array (index = code). */
 export function statusArray(count: string): SQL {
   const parts = CALL_STATUSES.map((_, code) => `coalesce(sum(${count}) FILTER (WHERE status = ${code}), 0)`);
   return sql.raw(`array[${parts.join(', ')}]::int[]`);
@@ -88,7 +88,7 @@ async function readCallReport(
   companyId: number,
   range: { start_date: string; end_date: string },
 ): Promise<CallReport> {
-  // call_rollups (record 0167): the calls' figures per UTC day, agent and status, kept by triggers; a range
+  // call_rollups (docs/decisions/0167-call-rollups.md): the calls' figures per UTC day, agent and status, kept by triggers; a range
   // reads days × agents × statuses rows, however many calls there are.
   const inRange = sql`company_id = ${companyId} AND day >= ${range.start_date}::date
     AND day < ${addDays(range.end_date, 1)}::date`;

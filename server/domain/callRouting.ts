@@ -1,5 +1,5 @@
 /**
- * A company's call routing (issue 29, point 4): ring every free agent, or offer each waiting call to one agent
+ * A company's call routing: ring every free agent, or offer each waiting call to one agent
  * at a time for `offer_seconds`. The desk's reads for choosing the agent are here too.
  */
 import { and, count, eq, gte, inArray, isNotNull } from 'drizzle-orm';
@@ -119,7 +119,7 @@ export async function callLanguage(db: DbOrTx, callId: number): Promise<string |
   return row?.language ?? null;
 }
 
-/** Records an offer and why that agent (issue 29: the choice is kept). */
+/** Records an offer and why that agent (the choice is kept). */
 export async function recordOffer(db: DbOrTx, offer: typeof callOffers.$inferInsert): Promise<void> {
   await db.insert(callOffers).values(offer);
 }

@@ -1,5 +1,5 @@
 /**
- * Screenshots of the customer's video taken by the agent for the steps of a guided call (issue 29): stored
+ * Screenshots of the customer's video taken by the agent for the steps of a guided call: stored
  * with their SHA-256, listed and served to reviewers, and named by the step results they prove
  * (`details.screenshots`). A passed face, ID front, ID back or security-features step needs them.
  */
@@ -23,7 +23,7 @@ import { badRequest, conflict, forbidden, HttpError, notFound } from '../errors'
 import { newKey, type Storage } from '../storage/storage';
 import { uploadAllowance } from './evidence';
 import { iso } from './format';
-import { lockCall, requireCall } from './videocalls';
+import { lockCall, requireCall } from './videocalls/calls';
 
 type ScreenshotRow = typeof videoCallScreenshots.$inferSelect;
 

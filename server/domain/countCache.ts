@@ -4,10 +4,10 @@
  * re-status a company's rows call `invalidate(companyId)`; the short time-to-live is the safety net, so an exact
  * count is at most `ttlMs` old.
  *
- * An estimated count (past the list's cap: "about N", record 0164) is kept `estimatedTtlMs`, a minute: it is the
+ * An estimated count (past the list's cap: "about N", docs/decisions/0164-keyset-lists.md) is kept `estimatedTtlMs`, a minute: it is the
  * planner's figure from the table's statistics, which change when PostgreSQL analyses the table, not with each
  * write, and finding again that a search passes the cap cost up to 190 ms on PGlite at a million profiles (the
- * trigram index's matches of "Yılmaz"), a stall of every request behind it, every 2 s (record 0183).
+ * trigram index's matches of "Yılmaz"), a stall of every request behind it, every 2 s (docs/decisions/0183-pglite-in-a-thread.md).
  */
 export interface CountCache {
   get(companyId: number, filterKey: string, now?: number): number | undefined;

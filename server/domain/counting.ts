@@ -1,5 +1,5 @@
 /**
- * Counting a list without reading all of it (record 0164): exact up to a cap, the planner's estimate
+ * Counting a list without reading all of it (docs/decisions/0164-keyset-lists.md): exact up to a cap, the planner's estimate
  * above. Counting a million matching rows costs about as much as reading them; "about 1,000,000" is what
  * a person paging through them needs.
  */

@@ -1,5 +1,5 @@
 /**
- * The document write paths (issue 7): review, archive, delete, field and type overrides, alert overrides and
+ * The document write paths: review, archive, delete, field and type overrides, alert overrides and
  * the record of an upload. Each takes the transaction, locks the document row, answers 404 for another
  * company's (or a deleted) document, changes nothing on bad input and logs into the profile's activity log.
  */

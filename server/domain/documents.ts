@@ -23,7 +23,7 @@ function checksOf(stored: Record<string, unknown>): Checks {
   return result;
 }
 
-/** Extracted fields with staff overrides applied; every field of §3 is present. */
+/** Extracted fields with staff overrides applied; every content field is present. */
 export function contentOf(
   extracted: Record<string, string | null>,
   overrides: Record<string, string | null>,

@@ -1,5 +1,5 @@
 /**
- * Evidence kept once (issue 25, point 4): which stored file is a call's recording, screenshot or a document's page, the
+ * Evidence kept once: which stored file is a call's recording, screenshot or a document's page, the
  * SHA-256 it was stored with, a check of that hash when the file is served, and the start-up sweep of what
  * interrupted uploads left in storage.
  */

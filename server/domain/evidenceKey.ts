@@ -1,5 +1,5 @@
 /**
- * The server's evidence signing key (issue 29): Ed25519, from EVIDENCE_SIGNING_KEY, else generated once and
+ * The server's evidence signing key: Ed25519, from EVIDENCE_SIGNING_KEY, else generated once and
  * kept in `server_keys`, sealed with the secret box, so that every process and every restart signs with the
  * same key. The first process to insert wins; the others read its key.
  */

@@ -1,5 +1,5 @@
 /**
- * The evidence package of a video call (issue 29, point 3): a ZIP streamed to the caller with the recording,
+ * The evidence package of a video call: a ZIP streamed to the caller with the recording,
  * the images taken during the call (document pages, step screenshots), `call.json`, `steps.json`, a PDF
  * report, `manifest.sha256` (the SHA-256 of every file, in `sha256sum` format), `manifest.sha256.sig` (the
  * server's Ed25519 signature of the manifest's exact bytes, base64) and `public_key.pem`. Files are hashed
@@ -30,7 +30,7 @@ import { type EvidenceFile, recordHashMismatch } from './evidence';
 import type { EvidenceSigner } from './evidenceKey';
 import { renderReport } from './evidenceReport';
 import { fullName, iso } from './format';
-import { requireCall } from './videocalls';
+import { requireCall } from './videocalls/calls';
 
 /** One file of the package. */
 export interface PackageFile {
@@ -50,7 +50,7 @@ export interface CallFacts {
   company: { id: number; name: string };
   agent: { id: number; name: string; email: string } | null;
   profile: { id: number; legalHold: boolean };
-  /** What each side received (issue 29 point 6). */
+  /** What each side received. */
   quality: CallQuality;
   entries: {
     id: number;

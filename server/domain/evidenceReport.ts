@@ -1,5 +1,5 @@
 /**
- * The PDF report of a call in an evidence package (issue 29): the call's facts on plain pages, in the studio's
+ * The PDF report of a call in an evidence package: the call's facts on plain pages, in the studio's
  * default language (en-US). Standard Helvetica: letters it cannot write (Turkish ı, ş, ğ …) are written as
  * their nearest Latin letter; call.json keeps every text exactly.
  */

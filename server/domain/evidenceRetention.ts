@@ -1,5 +1,5 @@
 /**
- * How long a call's evidence is kept (issue 29, point 3): each company's retention in days, a legal hold on a
+ * How long a call's evidence is kept: each company's retention in days, a legal hold on a
  * profile that keeps its calls' evidence past it, and the job that deletes what is past it.
  *
  * The job claims a batch of calls in one UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED), so several

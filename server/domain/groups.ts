@@ -1,4 +1,4 @@
-/** Groups of a company (issue 13): extra page permissions for their members (see `permissionsOf`). */
+/** Groups of a company: extra page permissions for their members (see `permissionsOf`). */
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Permission } from '#contract/common';
 import type { Group } from '#contract/companies';
@@ -44,7 +44,7 @@ async function lockGroup(tx: Tx, companyId: number, groupId: number) {
   return row;
 }
 
-/** Keeps §6 order and drops repeats. */
+/** Keeps the order of PERMISSIONS and drops repeats. */
 const ordered = (permissions: readonly Permission[]) => [...new Set(permissions)];
 
 export async function createGroup(

@@ -1,5 +1,5 @@
 /**
- * The identification procedure of a company (issue 29 point 1) and the step results of its calls (point 2).
+ * The identification procedure of a company and the step results of its calls.
  * A company that never saved a procedure follows the default template (version 0); every save bumps the
  * version (If-Match) and is audited with the procedure before and after. Step results are evidence: written
  * once by the call's agent, never changed.
@@ -20,7 +20,7 @@ import { recordAudit } from './audit';
 import { checkStepScreenshots } from './callScreenshots';
 import { iso } from './format';
 import { type Seen, StaleVersionError } from './versions';
-import { requireCall } from './videocalls';
+import { requireCall } from './videocalls/calls';
 
 /** How long after a call ended its agent may still record a step (the wrap-up: decision, last results). */
 export const STEP_GRACE_MS = 15 * 60 * 1000;

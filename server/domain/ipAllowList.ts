@@ -1,5 +1,5 @@
 /**
- * The IP allow-list (issue 15): each company's list of addresses and CIDR ranges its staff may use.
+ * The IP allow-list: each company's list of addresses and CIDR ranges its staff may use.
  * Enforced on every authenticated request (`enforceIpAllowList` from `authenticate`), on staff socket
  * connections and at sign-in; an empty list lets every address in. Parsing and matching live in the
  * shared, pure `contract/ipRanges.ts`; this module adds the cache, the write paths with their
@@ -7,6 +7,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { and, asc, eq } from 'drizzle-orm';
+import type { IpAllowListEntry } from '#contract/ipAllowList';
 import {
   allowedBy,
   type IpRange,
@@ -16,7 +17,6 @@ import {
   rangeKey,
   rangeProblemText,
 } from '#contract/ipRanges';
-import type { IpWhitelistEntry } from '#contract/ipWhitelist';
 import type { Db, DbOrTx } from '../db/client';
 import { companies, ipAllowlist, users } from '../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../errors';
@@ -194,7 +194,7 @@ export async function dropSocketsOutside(
 
 type Row = typeof ipAllowlist.$inferSelect;
 
-export async function listEntries(db: DbOrTx, companyId: number): Promise<IpWhitelistEntry[]> {
+export async function listEntries(db: DbOrTx, companyId: number): Promise<IpAllowListEntry[]> {
   const rows = await db
     .select({
       entry: ipAllowlist,

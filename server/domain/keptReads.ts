@@ -1,11 +1,11 @@
 import type { Change, Changes } from '../db/changes';
 
 /**
- * Reads whose answers are kept until the database says what they were read from changed (records 0173 and
- * 0179): an answer is keyed by the version of its id (a company, a user) taken before its read starts, so a change
+ * Reads whose answers are kept until the database says what they were read from changed
+ * (docs/decisions/0173-reports-kept-until-they-change.md, docs/decisions/0179-principals-kept-until-they-change.md): an answer is keyed by the version of its id (a company, a user) taken before its read starts, so a change
  * told while it runs makes it stale for the next caller. While not following the changes, an answer lives only
  * as long as its read runs (asked for meanwhile, the same read answers); so too while the changes may go untold
- * (the changes are blind: PostgreSQL's listening connection is down, record 0180), and once they are heard again
+ * (the changes are blind: PostgreSQL's listening connection is down, docs/decisions/0180-postgresql-tells-what-changed.md), and once they are heard again
  * everything counts as changed. At most `maxKept` answers are kept (the oldest goes first); a failure answers those
  * waiting for it, then is forgotten.
  */

@@ -1,5 +1,5 @@
 /**
- * Keyset paging (issue 31 point 2, record 0164): a page continues after (or before) the sort key and id of
+ * Keyset paging (docs/decisions/0164-keyset-lists.md): a page continues after (or before) the sort key and id of
  * a row instead of skipping `offset` rows, so a page deep in a list of millions costs what the first one
  * costs. The position travels as an opaque cursor: base64url JSON of the ordering, the key as PostgreSQL
  * writes it, the id and the direction. Every cursor is checked before it reaches SQL: a forged one is a
@@ -163,7 +163,7 @@ export function readWindow(
 
 /**
  * The rows a page reads (its size and one more), written into the statement's text rather than sent as a parameter,
- * for the studio's page sizes and the API's defaults (record 0188); otherwise `otherwise` (by default the number,
+ * for the studio's page sizes and the API's defaults (docs/decisions/0188-list-planned-once-ids-from-the-index.md); otherwise `otherwise` (by default the number,
  * which drizzle sends as a parameter). Over `LIMIT $n` PostgreSQL's plan for any value assumes the limit keeps a
  * tenth of the rows, so on a large table it looks dearer than a plan for the value, and every run of the statement
  * was planned anew: at 1,000,000 profiles about as much CPU as running it. With the number in the text, the
@@ -224,7 +224,7 @@ export interface ListRows {
  * One keyset page of a list read by drizzle's builder (the lists without prepared queries): `read` gets
  * the condition that places the page (a cursor's seek, at an offset the page's ids, or undefined on the first
  * page), the order and the rows to read, and must select each row's `keyTextOf` for `positionOf`. A page at an
- * offset reads its ids first from `rows`, along the ordering's index (record 0193): the rows it skips are index
+ * offset reads its ids first from `rows`, along the ordering's index (docs/decisions/0193-list-ids-from-the-index-at-any-offset.md): the rows it skips are index
  * entries, not table rows, and `read` never skips any.
  */
 export async function readKeysetPage<R>(

@@ -69,8 +69,8 @@ function uniqueRegions(candidates: Candidate[]): Region[] {
 }
 
 /**
- * The login of the login host (§7, §4): password first, then the region choice, the forced resets
- * (§8), the one-time code and the face photo. Throws 400 `{ detail }` errors; "Two Factor Reset
+ * The login of the login host (docs/product/api.md, docs/product/states.md): password first, then the region choice, the forced resets
+ * (docs/product/errors.md), the one-time code and the face photo. Throws 400 `{ detail }` errors; "Two Factor Reset
  * Required" also carries a restricted `access` token, the user's `server` and `user_id`.
  */
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -112,7 +112,7 @@ export interface LoginDeps {
   regions: Region[];
   storage: Storage;
   faceMatcher: FaceMatcher;
-  /** The companies' IP allow-lists (issue 15), checked once the account is known. */
+  /** The companies' IP allow-lists, checked once the account is known. */
   ipAllowList?: IpAllowListCache;
   sessions: Pick<SessionService, 'start'>;
 }
@@ -143,7 +143,7 @@ export async function login(
     if (candidate.isActive) matching.push(candidate);
     else disabled = true;
   }
-  // Only the right password learns that the account is disabled (issue 27); a guess stays Invalid Credentials.
+  // Only the right password learns that the account is disabled; a guess stays Invalid Credentials.
   if (matching.length === 0)
     throw badRequest(disabled ? ACCOUNT_DISABLED_DETAIL : DETAILS.invalidCredentials);
 
@@ -170,7 +170,7 @@ export async function login(
       user_id: user.id,
     });
   }
-  // Passkeys (issue 26 point 10, server/domain/passkeys.ts): the passkey as the second factor, instead of TOTP.
+  // Passkeys (server/domain/passkeys.ts): the passkey as the second factor, instead of TOTP.
   const passkeyUsed = await passkeySecondFactor(deps, user, body);
   if (user.mfaSecret && !passkeyUsed) {
     if (!body.otp) throw badRequest(DETAILS.otpRequired);
@@ -183,7 +183,7 @@ export async function login(
 
   await deps.db.update(users).set({ lastLogin: new Date() }).where(eq(users.id, user.id));
   // Availability changes through the call desk only (persisted and broadcast): an agent live elsewhere keeps
-  // it, any other new session starts Offline (§4).
+  // it, any other new session starts Offline (docs/product/states.md).
   await deps.calls.sessionStarted(user.companyId, user.id);
   const { access } = await deps.sessions.start(deps.db, {
     userId: user.id,

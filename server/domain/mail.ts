@@ -1,4 +1,4 @@
-/** The company's mail as its Admins see it (issue 32, record 0160): the list, a retry, the template preview. */
+/** The company's mail as its Admins see it (docs/decisions/0160-mail-queue.md): the list, a retry, the template preview. */
 import { and, count, desc, eq } from 'drizzle-orm';
 import {
   type CompanyMailLanguage,

@@ -1,5 +1,5 @@
 /**
- * Notifications (issue 30 point 5): a note's @mentions become notifications of colleagues of the same company.
+ * Notifications: a note's @mentions become notifications of colleagues of the same company.
  * Other companies' users, unknown handles, the author, inactive and API users are left as plain text and never
  * told. docs/decisions/0152-mentions-and-bell.md.
  */

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../db/client';
 import { oneTimeCodes } from '../db/schema';
 
 /**
- * What a one-time code is for. A call's second-channel code (issue 29) is keyed by `call:<id>` instead of an
+ * What a one-time code is for. A call's second-channel code is keyed by `call:<id>` instead of an
  * e-mail address: it belongs to the call, whichever address or number it went to.
  */
 export type CodePurpose = 'reset_password' | 'email_verification' | 'call_code';

@@ -1,5 +1,5 @@
 /**
- * Sign-in with a passkey alone (issue 26 point 10): the passkey names its user; server/domain/passkeys.ts
+ * Sign-in with a passkey alone: the passkey names its user; server/domain/passkeys.ts
  * holds the ceremonies, server/domain/login.ts the password sign-in whose checks this one repeats.
  */
 import { eq } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * Passkeys for staff (issue 26 point 10, docs/decisions/0115-passkeys-for-staff.md): WebAuthn with
+ * Passkeys for staff (docs/decisions/0115-passkeys-for-staff.md): WebAuthn with
  * @simplewebauthn/server.
  * - The relying party is the studio page's own host: the request's `Origin` must be one of the studio's
  *   addresses (PUBLIC_URL, SECOND_REGION_URL), and its host name is the RP ID. Browsers refuse WebAuthn on

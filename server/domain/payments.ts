@@ -1,5 +1,5 @@
 /**
- * Plan and payment (issue 15): checkout sessions started by the studio, their outcome applied from the
+ * Plan and payment: checkout sessions started by the studio, their outcome applied from the
  * provider's signed notifications only, and the company's plan that a paid session sets.
  */
 import { and, count, desc, eq, gte, lt, lte } from 'drizzle-orm';
@@ -11,6 +11,7 @@ import type {
   Plan,
   SessionStatus,
 } from '#contract/payments';
+import { DAY_MS } from '#contract/time';
 import type { ServerConfig } from '../config';
 import type { Db, DbOrTx } from '../db/client';
 import { companies, packages, paymentNotifications, payments, profiles } from '../db/schema';
@@ -185,7 +186,7 @@ async function applyPlan(tx: DbOrTx, row: PaymentRow, paidAt: Date): Promise<voi
     packageId: pkg.id,
     paymentStatus: 'paid',
     planPeriodStart: paidAt,
-    planPeriodEnd: new Date(paidAt.getTime() + pkg.periodDays * 86_400_000),
+    planPeriodEnd: new Date(paidAt.getTime() + pkg.periodDays * DAY_MS),
     planVerifications: pkg.verifications,
     activeServices: services,
     // AML screening needs a provider: the local lists unless the operator configured one.

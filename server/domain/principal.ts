@@ -20,7 +20,7 @@ function asRole(value: string): Role {
   return (ROLES as readonly string[]).includes(value) ? (value as Role) : 'Restricted User';
 }
 
-/** The role's page permissions plus those of the user's groups, in the order of SPEC §6. */
+/** The role's page permissions plus those of the user's groups, in the order of PERMISSIONS. */
 export function permissionsOf(role: Role, groupPermissions: readonly string[]): Permission[] {
   const granted = new Set<string>([...ROLE_PERMISSIONS[role], ...groupPermissions]);
   return PERMISSIONS.filter((p) => granted.has(p));
@@ -34,7 +34,7 @@ export interface PrincipalState {
 
 /**
  * Loads an active user as a principal; null when missing or disabled. One query (the user and their groups'
- * permissions): a change of role, groups or state applies to the next request in every process (issue 26), read
+ * permissions): a change of role, groups or state applies to the next request in every process, read
  * by every request or kept until the database says it changed (`createPrincipalReads`).
  */
 export async function loadPrincipalState(db: DbOrTx, userId: number): Promise<PrincipalState | null> {
@@ -79,7 +79,7 @@ export async function loadPrincipal(db: DbOrTx, userId: number): Promise<Princip
 }
 
 /**
- * The principals of the requests' access checks (records 0179 and 0180). While the database tells at commit whose
+ * The principals of the requests' access checks (docs/decisions/0179-principals-kept-until-they-change.md, docs/decisions/0180-postgresql-tells-what-changed.md). While the database tells at commit whose
  * principal changed (migration 0038), a principal read is kept until that user's (or everyone's) change: it is
  * keyed by the user's version taken before the read starts, so a write that commits while a read runs makes that
  * read stale for the next caller, and a change of role, groups or state applies to the next request in the process

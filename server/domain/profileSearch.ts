@@ -13,7 +13,7 @@ export interface SearchCondition {
 }
 
 /**
- * The list's `search` as one condition with placeholders (record 0165). Every form is served by an index of
+ * The list's `search` as one condition with placeholders (docs/decisions/0165-profile-search-by-index.md). Every form is served by an index of
  * migration 0034: the trigram index on the stored `search_text` (a substring of the folded name, e-mail or ID
  * number, or of the phone's digits), the b-tree on the start of `search_text`, the folded name (a 1–2 character search
  * is a name prefix: trigrams need 3 characters) and the b-tree on the ID number (an exact ID number).
@@ -107,7 +107,7 @@ function isPhoneLike(term: string): boolean {
 
 /**
  * A substring search as two conditions with the same matches, each kept by a generic plan on the read that
- * suits it (record 0169). The list counts the matches first, up to `SEARCH_COUNT_CAP`, with `few`, then reads
+ * suits it (docs/decisions/0169-search-few-or-many.md). The list counts the matches first, up to `SEARCH_COUNT_CAP`, with `few`, then reads
  * its page with `few` or, from `manyFrom` matches on, with `many`:
  * - `few`: search_text LIKE the pattern, written twice. A generic plan cannot know the pattern and guesses that
  *   1 profile in 200 matches; two equal conditions bring the guess to 1 in 40,000, so the plan reads the
@@ -116,7 +116,7 @@ function isPhoneLike(term: string): boolean {
  *   stops at the page's last row: a common term ("Yılmaz", one profile in sixteen) fills a page of 20 from
  *   about 320 rows, where the trigram plan fetched and sorted every match (62,500 at 1,000,000 profiles). The
  *   list reads the page's ids first: along the default ordering, from the index alone, which holds search_text
- *   (migration 0039, record 0188).
+ *   (migration 0039, docs/decisions/0188-list-planned-once-ids-from-the-index.md).
  * - `estimate`: the count past the cap is the planner's estimate of this one, planned for the search itself
  *   (70,710 for those 62,500; the generic conditions above would say 25 or 5,000 whatever the term).
  */

@@ -69,7 +69,7 @@ export interface Actor {
   companyId: number;
 }
 
-/** A review case's company, profile and the staff user whose write opened it (issue 30). */
+/** A review case's company, profile and the staff user whose write opened it. */
 export const caseOf = (actor: Actor, profileId: number) => ({
   companyId: actor.companyId,
   profileId,
@@ -122,7 +122,7 @@ export function canTransition(from: string, to: ProfileStatus): boolean {
 export const needsReason = (status: ProfileStatus) =>
   (STATUSES_NEEDING_REASON as readonly string[]).includes(status);
 
-/** The reject reason rule (SPEC §5): the trimmed reason, or a 400. */
+/** The reject reason rule (docs/product/validation.md): the trimmed reason, or a 400. */
 export function checkedReason(body: StatusChangeBody): string | null {
   if (!needsReason(body.status)) return null;
   const reason = (body.reject_reason ?? '').trim();

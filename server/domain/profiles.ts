@@ -123,7 +123,7 @@ export function toProfile(row: ProfileRow): Profile {
   };
 }
 
-/** The sort keys of the orderings (record 0164; the expressions are those migration 0033 indexes). */
+/** The sort keys of the orderings (docs/decisions/0164-keyset-lists.md, the expressions are those migration 0033 indexes). */
 const SORT_KEYS: Record<string, KeysetOrdering['key']> = {
   created_at: { expr: profiles.createdAt, kind: 'timestamp' },
   updated_at: { expr: profiles.updatedAt, kind: 'timestamp' },
@@ -250,7 +250,7 @@ function listQuery(
     const conditions = seek ? and(where, seek) : where;
     const order = orderByOf(ordering, back);
     if (idsFirst) {
-      // The page's ids first, then their rows (records 0188, 0193): the ids come from an index-only scan of the
+      // The page's ids first, then their rows (docs/decisions/0188-list-planned-once-ids-from-the-index.md, docs/decisions/0193-list-ids-from-the-index-at-any-offset.md): the ids come from an index-only scan of the
       // ordering's index (migrations 0039 and 0040: each holds its column, the default's and the name's also
       // search_text), so the rows an offset skips are not read from the table, nor, along those two orderings,
       // the rows a search does not match.
@@ -291,9 +291,9 @@ export interface ProfilePage extends ListCount {
 }
 
 /**
- * A page of the company's profiles: by cursor (keyset, record 0164) or by offset, with the filters'
+ * A page of the company's profiles: by cursor (keyset, docs/decisions/0164-keyset-lists.md) or by offset, with the filters'
  * count, exact up to `countCap` and estimated above. A substring search counts first, up to
- * SEARCH_COUNT_CAP, and then reads its page the way that suits few or many matches (record 0169).
+ * SEARCH_COUNT_CAP, and then reads its page the way that suits few or many matches (docs/decisions/0169-search-few-or-many.md).
  */
 export async function listProfiles(
   db: DbOrTx,

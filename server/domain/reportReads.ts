@@ -2,10 +2,10 @@ import type { Changes } from '../db/changes';
 import { createKeptReads } from './keptReads';
 
 /**
- * The reads of the dashboard and the call report (issue 31), which sum a company's rollups (records 0167, 0170):
+ * The reads of the dashboard and the call report, which sum a company's rollups (docs/decisions/0167-call-rollups.md, docs/decisions/0170-dashboard-rollups.md):
  * - always, the same read asked for while it runs is answered by that run (fifty screens asking at once cost
  *   one query, each answer as fresh as a read that started when the first did);
- * - while following the database's changes (record 0173), an answer is also kept until the company's figures
+ * - while following the database's changes (docs/decisions/0173-reports-kept-until-they-change.md), an answer is also kept until the company's figures
  *   change: a read is keyed by the company's version taken before it starts, so a write that commits while it
  *   runs makes it stale for the next caller.
  * A failure is shared with those waiting for it, then forgotten.

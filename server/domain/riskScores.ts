@@ -1,5 +1,5 @@
 /**
- * Risk scores of a profile (SPEC §2 sidebar: phone, e-mail, IP), 0 (no risk seen) to 100, computed by these
+ * Risk scores of a profile (the profile sidebar's: phone, e-mail, IP), 0 (no risk seen) to 100, computed by these
  * documented rules from the profile's own data. null when there is nothing to score.
  *
  * E-mail: a throw-away provider 90; a reserved test domain (RFC 2606: example.*, *.test, *.invalid) 70;

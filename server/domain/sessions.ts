@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gt, inArray, isNull, lt, ne, or } from 'drizzle-orm';
 import type { SessionEndReason } from '#contract/sessionEnd';
 import type { SessionInfo } from '#contract/sessions';
+import { DAY_MS } from '#contract/time';
 import type { AccessClaims, TokenService } from '../auth/tokens';
 import type { DbOrTx } from '../db/client';
 import { sessions } from '../db/schema';
@@ -9,7 +10,7 @@ import { sessions } from '../db/schema';
 /** Last-seen writes: at most one per session in this interval. */
 export const LAST_SEEN_WRITE_MS = 60_000;
 /** Ended or expired sessions are deleted this long after (on the owner's next sign-in). */
-const KEEP_ENDED_MS = 7 * 24 * 3600 * 1000;
+const KEEP_ENDED_MS = 7 * DAY_MS;
 
 export interface SessionStart {
   userId: number;
@@ -21,7 +22,7 @@ export interface SessionStart {
 }
 
 /**
- * Server-side sessions (issue 20): every access token carries the id of one (`jti`). A session is active
+ * Server-side sessions: every access token carries the id of one (`jti`). A session is active
  * until it expires with its token or is ended: logout, Logout All, ended from /settings, or a password
  * change or reset. Checks are cached per session for `cacheMs` (like the principal cache); ending a session
  * in this process forgets it at once, another instance sees it within `cacheMs`.

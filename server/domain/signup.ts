@@ -1,7 +1,7 @@
 /**
- * Self-service account creation (issue 16; SPEC §1, §7 stp/register, email_otp, stp/company; issue 26).
+ * Self-service account creation (stp/register, email_otp, stp/company).
  *
- * 1. `register`: e-mail and password (§5 create-account rule). Each registration is its own pending row with
+ * 1. `register`: e-mail and password (docs/product/validation.md#passwords). Each registration is its own pending row with
  *    its own password hash, and answers a random handle that only its registrant holds; a 6-digit code is
  *    mailed. A second registration for the address never touches the first one's password. The answer looks
  *    the same whether or not the address already has an account.
@@ -12,13 +12,13 @@
  *    proven registration's password) are created in one transaction, with their audit rows; the answer is the
  *    new admin's sign-in. The token is single use: once the company exists it is refused (401), so it never
  *    mints a second session; the other pending registrations of the address are deleted.
- *    Unpaid companies get no services until the checkout is paid (docs/decisions/0107-unpaid-companies.md,
- *    issue 26).
+ *    Unpaid companies get no services until the checkout is paid (docs/decisions/0107-unpaid-companies.md).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import { isAcceptablePassword, PASSWORD_RULE_DETAIL } from '#contract/passwords';
 import type { CompanyCreated, EmailVerified } from '#contract/signup';
+import { DAY_MS } from '#contract/time';
 import { hashPassword } from '../auth/passwords';
 import type { SignupClaims } from '../auth/tokens';
 import type { AppContext } from '../context';
@@ -53,7 +53,7 @@ async function hasAccount(ctx: Ctx, email: string): Promise<boolean> {
 }
 
 /** How long an unproven registration is kept (the codes live 10 minutes, the sign-up token 60). */
-const PENDING_KEEP_MS = 24 * 60 * 60 * 1000;
+const PENDING_KEEP_MS = DAY_MS;
 
 const handleHashOf = (handle: string) => createHash('sha256').update(handle).digest('base64url');
 
@@ -203,7 +203,7 @@ export async function createCompany(
   const [pkg] = await ctx.db.select().from(packages).where(eq(packages.id, body.package));
   if (!pkg) throw badRequest(SIGNUP_DETAILS.unknownPackage);
   if (pkg.isCustom) throw badRequest(SIGNUP_DETAILS.customPackage);
-  // Services only once paid (issue 26): the company starts with none; the paid checkout of the package adds
+  // Services only once paid: the company starts with none; the paid checkout of the package adds
   // its services (and the AML provider with AML), as any later purchase does.
   const services: string[] = [];
   const region = ctx.regions[0];

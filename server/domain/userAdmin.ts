@@ -1,7 +1,7 @@
 /**
- * Administration of users (issue 13): invite, edit, enable / disable, force a password reset, force or reset
+ * Administration of users: invite, edit, enable / disable, force a password reset, force or reset
  * two-factor, and a user's own password change. Every write runs in one transaction with its audit entry;
- * the caller's own password is confirmed first (SPEC §5 prompt). Roles map to permissions in one table,
+ * the caller's own password is confirmed first (the password prompt). Roles map to permissions in one table,
  * `ROLE_PERMISSIONS` (contract/constants.ts), combined with groups by `permissionsOf` (principal.ts).
  */
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,7 @@ import { AGENT_LANGUAGES } from '#contract/callRouting';
 import type { Role } from '#contract/common';
 import type { AuditAction } from '#contract/logEvents';
 import { isAcceptablePassword, PASSWORD_RULE_DETAIL } from '#contract/passwords';
+import { DAY_MS } from '#contract/time';
 import type {
   ChangePasswordBody,
   User,
@@ -47,7 +48,7 @@ export const USER_DETAILS = {
 } as const;
 
 /** How long an invitation link stays valid. */
-export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const INVITATION_TTL_MS = 7 * DAY_MS;
 
 const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 const PHONE_PATTERN = /^\+?[0-9 ().-]{3,32}$/;
@@ -225,7 +226,7 @@ export async function createUser(ctx: Ctx, me: Principal, body: CreateBody): Pro
       email,
       'reset_password',
     );
-    // Queued with the user: a rolled-back creation mails nothing (record 0160).
+    // Queued with the user: a rolled-back creation mails nothing (docs/decisions/0160-mail-queue.md).
     await sendTemplated(
       { mail: ctx.mail, db: tx },
       'invitation',
@@ -234,7 +235,7 @@ export async function createUser(ctx: Ctx, me: Principal, body: CreateBody): Pro
         firstName: body.first_name,
         link: `${studio}/reset-password?${new URLSearchParams({ email, code })}`,
         code,
-        days: Math.round(INVITATION_TTL_MS / 86_400_000),
+        days: Math.round(INVITATION_TTL_MS / DAY_MS),
       },
       { codeValidMs: INVITATION_TTL_MS },
     );
@@ -303,7 +304,7 @@ export async function updateUser(ctx: Ctx, me: Principal, userId: number, body: 
         body.languages === undefined ? undefined : AGENT_LANGUAGES.filter((l) => body.languages?.includes(l)),
       startPage: body.start_page,
       mailLanguage: body.mail_language,
-      // Tokens without a session (a forced two-factor setup's) issued before this stay dead (issue 26).
+      // Tokens without a session (a forced two-factor setup's) issued before this stay dead.
       ...(body.is_active === false && row.isActive ? { disabledAt: new Date() } : {}),
       ...(body.force_mfa_setup ? { forceMfaReset: true } : {}),
       ...(body.reset_mfa ? { forceMfaReset: true, mfaSecret: null, mfaPendingSecret: null } : {}),
@@ -330,7 +331,7 @@ export async function updateUser(ctx: Ctx, me: Principal, userId: number, body: 
         ...diff,
       });
   });
-  // Disabling ends every session (and with them the sockets) for good: enabling later revives none (issue 26).
+  // Disabling ends every session (and with them the sockets) for good: enabling later revives none.
   if (body.is_active === false) await ctx.sessions.endAllOf(ctx.db, [userId], null, 'disabled');
   return answer(ctx, me.companyId, userId);
 }
@@ -383,8 +384,8 @@ export async function forcePasswordReset(
 }
 
 /**
- * POST /user/{id}/change_password: one's own password, with the current one (§5 rule). Every other
- * session of the user ends (issue 20); `currentSession` stays.
+ * POST /user/{id}/change_password: one's own password, with the current one (docs/product/validation.md#passwords). Every other
+ * session of the user ends; `currentSession` stays.
  */
 export async function changeOwnPassword(
   ctx: Ctx,

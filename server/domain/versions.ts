@@ -1,5 +1,5 @@
 /**
- * The version check of the write paths (issue 12). A write that names the version it saw (If-Match) and
+ * The version check of the write paths. A write that names the version it saw (If-Match) and
  * finds another one throws `StaleVersionError`; the route answers 409 with the object as it is now. The
  * rows are locked (`FOR UPDATE`) before the check, and the UPDATE itself is conditional
  * (`WHERE version = $seen`), so of two concurrent writes with the same version exactly one passes.

@@ -13,6 +13,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
+import { DAY_MS } from '#contract/time';
 import {
   isWebhookUrl,
   WEBHOOK_EVENTS,
@@ -142,7 +143,7 @@ export function toWebhookLog(row: LogRow, body?: string | null): WebhookLog {
 
 /** Health of the company's endpoints: last attempt, the last 24 h's success rate, deliveries waiting. */
 export async function endpointHealth(db: DbOrTx, companyId: number): Promise<Map<number, Health>> {
-  const since = new Date(Date.now() - 86_400_000);
+  const since = new Date(Date.now() - DAY_MS);
   const [recent, last, pending] = await Promise.all([
     db
       .select({
@@ -263,7 +264,7 @@ export async function requireEndpoint(db: DbOrTx, companyId: number, id: number)
 }
 
 /**
- * The URL rule (SPEC §5 "Please type a valid url") and the SSRF guard (unless private targets are
+ * The URL rule ("Please type a valid url") and the SSRF guard (unless private targets are
  * allowed): the host's addresses must not be loopback, private, link-local or metadata ones.
  */
 export async function checkWebhookUrl(url: string, allowPrivate: boolean): Promise<string> {
@@ -328,7 +329,7 @@ export async function logsWithBodies(
   return rows.map((r) => toWebhookLog(r.log, r.body));
 }
 
-/** The company's delivery log's one ordering, newest first: the id alone (record 0164). */
+/** The company's delivery log's one ordering, newest first: the id alone (docs/decisions/0164-keyset-lists.md). */
 const LOG_ORDERING: KeysetOrdering = { name: '-id', id: webhookLogs.id, descending: true };
 
 /** A page of the company's delivery log by keyset (or offset), with its capped count. */

@@ -34,7 +34,7 @@ declare module 'fastify' {
     customer: CustomerClaims | null;
     /** True when the caller used the restricted two-factor setup token. */
     mfaSetupToken: boolean;
-    /** The server-side session of the caller's access token (issue 20); null for other tokens. */
+    /** The server-side session of the caller's access token; null for other tokens. */
     sessionId: string | null;
   }
 }
@@ -92,7 +92,7 @@ export async function authenticate(
   const access = await ctx.tokens.verifyAccess(token);
   // An access token is good only while its server-side session is (logout, password change end it).
   if (access && !(await ctx.sessions.check(ctx.db, access, request.ip))) {
-    // Why it ended (issue 27): the studio's sign-in page says so.
+    // Why it ended: the studio's sign-in page says so.
     const reason = await ctx.sessions.endReason(ctx.db, access);
     throw unauthorized(reason ? SESSION_END_DETAILS[reason] : DETAILS.invalidToken);
   }
@@ -106,7 +106,7 @@ export async function authenticate(
     throw unauthorized(
       (await ctx.tokens.accessExpired(token)) ? SESSION_END_DETAILS.expired : DETAILS.invalidToken,
     );
-  // A role, group or state change applies to the next request, in every process (record 0179).
+  // A role, group or state change applies to the next request, in every process (docs/decisions/0179-principals-kept-until-they-change.md).
   const state = await ctx.principals.read(ctx.db, claims.user_id);
   const principal = state?.principal;
   if (!principal || principal.companyId !== claims.company_id) throw unauthorized(DETAILS.invalidToken);

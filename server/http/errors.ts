@@ -19,7 +19,7 @@ export function describeValidation(context: string, issues: ValidationIssue[]): 
     .join('; ');
 }
 
-/** Every error leaves as `{ detail }` (SPEC §8); validation errors are 400, never 500. */
+/** Every error leaves as `{ detail }` (docs/product/errors.md); validation errors are 400, never 500. */
 const MALFORMED_MULTIPART = /unexpected end of multipart data|Multipart: Boundary not found/i;
 
 export function installErrorHandling(app: FastifyInstance): void {

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 
 /**
- * Query parameters that are credentials (issue 20): a join link's `token` (customer.html?token=…), a file
+ * Query parameters that are credentials: a join link's `token` (customer.html?token=…), a file
  * link's `signature` (/storage/…?expires=…&signature=…), and any `access` or `code` a client might send.
  * The request logger never writes their values.
  */

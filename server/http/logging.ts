@@ -26,7 +26,7 @@ export function loggerOptions(
   return {
     level: config.logLevel,
     redact: { paths: REDACTED, censor: '[redacted]' },
-    // Join-link and file-link tokens never reach the log (issue 20).
+    // Join-link and file-link tokens never reach the log.
     serializers: { req: requestLogSerializer },
     ...(stream ? { stream } : {}),
     ...(pretty && !stream

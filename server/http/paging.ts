@@ -37,7 +37,7 @@ function linkUrl(request: FastifyRequest, limit: number, link: PageLink): string
 }
 
 /**
- * The page of a keyset list (record 0164): `next`/`previous` carry a cursor next to the offset, and
+ * The page of a keyset list (docs/decisions/0164-keyset-lists.md): `next`/`previous` carry a cursor next to the offset, and
  * `count_is_estimate` says whether `count` is exact or the planner's estimate of a long list.
  */
 export function toKeysetPage<T>(

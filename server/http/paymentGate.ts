@@ -5,7 +5,7 @@ import { companies } from '../db/schema';
 import { HttpError } from '../errors';
 
 /**
- * The unpaid-company policy (issue 26, docs/decisions/0107-unpaid-companies.md): services only once paid. A
+ * The unpaid-company policy (docs/decisions/0107-unpaid-companies.md): services only once paid. A
  * company whose plan is not paid yet (a self-service sign-up before its checkout) may sign in, invite
  * colleagues, set up webhooks and the IP allow-list, and pay under Company settings → Plan and payment; every
  * write of a service area — customers and their profiles, documents, video calls, questionnaires — answers

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerConfig } from '../config';
 
 /**
- * Security headers on every response (OWASP ASVS 4.0 V14.4, level 2; issue 20),
+ * Security headers on every response (OWASP ASVS 4.0 V14.4, level 2),
  * docs/decisions/0056-security-headers-and-csp.md:
  * - helmet, registered before every other hook, sets the generic ones on each request: nosniff,
  *   `Referrer-Policy: no-referrer` (join-link and file-link addresses never leave in a Referer),
@@ -106,7 +106,7 @@ export const DOCUMENT_PERMISSIONS = [
   'microphone=(self)',
   'fullscreen=(self)',
   'autoplay=(self)',
-  // Passkeys (issue 26 point 10): WebAuthn in the studio's own documents, never in a frame.
+  // Passkeys: WebAuthn in the studio's own documents, never in a frame.
   'publickey-credentials-create=(self)',
   'publickey-credentials-get=(self)',
   ...CLOSED_FEATURES.map((f) => `${f}=()`),

@@ -1,4 +1,4 @@
-/** If-Match on the write paths of profiles and documents (issue 12; contract/versioning.ts). */
+/** If-Match on the write paths of profiles and documents (contract/versioning.ts). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { BAD_IF_MATCH, etagOf, VERSION_CONFLICT, versionOfIfMatch } from '#contract/versioning';

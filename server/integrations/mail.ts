@@ -13,7 +13,7 @@ export interface MailMessage {
   html?: string;
   /**
    * The one-time code the message carries: the visible columns never hold it; the full message is sealed in
-   * the row until it is sent or the code expires (record 0160).
+   * the row until it is sent or the code expires (docs/decisions/0160-mail-queue.md).
    */
   code?: string;
   /** How long the code lives (the sealed copy is wiped after it); the outbox's `codeTtlMs` when unset. */
@@ -25,7 +25,7 @@ export interface MailMessage {
 }
 
 /**
- * Sending e-mail (record 0160). `send` queues the message in `mail_outbox` (in the caller's transaction when
+ * Sending e-mail (docs/decisions/0160-mail-queue.md). `send` queues the message in `mail_outbox` (in the caller's transaction when
  * it passes one, so a rolled-back change mails nothing); the mail worker (mailWorker.ts) hands it to the
  * relay with retries. Outside production each message is also printed on one console line.
  */

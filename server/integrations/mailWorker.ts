@@ -9,7 +9,7 @@ import { createAttempts, createPollLoop } from './pollLoop';
 import { nextRetryDelayMs } from './webhooks/schedule';
 
 /**
- * The mail worker (record 0160): hands queued messages of `mail_outbox` to the relay. Like the webhook
+ * The mail worker (docs/decisions/0160-mail-queue.md): hands queued messages of `mail_outbox` to the relay. Like the webhook
  * worker, work lives in the database only: a claim takes due rows `FOR UPDATE SKIP LOCKED` and moves their
  * next attempt a lease ahead before sending, so several processes can run workers and none sends a message
  * another holds. The lease outlasts the transport's time-outs, so an attempt in flight never sees its
@@ -113,7 +113,7 @@ export function createMailWorker(deps: Deps): MailWorker {
   }
 
   /**
-   * A sealed message is kept only while its code lives (record 0160): past that it is wiped, and a message
+   * A sealed message is kept only while its code lives (docs/decisions/0160-mail-queue.md): past that it is wiped, and a message
    * still queued with it has failed (its code is useless now; the person asks for a new one).
    */
   async function wipeExpired(): Promise<void> {

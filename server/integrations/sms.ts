@@ -12,7 +12,7 @@ export interface SmsMessage {
 }
 
 /**
- * Sending a text message (issue 29's second-channel code). The local stand-in stores every message in the
+ * Sending a text message (the second-channel code). The local stand-in stores every message in the
  * `sms_outbox` table with its code blanked and prints one console line outside production; a real provider
  * (an SMS gateway's HTTP API) implements the same interface.
  */

@@ -2,7 +2,8 @@ import type { AgentStatus } from '#contract/common';
 import { CALL_STATUS_DISCONNECTED, CALL_STATUS_TALKING, CALL_STATUS_WAITING } from '#contract/constants';
 import type { AgentState, AnsweredCall, QueuedCall } from '#contract/socket';
 import type { DbOrTx } from '../db/client';
-import { type CallClose, closeCall, hangUpCall, missCall, toQueuedCall } from '../domain/videocalls';
+import { type CallClose, closeCall, hangUpCall, missCall } from '../domain/videocalls/lifecycle';
+import { toQueuedCall } from '../domain/videocalls/queue';
 import { createAgentAvailability } from './callDesk/availability';
 import type { DeskContext, DeskEvent, HubServer, Result } from './callDesk/context';
 import { createCallOffers } from './callDesk/offers';
@@ -75,17 +76,17 @@ export interface CallDesk {
   agentDisconnected(companyId: number, userId: number): void;
   /**
    * A new sign-in of the user (studio or API client). An agent live elsewhere (a socket connected) keeps
-   * their availability; otherwise the new session starts Offline (§4).
+   * their availability; otherwise the new session starts Offline (docs/product/states.md).
    */
   sessionStarted(companyId: number, userId: number): Promise<void>;
   /** The agent set the call's final status (PUT /videocall/{id}): the call is over even if nobody hung up. */
   finished(companyId: number, callId: number): Promise<void>;
   /**
-   * Closes an open call (waiting or talking) with a status its agent did not set (issue 25): an admin's close,
+   * Closes an open call (waiting or talking) with a status its agent did not set: an admin's close,
    * or the server's own when the parties are gone. False when the call was no longer open.
    */
   closeCall(companyId: number, callId: number, close: CallClose): Promise<boolean>;
-  /** Whether a staff user may join the call room `room`: the agent of the call talking in it (issue 25). */
+  /** Whether a staff user may join the call room `room`: the agent of the call talking in it. */
   mayJoin(companyId: number, userId: number, room: string): Promise<boolean>;
   /** The room of an open (waiting or talking) call of the company; null once it is over. */
   roomOf(companyId: number, callId: number): Promise<string | null>;
@@ -225,7 +226,7 @@ export function createCallDesk(deps: {
       for (const call of open) {
         // Distributed: a call another live process looks after is its business.
         if (shared && (await shared.ownedElsewhere(call.companyId, call.id))) continue;
-        // A call left talking by an earlier run is closed now, with the reason (issue 25). Nobody is connected
+        // A call left talking by an earlier run is closed now, with the reason. Nobody is connected
         // yet: its customer hears it on coming back (the call is over), its agent's studio from the status
         // request (409 "The call is already closed").
         if (call.agentId !== null) {

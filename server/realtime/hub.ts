@@ -10,6 +10,7 @@ import {
 } from '#contract/socket';
 import type { TokenService } from '../auth/tokens';
 import type { DbOrTx } from '../db/client';
+import { type CallIceService, relayOnlySignal } from '../domain/callIce';
 import {
   type IpAllowListCache,
   notAllowedDetail,
@@ -18,7 +19,7 @@ import {
 } from '../domain/ipAllowList';
 import { unreadCount } from '../domain/notifications';
 import { loadPrincipal, type Principal } from '../domain/principal';
-import { callOfLink } from '../domain/videocalls';
+import { callOfLink } from '../domain/videocalls/joinLinks';
 import { HttpError } from '../errors';
 import type { CallDesk, DeskEvent } from './callDesk';
 import { createInstantStats } from './instantStats';
@@ -62,17 +63,22 @@ const mayReviewLive = (principal: Principal) =>
   !principal.isApiUser && principal.permissions.includes('review_profiles');
 
 /**
- * WebRTC signalling in a call's room (issue 25: a room holds two). A staff socket may join only the room of
+ * WebRTC signalling in a call's room (a room holds two). A staff socket may join only the room of
  * the call its user is the agent of, while it talks (and only if the user may still take calls); a customer's
  * socket only its own call's room (it is put there when it connects). Sending needs the room joined, and
  * a closed call's room is emptied by the desk, so nobody else can read the offer or inject a signal.
+ * In a company whose calls are relay-only, every address but the TURN server's is taken out of the signals
+ * (relayOnlySignal), whatever the sending browser was told.
  */
 function bindSignalling(
   socket: HubSocket,
   mayJoin: (room: string) => Promise<boolean>,
+  relayOnly: () => Promise<boolean>,
   onError: (error: unknown) => void,
 ): void {
   const { companyId } = socket.data;
+  /** A socket's signals are forwarded in the order it sent them (an offer before its candidates). */
+  let forwarding: Promise<void> = Promise.resolve();
   socket.on('signal.join', async (payload, ack) => {
     const parsed = signalJoinSchema.safeParse(payload);
     if (!parsed.success) return ack?.({ ok: false, detail: 'room is required' });
@@ -101,10 +107,17 @@ function bindSignalling(
     if (!parsed.success) return ack?.({ ok: false, detail: 'room and data are required' });
     const room = callRoom(companyId, parsed.data.room);
     if (!socket.rooms.has(room)) return ack?.({ ok: false, detail: 'Join the room first' });
-    socket
-      .to(room)
-      .emit('signal.message', { room: parsed.data.room, from: socket.id, data: parsed.data.data });
-    ack?.({ ok: true });
+    forwarding = forwarding.then(async () => {
+      try {
+        const data = (await relayOnly()) ? relayOnlySignal(parsed.data.data) : parsed.data.data;
+        // A dropped candidate is acknowledged like a forwarded one: the sender has nothing to do about it.
+        if (data) socket.to(room).emit('signal.message', { room: parsed.data.room, from: socket.id, data });
+        ack?.({ ok: true });
+      } catch (error) {
+        onError(error);
+        ack?.({ ok: false, detail: 'An error occured' });
+      }
+    });
   });
 }
 
@@ -119,7 +132,9 @@ export function createHub(
     db: DbOrTx;
     tokens: TokenService;
     calls: CallDesk;
-    /** Staff sockets connect only from an address on their company's IP allow-list (issue 15). */
+    /** Each side's STUN/TURN servers and credentials, and whether the company's calls are relay-only. */
+    ice: Pick<CallIceService, 'forCall' | 'relayOnly'>;
+    /** Staff sockets connect only from an address on their company's IP allow-list. */
     ipAllowList: IpAllowListCache;
     proxyTrust: ProxyTrust | false;
     corsOrigins: (origin: string | undefined) => boolean;
@@ -133,14 +148,14 @@ export function createHub(
     cluster?: { adapter: ServerOptions['adapter']; sweepMs: number };
     /** Counts socket connections (metrics). */
     onConnection?: (change: 1 | -1) => void;
-    /** Server-side sessions: a socket token of an ended session is refused (issue 20). */
+    /** Server-side sessions: a socket token of an ended session is refused. */
     sessions?: { isActive(claims: { session_id: string; user_id: number }): Promise<boolean> };
   },
 ): RealtimeHub {
   const io: HubServer = new Server(httpServer, {
     path: '/socket.io',
     cors: { origin: (origin, done) => done(null, deps.corsOrigins(origin)), credentials: true },
-    // A browser opens sockets only from the studio's origins (issue 26), on either transport: CORS alone would
+    // A browser opens sockets only from the studio's origins, on either transport: CORS alone would
     // still let a polling request or a WebSocket in.
     allowRequest: (request, done) => done(null, deps.corsOrigins(request.headers.origin)),
     serveClient: false,
@@ -236,8 +251,24 @@ export function createHub(
       if (!call) {
         socket.emit('call.ended', { call_id: callId, by: 'agent' });
         socket.disconnect(true);
+        return;
       }
+      // In its call now: its own servers and fresh credentials, to this socket alone.
+      socket.emit('call.ice', {
+        call_id: callId,
+        ice: await deps.ice.forCall(companyId, callId, 'customer'),
+      });
     })().catch(deps.onError);
+    socket.on('call.ice', async (payload, ack) => {
+      try {
+        if (callIdOf(payload) !== callId || !(await deps.calls.roomOf(companyId, callId)))
+          return ack?.({ ok: false, detail: NOT_YOUR_CALL });
+        ack?.({ ok: true, ice: await deps.ice.forCall(companyId, callId, 'customer') });
+      } catch (error) {
+        deps.onError(error);
+        ack?.({ ok: false, detail: 'An error occured' });
+      }
+    });
     socket.on('call.hangup', async (payload, ack) => {
       const result = await deps.calls.hangUp(companyId, { callId }, callIdOf(payload) ?? 0);
       ack?.(result);
@@ -270,7 +301,21 @@ export function createHub(
       try {
         if (!data.takesCalls || !(await takesCallsNow(userId)))
           return ack?.({ ok: false, detail: MAY_NOT_TAKE_CALLS });
-        ack?.(await deps.calls.answer(companyId, userId, callId));
+        const answered = await deps.calls.answer(companyId, userId, callId);
+        if (!answered.ok) return ack?.(answered);
+        // The winner alone learns the call's room and its own servers and credentials.
+        ack?.({ ...answered, ice: await deps.ice.forCall(companyId, callId, 'agent') });
+      } catch (error) {
+        deps.onError(error);
+        ack?.({ ok: false, detail: 'An error occured' });
+      }
+    });
+    socket.on('call.ice', async (payload, ack) => {
+      const callId = callIdOf(payload);
+      try {
+        if (!callId || (await deps.calls.inCall(userId)) !== callId)
+          return ack?.({ ok: false, detail: NOT_YOUR_CALL });
+        ack?.({ ok: true, ice: await deps.ice.forCall(companyId, callId, 'agent') });
       } catch (error) {
         deps.onError(error);
         ack?.({ ok: false, detail: 'An error occured' });
@@ -299,7 +344,7 @@ export function createHub(
       if (data.takesCalls) deps.calls.agentReachable(companyId);
       socket.emit('agent.status', await deps.calls.agentState(userId));
       socket.emit('stats.update', await stats.current(companyId, userId));
-      // The bell's count (issue 30): on every connect, so a page load or a reconnect needs no read of its own.
+      // The bell's count: on every connect, so a page load or a reconnect needs no read of its own.
       socket.emit('notification.unread', { unread: await unreadCount(deps.db, userId, companyId) });
     })().catch(deps.onError);
   }
@@ -318,6 +363,7 @@ export function createHub(
           (await takesCallsNow(data.userId))
         );
       },
+      () => deps.ice.relayOnly(data.companyId),
       deps.onError,
     );
     if (data.kind === 'customer') onCustomer(socket, data);

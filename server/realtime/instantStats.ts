@@ -207,7 +207,7 @@ export function createInstantStats(deps: {
         const agent = f.agents.get(event.agentId);
         if (agent) {
           agent.call_id = event.callId;
-          // The board's "time in state" restarts when a call starts (issue 25).
+          // The board's "time in state" restarts when a call starts.
           agent.since = event.since;
         }
         break;

@@ -1,5 +1,5 @@
 /**
- * Runs each key's work at most once per `everyMs` (issue 31): at once (the next tick) when its last run is that
+ * Runs each key's work at most once per `everyMs`: at once (the next tick) when its last run is that
  * old, else when that time is up. Requests in between share the run that is due, so a burst of a thousand
  * changes costs one run per period, and a lone change is not delayed.
  */

@@ -1,5 +1,5 @@
 /**
- * Who has a profile open, and what changed on it (issue 12, docs/events.md "Profiles"). A staff socket
+ * Who has a profile open, and what changed on it (docs/events.md "Profiles"). A staff socket
  * with `view_profiles_page` watches a profile of its own company with `profile.watch` and joins the room
  * `profile:<company>:<id>`; every watch, unwatch and disconnect sends the room `profile.presence` (each user
  * once). The write paths call `changed` after their transaction commits, which sends the room

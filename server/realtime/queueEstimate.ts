@@ -1,5 +1,5 @@
 /**
- * A waiting customer's expected wait (issue 25), from where they stand in the queue, the agents who can take
+ * A waiting customer's expected wait, from where they stand in the queue, the agents who can take
  * them and the company's average handling time.
  * - As many customers as there are agents Online and free are being rung now: they wait for an answer, not
  *   for a call to end (0 s).

@@ -1,5 +1,5 @@
 /**
- * The reviewers' desk live (issue 30, docs/events.md "Review"): every committed change of a case (opened, taken,
+ * The reviewers' desk live (docs/events.md "Review"): every committed change of a case (opened, taken,
  * assigned, unassigned, moved, decided, waiting) sends `review.case_changed` `{ id, state, assignee }` to the room
  * `reviewers:<company>`, which holds only the staff sockets of that company whose user may review profiles
  * (`review_profiles`, not an API user) as of the connection. The studio's desk refetches what it shows.

@@ -7,15 +7,15 @@ export const companyRoom = (companyId: number) => `company:${companyId}`;
 export const userRoom = (userId: number) => `user:${userId}`;
 /**
  * The staff sockets of a company that may take calls (mayTakeCalls): only they hear of waiting calls
- * (`call.incoming`, `call.taken`, `call.cancelled`), issue 25.
+ * (`call.incoming`, `call.taken`, `call.cancelled`).
  */
 export const agentsRoom = (companyId: number) => `agents:${companyId}`;
 /**
  * The staff sockets of a company whose user reviews profiles (`review_profiles`, not an API user): only they hear
- * of review cases (`review.case_changed`), issue 30.
+ * of review cases (`review.case_changed`).
  */
 export const reviewersRoom = (companyId: number) => `reviewers:${companyId}`;
-/** The sockets of one sign-in session: ending the session disconnects them (issue 20). */
+/** The sockets of one sign-in session: ending the session disconnects them. */
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 /** The customer's socket of one call. */
 export const customerRoom = (callId: number) => `customer:${callId}`;

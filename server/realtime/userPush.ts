@@ -1,5 +1,5 @@
 /**
- * Events for one staff user (issue 30 point 5): sent to the room `user:<id>`, which every staff socket joins on
+ * Events for one staff user: sent to the room `user:<id>`, which every staff socket joins on
  * connect from its verified token (server/realtime/hub.ts), never from anything the client sends.
  */
 import type { Server } from 'socket.io';

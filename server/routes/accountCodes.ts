@@ -24,7 +24,7 @@ const SENT = 'If the address is known, a code has been sent.';
 const SUBMITS_PER_ADDRESS = 60;
 
 /**
- * E-mailed one-time codes on the company server, no authentication (§7): password reset and e-mail
+ * E-mailed one-time codes on the company server, no authentication (docs/product/api.md): password reset and e-mail
  * verification. Sends are limited per e-mail (and per client address); submits count wrong tries
  * per code.
  */
@@ -54,7 +54,7 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
   /**
    * A code submit: limited per client address (spraying), and to 10 wrong codes an hour per e-mail and purpose
-   * (issue 26: new codes add no tries). `check` runs the domain function; its `Invalid code` counts.
+   * (new codes add no tries). `check` runs the domain function; its `Invalid code` counts.
    */
   async function submitCode<T>(
     purpose: string,
@@ -117,7 +117,7 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Set a new password with the code',
           tags: ['auth'],
           description:
-            'Checks the code, applies the §5 password rule, sets the new password and clears a forced ' +
+            'Checks the code, applies the password rule, sets the new password and clears a forced ' +
             'password reset. 400 `Invalid code` for a wrong, used or expired code.',
           security: [],
           body: resetPasswordSubmitBodySchema,
@@ -188,7 +188,7 @@ export function accountCodeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['signup'],
           description:
             'Keeps the e-mail and the password (8 or more characters with an upper-case letter, a lower-case ' +
-            'letter and a symbol, §5) as a pending registration of its own and mails a 6-digit verification ' +
+            'letter and a symbol) as a pending registration of its own and mails a 6-digit verification ' +
             'code (valid 10 minutes, single use). Answers `signup`, the handle of this registration, which ' +
             'POST /user/email_otp/submit needs with the code: another registration of the address never ' +
             'changes this one. Answers alike whether or not the address already has an account; nothing is ' +

@@ -25,7 +25,7 @@ const writeDescription =
   `${description} Restricted User: 403 \`${AML_NO_PERMISSION}\`. ` +
   'Writes the profile activity log in the same transaction.';
 
-/** Restricted User reads AML but may not run checks or approve (SPEC §6 AML update message). */
+/** Restricted User reads AML but may not run checks or approve ("You don't have permission to update AML"). */
 async function mayUpdateAml(request: FastifyRequest): Promise<void> {
   if (principalOf(request).role === 'Restricted User') throw forbidden(AML_NO_PERMISSION);
 }
@@ -36,7 +36,7 @@ const actorOf = (request: FastifyRequest): AmlActor => {
 };
 
 /**
- * AML (SPEC §7): the result, running a check through the screening engine (server/integrations/aml),
+ * AML (docs/product/api.md): the result, running a check through the screening engine (server/integrations/aml),
  * approving, and the history entries. The watchlist loads once, when the routes are registered.
  */
 export function amlRoutes(ctx: AppContext, options: { screener?: Screener } = {}): FastifyPluginAsyncZod {

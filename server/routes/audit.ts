@@ -6,7 +6,7 @@ import { need, principalOf } from '../http/access';
 import { toKeysetPage } from '../http/paging';
 import { authErrors } from './shared';
 
-/** The audit log (issue 13, beyond SPEC): admins of the company read it; nobody writes it over HTTP. */
+/** The audit log: admins of the company read it; nobody writes it over HTTP. */
 export function auditRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(

@@ -6,7 +6,7 @@ import { need, principalOf } from '../http/access';
 import { rateLimited, sharedLimit } from '../http/rateLimits';
 import { authErrors } from './shared';
 
-/** GET /bitool (§7): the dashboard's figures (issue 8). */
+/** GET /bitool (docs/product/api.md): the dashboard's figures. */
 export function bitoolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const limited = sharedLimit(ctx, 'reports');
   return async (app) => {
@@ -20,7 +20,7 @@ export function bitoolRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['company'],
           description:
             'Dashboard figures of the company from `start_date` to `end_date` (UTC days, both included; ' +
-            `default: the last 6 months up to today, §9; at most ${BITOOL_MAX_DAYS} days). Per period ` +
+            `default: the last 6 months up to today; at most ${BITOOL_MAX_DAYS} days). Per period ` +
             `(ISO weeks up to ${WEEKLY_UP_TO_DAYS} days, else months): profiles created by current status, ` +
             'approvals and rejections (by last status change), AML screenings and hits, calls by status; ' +
             `for the range: document checks by kind and result, call outcomes. ${limited.text}`,

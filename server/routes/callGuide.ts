@@ -21,7 +21,8 @@ import {
   sendCallCode,
   setCurrentStep,
 } from '../domain/callGuide';
-import { callOfLink, requireCall } from '../domain/videocalls';
+import { requireCall } from '../domain/videocalls/calls';
+import { callOfLink } from '../domain/videocalls/joinLinks';
 import { bearerToken, CUSTOMER, customerOf, need, principalOf } from '../http/access';
 import type { RealtimeHub } from '../realtime/hub';
 import { customerRoom, userRoom } from '../realtime/rooms';
@@ -35,7 +36,7 @@ const customer = (request: Request) => {
 };
 
 /**
- * The customer's side of a guided call (issue 29): the agent shows a step and sends the second-channel code;
+ * The customer's side of a guided call: the agent shows a step and sends the second-channel code;
  * the customer page reads the step, types the serial number and the code (`server/domain/callGuide.ts`).
  * The sockets hear of it: the customer `call.step` and `call.code_sent`, the agent `call.step_recorded`.
  */

@@ -24,7 +24,7 @@ const sending =
   `Up to ${MAX_QUALITY_BATCH} samples at once, at most ${MAX_QUALITY_SAMPLES} per side of a call (409 beyond), ` +
   `while the call is talking or up to ${QUALITY_GRACE_MS / 1000} s after it ended (409 otherwise).`;
 
-/** The quality of a call as both sides received it (issue 29 point 6): `server/domain/callQuality.ts`. */
+/** The quality of a call as both sides received it: `server/domain/callQuality.ts`. */
 export function callQualityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(

@@ -6,7 +6,7 @@ import { need, principalOf } from '../http/access';
 import { rateLimited, sharedLimit } from '../http/rateLimits';
 import { authErrors } from './shared';
 
-/** GET /videocall/report (§7): the detailed call statistics of the calls screen (issue 8). */
+/** GET /videocall/report (docs/product/api.md): the detailed call statistics of the calls screen. */
 export function callReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const limited = sharedLimit(ctx, 'reports');
   return async (app) => {
@@ -21,7 +21,7 @@ export function callReportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description:
             'The company’s calls created from `start_date` to `end_date` (UTC days, both included, at most ' +
             `${REPORT_MAX_DAYS} days): totals, and the same figures by day (every day of the range), by agent ` +
-            '(`agent: null` for calls no agent took) and by status code (§4, 0..9). Handling time is ' +
+            '(`agent: null` for calls no agent took) and by status code (0..9). Handling time is ' +
             `\`call_end_time − call_start_time\` of the calls that have both. ${limited.text}`,
           querystring: callReportQuerySchema,
           response: { 200: callReportSchema, ...authErrors, ...rateLimited },

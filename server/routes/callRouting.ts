@@ -1,4 +1,4 @@
-/** A company's call routing (issue 29, point 4): `server/domain/callRouting.ts`, the desk's `callDesk/routing.ts`. */
+/** A company's call routing: `server/domain/callRouting.ts`, the desk's `callDesk/routing.ts`. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   CALL_ROUTINGS,

@@ -53,7 +53,7 @@ export function devRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => recentMail(ctx.db, request.query.to, request.query.limit),
     );
 
-    // The local SMS stand-in's messages to one number (issue 29's second-channel code), codes shown while they live.
+    // The local SMS stand-in's messages to one number (the second-channel code), codes shown while they live.
     app.get(
       '/sms',
       {

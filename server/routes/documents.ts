@@ -71,7 +71,7 @@ function uploadFields(fields: Record<string, string>) {
       throw badRequest('body.device_data: not valid JSON');
     }
     const checked = deviceDataInputSchema.safeParse(json);
-    if (!checked.success) throw badRequest('body.device_data: not the device data of SPEC §3');
+    if (!checked.success) throw badRequest('body.device_data: not device data (brand, model, os, browser …)');
     device = checked.data;
   }
   return { ...parsed.data, device };
@@ -118,7 +118,7 @@ async function readUpload(ctx: AppContext, request: FastifyRequest, stored: Stor
   return uploadFields(fields);
 }
 
-/** The document write paths (SPEC §7 documents) and the alert override (`PUT /profile/{id}/rule/{ruleId}`). */
+/** The document write paths (docs/product/api.md#resources) and the alert override (`PUT /profile/{id}/rule/{ruleId}`). */
 export function documentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const answer = async (request: FastifyRequest, id: number) => {
     const document = await getDocument(ctx.db, ctx.storage, principalOf(request).companyId, id);

@@ -1,5 +1,5 @@
 /**
- * The evidence of video calls (issue 29, point 3): the signed package of a call, the server's public key that
+ * The evidence of video calls: the signed package of a call, the server's public key that
  * checks it, the company's retention and a profile's legal hold. docs/evidence.md describes the package.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

@@ -8,7 +8,7 @@ import { createGroup, deleteGroup, groupMemberIds, updateGroup } from '../domain
 import { need, principalOf } from '../http/access';
 import { authErrors } from './shared';
 
-/** Group writes (issue 13); `GET /group` is in companies.ts. Admins of the company only. */
+/** Group writes; `GET /group` is in companies.ts. Admins of the company only. */
 export function groupRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   const ADMIN = need('view_admin_page', { admin: true });
   return async (app) => {
@@ -19,7 +19,7 @@ export function groupRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['users'],
           summary: 'Create a group',
-          description: 'A name unique in the company (case-insensitive) and page permissions of §6.',
+          description: 'A name unique in the company (case-insensitive) and page permissions.',
           body: groupCreateBodySchema,
           response: { 201: groupSchema, ...authErrors },
         },

@@ -54,7 +54,7 @@ function seenProcedureVersion(request: FastifyRequest): Seen {
 }
 
 /**
- * The identification procedure of the company (issue 29 point 1) and the step results of a call (point 2):
+ * The identification procedure of the company and the step results of a call:
  * `server/domain/identProcedure.ts`.
  */
 export function identProcedureRoutes(ctx: AppContext): FastifyPluginAsyncZod {

@@ -1,5 +1,5 @@
 /**
- * The Admin's view of the company's mail (issue 32): GET /mail, POST /mail/{id}/retry, GET /mail/preview, and
+ * The Admin's view of the company's mail: GET /mail, POST /mail/{id}/retry, GET /mail/preview, and
  * GET/PUT /mail/language.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

@@ -1,4 +1,4 @@
-/** The bell (issue 30 point 5): a user's own notifications. docs/review.md "Mentions and notifications". */
+/** The bell: a user's own notifications. docs/review.md "Mentions and notifications". */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParams } from '#contract/common';

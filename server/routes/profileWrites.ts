@@ -68,7 +68,7 @@ export const profileConflict = { 409: conflictSchema(profileSchema) };
 const IF_MATCH =
   " Send the profile's ETag as If-Match: a newer version answers 409 with the current profile.";
 
-/** The write paths of the profile screen (issue 6): status, create, edit, notes, checklist, summary. */
+/** The write paths of the profile screen: status, create, edit, notes, checklist, summary. */
 export function profileWriteRoutes(
   ctx: AppContext,
   options: { summariser?: Summariser } = {},

@@ -36,7 +36,8 @@ export function referenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: {
           summary: 'Document types',
           tags: ['reference'],
-          description: 'Sorted by document class (§3 order), then sort order.',
+          description:
+            'Sorted by document class (ID, DL, SE, PA, VA, UB, IB, SG, CO, OT, XX), then by sort order.',
           response: { 200: z.array(documentTypeSchema), ...authErrors },
         },
       },

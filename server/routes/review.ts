@@ -1,4 +1,4 @@
-/** The reviewers' desk (issue 30): `server/domain/review/*`, contract `contract/review.ts`, docs/review.md. */
+/** The reviewers' desk: `server/domain/review/*`, contract `contract/review.ts`, docs/review.md. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema, idParams } from '#contract/common';

@@ -1,4 +1,4 @@
-/** Metrics of the reviewers' desk (issue 30 point 6): `server/domain/review/metrics.ts`, contract `contract/reviewMetrics.ts`. */
+/** Metrics of the reviewers' desk: `server/domain/review/metrics.ts`, contract `contract/reviewMetrics.ts`. */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { csvLine } from '#contract/csv';

@@ -7,7 +7,7 @@ import { principalOf, SIGNED_IN } from '../http/access';
 import { authErrors } from './shared';
 
 /**
- * The signed-in user's own server-side sessions (issue 20): list them, end one (/settings), end the
+ * The signed-in user's own server-side sessions: list them, end one (/settings), end the
  * caller's own (the studio's Logout and Logout All). Only one's own sessions: another user's id is 404.
  */
 export function sessionRoutes(ctx: AppContext): FastifyPluginAsyncZod {

@@ -7,7 +7,7 @@ import { DETAILS, unauthorized } from '../errors';
 import { PUBLIC } from '../http/access';
 
 /**
- * POST /stp/company (§7, issue 16): the company of a verified sign-up and its first Admin. Not a staff route:
+ * POST /stp/company (docs/product/api.md): the company of a verified sign-up and its first Admin. Not a staff route:
  * the bearer is the sign-up token that POST /user/email_otp/submit gives once the e-mail is proven, checked
  * here (the access hook knows only staff and customer tokens).
  */

@@ -23,7 +23,7 @@ const CONTENT_TYPES: Record<string, string> = {
 const RANGE_CHECK_EVERY_MS = 10 * 60_000;
 
 /**
- * The one range of a `Range: bytes=…` header within a file of `size` bytes (RFC 9110 §14): undefined when
+ * The one range of a `Range: bytes=…` header within a file of `size` bytes (RFC 9110 section 14): undefined when
  * there is none or it is not one simple byte range (then the whole file is sent), 'unsatisfiable' when it
  * starts past the end.
  */

@@ -10,7 +10,7 @@ import { authenticate, PUBLIC } from '../http/access';
 export const TOO_MANY_MESSAGES = 'Too many messages, try again later';
 
 /**
- * The help desk (§7 lists it with and without a token): stores the message and mails it to the
+ * The help desk (with and without a token): stores the message and mails it to the
  * support outbox. With a bearer token the sender is recorded (a token that does not verify is 401);
  * without one, messages are limited per client address.
  */

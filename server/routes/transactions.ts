@@ -8,7 +8,7 @@ import { listTransactions } from '../domain/transactions';
 import { need, principalOf } from '../http/access';
 import { authErrors } from './shared';
 
-/** The Transactions tab's data (not in SPEC §7, which does not show its shape). */
+/** The Transactions tab's data (docs/product/api.md does not fix its shape). */
 export function transactionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(

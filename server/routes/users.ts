@@ -103,7 +103,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Invite a user',
           description:
             'Admins only; `password` is the admin’s own (400 `Wrong password`). The user gets an invitation ' +
-            'e-mail with a link to set their own password (valid 7 days). E-mail unique per company (§5 pattern).',
+            'e-mail with a link to set their own password (valid 7 days). E-mail unique per company (6 to 254 characters, local part up to 64).',
           body: userCreateBodySchema,
           response: { 201: userSchema, ...errors },
         },
@@ -172,7 +172,7 @@ export function userRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['users'],
           summary: 'Change one’s own password',
           description:
-            'Own user only; `password` is the current one (400 `Wrong password`), `new_password` follows §5. ' +
+            'Own user only; `password` is the current one (400 `Wrong password`), `new_password` follows the password rule. ' +
             'Every other session of the user ends (their tokens get 401); this one stays.',
           params: idParams,
           body: changePasswordBodySchema,

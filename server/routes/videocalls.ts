@@ -42,21 +42,12 @@ import { checkedOutcome } from '../domain/callOutcome';
 import { loadPrincipal } from '../domain/principal';
 import { assertProfile } from '../domain/profiles';
 import { getUser } from '../domain/users';
-import {
-  addCallEntry,
-  assertLinkMayStart,
-  callQuestions,
-  callStatusList,
-  createCall,
-  deleteRecording,
-  joinLinkOf,
-  listVideoCalls,
-  oneVideoCall,
-  openCallOfLink,
-  requireCall,
-  setCallStatus,
-  storeRecording,
-} from '../domain/videocalls';
+import { requireCall } from '../domain/videocalls/calls';
+import { addCallEntry, callQuestions } from '../domain/videocalls/entries';
+import { assertLinkMayStart, joinLinkOf, openCallOfLink } from '../domain/videocalls/joinLinks';
+import { createCall, setCallStatus } from '../domain/videocalls/lifecycle';
+import { callStatusList, listVideoCalls, oneVideoCall } from '../domain/videocalls/lists';
+import { deleteRecording, storeRecording } from '../domain/videocalls/recordings';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import { bearerToken, CUSTOMER, customerOf, need, principalOf, SIGNED_IN } from '../http/access';
 import { toKeysetPage } from '../http/paging';
@@ -66,7 +57,7 @@ import { authErrors } from './shared';
 
 const calls = need('view_calls_page');
 export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  // Calls created per join link and per client address (issue 25, point 6), in an hour.
+  // Calls created per join link and per client address, in an hour.
   const { callsPerLinkPerHour: perLink, callsPerAddressPerHour: perAddress } = ctx.config.limits;
   const linkCalls = ctx.limiters('calls:link', perLink, 3600);
   const addressCalls = ctx.limiters('calls:address', perAddress, 3600);
@@ -317,7 +308,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['videocalls'],
           description:
             'Closes a waiting or talking call of the company with a final status (3 COMPLETE … 9 SUSPICIOUS) and ' +
-            'a reason (10 to 200 characters), for a call whose agent cannot (issue 25). Needs `manage_calls` ' +
+            'a reason (10 to 200 characters), for a call whose agent cannot. Needs `manage_calls` ' +
             '(Admins have it). The customer hears `call.ended`, the agent `call.closed`; the call’s room is ' +
             'emptied. Audited (`call_closed`, before and after) and logged on the profile; 409 when the call is ' +
             'no longer open. `outcome_reason` and a guided procedure: as for `PUT /videocall/{id}` (a reason id ' +
@@ -503,7 +494,7 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         }
         if (request.body.status !== 'Offline' && !mayTakeCalls(principal))
           throw forbidden(MAY_NOT_TAKE_CALLS);
-        // The agent's state never contradicts the call's: in a call, the agent is Online (issue 25).
+        // The agent's state never contradicts the call's: in a call, the agent is Online.
         if (request.body.status !== 'Online' && (await ctx.calls.inCall(target)) !== undefined)
           throw conflict('The agent is in a call');
         await ctx.calls.setAgentStatus(companyId, target, request.body.status);

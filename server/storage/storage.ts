@@ -5,6 +5,7 @@ import { dirname, join, normalize, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { HOUR_MS } from '#contract/time';
 
 export interface StoredFile {
   key: string;
@@ -101,7 +102,7 @@ export function storageSigner(signingSecret: string, publicUrl = '') {
   return {
     signedUrl(key: string) {
       // Valid until the end of the next hour: stable within an hour so browsers can cache the image.
-      const expires = (Math.floor(Date.now() / 3_600_000) + 2) * 3600;
+      const expires = (Math.floor(Date.now() / HOUR_MS) + 2) * (HOUR_MS / 1000);
       return `${publicUrl}/storage/${key}?expires=${expires}&signature=${sign(key, expires)}`;
     },
     verifySignature(key: string, expires: number, signature: string, now = Date.now()) {

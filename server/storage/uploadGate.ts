@@ -20,7 +20,7 @@ export function uploadError(error: unknown, tooLarge: string): unknown {
 }
 
 /**
- * Uploads per user (issue 25, point 6): at most `perMinute` started in a minute and `atOnce` running at the
+ * Uploads per user: at most `perMinute` started in a minute and `atOnce` running at the
  * same time; past either, 429 with a detail (and Retry-After for the rate). The rate is counted by the shared
  * limiters (Redis when REDIS_URL is set); the uploads running at once are this process's own.
  */

@@ -94,11 +94,16 @@ function useCustomerMachine(token: string, profileId: number) {
           function start() {
             link?.destroy();
             if (!media) return;
+            const ice = connection.ice();
             link = linkPeer({
               initiator: false,
               stream: media,
               room: connection.room(),
               signalling,
+              // Without the server's word, relay-only: a call that cannot connect rather than an address shown.
+              iceServers: ice?.iceServers ?? [],
+              iceTransportPolicy: ice?.iceTransportPolicy ?? 'relay',
+              freshIceServers: async () => (await connection.freshIce())?.iceServers ?? null,
               handlers: {
                 onStream: setRemote,
                 onConnect: () => {
@@ -114,6 +119,8 @@ function useCustomerMachine(token: string, profileId: number) {
                 },
                 onClose: () => sendBack({ type: 'PEER.LOST' }),
                 onError: () => sendBack({ type: 'PEER.LOST' }),
+                onReconnecting: () => sendBack({ type: 'PEER.RECONNECTING' }),
+                onReconnected: () => sendBack({ type: 'PEER.CONNECTED' }),
               },
             });
           }
@@ -223,15 +230,23 @@ function CustomerCall({ token, profileId }: { token: string; profileId: number }
     );
   if (state.matches('ended')) return <Frame title={t('endedTitle')}>{t('endedBody')}</Frame>;
   if (state.matches('left')) return <Frame title={t('leftTitle')}>{t('leftBody')}</Frame>;
+  if (state.matches('lost')) return <Frame title={t('lostTitle')}>{t('lostBody')}</Frame>;
   if (state.matches('live'))
     return (
       <Frame
         title={
           state.matches({ live: 'inCall' })
             ? t('inCallTitle', { name: agentName })
-            : t('connectingTitle', { name: agentName })
+            : state.matches({ live: 'reconnecting' })
+              ? t('reconnectingTitle')
+              : t('connectingTitle', { name: agentName })
         }
       >
+        {state.matches({ live: 'reconnecting' }) && (
+          <p role="status" aria-live="polite" data-testid="call-reconnecting">
+            {t('reconnectingBody')}
+          </p>
+        )}
         <div className="customer-videos">
           <StreamVideo stream={remote} label={t('agentVideo')} className="customer-remote" />
           <StreamVideo stream={local} muted label={t('ownVideo')} className="customer-local" />

@@ -5,7 +5,7 @@ import { DARK_BRIGHTNESS, type Levels, QUIET_LOUDNESS, watchLevels } from '../se
 import { StreamVideo } from '../shared/StreamVideo';
 
 /**
- * Before joining (issue 29 point 5): the preview, the camera and microphone to use, and whether the picture is
+ * Before joining: the preview, the camera and microphone to use, and whether the picture is
  * bright enough and the sound heard. Joining is the customer's choice: the hints never block it.
  */
 export function DeviceCheck({

@@ -8,7 +8,7 @@ import { type EntryKind, stepEntryMachine } from '../machines/stepEntry.machine'
 type Enter = (kind: EntryKind, value: string) => Promise<EntryReply>;
 
 /**
- * What the agent asks now in a guided call (issue 29 point 5), in the customer's language: the instruction of
+ * What the agent asks now in a guided call, in the customer's language: the instruction of
  * the step shown, and where the step needs it the serial number or the code to type.
  */
 export function StepGuide({

@@ -5,7 +5,7 @@
  */
 import { io, type Socket } from 'socket.io-client';
 import type { CustomerGuide, EntryReply } from '#contract/identProcedure';
-import type { ClientToServerEvents, ServerToClientEvents } from '#contract/socket';
+import type { CallIce, ClientToServerEvents, ServerToClientEvents } from '#contract/socket';
 import type { CallConsent } from '#contract/videocalls';
 import type { CustomerCallEvent } from '../machines/customerCall.machine';
 import type { SignalData, Signalling } from '../services/socket';
@@ -26,10 +26,14 @@ export interface CustomerConnection {
   /** Creates the call (with the consent given in that language, if any), then connects. */
   join(consent: 'en-US' | 'tr' | null): Promise<void>;
   leave(): void;
-  /** A guided call (issue 29): the serial number or the code the customer types. */
+  /** A guided call: the serial number or the code the customer types. */
   enter(kind: 'serial_number' | 'code', value: string): Promise<EntryReply>;
   signalling: Signalling;
   room(): string;
+  /** The STUN/TURN servers and policy the server gave this call's customer (null before it did). */
+  ice(): CallIce | null;
+  /** Fresh credentials from the server (a new peer, a restart); the ones held when it cannot answer. */
+  freshIce(): Promise<CallIce | null>;
   /** The call this page created (0 before it joined). */
   callId(): number;
 }
@@ -43,6 +47,7 @@ export function connectCustomer(options: {
   let socket: Socket<ServerToClientEvents, ClientToServerEvents> | null = null;
   let callId = 0;
   let roomId = '';
+  let ice: CallIce | null = null;
   const early: SignalData[] = [];
   let listener: ((data: SignalData) => void) | null = null;
 
@@ -67,6 +72,15 @@ export function connectCustomer(options: {
     });
     callId = body.id;
     roomId = body.room_id;
+  }
+
+  async function freshIce(): Promise<CallIce | null> {
+    const reply = await socket
+      ?.timeout(10_000)
+      .emitWithAck('call.ice', { call_id: callId })
+      .catch(() => null);
+    if (reply?.ok) ice = reply.ice;
+    return ice;
   }
 
   async function readGuide() {
@@ -100,9 +114,16 @@ export function connectCustomer(options: {
       s.on('queue.position', (e) =>
         options.report({ type: 'QUEUE.POSITION', position: e.position, expected_wait_s: e.expected_wait_s }),
       );
+      s.on('call.ice', (e) => {
+        if (e.call_id === callId) ice = e.ice;
+      });
+      // Credentials minted at the answer last the call however long the wait was. The agent's first signals
+      // wait in `early` meanwhile.
       s.on('call.answered', (e) => {
-        options.report({ type: 'ANSWERED', agent_name: e.agent_name });
-        void readGuide();
+        void freshIce().finally(() => {
+          options.report({ type: 'ANSWERED', agent_name: e.agent_name });
+          void readGuide();
+        });
       });
       // A drop (not the customer's own leaving): the place is unknown until the server tells it again.
       s.on('disconnect', (reason) => {
@@ -124,6 +145,8 @@ export function connectCustomer(options: {
       setTimeout(() => socket?.disconnect(), 200);
     },
     room: () => roomId,
+    ice: () => ice,
+    freshIce,
     callId: () => callId,
     signalling: {
       join: async () => [],

@@ -1,5 +1,5 @@
 /**
- * The customer's side of the call quality (issue 29 point 6): what the customer's page receives, measured from
+ * The customer's side of the call quality: what the customer's page receives, measured from
  * the peer's statistics every few seconds and sent with the join-link token (POST /videocall/{id}/quality/customer).
  */
 import type { QualitySample } from '#contract/callQualityRules';

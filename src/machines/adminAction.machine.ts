@@ -1,7 +1,7 @@
 /**
- * One administrative change of the /admin screen (issue 13): add, edit, enable / disable a user, force a
+ * One administrative change of the /admin screen: add, edit, enable / disable a user, force a
  * password reset, force or reset two-factor. Every change asks for the admin's own password in a prompt
- * that can be cancelled (SPEC §5); a wrong password keeps the prompt open with the server's message, any
+ * that can be cancelled (docs/product/validation.md); a wrong password keeps the prompt open with the server's message, any
  * other failure returns to the form (the typed values stay in the view) with the message.
  *
  * idle → (action.requested) → confirming → (password.confirmed) → submitting → idle (done)

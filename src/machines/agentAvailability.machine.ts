@@ -1,5 +1,5 @@
 /**
- * The agent's availability (§4): Online, Offline, Break, Meeting, Education. The server is the source of
+ * The agent's availability (docs/product/states.md): Online, Offline, Break, Meeting, Education. The server is the source of
  * truth: the status shown is the last one the server told (on connect and on every change, whoever made it:
  * this screen, another tab, an admin, a sign-in elsewhere, a lost connection), a change is asked for with
  * POST /videocall/agent_status, and only an agent the server holds Online and free, with a live connection,
@@ -90,6 +90,6 @@ export const agentAvailabilityMachine = setup({
   },
 });
 
-/** Only an agent the server holds Online and free, with a live connection, is offered calls (§4). */
+/** Only an agent the server holds Online and free, with a live connection, is offered calls (docs/product/states.md). */
 export const canAnswer = (context: AvailabilityContext): boolean =>
   context.status === 'Online' && context.callId === null && context.connected;

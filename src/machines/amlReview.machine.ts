@@ -1,7 +1,7 @@
 /**
- * Reviewing a profile's AML result (SPEC §1, §7): running a new check and approving the result. Approving
+ * Reviewing a profile's AML result (docs/product/README.md, docs/product/api.md): running a new check and approving the result. Approving
  * is a deliberate step: it asks for confirmation first. A refusal (403) becomes the AML permission message
- * of §6, shown until the user dismisses it or tries again. Pure: requests and notices come in through
+ * of docs/product/roles.md#services, shown until the user dismisses it or tries again. Pure: requests and notices come in through
  * `provide`.
  */
 import { assign, fromPromise, setup } from 'xstate';

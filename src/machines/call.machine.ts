@@ -1,5 +1,5 @@
 /**
- * One call as an agent lives it (§3 Video call, §4, §8): ringing → answering → connecting → in call →
+ * One call as an agent lives it (docs/product/states.md#call-statuses): ringing → answering → connecting → in call →
  * ending (a status is required) → uploading → done. Answering is decided by the server: of several agents
  * exactly one gets the call, the others hear "Call Already Answered". The failure branches are real states
  * with a way out: No permission to camera, Connection can not be established, Connection lost.
@@ -9,20 +9,29 @@
  */
 import { assign, fromCallback, fromPromise, sendTo, setup, spawnChild } from 'xstate';
 import { type LiveQuality, MAX_QUALITY_SAMPLES, type QualitySample } from '#contract/callQualityRules';
-import { CALL_CLOSED, CALL_STATUS_TALKING, FIRST_FINAL_CALL_STATUS } from '#contract/constants';
+import { RECONNECT_GRACE_MS } from '#contract/callReconnect';
+import { CALL_CLOSED, CALL_STATUS_TALKING, isFinalCallStatus, REASON_ID_PATTERN } from '#contract/constants';
 import { CUSTOMER_NOT_CONNECTED, type QueuedCall } from '#contract/socket';
+import { CALL_STATUS_CONNECTION_ERROR } from './qualitySuggestion';
 import { recordingUploadMachine } from './recordingUpload.machine';
 
 export const CALL_ALREADY_ANSWERED = 'Call Already Answered';
+
+/** Why a peer could not connect: TURN refused the credentials, could not be reached, or no path worked. */
+export type IceFailure = 'credentials' | 'unreachable' | 'noPath';
 
 export type SessionReport =
   | { type: 'PEER.CONNECTED' }
   | { type: 'PEER.LOST' }
   | { type: 'PEER.FAILED' }
+  /** The peer could not connect, and why (before it ever connected). */
+  | { type: 'ICE.FAILED'; cause: IceFailure }
+  /** The link went down mid-call and ICE is restarting on the same peer (`at`: when, Date.now()). */
+  | { type: 'PEER.RECONNECTING'; at: number }
   | { type: 'MEDIA.DENIED' }
   /** The recording stopped; `kept` when it is saved in the browser and waits for upload. */
   | { type: 'RECORDING.READY'; kept: boolean }
-  /** What the agent received in the last few seconds (issue 29: call quality). */
+  /** What the agent received in the last few seconds (call quality). */
   | { type: 'QUALITY.SAMPLE'; sample: QualitySample };
 
 /** What the call tells its session. */
@@ -35,14 +44,14 @@ export type CallEvent =
   | { type: 'CALL.TAKEN'; call_id: number; agent_id: number }
   | { type: 'CALL.CANCELLED'; call_id: number }
   | { type: 'CALL.ENDED'; call_id: number; by: 'agent' | 'customer' }
-  /** The server closed the call with a status its agent did not set (issue 25). */
+  /** The server closed the call with a status its agent did not set. */
   | { type: 'CALL.CLOSED'; call_id: number; status: number; reason: string }
-  /** What the customer receives: their last sample and the summary of all so far (the server's, issue 29). */
+  /** What the customer receives: their last sample and the summary of all so far (the server's). */
   | ({ type: 'QUALITY.CUSTOMER'; call_id: number } & LiveQuality)
   | { type: 'RETRY' }
   | { type: 'HANG_UP' }
   | { type: 'STATUS.PICK'; status: number }
-  /** The reason id given with the status (issue 29: a decision or abort reason of the procedure). */
+  /** The reason id given with the status (a decision or abort reason of the procedure). */
   | { type: 'REASON.PICK'; reason: string }
   | { type: 'STATUS.SAVE' }
   | { type: 'CONNECTION.LOST' }
@@ -84,6 +93,12 @@ export interface CallContext {
   quality: QualitySample[];
   /** What the customer receives, as the server last told it (null: nothing yet). */
   customerQuality: LiveQuality | null;
+  /** Why the last try to connect failed (null: it did not, or the reason is not known). */
+  iceFailure: IceFailure | null;
+  /** Since when the call is reconnecting (Date.now() of the drop; null: not reconnecting). */
+  reconnectingSince: number | null;
+  /** The call was ended because its connection did not come back within the grace period. */
+  connectionGaveUp: boolean;
 }
 
 const detailOf = (error: unknown): string | null =>
@@ -97,7 +112,7 @@ export const callMachine = setup({
       | { type: 'xstate.done.actor.check'; output: HeldCall }
       | { type: 'xstate.error.actor.check'; error: unknown },
     input: {} as { call: QueuedCall; agentId: number },
-    tags: {} as 'ringing' | 'live' | 'busy',
+    tags: {} as 'ringing' | 'live' | 'busy' | 'reconnecting',
   },
   actors: {
     answer: fromPromise<{ room_id: string }, { callId: number }>(async () => {
@@ -132,6 +147,8 @@ export const callMachine = setup({
     /** The call was closed without the agent's status (reason: a CALL_END_REASONS code, or null if unknown). */
     notifyClosed: (_, _reason: string | null) => {},
     notifyFailed: (_, _detail: string | null) => {},
+    /** The connection did not come back within the grace period: the call was ended. */
+    notifyConnectionGaveUp: () => {},
   },
   guards: {
     isThisCall: ({ context }, callId: number) => callId === context.call.call_id,
@@ -142,12 +159,11 @@ export const callMachine = setup({
     refusedAsClosed: (_, error: unknown) => detailOf(error) === CALL_CLOSED,
     wasClosed: ({ context }) => context.closedReason !== null,
     statusPicked: ({ context }) => context.status !== null,
-    finalStatus: (_, status: number) =>
-      Number.isInteger(status) && status >= FIRST_FINAL_CALL_STATUS && status <= 9,
+    finalStatus: (_, status: number) => isFinalCallStatus(status),
     recorded: ({ context }) => context.recorded,
-    reasonId: (_, reason: string) => /^[a-z0-9_]{1,40}$/.test(reason),
+    reasonId: (_, reason: string) => REASON_ID_PATTERN.test(reason),
     /** Closed with a final status while the socket was down (a restart, an admin, the agent's grace period). */
-    closedMeanwhile: (_, held: HeldCall) => held.status >= FIRST_FINAL_CALL_STATUS,
+    closedMeanwhile: (_, held: HeldCall) => isFinalCallStatus(held.status),
     /** Hung up by the customer while the socket was down: the agent still picks the status. */
     hungUpMeanwhile: (_, held: HeldCall) =>
       held.status === CALL_STATUS_TALKING && held.call_end_time !== null,
@@ -155,6 +171,8 @@ export const callMachine = setup({
   delays: {
     /** How long a peer may take to connect before "Connection can not be established". */
     connectTimeout: 20_000,
+    /** How long "Reconnecting…" may last before the call ends. */
+    reconnectGrace: RECONNECT_GRACE_MS,
   },
 }).createMachine({
   id: 'call',
@@ -176,6 +194,9 @@ export const callMachine = setup({
     closedReason: null,
     quality: [],
     customerQuality: null,
+    iceFailure: null,
+    reconnectingSince: null,
+    connectionGaveUp: false,
   }),
   initial: 'ringing',
   on: {
@@ -256,7 +277,7 @@ export const callMachine = setup({
           target: '.stopping',
           actions: assign(({ event }) => ({ closedReason: event.reason })),
         },
-        // Events of the call sent while the socket was down are lost: the call is read again (issue 25: a
+        // Events of the call sent while the socket was down are lost: the call is read again (a
         // restart closes a talking call before anybody is back).
         'CONNECTION.RESTORED': {
           actions: [
@@ -294,6 +315,10 @@ export const callMachine = setup({
             'PEER.CONNECTED': { target: 'inCall' },
             'PEER.FAILED': { target: 'connectionFailed' },
             'PEER.LOST': { target: 'connectionFailed' },
+            'ICE.FAILED': {
+              target: 'iceFailed',
+              actions: assign(({ event }) => ({ iceFailure: event.cause })),
+            },
             'MEDIA.DENIED': { target: 'cameraDenied' },
           },
         },
@@ -301,6 +326,37 @@ export const callMachine = setup({
           on: {
             'PEER.LOST': { target: 'peerLost' },
             'PEER.FAILED': { target: 'peerLost' },
+            'PEER.RECONNECTING': {
+              target: 'reconnecting',
+              actions: assign(({ event }) => ({ reconnectingSince: event.at })),
+            },
+          },
+        },
+        /**
+         * "Reconnecting…": the session restarts ICE on the same peer, so the recording goes on. The agent need
+         * not act; past the grace period the call ends as a connection error.
+         */
+        reconnecting: {
+          tags: ['reconnecting'],
+          after: {
+            reconnectGrace: {
+              target: 'stopping',
+              actions: [
+                assign({
+                  endedBy: 'agent',
+                  connectionGaveUp: true,
+                  status: CALL_STATUS_CONNECTION_ERROR,
+                  reconnectingSince: null,
+                }),
+                { type: 'hangUp', params: ({ context }) => context.call.call_id },
+                'notifyConnectionGaveUp',
+              ],
+            },
+          },
+          on: {
+            'PEER.CONNECTED': { target: 'inCall', actions: assign({ reconnectingSince: null }) },
+            'PEER.LOST': { target: 'peerLost', actions: assign({ reconnectingSince: null }) },
+            'PEER.FAILED': { target: 'peerLost', actions: assign({ reconnectingSince: null }) },
           },
         },
         /** "Connection lost": the peer dropped during the call. */
@@ -314,6 +370,21 @@ export const callMachine = setup({
         connectionFailed: {
           on: {
             RETRY: { target: 'connecting', actions: sendTo('session', { type: 'SESSION.RESTART' }) },
+            // The cause may be known only after the time-out.
+            'ICE.FAILED': {
+              target: 'iceFailed',
+              actions: assign(({ event }) => ({ iceFailure: event.cause })),
+            },
+          },
+        },
+        /** "Connection can not be established", with what failed: the TURN server's refusal, its absence, no path. */
+        iceFailed: {
+          on: {
+            RETRY: {
+              target: 'connecting',
+              actions: [assign({ iceFailure: null }), sendTo('session', { type: 'SESSION.RESTART' })],
+            },
+            'PEER.CONNECTED': { target: 'inCall', actions: assign({ iceFailure: null }) },
           },
         },
         /** "No permission to camera" */
@@ -345,7 +416,7 @@ export const callMachine = setup({
         },
       },
     },
-    /** The agent must pick the status the call ended with before the call can close (§4). */
+    /** The agent must pick the status the call ended with before the call can close (docs/product/states.md). */
     ending: {
       on: {
         'CALL.CLOSED': {

@@ -1,5 +1,5 @@
 /**
- * The value axis of the statistics charts (issue 27): it ends on a round number above the tallest bar, so no
+ * The value axis of the statistics charts: it ends on a round number above the tallest bar, so no
  * bar touches the top of the chart. Counts only: the steps are whole numbers.
  */
 export interface ValueAxis {

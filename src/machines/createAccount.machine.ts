@@ -1,5 +1,5 @@
 /**
- * Self-service account creation (issue 16; SPEC §1, §5, §7): e-mail and password → the e-mailed 6-digit code
+ * Self-service account creation (docs/product/README.md, docs/product/validation.md, docs/product/api.md): e-mail and password → the e-mailed 6-digit code
  * (resend after a countdown) → package → company profile (industry and country from the payment service) →
  * payment through the hosted checkout → signed in as the new company's Admin, on the "first steps" page.
  *
@@ -23,7 +23,7 @@ export { RESEND_AFTER_SECONDS };
 export const PAYMENT_POLL_MS = 1500;
 export const PAYMENT_POLLS = 20;
 
-/** The company profile of the sign-up (§7 POST /stp/company). */
+/** The company profile of the sign-up (POST /stp/company). */
 export interface CompanyProfile {
   company_name: string;
   first_name: string;
@@ -33,7 +33,7 @@ export interface CompanyProfile {
   country: string;
 }
 
-/** What the payment service offers for the profile (§7 GET /config, GET /industry on its host). */
+/** What the payment service offers for the profile (GET /config, GET /industry on its host). */
 export interface SignupOptions {
   countries: { code: string; name: string }[];
   industries: { code: string; name: string }[];
@@ -44,7 +44,7 @@ export interface Checkout {
   url: string;
 }
 
-/** §7 GET /payment/session_status. */
+/** GET /payment/session_status. */
 export type PaymentStatus = 'paid' | 'open' | 'expired' | 'declined';
 
 export type CreateAccountError =

@@ -1,13 +1,13 @@
 /**
  * The customer's side of a video call (the join page, customer.html): agree to being recorded where the
- * company's procedure asks for consent (issue 29), grant the camera, check it (issue 29
- * point 5: choose the camera and the microphone, see the preview and the light and sound levels), join the
+ * company's procedure asks for consent, grant the camera, check it (choose the camera and the microphone, see the preview and the light and sound levels), join the
  * queue (POST /videocall, status 0), wait with the place and the expected wait, then talk once an agent answers.
  * Leaving before an answer makes the call MISSED on the server. A link that has started every call it may
  * ends in `linkUsed`: trying again cannot help, only a new link. Pure: the camera, the joining and the peer come
  * in through `provide`; the connection reports QUEUE.POSITION / CONNECTION.LOST / ANSWERED / ENDED, the peer PEER.*.
  */
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { CUSTOMER_GRACE_MARGIN_MS, RECONNECT_GRACE_MS } from '#contract/callReconnect';
 import { JOIN_LINK_USED } from '#contract/constants';
 import type { CodeSent, StepKind } from '#contract/identProcedure';
 import type { CallConsent } from '#contract/videocalls';
@@ -32,9 +32,11 @@ export type CustomerCallEvent =
   | { type: 'ENDED' }
   | { type: 'PEER.CONNECTED' }
   | { type: 'PEER.LOST' }
+  /** The link dropped mid-call; the same peer is reconnecting (ICE restart). */
+  | { type: 'PEER.RECONNECTING' }
   | { type: 'RETRY' }
   | { type: 'LEAVE' }
-  /** A guided call (issue 29): the step the agent shows, and the code they sent (from the socket or a reload). */
+  /** A guided call: the step the agent shows, and the code they sent (from the socket or a reload). */
   | { type: 'GUIDE.STEP'; kind: StepKind | null }
   | { type: 'GUIDE.CODE'; code: CodeSent | null };
 
@@ -193,10 +195,20 @@ export const customerCallMachine = setup({
       },
       states: {
         connecting: { on: { 'PEER.CONNECTED': 'inCall' } },
-        inCall: { on: { 'PEER.LOST': 'connecting' } },
+        inCall: { on: { 'PEER.LOST': 'connecting', 'PEER.RECONNECTING': 'reconnecting' } },
+        /**
+         * "Reconnecting…": the agent's side restarts the connection. When the network does not come back the
+         * agent ends the call; if that cannot reach this page, it gives up a little later by itself.
+         */
+        reconnecting: {
+          after: { [RECONNECT_GRACE_MS + CUSTOMER_GRACE_MARGIN_MS]: '#customerCall.lost' },
+          on: { 'PEER.CONNECTED': 'inCall', 'PEER.LOST': 'connecting' },
+        },
       },
     },
     ended: { type: 'final' },
+    /** The connection did not come back: the call is over. */
+    lost: { type: 'final' },
     left: { type: 'final' },
   },
 });

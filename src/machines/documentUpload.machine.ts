@@ -1,5 +1,5 @@
 /**
- * Uploading a document (SPEC §1, §3, §7 POST /document): pages are chosen (or dropped), checked on the
+ * Uploading a document (POST /document, docs/product/entities.md#upload-payload): pages are chosen (or dropped), checked on the
  * client (kind and size), sent with progress; a failure keeps every chosen page and the type so the user
  * can try again. Pure: the upload is the `upload` callback actor, provided by the app.
  */

@@ -1,5 +1,5 @@
 /**
- * Rules of the Documents tab (SPEC §1, §3, §9): grouping by class, the expiry flags and the client-side
+ * Rules of the Documents tab (docs/product/README.md, docs/product/entities.md, docs/product/constants.md): grouping by class, the expiry flags and the client-side
  * checks of an upload and of field overrides. Pure: no fetch, no DOM.
  */
 import { type CONTENT_FIELDS, DOCUMENT_CLASSES } from '#contract/constants';
@@ -17,7 +17,7 @@ export interface DocumentFacts {
   content: Partial<Record<string, string | null>>;
 }
 
-/** Documents grouped by `document_class` in §3's order (ID, DL, SE, …, XX); unknown classes last. */
+/** Documents grouped by `document_class` in their order (ID, DL, SE, …, XX); unknown classes last. */
 export function groupByClass<T extends { document_class: string }>(
   documents: readonly T[],
 ): { documentClass: string; documents: T[] }[] {
@@ -36,7 +36,7 @@ export function groupByClass<T extends { document_class: string }>(
     .map(([documentClass, list]) => ({ documentClass, documents: list }));
 }
 
-/** A utility bill must be no older than 3 months (§9). */
+/** A utility bill must be no older than 3 months (docs/product/constants.md). */
 export const UTILITY_BILL_MAX_MONTHS = 3;
 
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);

@@ -1,4 +1,4 @@
-/** The entities list's search and filters (SPEC §2 /entities), kept in the URL. Pure. */
+/** The entities list's search and filters (/entities), kept in the URL. Pure. */
 import { RISK_LEVELS, type RiskLevel } from '#contract/constants';
 import {
   type BusinessEntity,

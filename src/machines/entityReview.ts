@@ -50,7 +50,7 @@ export const HOME_COUNTRIES = new Set([
   'CH',
 ]);
 
-/** A proof of address older than this many months at the last check is out of date (SPEC §9, utility bills). */
+/** A proof of address older than this many months at the last check is out of date (as for utility bills, docs/product/constants.md). */
 export const ADDRESS_PROOF_MONTHS = 3;
 
 export function entityParties(entity: BusinessEntity): Party[] {

@@ -1,4 +1,4 @@
-/** Reading failures that actors report (the API's errors carry `status` and `detail`, SPEC §8). */
+/** Reading failures that actors report (the API's errors carry `status` and `detail`, docs/product/errors.md). */
 export interface Failure {
   status: number;
   detail: string;

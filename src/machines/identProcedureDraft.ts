@@ -1,5 +1,5 @@
 /**
- * The editing rules of the identification procedure tab (issue 29): the Admin's draft of the steps, the
+ * The editing rules of the identification procedure tab: the Admin's draft of the steps, the
  * question pool and the reasons, changed one action at a time. Pure: no request, no DOM. The server checks
  * the result again (contract/identProcedure.ts); these functions keep the draft in a shape it accepts:
  * consent stays first, decision stays last and mandatory, each kind at most once.

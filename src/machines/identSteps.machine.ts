@@ -1,5 +1,5 @@
 /**
- * The steps of a guided identification as the agent goes through them in the call (issue 29 point 2): the
+ * The steps of a guided identification as the agent goes through them in the call: the
  * procedure's steps in order (the decision excluded: it is the call's status), the current one, and Passed /
  * Failed for it. Security features pass with at least `min_categories` categories ticked; questions with every
  * drawn question marked passed. Each result is recorded on the server (`record`, which adds the offset in the

@@ -1,12 +1,12 @@
 /**
- * The full-screen image viewer (SPEC §1, §4, §9): closed or open on one image of a group; next and previous
+ * The full-screen image viewer (docs/product/README.md, docs/product/states.md, docs/product/constants.md): closed or open on one image of a group; next and previous
  * wrap around the group; zoom and rotation belong to the image shown and reset when it changes; the
  * controls hide after 3500 ms without pointer movement and come back on movement. Pure: the view maps keys
  * with `keyToEvent` and sends the events.
  */
 import { assign, setup } from 'xstate';
 
-/** Controls hide after this long without mouse movement (§9). */
+/** Controls hide after this long without mouse movement (docs/product/constants.md). */
 export const CONTROLS_HIDE_MS = 3500;
 export const MIN_ZOOM = 0.5;
 export const MAX_ZOOM = 4;
@@ -41,7 +41,7 @@ export type ImageViewerEvent =
   | { type: 'image.rotated' }
   | { type: 'pointer.moved' };
 
-/** The viewer's keys (§1): Escape and q close; ArrowLeft/h and ArrowRight/l move; + - 0 zoom; r rotates. */
+/** The viewer's keys (docs/product/README.md): Escape and q close; ArrowLeft/h and ArrowRight/l move; + - 0 zoom; r rotates. */
 export function keyToEvent(event: {
   key: string;
   ctrlKey?: boolean;

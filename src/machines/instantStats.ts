@@ -1,5 +1,5 @@
 /**
- * Figures of the instant stats (issue 8) computed from what the server pushes: agents by availability, who
+ * Figures of the instant stats computed from what the server pushes: agents by availability, who
  * is in a call, and the waits, counted up to `now` so they move every second between pushes.
  */
 import { AGENT_STATUSES, type AgentStatusName } from '#contract/constants';

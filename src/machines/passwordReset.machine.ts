@@ -1,5 +1,5 @@
 /**
- * Resetting a forgotten (or a forced) password (SPEC §5, §7 reset_password send/submit): the e-mail gets a
+ * Resetting a forgotten (or a forced) password (reset_password send and submit, docs/product/validation.md#passwords): the e-mail gets a
  * code, the code and a new password are submitted; the code can be sent again after a countdown.
  */
 import { assign, fromPromise, setup } from 'xstate';

@@ -1,5 +1,5 @@
 /**
- * The return from the checkout (/return?session_id=…, issue 15). The studio's server learns a payment's
+ * The return from the checkout (/return?session_id=…). The studio's server learns a payment's
  * outcome from the provider's signed notification, which may arrive after the browser: the page asks the
  * server for the session's status and, while it is still open, asks again every `pollMs` up to
  * `maxPolls` times, then waits for the user to check again. A declined or expired checkout can be tried

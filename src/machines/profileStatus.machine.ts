@@ -1,7 +1,7 @@
 /**
- * Changing a customer's status (SPEC §4): Rejected and Blacklisted ask for confirmation with a reason of at
+ * Changing a customer's status (docs/product/states.md): Rejected and Blacklisted ask for confirmation with a reason of at
  * least 10 characters; the status changes only when the server's `result` is true, and the new status is
- * the one the server answers. The request carries the profile's version (issue 12): when someone else
+ * the one the server answers. The request carries the profile's version: when someone else
  * changed the profile meanwhile (409), the machine waits in `conflicted` with what is there now, keeping the
  * chosen status and the typed reason, until the reviewer applies the change again (with the new version)
  * or discards it. When the company's four-eyes rules catch the change, the server either holds it for a

@@ -1,6 +1,6 @@
 /**
- * The profile screen's tabs (SPEC §2) and the company service each needs; AML also needs the company config
- * to name an AML provider (§6). Pure data and a rule, shared by the view and its tests.
+ * The profile screen's tabs (docs/product/screens.md) and the company service each needs; AML also needs the company config
+ * to name an AML provider (docs/product/roles.md). Pure data and a rule, shared by the view and its tests.
  */
 import type { Service } from '#contract/constants';
 

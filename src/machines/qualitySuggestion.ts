@@ -1,5 +1,5 @@
 /**
- * What the end screen offers when the call was poor (issue 29 point 6): the status and the company's abort
+ * What the end screen offers when the call was poor: the status and the company's abort
  * reason matching the first issue (picture, then sound, then connection) of either side: the samples the agent
  * received, or the summary of what the customer received (the server's, told live).
  * Pure; the view shows it and sends STATUS.PICK / REASON.PICK when the agent takes it.

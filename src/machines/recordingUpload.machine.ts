@@ -1,6 +1,6 @@
 /**
- * Uploading a call's recording (PATCH /videocall/{id}, §5 at most 300 MB). The recording stays in the browser
- * until the server confirms it; a failure shows "Video Upload Error" with Try Again and Download File (§8).
+ * Uploading a call's recording (PATCH /videocall/{id}, at most 300 MB). The recording stays in the browser
+ * until the server confirms it; a failure shows "Video Upload Error" with Try Again and Download File (docs/product/errors.md).
  * Pure: the upload (with progress) and the download come in through `provide`.
  */
 import { assign, fromCallback, setup } from 'xstate';

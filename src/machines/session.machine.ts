@@ -1,5 +1,5 @@
 /**
- * Signing in (SPEC §4 Login, §8): credentials, then a region choice, a one-time code or a face photo when the
+ * Signing in (docs/product/states.md#sign-in): credentials, then a region choice, a one-time code or a face photo when the
  * server asks for them, then the account is loaded and stored. Forced branches: a password reset (400
  * "Password Reset Required") and a two-factor setup (400 "Two Factor Reset Required") that ends with the user
  * signing in again. Pure: the API, the account store and navigation come in through `provide`.
@@ -11,14 +11,14 @@ import type { PasskeyAssertion } from '#contract/passkeys';
 import { ACCOUNT_DISABLED_DETAIL } from '#contract/sessionEnd';
 import { detailIs, failureOf } from './failure';
 
-/** What the login call sends (§7 POST /api/v1/login/). */
+/** What the login call sends (POST /api/v1/login/). */
 export interface LoginRequest {
   username: string;
   password: string;
   otp: string | null;
   photo: string | null;
   server: string | null;
-  /** The passkey as the second factor, instead of `otp` (issue 26). */
+  /** The passkey as the second factor, instead of `otp`. */
   passkey: PasskeyAssertion | null;
 }
 
@@ -33,11 +33,11 @@ export interface SignedInAccount {
   permissions: string[];
   role: string;
   name: string;
-  /** The screen `/` opens (issue 30); an account stored before it existed reads as 'customers'. */
+  /** The screen `/` opens; an account stored before it existed reads as 'customers'. */
   start_page: StartPage;
 }
 
-/** Server details the machine branches on (§8 and the reference server's login answers). */
+/** Server details the machine branches on (docs/product/errors.md and the reference server's login answers). */
 export const LOGIN_DETAILS = {
   invalidCredentials: 'Invalid Credentials',
   otpRequired: 'OTP Required',
@@ -142,7 +142,7 @@ export function readTokenClaims(token: string): Record<string, unknown> | null {
   }
 }
 
-/** §4: a token whose content marks an API user is never stored as a session. */
+/** A token whose content marks an API user is never stored as a session. */
 export const isApiUserToken = (token: string) => readTokenClaims(token)?.is_api_user === true;
 
 const isRegionChoice = (answer: LoginResponse): answer is { regions: Region[] } => !('access' in answer);

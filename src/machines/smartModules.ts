@@ -1,12 +1,12 @@
 /**
- * Smart modules: the company's services (its config's `active_services` and AML provider, SPEC §3 and §6)
- * and what each one unlocks in the studio (SPEC §2: profile tabs and sidebar lists). Pure: the profile
+ * Smart modules: the company's services (its config's `active_services` and AML provider, docs/product/entities.md, docs/product/roles.md)
+ * and what each one unlocks in the studio (profile tabs and sidebar lists, docs/product/screens.md#profile-screen). Pure: the profile
  * tab rule itself is ./profileTabs, so this page and the profile screen cannot disagree.
  */
 import { SERVICES, type Service } from '#contract/constants';
 import { PROFILE_TABS, type ProfileTab, type TabConfig, visibleTabs } from './profileTabs';
 
-/** Profile sidebar lists (SPEC §2); only BioPay depends on a service. */
+/** Profile sidebar lists (docs/product/screens.md); only BioPay depends on a service. */
 export const SIDEBAR_LISTS = [
   'checklists',
   'logs',
@@ -38,7 +38,7 @@ export function smartModules(config: TabConfig): SmartModule[] {
     const active = config.active_services.includes(service);
     const tabs = PROFILE_TABS.filter((tab) => tab.service === service).map((tab) => tab.id);
     const sidebar = SIDEBAR_LISTS.filter((list) => SIDEBAR_SERVICE[list] === service);
-    // AML also needs a provider (§6): switched on without one, its tab stays hidden.
+    // AML also needs a provider (docs/product/roles.md): switched on without one, its tab stays hidden.
     const state: ModuleState = !active
       ? 'off'
       : tabs.some((tab) => !shownTabs.includes(tab))

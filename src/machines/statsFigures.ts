@@ -1,7 +1,7 @@
 /** Pure helpers of the statistics views: durations, shares and the default ranges. */
 import { addDays, type Bucket, dayOf } from '#contract/statsRange';
 
-/** §4 codes the summaries name. */
+/** Call status codes the summaries name (docs/product/states.md#call-statuses). */
 export const MISSED = 2;
 export const COMPLETE = 3;
 

@@ -1,5 +1,5 @@
 /**
- * One entry the customer types during a guided call (issue 29): the ID's serial number, or the second-channel
+ * One entry the customer types during a guided call: the ID's serial number, or the second-channel
  * code. The value is checked here first (a code has 6 digits; a serial number 1 to 40 characters), then sent
  * (`submit`). A code is right or wrong with tries left; a serial number is only sent (the agent sees the
  * comparison) and may be typed again while tries are left. Pure: `submit` comes in through `provide`.

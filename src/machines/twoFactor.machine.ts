@@ -1,5 +1,5 @@
 /**
- * Two-factor authentication of the signed-in user (SPEC §2 panel views, §4, §5): not started → (password) →
+ * Two-factor authentication of the signed-in user (docs/product/states.md#two-factor): not started → (password) →
  * QR code → 6-digit code → enabled; enabled → (password) → disabled. Every action asks for the account
  * password in a prompt that can be cancelled. `forced` is the setup that a 400 "Two Factor Reset Required"
  * demands: it ends when the code is verified (the session then ends).

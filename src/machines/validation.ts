@@ -1,6 +1,6 @@
 /**
- * Validation rules of SPEC §5, as pure functions. Each returns the name of the failed rule or null; views
- * turn names into the texts of §5 (validation.* keys).
+ * Validation rules (docs/product/validation.md), as pure functions. Each returns the name of the failed rule or null; views
+ * turn names into their texts (validation.* keys).
  */
 import { isAcceptablePassword } from '#contract/passwords';
 
@@ -63,7 +63,7 @@ export function checkLength(
   return length > max ? 'tooLong' : null;
 }
 
-/** Profile edit (§5): the address needs all its parts. */
+/** Profile edit (docs/product/validation.md): the address needs all its parts. */
 export function checkAddress(address: {
   province: string;
   city: string;

@@ -1,5 +1,5 @@
 /**
- * The Verification Steps tab (SPEC §2): where a profile stands on the way to a decision, derived from its
+ * The Verification Steps tab (docs/product/screens.md): where a profile stands on the way to a decision, derived from its
  * documents, AML result, video calls and status. Pure; each step is done, failed, needs attention, waiting
  * or skipped (its service is off).
  */
@@ -15,7 +15,7 @@ export interface StepInput {
   }[];
   /** null: not screened yet; 'off': the company has no AML provider. */
   aml: { records: unknown[]; approved: boolean | null } | null | 'off';
-  /** Call status codes (§4: COMPLETE is 3); 'off' without the video_kyc service. */
+  /** Call status codes (COMPLETE is 3); 'off' without the video_kyc service. */
   calls: number[] | 'off';
 }
 

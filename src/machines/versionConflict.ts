@@ -1,5 +1,5 @@
 /**
- * The comparison behind the conflict dialog (issue 12): when a write is refused with 409 because someone
+ * The comparison behind the conflict dialog: when a write is refused with 409 because someone
  * else changed the profile or document meanwhile, the studio shows, field by field, what it was when the
  * reviewer opened it (`before`), what it is now (`theirs`) and what the reviewer wants (`mine`), and which
  * of those clash. Re-applying sends only the fields the reviewer changed, so the other reviewer's changes to

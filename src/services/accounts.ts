@@ -2,12 +2,12 @@ import { startPageOf } from '#contract/constants';
 import type { SignedInAccount } from '../machines/session.machine';
 
 /**
- * Accounts stored in the browser (§3 Account, §4 session end, logout): one per company and server, plus a
+ * Accounts stored in the browser (docs/product/entities.md#account, docs/product/states.md#session-end): one per company and server, plus a
  * marker naming the active one. Corrupt or missing data reads as signed out, never as a crash.
  */
 export type { Region } from '#contract/auth';
 
-/** A stored account (§3 Account): what the session machine makes when it signs in. */
+/** A stored account (docs/product/entities.md#account): what the session machine makes when it signs in. */
 export type Account = SignedInAccount;
 
 export const STORAGE_KEYS = {
@@ -42,7 +42,7 @@ function isAccount(v: unknown): v is StoredAccount {
 }
 
 /**
- * A stored account as the studio uses it: one stored before the start page existed (issue 30), or with a value
+ * A stored account as the studio uses it: one stored before the start page existed, or with a value
  * this version does not know, opens the customers list, as every account did before.
  */
 function readAccount(stored: StoredAccount): Account {
@@ -93,7 +93,7 @@ export class AccountStore {
   }
 
   /**
-   * Logout of the active account (§4), also the session end of a 401: forget its token and the account,
+   * Logout of the active account (docs/product/states.md), also the session end of a 401: forget its token and the account,
    * clear the active marker, tell other tabs. Returns the email it was signed in with.
    */
   logout(): string | null {
@@ -128,7 +128,7 @@ export class AccountStore {
 
   /**
    * Calls `listener` with the accounts this browser just signed out of (logout, Logout All, Remove), so
-   * their sessions can be ended on their servers too (issue 20).
+   * their sessions can be ended on their servers too.
    */
   onSignOut(listener: (ended: Account[]) => void): () => void {
     this.signOutListeners.add(listener);
@@ -182,7 +182,7 @@ export class AccountStore {
   }
 }
 
-/** Calls `onLogout` when another tab signals a logout (storage event `logout-event`, §2 guards). */
+/** Calls `onLogout` when another tab signals a logout (storage event `logout-event`, docs/product/screens.md#guards). */
 export function onLogoutInOtherTab(target: Window, onLogout: () => void): () => void {
   const handler = (event: StorageEvent) => {
     if (event.key === STORAGE_KEYS.logoutEvent) onLogout();

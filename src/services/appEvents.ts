@@ -1,7 +1,7 @@
 import type { SessionEndReason } from '#contract/sessionEnd';
 
 /**
- * App-level events raised by services for the views (§8): a forced dialog, a session that ended.
+ * App-level events raised by services for the views (docs/product/errors.md): a forced dialog, a session that ended.
  * Forced events are raised once: a repeat is ignored until the handler settles it.
  */
 export type AppEvent =

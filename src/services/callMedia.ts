@@ -5,7 +5,10 @@
 import RecordRTC from 'recordrtc';
 import SimplePeer from 'simple-peer';
 import type { ChosenDevices } from '../machines/customerCall.machine';
+import { type IceFailure, watchIceFailure } from './iceFailure';
+import { keepConnected } from './iceRestart';
 import { CameraDeniedError } from './media';
+import { adaptVideoSender } from './senderAdaptation';
 import type { Signalling } from './socket';
 
 export async function openCallMedia(chosen: ChosenDevices = {}): Promise<MediaStream> {
@@ -48,6 +51,12 @@ export interface PeerHandlers {
   onConnect(): void;
   onClose(): void;
   onError(error: Error): void;
+  /** The link went down after it was up; an ICE restart is under way (`at`: Date.now()). */
+  onReconnecting?(at: number): void;
+  /** The link is up again after a restart: same peer, same streams. */
+  onReconnected?(): void;
+  /** The peer could not connect, and why (refused TURN credentials, an unreachable server, no path). */
+  onIceFailed?(cause: IceFailure): void;
 }
 
 export interface PeerLink {
@@ -59,7 +68,8 @@ export interface PeerLink {
 /**
  * A WebRTC peer in a call room. The initiator sends the offer; the other side must create its peer as soon as
  * it knows the call is answered, before the offer arrives (browser-tests note, pitfall 3).
- * No public STUN servers: they cannot be reached on the networks this runs on; loopback and LAN work.
+ * The STUN/TURN servers and the transport policy are the ones the server gave this side of this call (none:
+ * loopback and LAN only; public STUN servers are never used).
  */
 export function linkPeer(options: {
   initiator: boolean;
@@ -68,23 +78,47 @@ export function linkPeer(options: {
   signalling: Signalling;
   handlers: PeerHandlers;
   iceServers?: RTCIceServer[];
+  /** `relay`: only paths through the TURN server, so the other side never learns this side's address. */
+  iceTransportPolicy?: RTCIceTransportPolicy;
+  /** Fresh ICE servers (new TURN credentials) before an ICE restart, where the app can get them. */
+  freshIceServers?: () => Promise<RTCIceServer[] | null>;
 }): PeerLink {
   const { signalling, room, handlers } = options;
   const peer = new SimplePeer({
     initiator: options.initiator,
     stream: options.stream,
     trickle: true,
-    config: { iceServers: options.iceServers ?? [] },
+    config: { iceServers: options.iceServers ?? [], iceTransportPolicy: options.iceTransportPolicy ?? 'all' },
   });
   let closed = false;
-  peer.on('signal', (data) => {
-    void signalling.send(room, data as unknown as Record<string, unknown>).catch(() => undefined);
+  const stopWatchingIce = handlers.onIceFailed
+    ? watchIceFailure(
+        (peer as unknown as { _pc: RTCPeerConnection })._pc,
+        options.iceTransportPolicy === 'relay',
+        (cause) => {
+          if (!closed) handlers.onIceFailed?.(cause);
+        },
+      )
+    : () => {};
+  const send = (data: Record<string, unknown>) => void signalling.send(room, data).catch(() => undefined);
+  peer.on('signal', (data) => send(data as unknown as Record<string, unknown>));
+  const keeper = keepConnected({
+    peer,
+    initiator: options.initiator,
+    send,
+    freshIceServers: options.freshIceServers,
+    onReconnecting: (at) => handlers.onReconnecting?.(at),
+    onReconnected: () => handlers.onReconnected?.(),
   });
   const stopListening = signalling.onSignal(room, (data) => {
-    if (!closed) peer.signal(data as unknown as SimplePeer.SignalData);
+    if (!closed && !keeper.intercept(data)) peer.signal(data as unknown as SimplePeer.SignalData);
   });
+  let stopAdapting = () => {};
   peer.on('stream', handlers.onStream);
-  peer.on('connect', handlers.onConnect);
+  peer.on('connect', () => {
+    stopAdapting = adaptVideoSender((peer as unknown as { _pc: RTCPeerConnection })._pc);
+    handlers.onConnect();
+  });
   peer.on('close', () => {
     if (!closed) handlers.onClose();
   });
@@ -94,6 +128,9 @@ export function linkPeer(options: {
   return {
     destroy() {
       closed = true;
+      stopWatchingIce();
+      keeper.stop();
+      stopAdapting();
       stopListening();
       peer.destroy();
     },
@@ -108,7 +145,7 @@ export interface CallRecorder {
 }
 
 /**
- * How often the recorder draws both sides onto the canvas it records (record 0185): 30 times a second, a camera's
+ * How often the recorder draws both sides onto the canvas it records (docs/decisions/0185-recording-drawn-at-a-cameras-rate.md): 30 times a second, a camera's
  * rate. RecordRTC's default is every 10 ms: a hundred draws a second of both videos onto the canvas, each a frame
  * offered to the encoder, on the agent's computer during the whole call.
  */

@@ -1,5 +1,5 @@
 /**
- * Call quality from WebRTC statistics (issue 29 point 6). Pure: from two successive getStats() snapshots of
+ * Call quality from WebRTC statistics. Pure: from two successive getStats() snapshots of
  * one peer connection to one sample of what that side received in between. The browser part (polling the
  * connection, sending the samples) is in qualityMeter.ts.
  */

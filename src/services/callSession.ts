@@ -1,10 +1,10 @@
 /**
  * The agent's side of a call session, run by the call machine's `session` actor: camera and microphone, the
  * initiating peer in the call room, and the recording of both sides, kept in the browser when it stops.
- * Reports PEER.CONNECTED / PEER.LOST / PEER.FAILED / MEDIA.DENIED / RECORDING.READY; takes SESSION.RESTART and
- * SESSION.STOP.
+ * Reports PEER.CONNECTED / PEER.RECONNECTING (the same peer restarts ICE after a drop; PEER.CONNECTED when it is
+ * back) / PEER.LOST / PEER.FAILED / MEDIA.DENIED / RECORDING.READY; takes SESSION.RESTART and SESSION.STOP.
  */
-import type { QueuedCall } from '#contract/socket';
+import type { CallIce, QueuedCall } from '#contract/socket';
 import type { SessionCommand, SessionReport } from '../machines/call.machine';
 import { addCallQuality } from './api/callQuality';
 import {
@@ -16,6 +16,7 @@ import {
   recordCall,
   stopMedia,
 } from './callMedia';
+import { watchCallPath } from './callPath';
 import { callStreams, recordingStarts } from './callStreams';
 import { meterQuality } from './qualityMeter';
 import { keepRecording } from './recordings';
@@ -52,7 +53,10 @@ export function runCallSession(options: {
     }
     if (stopped) return;
     callStreams.set(callId, { local: media });
+    let ice: CallIce;
     try {
+      // The answer's servers the first time, fresh credentials for a new peer after that.
+      ice = await realtime.ice(callId);
       await realtime.join(room);
       if (restart) await realtime.send(room, RESTART_SIGNAL);
     } catch {
@@ -65,6 +69,9 @@ export function runCallSession(options: {
       stream,
       room,
       signalling: realtime,
+      iceServers: ice.iceServers,
+      iceTransportPolicy: ice.iceTransportPolicy,
+      freshIceServers: async () => (await realtime.ice(callId).catch(() => null))?.iceServers ?? null,
       handlers: {
         onStream(remote) {
           callStreams.set(callId, { remote });
@@ -77,14 +84,22 @@ export function runCallSession(options: {
           connected = true;
           sendBack({ type: 'PEER.CONNECTED' });
           stopMeter?.();
-          stopMeter = meterQuality({
+          const stopQuality = meterQuality({
             peer: current.connection(),
             send: (samples) => addCallQuality(callId, samples),
             onSample: (sample) => sendBack({ type: 'QUALITY.SAMPLE', sample }),
           });
+          const stopPath = watchCallPath(current.connection(), callId);
+          stopMeter = () => {
+            stopQuality();
+            stopPath();
+          };
         },
+        onIceFailed: (cause) => sendBack({ type: 'ICE.FAILED', cause }),
         onClose: () => sendBack({ type: 'PEER.LOST' }),
         onError: () => sendBack({ type: connected ? 'PEER.LOST' : 'PEER.FAILED' }),
+        onReconnecting: (at) => sendBack({ type: 'PEER.RECONNECTING', at }),
+        onReconnected: () => sendBack({ type: 'PEER.CONNECTED' }),
       },
     });
     link = current;

@@ -29,7 +29,7 @@ export const callStreams = (() => {
 })();
 
 /**
- * When each call's recording started (issue 29: a step result names its offset in the recording). Kept after the
+ * When each call's recording started (a step result names its offset in the recording). Kept after the
  * call's streams are gone: the agent records the decision in the wrap-up, after hang-up.
  */
 export const recordingStarts = (() => {

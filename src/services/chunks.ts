@@ -1,5 +1,5 @@
 /**
- * Loading of on-demand chunks: screens and languages (§7: time-out 120000 ms; §8: ChunkLoadError,
+ * Loading of on-demand chunks: screens and languages (time-out 120000 ms; ChunkLoadError,
  * CSS_CHUNK_LOAD_FAILED for a style chunk).
  */
 export const CHUNK_TIMEOUT_MS = 120_000;

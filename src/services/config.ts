@@ -1,8 +1,8 @@
 /** Runtime configuration, read from `window.__STUDIO_CONFIG__` (set by /runtime-config.js), so one build serves any deployment. */
 export interface StudioConfig {
-  /** Address of the login host (§7 /api/v1). Empty: the studio's own origin. */
+  /** Address of the login host (/api/v1). Empty: the studio's own origin. */
   loginHost: string;
-  /** Address of the payment service (§7: GET /config and GET /industry on a separate host). */
+  /** Address of the payment service (GET /config and GET /industry on a separate host). */
   paymentServiceUrl: string;
 }
 

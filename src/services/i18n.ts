@@ -1,5 +1,5 @@
 /**
- * Interface languages (§1): en-US and tr, resources in locales/<lng>/<namespace>.json, each loaded on demand
+ * Interface languages (docs/product/README.md): en-US and tr, resources in locales/<lng>/<namespace>.json, each loaded on demand
  * as its own chunk. The language is the stored choice, else the browser's (Turkish if Turkish, else English).
  */
 import i18next, { type BackendModule, type i18n as I18n } from 'i18next';

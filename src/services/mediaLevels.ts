@@ -1,5 +1,5 @@
 /**
- * The customer's device check (issue 29 point 5): how bright the camera's picture is and how loud the
+ * The customer's device check: how bright the camera's picture is and how loud the
  * microphone is, sampled twice a second from the stream the call will use. The arithmetic is pure; `watchLevels`
  * reads the frames (a small canvas) and the sound (an AnalyserNode) in the browser.
  */

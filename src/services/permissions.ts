@@ -1,5 +1,5 @@
 /**
- * Which routes need which permission (§2 permission table, §6). Data in one place; the guards read it.
+ * Which routes need which permission (docs/product/roles.md#route-permissions). Data in one place; the guards read it.
  */
 import { PERMISSIONS, type Permission } from '#contract/constants';
 import type { Account } from './accounts';
@@ -17,7 +17,7 @@ export interface RouteRule {
 }
 
 /**
- * §2: /call → view_calls_page; /customers, /profile → view_profiles_page; /settings; /admin, /entities →
+ * The table: /call → view_calls_page; /customers, /profile → view_profiles_page; /settings; /admin, /entities →
  * view_admin_page (and /admin the admin role); /dashboard; /landing → view_reports_page; /company-settings.
  * Shared readings: /calls and /call/… are the calls area; / is the customers page; the PDF pages and the
  * entity layout belong to the areas they show.

@@ -1,5 +1,5 @@
 /**
- * Watching a profile over the realtime socket (issue 12, docs/events.md "Profiles"): who else has it open
+ * Watching a profile over the realtime socket (docs/events.md "Profiles"): who else has it open
  * (`profile.presence`) and what someone changed (`profile.changed`). Several views may watch the same
  * profile; the server is asked once per profile, and again after every reconnect, so presence survives a
  * drop. Views use it through the shell's realtime context, never the socket itself.

@@ -1,5 +1,5 @@
 /**
- * Measures a call's quality in the browser (issue 29 point 6): every QUALITY_INTERVAL_MS the peer connection's
+ * Measures a call's quality in the browser: every QUALITY_INTERVAL_MS the peer connection's
  * getStats() becomes a sample (callQuality.ts), handed to `onSample` and sent to the server in batches. Used by
  * the agent's call session and the customer's page alike; only `send` differs (the studio's API, the join token).
  */

@@ -1,5 +1,5 @@
 /**
- * Call recordings kept in the browser (IndexedDB) until the server confirms the upload (§8 Video Upload
+ * Call recordings kept in the browser (IndexedDB) until the server confirms the upload (Video Upload
  * Error: nothing recorded is lost). A reload offers what is still here.
  */
 import i18next from 'i18next';
@@ -45,7 +45,7 @@ export async function pendingRecordings(account: string): Promise<KeptRecording[
 
 export const forgetRecording = (callId: number) => del(callId, recordings());
 
-/** Saves the recording as a file; false when the browser refused (§8 Browser denied file download). */
+/** Saves the recording as a file; false when the browser refused ("Browser denied file download"). */
 export function downloadRecording(recording: Pick<KeptRecording, 'callId' | 'blob'>): boolean {
   try {
     const url = URL.createObjectURL(new Blob([recording.blob], { type: 'video/webm' }));
@@ -96,7 +96,7 @@ export function runRecordingUpload(options: {
 
 export const VIDEO_UPLOAD_ERROR = 'Video Upload Error';
 
-/** Refusals whose reason the agent can act on, in the studio's language (issue 25, point 6). */
+/** Refusals whose reason the agent can act on, in the studio's language. */
 const REFUSALS: Record<
   string,
   'upload.quotaExceeded' | 'upload.tooFast' | 'upload.atOnce' | 'upload.exists'
@@ -109,7 +109,7 @@ const REFUSALS: Record<
 
 /**
  * What a failed upload tells the agent: the storage quota, the upload limits and a recording already stored
- * in the studio's language; a recording too large with the server's §8 text; anything else Video Upload Error.
+ * in the studio's language; a recording too large with the server's text; anything else Video Upload Error.
  */
 export function uploadRefusal(error: unknown): string {
   const { status, detail } = error as { status?: number; detail?: string };

@@ -1,5 +1,5 @@
 /**
- * Where the create-account flow keeps its place (issue 16): the machine's persisted snapshot in this tab's
+ * Where the create-account flow keeps its place: the machine's persisted snapshot in this tab's
  * session storage, so a reload or the round trip through the hosted checkout goes on at the same step. Only
  * steady steps and steps still loading a read are kept (never one with a write under way), so a restored flow
  * never repeats a write from the middle; the password never enters the snapshot.

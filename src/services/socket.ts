@@ -11,6 +11,7 @@ import type { CallStep } from '#contract/identProcedure';
 import type { NotificationEvent } from '#contract/notifications';
 import type {
   AnsweredCall,
+  CallIce,
   ClientToServerEvents,
   InstantStats,
   QueuedCall,
@@ -21,7 +22,7 @@ import { createProfileWatching, type ProfileWatching } from './profileWatch';
 
 export type RealtimeEvent =
   | { type: 'CALL.INCOMING'; call: QueuedCall }
-  /** One-at-a-time routing: who the waiting call is offered to now (issue 29). */
+  /** One-at-a-time routing: who the waiting call is offered to now. */
   | { type: 'CALL.OFFER'; call: QueuedCall }
   | { type: 'CALL.TAKEN'; call_id: number; agent_id: number }
   | { type: 'CALL.CANCELLED'; call_id: number }
@@ -30,11 +31,11 @@ export type RealtimeEvent =
   | { type: 'QUEUE.SYNC'; calls: QueuedCall[] }
   | { type: 'AGENT.STATUS'; user_id: number; status: AgentStatusName; call_id: number | null }
   | { type: 'STATS.UPDATE'; stats: InstantStats }
-  /** The customer's entry in a guided call recorded a step result (issue 29): to the call's agent. */
+  /** The customer's entry in a guided call recorded a step result: to the call's agent. */
   | { type: 'STEP.RECORDED'; call_id: number; step: CallStep }
-  /** What the customer receives in a call (issue 29 point 6): to the call's agent. */
+  /** What the customer receives in a call: to the call's agent. */
   | ({ type: 'QUALITY.CUSTOMER'; call_id: number } & LiveQuality)
-  /** Someone mentioned this user (their own room only, issue 30). */
+  /** Someone mentioned this user (their own room only). */
   | { type: 'NOTIFICATION.NEW'; event: NotificationEvent }
   | { type: 'NOTIFICATION.UNREAD'; unread: number }
   | { type: 'CONNECTION.LOST' }
@@ -59,6 +60,11 @@ export interface Realtime extends Signalling {
    * learns the call's room, here.
    */
   answer(callId: number): Promise<AnsweredCall>;
+  /**
+   * The STUN/TURN servers and transport policy of a call this agent answered: the answer's own the first time,
+   * fresh credentials from the server after that (a new peer after a drop).
+   */
+  ice(callId: number): Promise<CallIce>;
   hangUp(callId: number): Promise<void>;
   /** The last instant stats the server pushed (on connect and on every change), or null before the first. */
   latestStats(): InstantStats | null;
@@ -66,8 +72,8 @@ export interface Realtime extends Signalling {
   /** Who else has a profile open, and what they change (src/services/profileWatch.ts). */
   watchProfile: ProfileWatching['watchProfile'];
   /**
-   * Review cases that changed (issue 30, reviewers only); `null` after a (re)connect, when anything may have
-   * changed unseen. Returns the unsubscribe.
+   * Review cases that changed (reviewers only); `null` after a (re)connect, when anything may have changed
+   * unseen. Returns the unsubscribe.
    */
   onReviewCase(listener: (change: ReviewCaseChanged | null) => void): () => void;
 }
@@ -89,6 +95,35 @@ function unwrap<T extends object>(reply: Reply<T>): T {
   return reply;
 }
 
+/**
+ * The one table from server events to machine events: each server event the studio acts on, and the machine
+ * event it becomes. Server events not listed here have their own listeners (signals, review cases, profiles).
+ */
+const MACHINE_EVENTS = {
+  'call.incoming': (call) => ({ type: 'CALL.INCOMING', call }),
+  'call.offer': (call) => ({ type: 'CALL.OFFER', call }),
+  'call.taken': ({ call_id, agent_id }) => ({ type: 'CALL.TAKEN', call_id, agent_id }),
+  'call.cancelled': ({ call_id }) => ({ type: 'CALL.CANCELLED', call_id }),
+  'call.ended': ({ call_id, by }) => ({ type: 'CALL.ENDED', call_id, by }),
+  'call.closed': ({ call_id, status, reason }) => ({ type: 'CALL.CLOSED', call_id, status, reason }),
+  'agent.status': ({ user_id, status, call_id }) => ({ type: 'AGENT.STATUS', user_id, status, call_id }),
+  'stats.update': (stats) => ({ type: 'STATS.UPDATE', stats }),
+  'call.step_recorded': ({ call_id, step }) => ({ type: 'STEP.RECORDED', call_id, step }),
+  'call.customer_quality': ({ call_id, sample, summary }) => ({
+    type: 'QUALITY.CUSTOMER',
+    call_id,
+    sample,
+    summary,
+  }),
+  'notification.new': (event) => ({ type: 'NOTIFICATION.NEW', event }),
+  'notification.unread': ({ unread }) => ({ type: 'NOTIFICATION.UNREAD', unread }),
+} satisfies {
+  [E in keyof ServerToClientEvents]?: (payload: Parameters<ServerToClientEvents[E]>[0]) => RealtimeEvent;
+};
+
+const isMachineEventName = (name: string): name is keyof typeof MACHINE_EVENTS =>
+  Object.hasOwn(MACHINE_EVENTS, name);
+
 export function connectRealtime(options: {
   /** The company server's address (the API's origin). */
   server: string;
@@ -101,13 +136,44 @@ export function connectRealtime(options: {
 }): Realtime {
   const retryBaseMs = options.retryBaseMs ?? 1_000;
   const listeners = new Set<(event: RealtimeEvent) => void>();
+  const reviewListeners = new Set<(change: ReviewCaseChanged | null) => void>();
   const signalListeners = new Map<string, Set<(data: SignalData) => void>>();
+  /** The call rooms this studio is in, re-joined after every reconnect. */
   const rooms = new Set<string>();
+  /** Whether the connection dropped (or never came) since it was last up: the next connect restores it. */
+  let lost = false;
+  /** Set by close(): no more reconnecting. */
+  let closed = false;
+  let stats: InstantStats | null = null;
+  /**
+   * Calls that came or went while a queue sync was on its way: the server's list may be older than them (it is
+   * read before they happened but answered after), so they are applied on top of it.
+   */
+  let moved: { came: Map<number, QueuedCall>; went: Set<number> } | null = null;
+  let retries = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The ICE each answer gave, until its call's first peer takes it. */
+  const answeredIce = new Map<number, CallIce>();
+
+  /** Tells the subscribers, and keeps what the studio must remember of the event (the stats, moved calls). */
   const emit = (event: RealtimeEvent) => {
+    switch (event.type) {
+      case 'CALL.INCOMING':
+      case 'CALL.OFFER':
+        moved?.came.set(event.call.call_id, event.call);
+        moved?.went.delete(event.call.call_id);
+        break;
+      case 'CALL.TAKEN':
+      case 'CALL.CANCELLED':
+        moved?.went.add(event.call_id);
+        moved?.came.delete(event.call_id);
+        break;
+      case 'STATS.UPDATE':
+        stats = event.stats;
+        break;
+    }
     for (const listener of listeners) listener(event);
   };
-  let lost = false;
-  let stats: InstantStats | null = null;
 
   const socket: Socket<ServerToClientEvents, ClientToServerEvents> = (options.connect ?? io)(options.server, {
     path: '/socket.io',
@@ -124,13 +190,6 @@ export function connectRealtime(options: {
   });
   const request = socket.timeout(ACK_TIMEOUT_MS);
   const profiles = createProfileWatching(socket);
-  socket.on('connect', () => profiles.rewatch());
-
-  /**
-   * Calls that came or went while a queue sync was on its way: the server's list may be older than them (it is
-   * read before they happened but answered after), so they are applied on top of it.
-   */
-  let moved: { came: Map<number, QueuedCall>; went: Set<number> } | null = null;
 
   async function syncQueue() {
     const during = { came: new Map<number, QueuedCall>(), went: new Set<number>() };
@@ -154,33 +213,22 @@ export function connectRealtime(options: {
       if (moved === during) moved = null;
     }
   }
-  const came = (call: QueuedCall) => {
-    moved?.came.set(call.call_id, call);
-    moved?.went.delete(call.call_id);
-  };
-  const went = (callId: number) => {
-    moved?.went.add(callId);
-    moved?.came.delete(callId);
-  };
 
-  socket.on('connect', () => {
-    void (async () => {
-      // Re-join call rooms first, so signals of a running call flow again before anyone is told.
-      for (const room of rooms)
-        await socket
-          .timeout(ACK_TIMEOUT_MS)
-          .emitWithAck('signal.join', { room })
-          .catch(() => null);
-      // Also when the very first attempt failed (the server was away when the studio opened).
-      if (lost) emit({ type: 'CONNECTION.RESTORED' });
-      lost = false;
-      await syncQueue();
-    })();
-  });
+  /** After a (re)connect: call rooms first, so signals of a running call flow again before anyone is told. */
+  async function resume() {
+    for (const room of rooms)
+      await socket
+        .timeout(ACK_TIMEOUT_MS)
+        .emitWithAck('signal.join', { room })
+        .catch(() => null);
+    // Also when the very first attempt failed (the server was away when the studio opened).
+    if (lost) emit({ type: 'CONNECTION.RESTORED' });
+    lost = false;
+    await syncQueue();
+  }
+
   // socket.io does not retry by itself after the server closed the connection (a restart) or refused it (a
   // token that could not be fetched while the server was away): we do, with back-off, until connected.
-  let retries = 0;
-  let retryTimer: ReturnType<typeof setTimeout> | undefined;
   const retryLater = () => {
     clearTimeout(retryTimer);
     const delay = Math.min(RETRY_MAX_MS, retryBaseMs * 2 ** retries) * (0.5 + Math.random());
@@ -189,61 +237,33 @@ export function connectRealtime(options: {
       if (!closed && !socket.connected && !socket.active) socket.connect();
     }, delay);
   };
-  let closed = false;
-  socket.on('connect', () => {
-    retries = 0;
-  });
-  socket.on('disconnect', (reason) => {
+
+  const dropped = () => {
     if (!lost) emit({ type: 'CONNECTION.LOST' });
     lost = true;
+  };
+
+  socket.on('connect', () => {
+    retries = 0;
+    profiles.rewatch();
+    void resume();
+    // Anything may have changed unseen while the socket was away.
+    for (const listener of reviewListeners) listener(null);
+  });
+  socket.on('disconnect', (reason) => {
+    dropped();
     if (reason === 'io server disconnect') retryLater();
   });
   socket.on('connect_error', () => {
-    if (!lost) emit({ type: 'CONNECTION.LOST' });
-    lost = true;
+    dropped();
     if (!socket.active) retryLater();
   });
-
-  socket.on('call.incoming', (call) => {
-    came(call);
-    emit({ type: 'CALL.INCOMING', call });
+  socket.onAny((name: string, payload) => {
+    if (isMachineEventName(name)) emit(MACHINE_EVENTS[name](payload));
   });
-  socket.on('call.offer', (call) => {
-    came(call);
-    emit({ type: 'CALL.OFFER', call });
-  });
-  socket.on('call.taken', (e) => {
-    went(e.call_id);
-    emit({ type: 'CALL.TAKEN', call_id: e.call_id, agent_id: e.agent_id });
-  });
-  socket.on('call.cancelled', (e) => {
-    went(e.call_id);
-    emit({ type: 'CALL.CANCELLED', call_id: e.call_id });
-  });
-  socket.on('call.ended', (e) => emit({ type: 'CALL.ENDED', call_id: e.call_id, by: e.by }));
-  socket.on('call.closed', (e) =>
-    emit({ type: 'CALL.CLOSED', call_id: e.call_id, status: e.status, reason: e.reason }),
-  );
-  socket.on('agent.status', (e) =>
-    emit({ type: 'AGENT.STATUS', user_id: e.user_id, status: e.status, call_id: e.call_id }),
-  );
-  socket.on('stats.update', (next) => {
-    stats = next;
-    emit({ type: 'STATS.UPDATE', stats: next });
-  });
-  socket.on('call.step_recorded', (e) => emit({ type: 'STEP.RECORDED', call_id: e.call_id, step: e.step }));
-  socket.on('call.customer_quality', (e) =>
-    emit({ type: 'QUALITY.CUSTOMER', call_id: e.call_id, sample: e.sample, summary: e.summary }),
-  );
-  const reviewListeners = new Set<(change: ReviewCaseChanged | null) => void>();
   socket.on('review.case_changed', (change) => {
     for (const listener of reviewListeners) listener(change);
   });
-  socket.on('connect', () => {
-    for (const listener of reviewListeners) listener(null);
-  });
-  socket.on('notification.new', (event) => emit({ type: 'NOTIFICATION.NEW', event }));
-  socket.on('notification.unread', ({ unread }) => emit({ type: 'NOTIFICATION.UNREAD', unread }));
   socket.on('signal.message', ({ room, data }) => {
     for (const listener of signalListeners.get(room) ?? []) listener(data);
   });
@@ -254,7 +274,14 @@ export function connectRealtime(options: {
       return () => listeners.delete(listener);
     },
     async answer(callId) {
-      return unwrap(await request.emitWithAck('call.answer', { call_id: callId })).call;
+      const { call, ice } = unwrap(await request.emitWithAck('call.answer', { call_id: callId }));
+      answeredIce.set(callId, ice);
+      return call;
+    },
+    async ice(callId) {
+      const given = answeredIce.get(callId);
+      answeredIce.delete(callId);
+      return given ?? unwrap(await request.emitWithAck('call.ice', { call_id: callId })).ice;
     },
     async hangUp(callId) {
       unwrap(await request.emitWithAck('call.hangup', { call_id: callId }));

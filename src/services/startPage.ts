@@ -1,5 +1,5 @@
 /**
- * Where `/` takes the signed-in user (issue 30 point 1): their start page when they may open it, else the
+ * Where `/` takes the signed-in user: their start page when they may open it, else the
  * customers list that `/` has always shown. One rule for the route (`Index`), its guard and its preload
  * (routeTable.ts), so the chunk preloaded is the screen that opens.
  */

@@ -1,5 +1,5 @@
 /**
- * The studio's one toaster for success and error messages (§8). Its code is a chunk of its own, loaded with
+ * The studio's one toaster for success and error messages (docs/product/errors.md). Its code is a chunk of its own, loaded with
  * the first message, so the sign-in page does not carry it. A message already on screen is shown again in
  * its place, with its time renewed, rather than stacked under itself (e.g. the same setting saved twice).
  */

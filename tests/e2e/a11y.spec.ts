@@ -6,7 +6,7 @@ import { agreeButton, Contexts, goOnline, joinButton, joinLink, playing } from '
 import { DEMO, signIn } from './support';
 
 /**
- * Issue 20, points 1 and 5: every route of the studio and the customer's join page, in both languages and
+ * Every route of the studio and the customer's join page, in both languages and
  * both themes, has no serious or critical axe-core violation (WCAG 2.0/2.1 A and AA), every rule in en-US
  * light and in tr dark (`MODES`); with A11Y_SCREENS=1 every screen is also photographed in all four
  * language × theme modes at 1440×900 and 1024×768 for the visual review (a third of the spec's time, and
@@ -291,7 +291,7 @@ async function runVisit(page: Page, audit: Audit, visit: Visit) {
 
 /**
  * A dialog opened by a button and closed with Escape: checked while open, and the focus must be back on the
- * button that opened it once it has closed (issue 20: focus returns where it was after every dialog).
+ * button that opened it once it has closed (focus returns where it was after every dialog).
  */
 /**
  * Waits until the focus is inside the open overlay, where Blueprint moves it a frame after opening: Escape

@@ -102,7 +102,7 @@ test('an admin adds a Restricted User; the invitation sets a password; they may 
   const link = /(http\S+\/reset-password\?\S+)/.exec(await newestMail(request, email))?.[1] ?? '';
   const invited = await newPage(browser);
   await invited.goto(link.replace(/^https?:\/\/[^/]+/, ''));
-  // The invitation is the new user's "Set your password", with the one password rule (issue 27).
+  // The invitation is the new user's "Set your password", with the one password rule.
   await expect(invited.getByRole('heading', { name: 'Set your password' })).toBeVisible();
   await expect(invited.getByText('8 or more characters')).toBeVisible();
   await invited.getByLabel('New password', { exact: true }).fill('Invited2026');

@@ -5,7 +5,7 @@ import { expect, test } from './cspGuard';
 import { DEMO, signIn } from './support';
 
 /**
- * The IP allow-list tab (issue 15). The browser reaches the server from 127.0.0.1, and the e2e server's
+ * The IP allow-list tab. The browser reaches the server from 127.0.0.1, and the e2e server's
  * database is shared by every spec: each test leaves Acme's list empty again (afterEach clears what is left).
  */
 const shots = process.env.ALLOWLIST_SCREENSHOTS;

@@ -3,7 +3,7 @@ import { expect, test } from './cspGuard';
 import { DEMO, signIn } from './support';
 
 /**
- * Issue 25, point 2, in the studio: whoever may manage calls closes an agent's call from the agents board, with a
+ * In the studio: whoever may manage calls closes an agent's call from the agents board, with a
  * status and a reason. The agent's call ends with the reason shown, the customer hears the call has ended, and
  * the board shows the agent free again.
  */

@@ -5,7 +5,7 @@ import { expect, test } from './cspGuard';
 import { DEMO, tokenOf } from './support';
 
 /**
- * Issue 29 point 6: both sides of a live call measure what they receive (Chromium's fake camera), the agent sees
+ * Both sides of a live call measure what they receive (Chromium's fake camera), the agent sees
  * both sides' figures in the call's header (the customer's told live by the server), and both sides' samples are
  * stored with the call.
  */

@@ -2,7 +2,7 @@ import { type Browser, type BrowserContext, expect, type Page } from '@playwrigh
 import { baseURL } from '../../playwright.config';
 import { signIn } from './support';
 
-/** A phone's screen: the customer's page must be usable on it (issue 29 point 5). */
+/** A phone's screen: the customer's page must be usable on it. */
 export const PHONE = { width: 375, height: 812 };
 
 /** Nothing wider than the screen: no sideways scrolling on a phone. */

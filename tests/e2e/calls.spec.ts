@@ -13,7 +13,7 @@ import { DEMO, signIn } from './support';
 import { videoFrameRate } from './webmFrames';
 
 /**
- * Live video calls end to end (issue 5): a customer and two Online agents in separate browser contexts with
+ * Live video calls end to end: a customer and two Online agents in separate browser contexts with
  * Chromium's fake camera, one real simple-peer call through the reference server, the recording uploaded and
  * played back on the profile.
  */
@@ -109,7 +109,7 @@ test('a customer calls in, one of two Online agents answers, the recording lands
     .toBe(true);
   await player.evaluate((v: HTMLVideoElement) => v.play());
   await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0);
-  // The recorder draws both sides 30 times a second (record 0185): the recording has at most that many frames
+  // The recorder draws both sides 30 times a second (docs/decisions/0185-recording-drawn-at-a-cameras-rate.md): the recording has at most that many frames
   // a second. Drawing every 10 ms, as RecordRTC does by default, gave 32 here from cameras that give 20.
   const recording = await agent.request.get((await player.getAttribute('src')) ?? '');
   const frameRate = videoFrameRate(await recording.body());

@@ -4,7 +4,7 @@ import { expect, test } from './cspGuard';
 import { DEMO, signIn } from './support';
 
 /**
- * Answering from every screen (issue 25.1): the ring dialog answers into a working call on any studio route,
+ * Answering from every screen: the ring dialog answers into a working call on any studio route,
  * profile tabs included, and the call survives moves to other screens and a language change. Moves inside the
  * studio go through the history (as its links do), never a reload: the socket and the call desk must stay.
  */
@@ -90,7 +90,7 @@ test('the README walkthrough: answered on the profile’s Video Calls tab, away 
   await expect(agent.getByRole('button', { name: 'Süren görüşmeye dön' })).toBeVisible();
   await agent.getByRole('combobox', { name: 'Dil' }).selectOption('en-US');
   await agent.getByRole('button', { name: 'Back to the call' }).click();
-  // The same call; its address holds the room once the answer's acknowledgement has named it (issue 25.3).
+  // The same call; its address holds the room once the answer's acknowledgement has named it.
   await expect(agent).toHaveURL(new RegExp(`${callUrl.replace(/\/[^/]+\/(\d+)$/, '/[^/]+/$1')}$`));
   await playing(agent, "Customer's video");
   await playing(customer, "The agent's video");

@@ -1,5 +1,5 @@
 /**
- * Playwright's `test` with a Content-Security-Policy guard (issue 20): every page of the test, in its own
+ * Playwright's `test` with a Content-Security-Policy guard: every page of the test, in its own
  * context and in contexts the test opens itself (a customer's browser in a call), reports CSP violations
  * (`securitypolicyviolation` events and the browser's "Refused to …" console errors), and the test fails
  * when there was any. Specs that exercise the studio under the server's headers import `test` from here.

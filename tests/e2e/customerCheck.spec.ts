@@ -1,5 +1,5 @@
 /**
- * The customer's side before joining (issue 29 point 5), on a 375 px wide phone screen in both languages: the
+ * The customer's side before joining, on a 375 px wide phone screen in both languages: the
  * consent (asked by the default procedure), then the device check (preview, camera and microphone, light and
  * sound levels); then the queue. The consent is stored with the call.
  */

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { DAY_MS } from '#contract/time';
 import { path, signIn } from './support';
 
 const rows = (page: Page) => page.getByRole('table', { name: 'Customers' }).locator('tbody tr');
@@ -115,5 +116,5 @@ test('the created-date filter takes dates as the studio writes them, in either l
     .toMatch(/^\d{4}-\d{2}-\d{2}$/);
   const after = new URL(page.url()).searchParams.get('created_after') ?? '';
   const before = new URL(page.url()).searchParams.get('created_before') ?? '';
-  expect((Date.parse(before) - Date.parse(after)) / 86_400_000).toBe(29);
+  expect((Date.parse(before) - Date.parse(after)) / DAY_MS).toBe(29);
 });

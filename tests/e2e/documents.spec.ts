@@ -1,4 +1,4 @@
-/** Documents (issue 7): the viewer by keyboard, review, field override, archive and restore, upload, permissions. */
+/** Documents: the viewer by keyboard, review, field override, archive and restore, upload, permissions. */
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { PNG } from 'pngjs';
 import { DEMO, signIn } from './support';

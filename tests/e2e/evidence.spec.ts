@@ -1,5 +1,5 @@
 /**
- * Issue 29, point 3: the evidence package from the studio. A call is answered and its recording uploaded
+ * The evidence package from the studio. A call is answered and its recording uploaded
  * through the API; on the profile's Video Calls tab, "Download evidence" saves a ZIP that `sha256sum -c`
  * accepts and whose manifest signature the server's public key verifies. An Admin then sets and lifts a legal
  * hold with a reason. EVIDENCE_SCREENSHOTS=<folder> writes the tab and the dialog in en-US light and tr dark.

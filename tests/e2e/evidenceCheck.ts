@@ -14,7 +14,7 @@ export interface CheckedEvidence {
 }
 
 /**
- * Downloads a call's evidence package with its "Download evidence" button (issue 29 point 3), and checks it
+ * Downloads a call's evidence package with its "Download evidence" button, and checks it
  * offline as an auditor would: a ZIP named after the call, `sha256sum -c manifest.sha256` passes, and the
  * manifest's Ed25519 signature verifies with the key of GET /api/v2/evidence/public_key. `inspect` then looks
  * at the unpacked files; the folder is removed afterwards.

@@ -6,7 +6,7 @@ import { expect, test } from './cspGuard';
 import { DEMO, signIn, tokenOf } from './support';
 
 /**
- * The guided call (issue 29 point 2): an Admin turns guidance on, the agent's COMPLETE is refused while
+ * The guided call: an Admin turns guidance on, the agent's COMPLETE is refused while
  * mandatory steps are open, the steps panel records each step with its offset in the recording, and the end
  * screen asks for the decision reason. GUIDED_CALL_SCREENSHOTS=<folder> writes the steps panel in en-US and tr,
  * light and dark. The worker's server is shared by the specs it runs: the procedure is reset afterwards.

@@ -4,7 +4,7 @@ import { expect, test } from './cspGuard';
 import { DEMO, signIn } from './support';
 
 /**
- * The identification procedure tab (issue 29 point 1). The e2e server's database is shared by every spec:
+ * The identification procedure tab. The e2e server's database is shared by every spec:
  * each test leaves Acme's procedure as the default template again. IDENT_PROCEDURE_SCREENSHOTS=<folder>
  * writes screenshots (en-US light, tr dark).
  */

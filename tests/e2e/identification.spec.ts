@@ -23,7 +23,7 @@ import { checkEvidence } from './evidenceCheck';
 import { DEMO, signIn, tokenOf } from './support';
 
 /**
- * A whole guided identification (issue 29), in English and in Turkish, with both sides' pages: the customer's
+ * A whole guided identification, in English and in Turkish, with both sides' pages: the customer's
  * page shows each step's instruction in their language, the customer types the ID's serial number and the
  * second-channel code mailed to them; the agent takes the screenshots of the face, both sides of the ID and each
  * security feature, goes through every step and saves COMPLETE with its reason. Once the recording is uploaded,
@@ -100,7 +100,7 @@ for (const lang of ['en-US', 'tr'] as const) {
 
     const agent = await goOnline(await contexts.page(browser), DEMO.agent);
     const link = await joinLink(agent, PROFILE);
-    // The customer on a phone: every step of theirs must be usable 375 px wide (issue 29 point 5).
+    // The customer on a phone: every step of theirs must be usable 375 px wide.
     const customer = await contexts.page(browser);
     await customer.setViewportSize(PHONE);
     await customer.goto(link);

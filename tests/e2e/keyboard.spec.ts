@@ -4,7 +4,7 @@ import { Contexts, joinQueue, playing } from './callSupport';
 import { DEMO } from './support';
 
 /**
- * Issue 20, point 1: the profile review and the call wrap-up with the keyboard alone. No click anywhere on
+ * The profile review and the call wrap-up with the keyboard alone. No click anywhere on
  * the studio's side (the customer of the call is another person): Tab, arrows, Enter, Space and Escape. After
  * every dialog the focus is back where it was, and the focused control shows it (:focus-visible).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 27, 1024 px: at 1024×768 in Turkish the navbar holds one row (the areas turn to icons with tooltips
+ * 1024 px: at 1024×768 in Turkish the navbar holds one row (the areas turn to icons with tooltips
  * below 1280 px) and the customers table shows that it scrolls sideways (its first column stays, the edge
  * that hides columns is shaded). Screenshot baselines of both, made on this machine, and the same in numbers.
  */

@@ -1,5 +1,5 @@
 /**
- * The Admin's Mail tab (issue 32): a message the server queued is listed with its status, and each template
+ * The Admin's Mail tab: a message the server queued is listed with its status, and each template
  * previews in both languages (the HTML part in a sandboxed frame, the text part beside it).
  */
 import { expect, test } from './cspGuard';

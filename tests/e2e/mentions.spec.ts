@@ -1,5 +1,5 @@
 /**
- * Issue 30: two users in two browsers. A writes a note that mentions B, picking B from the @ autocomplete with
+ * Two users in two browsers. A writes a note that mentions B, picking B from the @ autocomplete with
  * the keyboard; B's bell count rises live, without a reload; B opens the notification and lands on the profile,
  * and the count goes back down. In en-US and in Turkish.
  */

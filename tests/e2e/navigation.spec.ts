@@ -1,5 +1,5 @@
 /**
- * Instant navigation (issue 19): data and code in parallel, preload on intent within the permissions, and
+ * Instant navigation: data and code in parallel, preload on intent within the permissions, and
  * back to the list from the cache where it was left. Order of requests, never timings.
  */
 import { expect, type Page, test } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * Passkeys for staff (issue 26 point 10), end to end with Chromium's virtual authenticator (CDP WebAuthn):
+ * Passkeys for staff, end to end with Chromium's virtual authenticator (CDP WebAuthn):
  * a passkey registered in Settings, sign-in with it alone, the passkey as the second factor after the
  * password, and an Admin requiring passkeys (a colleague without one registers one right after the password).
  *

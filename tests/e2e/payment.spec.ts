@@ -3,7 +3,7 @@ import { expect, test } from './cspGuard';
 import { DEMO } from './support';
 
 /**
- * Plan and payment (issue 15) in both languages: buy a package through the payment service's checkout
+ * Plan and payment in both languages: buy a package through the payment service's checkout
  * with the declined test card, try again from the return page, pay with the succeeding card, and find
  * both sessions in the history. The plan changes only through the payment service's signed notification.
  */

@@ -24,7 +24,7 @@ test('creating a profile, editing it, and changing its status with a confirmed r
   await expect(page.getByRole('heading', { level: 2, name: 'Deniz Testoğlu' })).toBeVisible();
   expect(path(page)).toMatch(/^\/profile\/\d+$/);
 
-  // Edit: the address needs every part (§5).
+  // Edit: the address needs every part.
   await page.getByRole('button', { name: 'Edit' }).click();
   const edit = page.getByRole('dialog', { name: 'Edit profile' });
   await edit.getByLabel('City').fill('İzmir');

@@ -16,7 +16,7 @@ import {
 import { DEMO, signIn } from './support';
 
 /**
- * What every screen shows is what the server holds (issue 12), in real browsers: an agent who signs in a second
+ * What every screen shows is what the server holds, in real browsers: an agent who signs in a second
  * time, and a server that restarts under a live queue.
  */
 test.describe.configure({ mode: 'serial', timeout: 300_000 });

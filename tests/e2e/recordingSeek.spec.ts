@@ -1,5 +1,5 @@
 /**
- * Issue 25, point 5: a reviewer can seek in a recorded call. A call is answered and its recording (a real
+ * A reviewer can seek in a recorded call. A call is answered and its recording (a real
  * MediaRecorder webm, which has neither duration nor cues) uploaded through the API; the video screen of the
  * profile then plays it in Chromium: its duration is finite, seeking to the middle fires `seeked`, and the file
  * is served in ranges (206). Issue 29 point 2: the player marks the call's identification steps on a timeline and

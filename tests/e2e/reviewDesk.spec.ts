@@ -1,5 +1,5 @@
 /**
- * The reviewers' desk in the studio (issue 30), in both languages: two reviewers in two browsers work the queue.
+ * The reviewers' desk in the studio, in both languages: two reviewers in two browsers work the queue.
  * The maker (admin@acme.test) takes a High-risk case, and it leaves the checker's (reviewer@acme.test) Unassigned
  * view at once; the maker approves it and it waits as "Awaiting second review"; the checker confirms it and the
  * profile is Approved. Another case is returned with a note, and the maker sees it back without a reload.

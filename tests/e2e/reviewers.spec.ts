@@ -1,5 +1,5 @@
 /**
- * Two reviewers on the same profile (issue 12): each sees the other's presence; a status change by one
+ * Two reviewers on the same profile: each sees the other's presence; a status change by one
  * appears live on the other's copy; an edit saved against a version someone else moved meanwhile opens the
  * conflict dialog, keeps what was typed, and applies it again.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 29, point 4: one-at-a-time call routing in the studio. An Admin switches it on in company settings; a
+ * One-at-a-time call routing in the studio. An Admin switches it on in company settings; a
  * waiting call then rings only the agent it is offered to, with the seconds left, and the queue says whom it is
  * offered to; when the offer lapses and goes to another agent, the ring stops. ROUTING_SCREENSHOTS=<folder>
  * writes the settings tab and the ring in en-US and tr, light and dark.

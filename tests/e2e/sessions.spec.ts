@@ -1,4 +1,4 @@
-/** /settings → Active sessions (issue 20): list, end another session, end this one; both languages and themes. */
+/** /settings → Active sessions: list, end another session, end this one; both languages and themes. */
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { expect, test } from './cspGuard';
 import { DEMO, signIn } from './support';

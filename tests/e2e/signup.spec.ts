@@ -1,5 +1,5 @@
 /**
- * Self-service account creation (issue 16), end to end: e-mail and password, the code read from the mail
+ * Self-service account creation, end to end: e-mail and password, the code read from the mail
  * outbox (a wrong one first), a plan, the company profile, a reload in the middle, the hosted checkout with
  * the test cards (declined, then paid), the first steps, and the new admin inviting a colleague.
  * SIGNUP_SCREENSHOTS=<folder> also photographs every step in both languages and both themes.
@@ -136,7 +136,7 @@ test('a sign-up in English: wrong code then the right one, a reload mid-flow, pa
   await page.getByRole('button', { name: 'Choose Starter' }).click();
   await page.getByRole('button', { name: 'Continue to payment' }).click();
   await expect(page.getByText('This field can not be empty.').first()).toBeVisible();
-  // The lists ask to choose (issue 27), not to fill in.
+  // The lists ask to choose, not to fill in.
   await expect(page.getByText('Choose an industry.')).toBeVisible();
   await expect(page.getByText('Choose a country.')).toBeVisible();
   await photograph(page, '4-profile');

@@ -1,5 +1,5 @@
 /**
- * A reviewer's start page (issue 30 point 1), in both languages: reviewer@acme.test signs in and lands on the
+ * A reviewer's start page, in both languages: reviewer@acme.test signs in and lands on the
  * reviewers' desk, admin@acme.test on the customers list; the reviewer chooses Customers in /settings and `/`
  * opens the customers list, then chooses the desk again and `/` opens it. A screenshot of the Preferences card
  * in the dark theme is kept as a test artefact.

@@ -119,7 +119,7 @@ test('a user with fewer permissions sees fewer tiles; a Restricted User may not 
   page,
 }) => {
   // A User has no admin or company permissions. The Restricted User has view_profiles_page and
-  // view_settings_page only, and the landing page needs view_reports_page (§2).
+  // view_settings_page only, and the landing page needs view_reports_page.
   await signIn(page, DEMO.agent);
   await page.goto('/landing');
   const tiles = page.getByRole('list', { name: 'Reports' });

@@ -5,7 +5,7 @@ export const DEMO = {
   admin: { email: 'admin@acme.test', password: 'Admin@2026' },
   agent: { email: 'agent@acme.test', password: 'User@2026' },
   viewer: { email: 'viewer@acme.test', password: 'User@2026' },
-  /** The reviewers' desk with second review; `/` opens the desk (issue 30). */
+  /** The reviewers' desk with second review; `/` opens the desk. */
   reviewer: { email: 'reviewer@acme.test', password: 'User@2026' },
 } as const;
 

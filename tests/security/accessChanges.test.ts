@@ -1,5 +1,5 @@
 /**
- * Issue 26 point 3, what remained: a role or group change applied in another process only after its 5-second
+ * A role or group change applied in another process only after its 5-second
  * principal cache, and the restricted token of a forced two-factor setup (10 minutes, no session) kept working
  * in another process after its user was disabled, and everywhere once the user was enabled again. Two apps on
  * one database stand for two processes behind a balancer: the change is made in one, the very next request

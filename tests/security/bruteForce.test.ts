@@ -1,13 +1,14 @@
 /**
- * Issue 26 point 4 (ASVS 2.2.1): eleven wrong passwords from anywhere locked the real user out (429 with the right
- * password from their own address); reset codes allowed 25 guesses a minute per account; every count lived in one
- * process. Now failures count per account and address (growing delays) and per address, so an attacker delays
- * only himself; e-mailed codes get 10 wrong tries an hour per account; with REDIS_URL the counts are shared.
+ * Guessing passwords and codes (ASVS 2.2.1), without locking the real user out: failures count per account and
+ * address (growing delays) and per address, so eleven wrong passwords from elsewhere do not stop the user's right
+ * password from their own address, and an attacker delays only himself; e-mailed reset codes get 10 wrong tries
+ * an hour per account; with REDIS_URL the counts are shared by every process.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOUR_MS } from '#contract/time';
 import { FIRST_DELAY_SECONDS, WRONG_CODES_PER_HOUR } from '../../server/auth/attemptLimiter';
 import { mailedCode, PASSWORDS, startTestApp, type TestApp } from '../server/helpers';
 
@@ -43,7 +44,7 @@ describe('sign-in without lock-out', () => {
 
   it('spraying many accounts from one address meets the per-address limit', async () => {
     const app = await startTestApp({
-      loginRateLimit: { perAccount: 10, perAddress: 5, timeWindowMs: 3_600_000 },
+      loginRateLimit: { perAccount: 10, perAddress: 5, timeWindowMs: HOUR_MS },
     });
     try {
       const statuses: number[] = [];
@@ -148,7 +149,7 @@ describe.runIf(existsSync(REDIS))('limits shared by every process through Redis'
       },
     );
     const redisUrl = `redis://127.0.0.1:${port}`;
-    const limits = { loginRateLimit: { perAccount: 4, perAddress: 1000, timeWindowMs: 3_600_000 }, redisUrl };
+    const limits = { loginRateLimit: { perAccount: 4, perAddress: 1000, timeWindowMs: HOUR_MS }, redisUrl };
     for (let i = 0; ; i++) {
       try {
         a = await startTestApp(limits);

@@ -1,5 +1,5 @@
 /**
- * Issue 29, the customer's side of a guided call, as an attacker would try it: another customer's join link,
+ * The customer's side of a guided call, as an attacker would try it: another customer's join link,
  * another company's, a staff token on the customer's routes, an agent on a colleague's call, and every input at
  * the extremes of its type. Each answers 4xx and records nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 29 point 4: the company's call routing is an Admin's setting, and bad input changes nothing (a 400 with a
+ * The company's call routing is an Admin's setting, and bad input changes nothing (a 400 with a
  * detail, never a 500); an agent's languages are set by an Admin only; a server running distributed refuses
  * one-at-a-time routing rather than offering a call on two processes at once.
  */

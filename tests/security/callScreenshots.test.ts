@@ -1,13 +1,14 @@
 /**
- * Issue 29: the screenshots of a call. Only the call's own agent stores one, only a JPEG or PNG by its first
+ * The screenshots of a call. Only the call's own agent stores one, only a JPEG or PNG by its first
  * bytes and within the size limit; another company's call is 404; extreme ids answer 4xx, never 500; a step
  * result naming a screenshot of another call or company is refused; nothing is stored on any refusal.
  */
+import { Readable } from 'node:stream';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SCREENSHOT_BYTES } from '#contract/identProcedure';
 import { videoCallScreenshots, videoCallSteps } from '../../server/db/schema';
-import { createCall } from '../../server/domain/videocalls';
+import { createCall } from '../../server/domain/videocalls/lifecycle';
 import {
   bearer,
   PASSWORDS,
@@ -126,8 +127,10 @@ describe('a step result naming screenshots', () => {
     const agentId = await userId(t.app, 'agent@acme.test');
     const { callId: otherCall } = await talkingCall(t.app, agentId, 2);
     const foreign = await takeScreenshot(t.app, tokens.agent, otherCall, 'id_front');
-    // A screenshot of a Globex call, stored directly (Globex has no agent seeded in a talking call here).
+    // A screenshot of a Globex call, stored directly (Globex has no agent seeded in a talking call here), its
+    // file too: every screenshot row has its file, which the size-limit test counts.
     const globexCall = await createCall(t.app.ctx.db, 2, await globexProfile());
+    await t.app.ctx.storage.put('screenshots/globex.jpg', Readable.from([TEST_JPEG]));
     const [globexShot] = await t.app.ctx.db
       .insert(videoCallScreenshots)
       .values({

@@ -19,7 +19,6 @@ import {
 
 let t: TestApp;
 const tokens = { admin: '', agent: '', viewer: '', globex: '' };
-let callId = 0;
 const step = { kind: 'serial_number', result: 'passed', details: { serial: 'k' }, offset_ms: 1000 };
 
 beforeAll(async () => {
@@ -28,26 +27,31 @@ beforeAll(async () => {
   tokens.agent = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
   tokens.viewer = await tokenFor(t.app, 'viewer@acme.test', PASSWORDS.user);
   tokens.globex = await tokenFor(t.app, 'admin@globex.test', PASSWORDS.admin);
-  ({ callId } = await talkingCall(t.app, await userId(t.app, 'agent@acme.test')));
 });
 afterAll(async () => t?.close());
 
-const postStep = (token: string, id = callId, payload: object = step) =>
+const postStep = (token: string, id: number, payload: object = step) =>
   t.app.inject({ method: 'POST', url: `/api/v2/videocall/${id}/steps`, payload, headers: bearer(token) });
+
+/** Each test's own call, answered by the agent: no test reads the steps another one wrote. */
+const agentsCall = async () => (await talkingCall(t.app, await userId(t.app, 'agent@acme.test'))).callId;
 
 describe('step results of a call', () => {
   it("are written by the call's agent only: an Admin or another user of the company gets 403", async () => {
-    expect((await postStep(tokens.agent)).statusCode).toBe(201);
-    expect((await postStep(tokens.admin)).statusCode).toBe(403);
-    expect((await postStep(tokens.viewer)).statusCode).toBe(403);
+    const callId = await agentsCall();
+    expect((await postStep(tokens.agent, callId)).statusCode).toBe(201);
+    expect((await postStep(tokens.admin, callId)).statusCode).toBe(403);
+    expect((await postStep(tokens.viewer, callId)).statusCode).toBe(403);
     const steps = await get<CallStep[]>(t.app, `/api/v2/videocall/${callId}/steps`, tokens.admin);
     expect(steps.status).toBe(200);
     expect(steps.body).toHaveLength(1);
   });
 
   it('are hidden from another company (404 for reading and writing), and nothing is written', async () => {
+    const callId = await agentsCall();
+    expect((await postStep(tokens.agent, callId)).statusCode).toBe(201);
     expect((await get(t.app, `/api/v2/videocall/${callId}/steps`, tokens.globex)).status).toBe(404);
-    expect((await postStep(tokens.globex)).statusCode).toBe(404);
+    expect((await postStep(tokens.globex, callId)).statusCode).toBe(404);
     const steps = await get<CallStep[]>(t.app, `/api/v2/videocall/${callId}/steps`, tokens.agent);
     expect(steps.body.map((s) => s.created_by)).toEqual([await userId(t.app, 'agent@acme.test')]);
   });

@@ -1,5 +1,5 @@
 /**
- * Issue 26 point 1: `/api/dev/outbox` (every e-mailed code) and `/api/dev/sockets/drop` answered anyone who reached
+ * `/api/dev/outbox` (every e-mailed code) and `/api/dev/sockets/drop` answered anyone who reached
  * the server. Now they exist only on a server that listens on loopback alone (or DEV_ENDPOINTS=1, never in
  * production) and answer only callers on this machine.
  */

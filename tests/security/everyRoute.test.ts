@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY_MS, HOUR_MS } from '#contract/time';
 import {
   documentPages,
   documents,
@@ -145,7 +146,7 @@ const ROUTES: Record<string, Entry> = {
   'POST /api/v2/review/cases/{id}/return': { does: 'other', body: () => ({ note: NOTE }) },
   'POST /api/v2/review/cases/{id}/snooze': {
     does: 'other',
-    body: () => ({ until: new Date(Date.now() + 3_600_000).toISOString() }),
+    body: () => ({ until: new Date(Date.now() + HOUR_MS).toISOString() }),
   },
   'POST /api/v2/review/cases/{id}/await_customer': { does: 'other', body: () => ({ note: NOTE }) },
   'POST /api/v2/review/cases/{id}/resume': { does: 'other' },
@@ -379,7 +380,7 @@ describe('every write route that touches a profile, a call, a document or eviden
       expect(await statusOf(), key).not.toBe('Approved');
     }
     // The retention job, years after the shortest retention ran out, keeps what the hold keeps.
-    await runEvidenceRetention(t.app.ctx.db, t.app.ctx.storage, new Date(Date.now() + 20 * 365 * 86_400_000));
+    await runEvidenceRetention(t.app.ctx.db, t.app.ctx.storage, new Date(Date.now() + 20 * 365 * DAY_MS));
     expect(await evidence()).toEqual(before);
   });
 });

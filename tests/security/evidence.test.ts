@@ -1,5 +1,5 @@
 /**
- * Issue 25, point 4: the identification evidence cannot be changed. Each test is one finding of the probe
+ * The identification evidence cannot be changed. Each test is one finding of the probe
  * ("a second PATCH replaces a stored recording, by the same agent or any User", "a crash leaves `.part` files
  * and unreferenced page images", no hash kept or checked) and fails on the code before the fix.
  */
@@ -11,7 +11,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { auditLog, users, videoCalls, webhookMessages } from '../../server/db/schema';
-import { storeRecording } from '../../server/domain/videocalls';
+import { storeRecording } from '../../server/domain/videocalls/recordings';
 import { bearer, FAST_CALLS, PASSWORDS, startTestApp, type TestApp, tokenFor } from '../server/helpers';
 
 const WEBM_MAGIC = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);

@@ -1,5 +1,5 @@
 /**
- * Issue 29, point 3: a call's evidence package and a profile's legal hold stay inside the company, and inside
+ * A call's evidence package and a profile's legal hold stay inside the company, and inside
  * the roles that may have them. Each test shows the allowed caller succeeding on the same object, so it fails on
  * the code before the package and the hold existed.
  */
@@ -102,6 +102,7 @@ describe('the legal hold of a profile', () => {
   });
 
   it("cannot be lifted by a non-Admin of the company (403, unchanged), nor by another company's admin", async () => {
+    expect((await hold(acmeAdmin, 3, true)).statusCode).toBe(200);
     expect((await hold(acmeAgent, 3, false)).statusCode).toBe(403);
     expect((await hold(globexAdmin, 3, false)).statusCode).toBe(404);
     expect(await held(3)).toBe(true);

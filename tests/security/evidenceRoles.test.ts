@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, users } from '../../server/db/schema';
 import { endedCall } from '../server/endedCall';
 import {
@@ -24,7 +24,9 @@ import {
 let t: TestApp;
 const tokens = { admin: '', agent: '', viewer: '', api: '' };
 let callId = 0;
-let endedCallId = 0;
+let agentId = 0;
+/** The groups the seed gives the two users whom tests grant a permission, put back before every test. */
+const seededGroups = new Map<string, number[]>();
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -34,7 +36,7 @@ beforeAll(async () => {
     tokenFor(t.app, 'viewer@acme.test', PASSWORDS.user),
     tokenFor(t.app, 'api@acme.test', PASSWORDS.api),
   ]);
-  const agentId = await userId(t.app, 'agent@acme.test');
+  agentId = await userId(t.app, 'agent@acme.test');
   ({ callId } = await talkingCall(t.app, agentId));
   await takeScreenshot(t.app, tokens.agent, callId, 'id_front');
   const step = await t.app.inject({
@@ -44,13 +46,39 @@ beforeAll(async () => {
     payload: { kind: 'serial_number', result: 'passed', details: { serial: 'A12345678' }, offset_ms: 1000 },
   });
   expect(step.statusCode, step.body).toBe(201);
-  endedCallId = await endedCall(t.app, agentId);
+  for (const email of ['viewer@acme.test', 'api@acme.test']) {
+    const user = await get<{ groups: { id: number }[] }>(
+      t.app,
+      `/api/v2/user/${await userId(t.app, email)}`,
+      tokens.admin,
+    );
+    seededGroups.set(
+      email,
+      user.body.groups.map((g) => g.id),
+    );
+  }
+});
+// A grant made by one test must not decide what another test's caller may do.
+beforeEach(async () => {
+  for (const [email, groups] of seededGroups) await setGroups(email, groups);
 });
 afterAll(async () => {
   await t?.close();
 });
 
-/** Puts the user in one new group holding `permissions` (the Admin confirms with their password). */
+/** Sets the user's groups (the Admin confirms with their password). */
+async function setGroups(email: string, groups: number[]) {
+  const id = await userId(t.app, email);
+  const patched = await t.app.inject({
+    method: 'PATCH',
+    url: `/api/v2/user/${id}`,
+    headers: bearer(tokens.admin),
+    payload: { password: PASSWORDS.admin, groups },
+  });
+  expect(patched.statusCode, patched.body).toBe(200);
+}
+
+/** Puts the user in one new group holding `permissions`. */
 async function grant(email: string, permissions: string[]) {
   const group = await t.app.inject({
     method: 'POST',
@@ -59,14 +87,7 @@ async function grant(email: string, permissions: string[]) {
     payload: { name: `Granted ${randomUUID().slice(0, 8)}`, permissions },
   });
   expect(group.statusCode, group.body).toBe(201);
-  const id = await userId(t.app, email);
-  const patched = await t.app.inject({
-    method: 'PATCH',
-    url: `/api/v2/user/${id}`,
-    headers: bearer(tokens.admin),
-    payload: { password: PASSWORDS.admin, groups: [group.json<{ id: number }>().id] },
-  });
-  expect(patched.statusCode, patched.body).toBe(200);
+  await setGroups(email, [group.json<{ id: number }>().id]);
 }
 
 describe("a call's step results and screenshots", () => {
@@ -87,6 +108,11 @@ describe("a call's step results and screenshots", () => {
 });
 
 describe("a call's evidence package", () => {
+  // Each test downloads the package of its own ended call, so the audit lines it reads are its own.
+  let endedCallId = 0;
+  beforeEach(async () => {
+    endedCallId = await endedCall(t.app, agentId);
+  });
   const download = (token: string) =>
     t.app.inject({ method: 'GET', url: `/api/v2/videocall/${endedCallId}/evidence`, headers: bearer(token) });
   const downloadedBy = async () =>

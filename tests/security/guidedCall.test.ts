@@ -1,5 +1,5 @@
 /**
- * Issue 29 point 2: on a guided procedure a refused final status changes nothing (the call, its audit trail,
+ * On a guided procedure a refused final status changes nothing (the call, its audit trail,
  * its webhook messages and deliveries, the profile's log), a reason id is one of the caller's own company's
  * lists only, and extreme reason ids or call ids answer 4xx, never 500.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 26, point 11: inputs at the extremes of their types. A third-party OpenAPI fuzzer got 500 from ids the
+ * Inputs at the extremes of their types. A third-party OpenAPI fuzzer got 500 from ids the
  * schema allowed up to 2^53 (the id columns are PostgreSQL `integer`, up to 2^31 − 1), from impossible dates
  * and from a NUL byte in text. Each finding is refused with a 400 whose detail names the field, and changes
  * nothing. (The sweep in tests/server/badInput.test.ts covers every operation; these are the findings.)

@@ -11,7 +11,7 @@ import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOIN_LINK_USED } from '#contract/constants';
 import { auditLog, videoCallSteps, videoCalls } from '../../server/db/schema';
-import { answerCall, hangUpCall, missCall } from '../../server/domain/videocalls';
+import { answerCall, hangUpCall, missCall } from '../../server/domain/videocalls/lifecycle';
 import { bearer, get, PASSWORDS, startTestApp, type TestApp, tokenFor, userId } from '../server/helpers';
 import { testConfig } from '../server/testConfig';
 

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY_MS } from '#contract/time';
 import { auditLog, documents, documentTypes, videoCalls } from '../../server/db/schema';
 import { runEvidenceRetention } from '../../server/domain/evidenceRetention';
 import { uploadDocument, uploadRecording } from '../server/evidenceUploads';
@@ -16,7 +17,6 @@ const RECORDING = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.a
 const PNG_HEAD = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const PROFILE = 5;
 const REASON = 'Court order 2026/17 keeps this file';
-const DAY = 86_400_000;
 
 let t: TestApp;
 const tokens = { agent: '', admin: '', api: '' };
@@ -202,7 +202,7 @@ describe('a legal hold', () => {
   });
 
   it('keeps a held call past its retention from the retention job until the hold is lifted', async () => {
-    const callId = await callWithRecording(1827 * DAY);
+    const callId = await callWithRecording(1827 * DAY_MS);
     const key = (await recordingKey(callId)) as string;
     await setHold(true);
     await runEvidenceRetention(t.app.ctx.db, t.app.ctx.storage);

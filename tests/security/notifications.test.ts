@@ -1,5 +1,5 @@
 /**
- * Issue 30, mentions and the bell under attack: a mention never reaches another company's user (not by local
+ * Mentions and the bell under attack: a mention never reaches another company's user (not by local
  * part, not by whole address) and is never stored or mailed for them; a user sees and marks only their own
  * notifications (another user's or company's id answers 404 and changes nothing); extreme ids and queries are
  * a 400 with a detail, never a 500.

@@ -1,5 +1,5 @@
 /**
- * Issue 26 point 9: CORS and socket.io (its polling transport too) accepted any loopback origin with credentials.
+ * CORS and socket.io (its polling transport too) accepted any loopback origin with credentials.
  * Now only the studio addresses (PUBLIC_URL, SECOND_REGION_URL, STUDIO_ORIGINS) are allowed, and loopback
  * origins only in development (NODE_ENV=development, `npm run dev`).
  */

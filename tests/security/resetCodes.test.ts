@@ -1,5 +1,5 @@
 /**
- * Issue 26, findings "reset-code sending answers a known address measurably slower than an unknown one" and
+ * Findings "reset-code sending answers a known address measurably slower than an unknown one" and
  * "the mail outbox keeps reset codes in clear": the answer goes out before any work that depends on the address,
  * and the outbox table holds messages without their codes (the dev listing still shows them, from memory).
  */

@@ -1,11 +1,12 @@
 /**
- * Issue 30, the reviewers' desk under attack: another company's case and user ids, a user without
+ * The reviewers' desk under attack: another company's case and user ids, a user without
  * review_profiles, a reviewer who is not the assignee deciding, the maker confirming their own decision, 50
  * concurrent Next case calls (no case given twice), and extreme input (a 4xx with a detail; nothing changes).
  */
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVIEW_DETAILS, type ReviewCase } from '#contract/review';
+import { DAY_MS, HOUR_MS } from '#contract/time';
 import {
   profiles,
   reviewCaseEvents,
@@ -94,7 +95,7 @@ const caseRoutes = (id: number | string): [method: 'GET' | 'POST', url: string, 
   ['POST', `/api/v2/review/cases/${id}/assign`, {}],
   ['POST', `/api/v2/review/cases/${id}/unassign`, {}],
   ['POST', `/api/v2/review/cases/${id}/decision`, { decision: 'approve' }],
-  ['POST', `/api/v2/review/cases/${id}/snooze`, { until: new Date(Date.now() + 3_600_000).toISOString() }],
+  ['POST', `/api/v2/review/cases/${id}/snooze`, { until: new Date(Date.now() + HOUR_MS).toISOString() }],
   ['POST', `/api/v2/review/cases/${id}/await_customer`, {}],
   ['POST', `/api/v2/review/cases/${id}/resume`, {}],
 ];
@@ -203,7 +204,7 @@ describe('permissions', () => {
     for (const [url, body] of [
       ['decision', { decision: 'approve' }],
       ['decision', { decision: 'reject', reason_code: 'document_forged', note: 'Forged, clearly forged' }],
-      ['snooze', { until: new Date(Date.now() + 3_600_000).toISOString() }],
+      ['snooze', { until: new Date(Date.now() + HOUR_MS).toISOString() }],
       ['await_customer', {}],
       ['unassign', {}],
     ] as const) {
@@ -307,7 +308,7 @@ describe('extreme input', () => {
       ['snooze', { until: '2026-13-01T10:00:00Z' }],
       ['snooze', { until: 'tomorrow' }],
       ['snooze', { until: '+275760-09-13T00:00:00Z' }],
-      ['snooze', { until: new Date(Date.now() + 400 * 86_400_000).toISOString() }],
+      ['snooze', { until: new Date(Date.now() + 400 * DAY_MS).toISOString() }],
       ['snooze', {}],
       ['return', { note: 'short' }],
       ['return', { note: 'x'.repeat(1001) }],

@@ -1,5 +1,5 @@
 /**
- * Issue 30: `review.case_changed` reaches only the staff sockets of the case's company whose user reviews
+ * `review.case_changed` reaches only the staff sockets of the case's company whose user reviews
  * profiles (`review_profiles`); a staff socket of another company, or of a user without review_profiles, hears
  * nothing of it.
  */

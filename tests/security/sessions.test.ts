@@ -1,5 +1,5 @@
 /**
- * Issue 26 point 3: a disabled user's old token worked again once the user was enabled, and the sign-up token
+ * A disabled user's old token worked again once the user was enabled, and the sign-up token
  * minted a new Admin session after its company existed (no password, no second factor). Now disabling ends the
  * user's sessions and sockets for good, and the sign-up token is single use.
  */

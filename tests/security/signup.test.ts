@@ -1,5 +1,5 @@
 /**
- * Issue 26, findings "sign-up takeover", "the sign-up token mints a new Admin session after the company exists"
+ * Findings "sign-up takeover", "the sign-up token mints a new Admin session after the company exists"
  * and "a new company gets its package's services before paying".
  */
 import { eq } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * Issue 26 point 5: 300 stalled request bodies were all still open after 47 s. Now a connection that stops sending
+ * 300 stalled request bodies were all still open after 47 s. Now a connection that stops sending
  * is cut (IDLE_TIMEOUT_MS, 28 s by default; shortened here), headers must arrive within HEADERS_TIMEOUT_MS, and
  * other clients are served meanwhile; a body that keeps coming (a large upload) is not cut.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 26 point 2: the same TOTP code signed in three times. Now each RFC 6238 time step is accepted once per
+ * The same TOTP code signed in three times. Now each RFC 6238 time step is accepted once per
  * user (one step of drift either way); a replay gets the answer of a wrong code, at sign-in and in the two-factor
  * set-up alike.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 26, finding "any user with view_company_page reads webhook payloads and signature headers": the delivery
+ * Finding "any user with view_company_page reads webhook payloads and signature headers": the delivery
  * logs show them only to who manages webhooks (Admin); others see the attempts without their content.
  */
 import { createServer, type Server } from 'node:http';

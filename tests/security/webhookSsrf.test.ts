@@ -1,5 +1,5 @@
 /**
- * Issue 26, finding "webhook targets in IPv6 forms of loopback pass the SSRF guard": the IPv4 address inside
+ * Finding "webhook targets in IPv6 forms of loopback pass the SSRF guard": the IPv4 address inside
  * every IPv6 form (mapped, translated, compatible, 6to4, NAT64, Teredo) is checked against the private ranges,
  * when the URL is validated and when a delivery resolves the host name.
  */

@@ -364,7 +364,7 @@ describe('user administration rules', () => {
     expect((await get(t.app, `/api/v2/user/${id}`, token)).status).toBe(401);
     expect((await login(t.app, email, 'Soon@2026')).statusCode).toBe(400);
     await call('PATCH', `/api/v2/user/${id}`, tokens.admin, { password: PASSWORDS.admin, is_active: true });
-    // The old session stays ended (issue 26); a new sign-in works.
+    // The old session stays ended; a new sign-in works.
     expect((await get(t.app, `/api/v2/user/${id}`, token)).status).toBe(401);
     const again = await tokenFor(t.app, email, 'Soon@2026');
     expect((await get(t.app, `/api/v2/user/${id}`, again)).status).toBe(200);

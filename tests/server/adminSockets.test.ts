@@ -1,4 +1,4 @@
-/** Disabling a user closes their sockets at once (issue 13). */
+/** Disabling a user closes their sockets at once. */
 import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 27: the API documentation screen shows its operations' summaries in the studio's language. The server
+ * The API documentation screen shows its operations' summaries in the studio's language. The server
  * writes them in English; locales/<lng>/apiDocs.json holds them by "METHOD /path" (src/ui/screens/swagger/
  * localize.ts). Every operation of the served document has its Turkish summary, and the English file is the
  * server's own text, so neither drifts from the routes.

@@ -194,11 +194,11 @@ describe('access tokens', () => {
       last_login: expect.any(String),
       force_password_reset: false,
       force_mfa_reset: false,
-      // The languages an agent speaks (issue 29, one-at-a-time routing): none set for this user.
+      // The languages an agent speaks (one-at-a-time routing): none set for this user.
       languages: [],
-      // The screen `/` opens (issue 30): the customers list unless the user chose the reviewers' desk.
+      // The screen `/` opens: the customers list unless the user chose the reviewers' desk.
       start_page: 'customers',
-      // The language of the user's e-mail (issue 32): none set, so the company's.
+      // The language of the user's e-mail: none set, so the company's.
       mail_language: null,
     });
   });

@@ -1,12 +1,12 @@
 /**
- * The bad-input sweep (issue 20): fast-check inputs over every operation of the OpenAPI document, so
+ * The bad-input sweep: fast-check inputs over every operation of the OpenAPI document, so
  * routes added later are swept too. Malformed path ids, bodies, queries, headers and content types,
  * multipart bodies cut off or over the limits, with no token and with an admin's: no answer ≥ 500, every
  * 4xx carries a `detail`, the server still answers afterwards, and a refused request changes no row
  * (a fingerprint of every table before and after each refusal).
  *
  * Beside the random inputs, every declared field (path, query, JSON body, nested) gets the extremes of its
- * declared type once, in an otherwise well-formed request built from its schema (issue 26, point 11): ids at
+ * declared type once, in an otherwise well-formed request built from its schema: ids at
  * and past the integer columns (2^31) and near 2^53, negative and 0; impossible dates; text with NUL and
  * other control characters; very long text.
  *

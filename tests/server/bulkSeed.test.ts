@@ -1,4 +1,4 @@
-/** The seed's bulk path (issue 31 point 1): proportions, every status, Turkish names, the same rows twice. */
+/** The seed's bulk path: proportions, every status, Turkish names, the same rows twice. */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PROFILE_STATUSES, RISK_LEVELS } from '#contract/common';

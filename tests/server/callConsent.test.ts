@@ -1,5 +1,5 @@
 /**
- * The customer's consent on the join page (issue 29): asked before the camera starts, stored on the call with
+ * The customer's consent on the join page: asked before the camera starts, stored on the call with
  * time, address, language and text, recorded as the procedure's consent step at offset 0, and in the evidence.
  */
 import { unzipSync } from 'fflate';

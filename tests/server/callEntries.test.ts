@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallEntry } from '#contract/videocalls';
 import { users } from '../../server/db/schema';
-import { addCallEntry, callQuestions, createCall } from '../../server/domain/videocalls';
+import { addCallEntry, callQuestions } from '../../server/domain/videocalls/entries';
+import { createCall } from '../../server/domain/videocalls/lifecycle';
 import { get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 let t: TestApp;
@@ -18,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('GET /videocall/{id}/answers (issue 25)', () => {
+describe('GET /videocall/{id}/answers', () => {
   it('lists what was saved during the call, oldest first, with the question in the asked language', async () => {
     const db = t.app.ctx.db;
     const call = await createCall(db, 1, 3);

@@ -1,5 +1,5 @@
 /**
- * The customer's side of a guided call (issue 29 points 1 and 5): the agent shows a step (`call.step` to the
+ * The customer's side of a guided call: the agent shows a step (`call.step` to the
  * customer), sends the second-channel code (e-mail outbox or the SMS stand-in), the customer types it and the
  * serial number; each entry is a step result recorded by the server, which the agent hears.
  */

@@ -1,5 +1,5 @@
 /**
- * The quality of a call (issue 29 point 6): both sides send samples of what they received, kept per call and
+ * The quality of a call: both sides send samples of what they received, kept per call and
  * side (bounded), summarised with min / median / max and the issues, read with the call's steps' permission.
  */
 import { eq } from 'drizzle-orm';
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallQuality, MAX_QUALITY_SAMPLES, type QualitySample } from '#contract/callQuality';
 import { videoCallQuality, videoCalls } from '../../server/db/schema';
 import { callQualityOf } from '../../server/domain/callQuality';
-import { answerCall } from '../../server/domain/videocalls';
+import { answerCall } from '../../server/domain/videocalls/lifecycle';
 import { bearer, get, PASSWORDS, startTestApp, type TestApp, tokenFor, userId } from './helpers';
 
 let t: TestApp;

@@ -8,7 +8,7 @@ import { acmeRows, concurrentWriters, expectRollupsExact, rollupsAndDirect } fro
 import { get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 /**
- * The call rollups (migration 0035, record 0167) stay exactly what a direct aggregation over video_calls
+ * The call rollups (migration 0035, docs/decisions/0167-call-rollups.md) stay exactly what a direct aggregation over video_calls
  * gives, whatever writes the calls: inserts (one or many rows), status changes, re-assignments, times set,
  * calls moved to another day, deletes, an agent deleted (ON DELETE SET NULL) and TRUNCATE.
  */

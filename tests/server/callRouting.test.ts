@@ -1,5 +1,5 @@
 /**
- * One-at-a-time routing (issue 29, point 4) against the real server with socket.io clients: a waiting call is
+ * One-at-a-time routing against the real server with socket.io clients: a waiting call is
  * offered to one free agent only, passes to the next when the offer lapses, an answer of an agent it is not
  * offered to is refused, the customer's language decides who is offered first, and the agents' queue (the
  * supervisor's view) says who is being offered.
@@ -7,7 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import { and, asc, eq } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientToServerEvents, QueuedCall, ServerToClientEvents } from '#contract/socket';
 import { auditLog, callOffers, companies, users } from '../../server/db/schema';
 import { bearer, FAST_CALLS, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
@@ -28,6 +28,15 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const s of sockets) s.disconnect();
   await t.close();
+});
+beforeEach(async () => {
+  // Each test starts from the company's default routing, with no change of it audited yet: the one-at-a-time
+  // tests set their own.
+  await t.app.ctx.db
+    .update(companies)
+    .set({ callRouting: 'ring_all', offerSeconds: 15, joinLinkRetries: 1 })
+    .where(eq(companies.id, 1));
+  await t.app.ctx.db.delete(auditLog).where(eq(auditLog.action, 'call_routing_changed'));
 });
 afterEach(async () => {
   // Each test starts with nobody connected and nobody Online: the previous test's agents are no candidates.

@@ -1,5 +1,5 @@
 /**
- * Issue 29: the screenshots an agent takes of the customer's video for the face, ID front, ID back and security
+ * The screenshots an agent takes of the customer's video for the face, ID front, ID back and security
  * features steps. Stored with their SHA-256 (POST /videocall/{id}/screenshots), required by a passed result of
  * those steps, in the evidence package with steps.json (manifest and signature cover them), and deleted by the
  * retention job with the recording unless a legal hold keeps them.
@@ -13,6 +13,7 @@ import { inflateSync } from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallScreenshot, CallStep } from '#contract/identProcedure';
+import { DAY_MS } from '#contract/time';
 import { auditLog, videoCallScreenshots, videoCalls } from '../../server/db/schema';
 import { runEvidenceRetention } from '../../server/domain/evidenceRetention';
 import {
@@ -29,7 +30,6 @@ import {
 } from './helpers';
 
 const PNG = readFileSync(join(import.meta.dirname, 'fixtures', 'page.png'));
-const DAY = 86_400_000;
 
 let t: TestApp;
 const tokens = { agent: '', admin: '', viewer: '' };
@@ -323,7 +323,7 @@ describe('retention of screenshots', () => {
     const { callId: old } = await talkingCall(t.app, agentId, 4);
     const { callId: held } = await talkingCall(t.app, agentId, 5);
     for (const id of [old, held]) await takeScreenshot(t.app, tokens.agent, id, 'id_front');
-    for (const id of [old, held]) await endCall(id, 1827 * DAY);
+    for (const id of [old, held]) await endCall(id, 1827 * DAY_MS);
     const oldKey = (await shotsOf(old))[0]?.storageKey as string;
     const hold = await t.app.inject({
       method: 'PUT',

@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
+import { ensureSecretFile } from '../../server/secretFile';
 
 const dir = mkdtempSync(join(tmpdir(), 'idv-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,13 +23,22 @@ describe('loadConfig', () => {
     });
   });
 
-  it('generates the JWT secret once and keeps it in the data folder', () => {
-    const first = loadConfig({ DATA_DIR: dir }).jwtSecret;
+  it('writes nothing while loading; the start generates the JWT secret once and keeps it in the data folder', () => {
+    const fresh = join(dir, 'fresh');
+    expect(loadConfig({ DATA_DIR: fresh }).jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(existsSync(fresh)).toBe(false);
+    ensureSecretFile({ DATA_DIR: fresh });
+    const first = loadConfig({ DATA_DIR: fresh }).jwtSecret;
     expect(first.length).toBeGreaterThanOrEqual(32);
-    expect(loadConfig({ DATA_DIR: dir }).jwtSecret).toBe(first);
-    expect(readFileSync(join(dir, 'secret'), 'utf8')).toBe(first);
-    expect(statSync(join(dir, 'secret')).mode & 0o777).toBe(0o600);
-    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: 'from-env' }).jwtSecret).toBe('from-env');
+    expect(readFileSync(join(fresh, 'secret'), 'utf8')).toBe(first);
+    expect(statSync(join(fresh, 'secret')).mode & 0o777).toBe(0o600);
+    // A restart keeps it.
+    ensureSecretFile({ DATA_DIR: fresh });
+    expect(loadConfig({ DATA_DIR: fresh }).jwtSecret).toBe(first);
+    expect(loadConfig({ DATA_DIR: fresh, JWT_SECRET: 'from-env' }).jwtSecret).toBe('from-env');
+    // With JWT_SECRET set there is nothing to keep.
+    ensureSecretFile({ DATA_DIR: join(dir, 'given'), JWT_SECRET: 'from-env' });
+    expect(existsSync(join(dir, 'given'))).toBe(false);
   });
 
   it('follows the environment and refuses nonsense', () => {

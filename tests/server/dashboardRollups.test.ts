@@ -16,7 +16,7 @@ import {
 import { get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 /**
- * The dashboard rollups (migration 0036, record 0170) stay exactly what a direct aggregation over profiles,
+ * The dashboard rollups (migration 0036, docs/decisions/0170-dashboard-rollups.md) stay exactly what a direct aggregation over profiles,
  * aml_history and documents gives, whatever writes them: inserts (one or many rows), status changes and
  * decisions, rows moved to another day or company, screenings re-scored, documents re-checked, soft-deleted
  * and restored, deletes (cascading from a profile or a company) and TRUNCATE; and GET /bitool answers what
@@ -267,11 +267,18 @@ describe('dashboard rollups', () => {
   });
 
   it('are emptied with their tables by TRUNCATE', async () => {
-    await db.execute(sql`TRUNCATE aml_history`);
-    const { rollups, direct } = await dashboardRollupsAndDirect(db);
-    expect(rollups.some((r) => r.source === 'screened')).toBe(false);
-    expect(rollups).toEqual(direct);
-    await db.execute(sql`TRUNCATE profiles CASCADE`);
-    expect((await dashboardRollupsAndDirect(db)).rollups).toEqual([]);
+    // An app of its own: emptying the file's database would leave the other tests no rollups to check.
+    const own = await startTestApp();
+    try {
+      const ownDb = own.app.ctx.db;
+      await ownDb.execute(sql`TRUNCATE aml_history`);
+      const { rollups, direct } = await dashboardRollupsAndDirect(ownDb);
+      expect(rollups.some((r) => r.source === 'screened')).toBe(false);
+      expect(rollups).toEqual(direct);
+      await ownDb.execute(sql`TRUNCATE profiles CASCADE`);
+      expect((await dashboardRollupsAndDirect(ownDb)).rollups).toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-/** The document write paths (issue 7): upload, review, archive, delete, overrides, alert override. */
+/** The document write paths: upload, review, archive, delete, overrides, alert override. */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, desc, eq, isNull } from 'drizzle-orm';

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '#contract/constants';
 import { isAcceptablePassword } from '#contract/passwords';
+import { HOUR_MS } from '#contract/time';
 import { createLimiters, createLoginGuard, FIRST_DELAY_SECONDS } from '../../server/auth/attemptLimiter';
 import { totpCode, verifyTotp } from '../../server/auth/totp';
 import { DEMO_USERS } from '../../server/db/seed/demo';
@@ -10,12 +11,12 @@ import { createCountCache } from '../../server/domain/countCache';
 import { contentOf } from '../../server/domain/documents';
 import { likePattern } from '../../server/domain/format';
 import { permissionsOf } from '../../server/domain/principal';
-import { callStatusList } from '../../server/domain/videocalls';
+import { callStatusList } from '../../server/domain/videocalls/lists';
 import { describeValidation } from '../../server/http/errors';
 import { toPage } from '../../server/http/paging';
 
 describe('permissions', () => {
-  it('gives each role its pages and adds group permissions in §6 order', () => {
+  it('gives each role its pages and adds group permissions in the order of the permission list', () => {
     expect(permissionsOf('Restricted User', [])).toEqual(['view_profiles_page', 'view_settings_page']);
     expect(permissionsOf('Restricted User', ['view_calls_page', 'unknown'])).toEqual([
       'view_calls_page',
@@ -32,7 +33,7 @@ describe('sign-in guard (in memory)', () => {
     const guard = createLoginGuard(createLimiters(undefined), {
       perAccount: 3,
       perAddress: 100,
-      timeWindowMs: 3_600_000,
+      timeWindowMs: HOUR_MS,
     });
     const fail = async (address: string) => {
       const attempt = await guard.begin('a@x.test', address);
@@ -125,7 +126,7 @@ describe('constants and rules', () => {
     expect(list).toHaveLength(10);
   });
 
-  it('seeds demo passwords that satisfy §5', () => {
+  it('seeds demo passwords that satisfy the password rule', () => {
     for (const user of DEMO_USERS) expect(isAcceptablePassword(user.password), user.email).toBe(true);
     expect(isAcceptablePassword('abc123')).toBe(false);
     expect(isAcceptablePassword('Abc12345')).toBe(false);

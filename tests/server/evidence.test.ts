@@ -1,5 +1,5 @@
 /**
- * Issue 25, points 5 and 6 on the local storage: Range requests on stored files, recordings made seekable
+ * Recordings and pages on the local storage: Range requests on stored files, recordings made seekable
  * at upload, a page's SHA-256, and the limits against abuse (one call per join link, calls per link and per
  * address, the company's storage quota, uploads per user).
  */

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { documentPages, documentTypes, videoCalls } from '../../server/db/schema';
 import type { EvidenceEntry } from '../../server/domain/evidencePackage';
 import { uploadDocument, uploadRecording } from './evidenceUploads';
@@ -29,7 +29,12 @@ import {
 
 const PNG = readFileSync(join(import.meta.dirname, 'fixtures', 'page.png'));
 const RECORDING = readFileSync(join(import.meta.dirname, 'fixtures', 'recording.webm'));
-const PROFILE = 2;
+/**
+ * Acme profiles, one for each test's call: a call's package holds every document of its profile uploaded
+ * during the call, so two calls of one profile would share their documents.
+ */
+const PROFILES = [2, 4];
+let profile = 0;
 
 let t: TestApp;
 const tokens = { agent: '', admin: '', api: '' };
@@ -55,7 +60,7 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-const upload = (token: string) => uploadDocument(t.app, token, { profile: PROFILE, type: typeId, page: PNG });
+const upload = (token: string) => uploadDocument(t.app, token, { profile, type: typeId, page: PNG });
 
 interface Package {
   dir: string;
@@ -118,8 +123,11 @@ describe('the evidence package of a call with files from several hands', () => {
   const pagePath = (documentId: number) => `images/document-${documentId}-ID-page-1.png`;
   const entryOf = (pkg: Package, path: string) => pkg.json.evidence_files.find((e) => e.path === path);
 
-  beforeAll(async () => {
-    const call = await talkingCall(t.app, ids.agent, PROFILE);
+  let made = 0;
+  // Each test has its own call and files: one deletes some of them.
+  beforeEach(async () => {
+    profile = PROFILES[made++ % PROFILES.length] as number;
+    const call = await talkingCall(t.app, ids.agent, profile);
     callId = call.callId;
     // The call started a little before the uploads; it ends after them.
     await t.app.ctx.db

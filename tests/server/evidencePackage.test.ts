@@ -1,5 +1,5 @@
 /**
- * Issue 29, point 3: the signed evidence package of a call, the server's signing key, the retention job and
+ * The signed evidence package of a call, the server's signing key, the retention job and
  * the legal hold.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -11,6 +11,7 @@ import { and, eq } from 'drizzle-orm';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUALITY_THRESHOLDS } from '#contract/callQuality';
+import { DAY_MS } from '#contract/time';
 import { buildApp } from '../../server/app';
 import {
   auditLog,
@@ -27,7 +28,6 @@ import { bearer, FAST_CALLS, get, PASSWORDS, startTestApp, type TestApp, tokenFo
 
 const RECORDING = readFileSync(join(import.meta.dirname, 'fixtures', 'recording.webm'));
 const PNG = readFileSync(join(import.meta.dirname, 'fixtures', 'page.png'));
-const DAY = 86_400_000;
 
 let t: TestApp;
 let agentToken: string;
@@ -315,9 +315,9 @@ describe('retention and legal hold', () => {
     (await t.app.ctx.db.select().from(videoCalls).where(eq(videoCalls.id, callId)))[0];
 
   it('deletes the evidence of calls past the retention, keeps held profiles and recent calls, audits each', async () => {
-    const old = await endedCall(4, 1827 * DAY);
-    const held = await endedCall(5, 1827 * DAY);
-    const recent = await endedCall(4, 1825 * DAY);
+    const old = await endedCall(4, 1827 * DAY_MS);
+    const held = await endedCall(5, 1827 * DAY_MS);
+    const recent = await endedCall(4, 1825 * DAY_MS);
     for (const id of [old, held, recent]) await upload(id);
     const oldKey = (await recordingOf(old))?.recordingKey as string;
     const hold = await t.app.inject({
@@ -381,7 +381,7 @@ describe('retention and legal hold', () => {
   });
 
   it("follows the company's retention, within 365 to 3653 days, set by Admins only", async () => {
-    const call = await endedCall(6, 400 * DAY);
+    const call = await endedCall(6, 400 * DAY_MS);
     await upload(call);
     expect((await get(t.app, '/api/v2/evidence/retention', adminToken)).body).toEqual({
       evidence_retention_days: 1826,
@@ -462,7 +462,7 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
   return pages.join(' ');
 }
 
-describe('the call quality in the package (issue 29 point 6)', () => {
+describe('the call quality in the package', () => {
   const good = { width: 640, height: 480, fps: 30, lossPct: 0, kbps: 900, audioLevel: 0.2 };
 
   it("holds both sides' summaries and the issues of either side in call.json, and names them in the report", async () => {

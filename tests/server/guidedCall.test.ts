@@ -1,5 +1,5 @@
 /**
- * Issue 29 point 2: a guided procedure. Off by default (every existing flow saves COMPLETE without steps); on,
+ * A guided procedure. Off by default (every existing flow saves COMPLETE without steps); on,
  * COMPLETE needs the latest result of every mandatory step passed, and every final status a reason id from the
  * company's lists, stored with the call. Without guidance the reason id stays optional but is checked.
  */
@@ -11,7 +11,7 @@ import {
   isScreenshotStep,
 } from '#contract/identProcedure';
 import type { VideoCall } from '#contract/videocalls';
-import { createCall } from '../../server/domain/videocalls';
+import { createCall } from '../../server/domain/videocalls/lifecycle';
 import {
   bearer,
   get,

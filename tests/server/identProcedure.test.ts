@@ -1,9 +1,9 @@
 /**
- * Issue 29 points 1 and 2: the identification procedure per company (GET/PUT /ident_procedure) and the step
+ * The identification procedure per company (GET/PUT /ident_procedure) and the step
  * results of a call (GET/POST /videocall/{id}/steps).
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CALL_STATUS_TALKING } from '#contract/constants';
 import {
   type CallStep,
@@ -13,7 +13,7 @@ import {
 } from '#contract/identProcedure';
 import { identProcedures, videoCalls } from '../../server/db/schema';
 import { STEP_GRACE_MS } from '../../server/domain/identProcedure';
-import { createCall } from '../../server/domain/videocalls';
+import { createCall } from '../../server/domain/videocalls/lifecycle';
 import {
   bearer,
   get,
@@ -59,6 +59,11 @@ const base = (): IdentProcedureBody => structuredClone(DEFAULT_IDENT_PROCEDURE);
 const stepRows = async () => t.app.ctx.db.select().from(identProcedures);
 
 describe('the procedure of a company', () => {
+  // Every test starts from companies that never saved a procedure, and saves the versions it needs.
+  beforeEach(async () => {
+    await t.app.ctx.db.delete(identProcedures);
+  });
+
   it('answers the default template (BaFin 3/2017) to a company that never saved one, to every staff member', async () => {
     for (const token of [tokens.admin, tokens.agent, tokens.viewer]) {
       const { status, body } = await procedureOf(token);
@@ -148,6 +153,7 @@ describe('the procedure of a company', () => {
   });
 
   it('refuses a save against an older version with 409 and the current procedure', async () => {
+    expect((await put(base(), tokens.admin, '"0"')).statusCode).toBe(200);
     const before = await procedureOf(tokens.admin);
     const stale = await put(base(), tokens.admin, '"0"');
     expect(stale.statusCode).toBe(409);
@@ -334,6 +340,9 @@ describe('the procedure of a company', () => {
       ['not an object', () => [1, 2, 3], /body/],
       ['no consent text', (p) => ({ ...p, consent_text: undefined }), /consent_text/],
     ];
+    // Both companies have saved a procedure: none of the refusals below may change either.
+    for (const token of [tokens.admin, tokens.globex])
+      expect((await put(base(), token)).statusCode).toBe(200);
     const before = await procedureOf(tokens.admin);
     for (const [name, change, detail] of cases) {
       const response = await put(change(base()), tokens.admin);

@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { IpAllowListEntry } from '#contract/ipAllowList';
 import { allowedBy, type IpRange, parseRange, rangeContains } from '#contract/ipRanges';
-import type { IpWhitelistEntry } from '#contract/ipWhitelist';
 import { runAllowlistCommand } from '../../scripts/allowlist';
+import { auditLog, ipAllowlist } from '../../server/db/schema';
 import {
   clientAddressOf,
   createIpAllowListCache,
@@ -136,6 +138,12 @@ describe('the IP allow-list API and its enforcement', () => {
     for (const s of sockets) s.disconnect();
     await t.close();
   });
+  // Every test starts with empty lists and no audit lines of them, and adds the entries it needs (the app
+  // reads the list at every request: no cache to forget).
+  beforeEach(async () => {
+    await t.app.ctx.db.delete(ipAllowlist);
+    await t.app.ctx.db.delete(auditLog).where(eq(auditLog.objectType, 'ip_allowlist'));
+  });
 
   async function call(
     method: InjectOptions['method'],
@@ -153,7 +161,7 @@ describe('the IP allow-list API and its enforcement', () => {
   }
   const list = async (from?: string) =>
     (await call('GET', '/ip-whitelist', { token: tokens.admin, ...(from ? { from } : {}) }))
-      .body as IpWhitelistEntry[];
+      .body as IpAllowListEntry[];
   const add = (address: string, options: { from?: string; confirm?: boolean; label?: string } = {}) =>
     call('POST', '/ip-whitelist', {
       token: tokens.admin,
@@ -193,6 +201,11 @@ describe('the IP allow-list API and its enforcement', () => {
     const code = await runAllowlistCommand(t.app.ctx.db, args, (line) => lines.push(line));
     return { code, lines };
   };
+  /** Acme's list as an Admin leaves it: their own address first, then 10.0.0.0/8. */
+  async function ownAddressAndTen() {
+    expect((await add('127.0.0.1/32', { label: 'Head office' })).status).toBe(201);
+    expect((await add('10.0.0.0/8')).status).toBe(201);
+  }
 
   it('refuses bad input with 400 and a detail, and stores nothing', async () => {
     for (const [address, detail] of [
@@ -247,6 +260,7 @@ describe('the IP allow-list API and its enforcement', () => {
   });
 
   it('refuses API reads and sign-in from an address outside the list with 403 naming it', async () => {
+    await ownAddressAndTen();
     const outside = await call('GET', '/profile', { token: tokens.admin, from: '127.0.0.2' });
     expect(outside).toEqual({
       status: 403,
@@ -267,6 +281,7 @@ describe('the IP allow-list API and its enforcement', () => {
   });
 
   it('leaves the other company alone', async () => {
+    await ownAddressAndTen();
     expect((await call('GET', '/profile', { token: tokens.globex, from: '127.0.0.2' })).status).toBe(200);
     expect((await call('GET', '/ip-whitelist', { token: tokens.globex })).body).toEqual([]);
     const globexIn = await t.app.inject({
@@ -282,6 +297,7 @@ describe('the IP allow-list API and its enforcement', () => {
   });
 
   it('ignores X-Forwarded-For without TRUST_PROXY', async () => {
+    await ownAddressAndTen();
     const spoofed = await call('GET', '/profile', {
       token: tokens.admin,
       from: '127.0.0.2',
@@ -291,8 +307,10 @@ describe('the IP allow-list API and its enforcement', () => {
     expect(spoofed.body.detail).toContain('127.0.0.2');
   });
 
-  it('runs a sequence: delete with the guard, add again, confirm by query and by body, clear by CLI', async () => {
-    const [own, ten] = (await list()) as [IpWhitelistEntry, IpWhitelistEntry];
+  // The audit lines are those of the sequence: one story, so one test.
+  it('runs a sequence: delete with the guard, add again, confirm by query and by body, clear by CLI; and writes an audit line for every change', async () => {
+    await ownAddressAndTen();
+    const [own, ten] = (await list()) as [IpAllowListEntry, IpAllowListEntry];
     // Deleting 127.0.0.1/32 leaves 10.0.0.0/8 only: the caller would be locked out.
     const guarded = await call('DELETE', `/ip-whitelist/${own.id}`, { token: tokens.admin });
     expect(guarded.status).toBe(409);
@@ -322,7 +340,7 @@ describe('the IP allow-list API and its enforcement', () => {
     ).toBe(204);
     expect((await list()).map((e) => e.address)).toEqual(['127.0.0.1/32']);
     // Deleting the last entry empties the list: nobody is locked out.
-    const last = (await list())[0] as IpWhitelistEntry;
+    const last = (await list())[0] as IpAllowListEntry;
     expect((await call('DELETE', `/ip-whitelist/${last.id}`, { token: tokens.admin })).status).toBe(204);
     expect((await call('DELETE', `/ip-whitelist/${last.id}`, { token: tokens.admin })).status).toBe(404);
     // Lock out on purpose, then the operator clears the list from the command line.
@@ -339,9 +357,7 @@ describe('the IP allow-list API and its enforcement', () => {
     expect(await list()).toEqual([]);
     expect((await cli('--company', '999', '--clear')).code).toBe(1);
     expect((await cli('--company', String(ACME))).code).toBe(2);
-  });
 
-  it('writes an audit line for every change', async () => {
     const audit = await call('GET', '/audit?object_type=ip_allowlist&limit=50', { token: tokens.admin });
     const actions = (
       audit.body.results as { action: string; ip: string | null; after: Record<string, unknown> }[]
@@ -401,16 +417,33 @@ describe('behind a proxy named by TRUST_PROXY', () => {
       headers: { ...bearer(admin), ...headers },
       remoteAddress,
     });
-
-  it('takes the client address from X-Forwarded-For sent by the trusted proxy only', async () => {
-    const me = await get('/ip-whitelist/me', { 'x-forwarded-for': '10.0.0.1' });
-    expect(me.json()).toEqual({ address: '10.0.0.1', allowed: true });
-    const added = await t.app.inject({
+  const addTen = () =>
+    t.app.inject({
       method: 'POST',
       url: '/api/v2/ip-whitelist',
       headers: { ...bearer(admin), 'x-forwarded-for': '10.0.0.1' },
       payload: { address: '10.0.0.0/8' },
     });
+  // Every test starts with an empty list and adds what it needs; through the API (from inside the list), so
+  // that this app's cache of the list forgets it as well.
+  beforeEach(async () => {
+    const entries = (
+      await get('/ip-whitelist', { 'x-forwarded-for': '10.0.0.1' })
+    ).json() as IpAllowListEntry[];
+    for (const entry of entries) {
+      const deleted = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/v2/ip-whitelist/${entry.id}?confirm_lockout=true`,
+        headers: { ...bearer(admin), 'x-forwarded-for': '10.0.0.1' },
+      });
+      expect(deleted.statusCode).toBe(204);
+    }
+  });
+
+  it('takes the client address from X-Forwarded-For sent by the trusted proxy only', async () => {
+    const me = await get('/ip-whitelist/me', { 'x-forwarded-for': '10.0.0.1' });
+    expect(me.json()).toEqual({ address: '10.0.0.1', allowed: true });
+    const added = await addTen();
     expect(added.statusCode).toBe(201);
     expect((await get('/profile', { 'x-forwarded-for': '10.9.8.7' })).statusCode).toBe(200);
     const outside = await get('/profile', { 'x-forwarded-for': '127.0.0.2' });
@@ -423,6 +456,7 @@ describe('behind a proxy named by TRUST_PROXY', () => {
   });
 
   it('applies the same rule to socket connections', async () => {
+    expect((await addTen()).statusCode).toBe(201);
     const token = (
       await t.app.inject({
         method: 'POST',

@@ -1,4 +1,4 @@
-/** Keyset paging of the lists (issue 31 point 2, record 0164): cursors, estimated counts, offset still. */
+/** Keyset paging of the lists (docs/decisions/0164-keyset-lists.md): cursors, estimated counts, offset still. */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROFILE_ORDERING_FIELDS } from '#contract/profiles';
@@ -205,7 +205,7 @@ describe.each([
   });
 });
 
-describe('the list’s statements (record 0188)', () => {
+describe('the list’s statements', () => {
   /** The prepared statements of the profile list with these words in this order, and how often each was planned. */
   const statements = async (pattern: string) =>
     (
@@ -243,7 +243,7 @@ describe('the list’s statements (record 0188)', () => {
     await page('/api/v2/profile?limit=7&offset=3&source=api&ordering=-updated_at');
     const reads = await statements('%"source" = %"updated_at" desc%');
     expect(reads.map((read) => read.statement)).toEqual([
-      // The page's ids at that offset first (record 0193).
+      // The page's ids at that offset first (docs/decisions/0193-list-ids-from-the-index-at-any-offset.md).
       expect.stringMatching(/ limit \$\d+ offset \$\d+\) "page" /),
     ]);
   });
@@ -263,7 +263,7 @@ const scansOf = (node: PlanNode | undefined): string[] =>
       ]
     : [];
 
-describe('a page’s ids come from the ordering’s index, not the table (records 0188, 0193)', () => {
+describe('a page’s ids come from the ordering’s index, not the table', () => {
   /** In most of the company's e-mail addresses, so past the few-matches reading (`manyFrom`). */
   const MANY = 'example';
   /** The tables whose plans these tests read. */
@@ -385,7 +385,7 @@ describe('a page’s ids come from the ordering’s index, not the table (record
       // The ids of the company's whole list (not the pages of the tests above with a filter).
       `%"${table}"."id" = any(array((select "id" from "${table}" where "${table}"."company_id" = $_ order by%offset $%`,
     );
-    // The ids from the index alone, as one array; at volume the rows are then read by primary key (record 0193).
+    // The ids from the index alone, as one array; at volume the rows are then read by primary key (docs/decisions/0193-list-ids-from-the-index-at-any-offset.md).
     expect(scans, shown).toContain(`Index Only Scan ${index}`);
   });
 });

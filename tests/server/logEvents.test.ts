@@ -40,7 +40,7 @@ const lastRow = async (profileId: number, action: string) =>
       .limit(1)
   )[0];
 
-describe('profile logs are stored as event codes with parameters (issue 25, point 8)', () => {
+describe('profile logs are stored as event codes with parameters', () => {
   it('stores a status change and a check-list answer as codes, never a sentence', async () => {
     const id = await freshProfile();
     expect(await send('PATCH', `/profile/${id}/status`, { status: 'Pending Upload' })).toBe(200);

@@ -1,4 +1,4 @@
-/** Migration 0012 (issue 25, point 8): English log rows of an existing database become event codes. */
+/** Migration 0012: English log rows of an existing database become event codes. */
 import {
   copyFileSync,
   mkdirSync,

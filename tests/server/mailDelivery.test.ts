@@ -1,5 +1,5 @@
 /**
- * Issue 32 points 2 and 3 (records 0160, 0161): mail reaches a real SMTP server (smtp-server) as text and
+ * Mail reaches a real SMTP server (smtp-server) as text and
  * HTML in the recipient's language, survives a relay that refuses and one that is down, is never sent twice
  * by two workers, and a message that failed for good is listed for Admins and sent again on their retry.
  */

@@ -115,7 +115,7 @@ const PENDING = new Set(
       '/api/v2/user/{id}/otp_reset',
       '/api/v2/user/{id}/photo',
     ].includes(path);
-    // Issue 6: profile write paths and the help desk.
+    // Profile write paths and the help desk.
     const builtProfileWrites = [
       'post /api/v2/profile',
       'patch /api/v2/profile/{id}',

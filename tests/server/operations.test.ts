@@ -1,4 +1,4 @@
-/** GET /healthz, GET /readyz and GET /metrics (issue 18), and what the logs leave out. */
+/** GET /healthz, GET /readyz and GET /metrics, and what the logs leave out. */
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { totpCode } from '../../server/auth/totp';
+import { passkeys, users } from '../../server/db/schema';
 import { DEMO_MFA_SECRET } from '../../server/db/seed/demo';
 import { bearer, get, login, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 import { SoftAuthenticator } from './softAuthenticator';
@@ -25,6 +26,13 @@ beforeAll(async () => {
   origin = new URL(t.config.secondRegionUrl).origin;
 });
 afterAll(() => t.close());
+// Every test starts with no passkey anywhere and registers those it needs (whether a user has one decides how
+// they sign in, and which list they see), and with no TOTP code used yet: a code is accepted once in its 30 s,
+// and two tests signing in with one in the same 30 s would otherwise depend on which ran first.
+beforeEach(async () => {
+  await t.app.ctx.db.delete(passkeys);
+  await t.app.ctx.db.update(users).set({ mfaLastStep: null });
+});
 afterEach(() => vi.useRealTimers());
 
 interface Options {
@@ -335,6 +343,8 @@ describe('a company that requires passkeys', () => {
   it('is set by an Admin with a passkey of their own, audited, and enforced at sign-in', async () => {
     const admin = tokens.admin;
     const agent = tokens.agent;
+    const mfa = await login(t.app, 'mfa@acme.test', PASSWORDS.user, { otp: totpCode(DEMO_MFA_SECRET) });
+    await registerPasskey((mfa.json() as { access: string }).access, PASSWORDS.user);
     const body = { require_passkeys: true, password: PASSWORDS.admin };
     expect(
       (await send(t.app, 'PUT', '/api/v2/company/passkeys', { ...body, password: PASSWORDS.user }, agent))

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BuyPackageReply, Payment, Plan, SessionStatus } from '#contract/payments';
+import { DAY_MS } from '#contract/time';
 import { buildPaymentService } from '../../payment-service/app';
 import type { PaymentEvent } from '../../payment-service/notifier';
 import { TEST_CARDS } from '../../payment-service/sessions';
@@ -222,6 +223,13 @@ describe('the payment service', () => {
 
 describe('checkout sessions (POST /payment/buy_package, GET /payment/session_status)', () => {
   it('open → paid: the plan changes only when the signed notification arrives', async () => {
+    // The running period started a minute ago: another test's payment may have started it this very second
+    // (periods are kept to the second), and the new period must start visibly later.
+    const [running] = await t.app.ctx.db.select().from(companies).where(eq(companies.id, 1));
+    await t.app.ctx.db
+      .update(companies)
+      .set({ planPeriodStart: new Date((running?.planPeriodStart ?? new Date()).getTime() - 60_000) })
+      .where(eq(companies.id, 1));
     const before = await plan();
     const { status: code, body } = await buy(1);
     expect(code).toBe(200);
@@ -242,7 +250,7 @@ describe('checkout sessions (POST /payment/buy_package, GET /payment/session_sta
     expect(after.included_verifications).toBe(500);
     expect(after.payment_status).toBe('paid');
     expect(after.period_start).not.toBe(before.period_start);
-    expect(Date.parse(after.period_end ?? '') - Date.parse(after.period_start ?? '')).toBe(30 * 86_400_000);
+    expect(Date.parse(after.period_end ?? '') - Date.parse(after.period_start ?? '')).toBe(30 * DAY_MS);
     // The package's services are in the company config (added, none taken away).
     const [company] = await t.app.ctx.db.select().from(companies).where(eq(companies.id, 1));
     expect(company?.activeServices).toEqual(expect.arrayContaining(['verification', 'video_kyc', 'aml']));

@@ -40,7 +40,7 @@ describe('every route checks the token', () => {
   });
 });
 
-describe('roles and page permissions (§6)', () => {
+describe('roles and page permissions', () => {
   const adminOnly = ['/api/v2/user', '/api/v2/group'];
   const companyPage = [
     '/api/v2/webhook',

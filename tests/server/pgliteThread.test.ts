@@ -2,13 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ROLLUPS_CHANGED } from '../../server/db/changes';
 import { type Database, openDatabase } from '../../server/db/client';
 import { companies } from '../../server/db/schema';
 
-// The server's PGlite runs in a thread of its own (server/db/pgliteRemote.ts, record 0183). Every end-to-end test
+// The server's PGlite runs in a thread of its own (server/db/pgliteRemote.ts, docs/decisions/0183-pglite-in-a-thread.md). Every end-to-end test
 // goes through it (their servers keep PGlite in a folder); these check, side by side with a PGlite in process
 // (how the API tests open theirs), that it answers, fails, commits, rolls back, queues and notifies the same way.
 const folders: string[] = [];
@@ -37,17 +37,21 @@ async function failure(promise: Promise<unknown>): Promise<{ message: string; co
 }
 
 describe.each([
-  ['in process (memory)', () => 'memory'],
-  ['in its thread (a folder)', () => threadPlace],
-])('PGlite %s', (_, place) => {
+  ['in process (memory)', () => 'memory', () => 'memory'],
+  ['in its thread (a folder)', () => threadPlace, () => join(folder(), 'pg')],
+])('PGlite %s', (_, place, another) => {
   let database: Database;
-  let closed = false;
   beforeAll(async () => {
     database = await openDatabase({ pgliteDir: place() });
   });
   afterAll(async () => {
-    if (!closed) await database.close();
+    await database.close();
   });
+  /** Removes the companies a test wrote once it ends: the next test, whichever it is, meets none. */
+  const removeAfterwards = (...names: string[]) =>
+    onTestFinished(async () => {
+      await database.db.delete(companies).where(inArray(companies.name, names));
+    });
 
   it('is migrated and answers values of every kind unchanged', async () => {
     expect(await rowsOf(database, sql`select count(*)::int as n from companies`)).toEqual([{ n: 0 }]);
@@ -75,6 +79,7 @@ describe.each([
   });
 
   it('commits a transaction, and rolls back one that throws or asks to', async () => {
+    removeAfterwards('Kept');
     const named = (name: string) =>
       database.db.select({ id: companies.id }).from(companies).where(eq(companies.name, name));
     await database.db.transaction(async (tx) => {
@@ -105,6 +110,7 @@ describe.each([
   });
 
   it('runs a statement sent while a transaction is open after it, never inside it', async () => {
+    removeAfterwards('Queued behind');
     const order: string[] = [];
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
@@ -150,9 +156,10 @@ describe.each([
   });
 
   it('refuses calls once closed', async () => {
-    closed = true;
-    await database.close();
-    expect((await failure(database.db.execute(sql`select 1`))).message).toMatch(/closed/);
+    // A database of its own: closing the suite's would fail every test that runs after this one.
+    const own = await openDatabase({ pgliteDir: another() });
+    await own.close();
+    expect((await failure(own.db.execute(sql`select 1`))).message).toMatch(/closed/);
   });
 });
 

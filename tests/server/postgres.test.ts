@@ -68,18 +68,29 @@ describe.skipIf(!available)('on a real PostgreSQL', () => {
   });
 
   it('migrates, seeds and serves the same data', async () => {
-    const token = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
-    const list = await get<{ count: number }>(t.app, '/api/v2/profile?limit=5&ordering=-risk_level', token);
-    expect(list).toMatchObject({ status: 200, body: { count: 240 } });
-    const documents = await get<{ pages: unknown[] }[]>(t.app, '/api/v2/profile/6/documents', token);
-    expect(documents.body).toHaveLength(3);
-    expect(documents.body[0]?.pages).toHaveLength(2);
-    const search = await get<{ count: number }>(
-      t.app,
-      '/api/v2/profile?search=example.com&status=Approved',
-      token,
-    );
-    expect(search.body.count).toBeGreaterThan(0);
+    // A database of its own, migrated and seeded for this test: the other tests add profiles to the shared one.
+    await otherProcess((client) => client.query('CREATE DATABASE seeded'));
+    const seeded = await startTestApp({ databaseUrl: databaseUrl.replace(/\/postgres$/, '/seeded') });
+    try {
+      const token = await tokenFor(seeded.app, 'admin@acme.test', PASSWORDS.admin);
+      const list = await get<{ count: number }>(
+        seeded.app,
+        '/api/v2/profile?limit=5&ordering=-risk_level',
+        token,
+      );
+      expect(list).toMatchObject({ status: 200, body: { count: 240 } });
+      const documents = await get<{ pages: unknown[] }[]>(seeded.app, '/api/v2/profile/6/documents', token);
+      expect(documents.body).toHaveLength(3);
+      expect(documents.body[0]?.pages).toHaveLength(2);
+      const search = await get<{ count: number }>(
+        seeded.app,
+        '/api/v2/profile?search=example.com&status=Approved',
+        token,
+      );
+      expect(search.body.count).toBeGreaterThan(0);
+    } finally {
+      await seeded.close();
+    }
   });
 
   it('enqueues a webhook event in the write transaction and the worker fans it out', async () => {
@@ -112,19 +123,19 @@ describe.skipIf(!available)('on a real PostgreSQL', () => {
     expect((await deliveries()).length).toBeGreaterThan(0);
   });
 
-  it('keeps the call rollups exact under 50 concurrent writers on one rollup row (record 0167)', async () => {
+  it('keeps the call rollups exact under 50 concurrent writers on one rollup row', async () => {
     await expectRollupsExact(t.app.ctx.db);
     await concurrentWriters(t.app.ctx.db, 50);
     await expectRollupsExact(t.app.ctx.db);
   });
 
-  it('keeps the dashboard rollups exact under 50 concurrent writers on the same rollup rows (record 0170)', async () => {
+  it('keeps the dashboard rollups exact under 50 concurrent writers on the same rollup rows', async () => {
     await expectDashboardRollupsExact(t.app.ctx.db);
     await concurrentDashboardWriters(t.app.ctx.db, 50);
     await expectDashboardRollupsExact(t.app.ctx.db);
   });
 
-  it('gives 50 concurrent Next case calls 50 different review cases (issue 30: FOR UPDATE SKIP LOCKED)', async () => {
+  it('gives 50 concurrent Next case calls 50 different review cases (FOR UPDATE SKIP LOCKED)', async () => {
     const callers = [
       await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin),
       await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user),
@@ -165,7 +176,7 @@ describe.skipIf(!available)('on a real PostgreSQL', () => {
     return { told, blindness, stop };
   }
 
-  it('tells each change once: its own writes before their await returns, another process’s a moment later (record 0180)', async () => {
+  it('tells each change once: its own writes before their await returns, another process’s a moment later', async () => {
     const { told, stop } = await watchPrincipalChanges();
     const agent = await userId(t.app, 'agent@acme.test');
     try {

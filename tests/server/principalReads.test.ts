@@ -102,7 +102,7 @@ describe('principal reads', () => {
     expect(loader.reads(1)).toBe(4);
   });
 
-  it('read every time while the changes are blind, and read again once they are heard (record 0180)', async () => {
+  it('read every time while the changes are blind, and read again once they are heard', async () => {
     const { loader, told, reads } = await followingReads();
     await reads.read(db, 1);
     await reads.read(db, 1);

@@ -6,7 +6,7 @@ import { manyFrom } from '../../server/domain/profileSearch';
 import { get, PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
 
 /**
- * GET /profile?search= (issue 31 point 3, record 0165): name, e-mail, phone and ID number, by prefix and
+ * GET /profile?search= (docs/decisions/0165-profile-search-by-index.md): name, e-mail, phone and ID number, by prefix and
  * substring, folded the Turkish way, exact ID numbers on their own, and nothing of another company. The
  * profiles here carry "qz", which no demo profile has, so the expected sets are exact.
  */

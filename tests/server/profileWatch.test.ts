@@ -1,5 +1,5 @@
 /**
- * Presence on a profile and live changes (issue 12, docs/events.md "Profiles"): who has a profile open,
+ * Presence on a profile and live changes (docs/events.md "Profiles"): who has a profile open,
  * at once after a watch, an unwatch and a closed tab; `profile.changed` after writes; company scope.
  */
 import type { AddressInfo } from 'node:net';

@@ -6,6 +6,7 @@ import { PROFILE_STATUSES, type ProfileStatus } from '#contract/common';
 import type { ChecklistGroup, LogEntry, Note } from '#contract/notes';
 import type { Profile } from '#contract/profiles';
 import type { StatusChangeResponse } from '#contract/profileWrites';
+import { DAY_MS } from '#contract/time';
 import {
   checklistGroups,
   checklistQuestions,
@@ -348,7 +349,7 @@ describe('PATCH /profile/{id}', () => {
     const bad = await edit(p.id, { email: 'not-an-email' });
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toContain('This is not a valid e-mail address.');
-    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + DAY_MS).toISOString().slice(0, 10);
     expect((await edit(p.id, { date_of_birth: tomorrow })).body.detail).toContain('can not be in the future');
     expect((await edit(p.id, { date_of_birth: '1990-02-30' })).status).toBe(400);
     expect((await edit(p.id, { date_of_birth: '09/12/1990' })).status).toBe(400);

@@ -1,5 +1,5 @@
 /**
- * The realtime truth test (issue 12): random sequences of what agents, an admin and customers do — sign-ins in
+ * The realtime truth test: random sequences of what agents, an admin and customers do — sign-ins in
  * a studio tab or from an API client, status changes by the agent and by the admin, customers joining,
  * dropping and leaving, answer races, hang-ups with the wrap-up, socket drops and reconnects, server restarts —
  * against the real server, through the studio's own socket layer and machines. After every step, every
@@ -287,7 +287,7 @@ class FinishCall extends Step {
   }
 }
 
-/** Issue 25: an admin closes a call its agent is in; the tab ends it (no status to pick), the agent is free. */
+/** An admin closes a call its agent is in; the tab ends it (no status to pick), the agent is free. */
 class AdminClosesCall extends Step {
   constructor(readonly tab: number) {
     super();
@@ -471,7 +471,7 @@ describe('realtime truth', () => {
 });
 
 /**
- * Issue 29, point 4: the same random sequences with the company routing calls one agent at a time, with offers
+ * The same random sequences with the company routing calls one agent at a time, with offers
  * short enough to lapse within a sequence. Besides all of the above, every tab rings only the call the server
  * offers its agent (and rings it when free), no agent is offered two calls at once, and no call is offered to
  * nobody while an agent is free.
@@ -490,7 +490,7 @@ describe('realtime truth, one agent at a time', () => {
 });
 
 /**
- * Issue 25, point 2, as named sequences (the random search above meets them too, but not every run): a call's
+ * As named sequences (the random search above meets them too, but not every run): a call's
  * agent gone, both its people gone, and a restart while it talks. Each must end the call with its reason, free
  * the agent and leave every screen showing what the server holds.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 30, the reviewers' desk on the server: cases opened where a decision is needed, take / assign /
+ * The reviewers' desk on the server: cases opened where a decision is needed, take / assign /
  * unassign, Next case, four-eyes confirm and return, reason codes, escalation, waiting that stops the SLA
  * clock, auto-assignment within capacity, and the audit entries and webhooks of every step.
  */
@@ -7,6 +7,7 @@ import { and, desc, eq, inArray, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DecisionAnswer, ReviewCase, ReviewCaseDetail, ReviewQueue } from '#contract/review';
 import { REVIEW_DETAILS } from '#contract/review';
+import { HOUR_MS } from '#contract/time';
 import {
   auditLog,
   documentTypes,
@@ -170,7 +171,7 @@ describe('the demo desk', () => {
       tokens.admin,
     );
     expect(mine.body.results.every((c) => c.assignee === ids.agent)).toBe(true);
-    const before = new Date(Date.now() + 3_600_000).toISOString();
+    const before = new Date(Date.now() + HOUR_MS).toISOString();
     const soon = await get<{ results: ReviewCase[] }>(
       t.app,
       `/api/v2/review/cases?due_before=${encodeURIComponent(before)}`,
@@ -188,7 +189,7 @@ describe('cases open where a decision is needed', () => {
     expect(detail.body.timeline.map((e) => e.kind)).toEqual(['opened']);
     // Identity's SLA is 24 hours.
     const due = new Date(detail.body.due_at).getTime() - new Date(detail.body.created_at).getTime();
-    expect(due).toBe(24 * 3_600_000);
+    expect(due).toBe(24 * HOUR_MS);
     await send('PATCH', `/api/v2/profile/${profileId}/status`, tokens.admin, { status: 'Incomplete' });
     await send('PATCH', `/api/v2/profile/${profileId}/status`, tokens.admin, { status: 'Pending Review' });
     const open = await db()
@@ -541,7 +542,7 @@ describe('escalation and waiting', () => {
       assignee: null,
     });
     const row = await caseRow(caseId);
-    expect(Math.round(((row?.dueAt.getTime() ?? 0) - Date.now()) / 3_600_000)).toBe(72);
+    expect(Math.round(((row?.dueAt.getTime() ?? 0) - Date.now()) / HOUR_MS)).toBe(72);
     expect(await post(t.app, caseUrl(caseId, 'assign'), {}, tokens.agent)).toMatchObject({
       status: 400,
       body: { detail: REVIEW_DETAILS.notEligible },
@@ -575,11 +576,11 @@ describe('escalation and waiting', () => {
       tokens.agent,
     );
     expect(past).toMatchObject({ status: 400, body: { detail: REVIEW_DETAILS.snoozeInPast } });
-    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const until = new Date(Date.now() + HOUR_MS).toISOString();
     const snoozed = await post<ReviewCase>(t.app, caseUrl(caseId, 'snooze'), { until }, tokens.agent);
     expect(snoozed.body).toMatchObject({ state: 'snoozed', overdue: false });
     // Two hours pass, and the snooze has run out.
-    const pausedAt = new Date(Date.now() - 2 * 3_600_000);
+    const pausedAt = new Date(Date.now() - 2 * HOUR_MS);
     await db()
       .update(reviewCases)
       .set({ pausedAt, snoozedUntil: new Date(Date.now() - 1000) })
@@ -587,8 +588,8 @@ describe('escalation and waiting', () => {
     const back = await get<ReviewCaseDetail>(t.app, caseUrl(caseId), tokens.agent);
     expect(back.body.state).toBe('open');
     const moved = new Date(back.body.due_at).getTime() - dueBefore;
-    expect(moved).toBeGreaterThanOrEqual(2 * 3_600_000);
-    expect(moved).toBeLessThan(2 * 3_600_000 + 60_000);
+    expect(moved).toBeGreaterThanOrEqual(2 * HOUR_MS);
+    expect(moved).toBeLessThan(2 * HOUR_MS + 60_000);
     expect(back.body.timeline.at(-1)).toMatchObject({
       kind: 'resumed',
       actor: null,

@@ -1,5 +1,5 @@
 /**
- * Issue 30 point 6: GET /review/metrics and /review/metrics.csv. Cases and timeline events are written by hand in
+ * GET /review/metrics and /review/metrics.csv. Cases and timeline events are written by hand in
  * two queues of their own and on two users of their own, on days before the demo's data (2025-03-10 and -11), so
  * every figure below is computed by hand from the events. Another company's events never count.
  */
@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueMetrics, ReviewerMetrics, ReviewMetrics } from '#contract/reviewMetrics';
 import { METRICS_CSV_COLUMNS, METRICS_MESSAGES } from '#contract/reviewMetrics';
+import { DAY_MS } from '#contract/time';
 import {
   companies,
   profiles,
@@ -311,7 +312,7 @@ describe('GET /review/metrics', () => {
     expect(status).toBe(200);
     const today = new Date().toISOString().slice(0, 10);
     expect(body.to).toBe(today);
-    expect((Date.parse(body.to) - Date.parse(body.from)) / 86_400_000).toBe(6);
+    expect((Date.parse(body.to) - Date.parse(body.from)) / DAY_MS).toBe(6);
   });
 
   it.each([

@@ -1,5 +1,5 @@
 /**
- * Issue 30, the desk's bulk actions on the server: moving a case to another queue (POST /review/cases/{id}/move)
+ * The desk's bulk actions on the server: moving a case to another queue (POST /review/cases/{id}/move)
  * and the case list of one profile (the profile screen's case panel, `?profile=`).
  */
 import { and, eq } from 'drizzle-orm';

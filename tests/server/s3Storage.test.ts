@@ -15,7 +15,7 @@ import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { S3Config } from '../../server/config';
 import { videoCalls } from '../../server/db/schema';
-import { storeRecording } from '../../server/domain/videocalls';
+import { storeRecording } from '../../server/domain/videocalls/recordings';
 import { createS3Storage } from '../../server/storage/s3';
 import { FileTooLargeError, newKey } from '../../server/storage/storage';
 import { startTestApp, type TestApp } from './helpers';

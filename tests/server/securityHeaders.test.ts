@@ -38,7 +38,7 @@ const directive = (csp: string, name: string) =>
     .map((d) => d.trim())
     .find((d) => d.startsWith(`${name} `)) ?? '';
 
-describe('security headers (issue 20)', () => {
+describe('security headers', () => {
   it('the studio and the join page: a strict CSP, camera and microphone for this origin', async () => {
     for (const url of ['/', '/calls', '/settings', '/customer.html?token=x', '/swagger-documentation']) {
       const page = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });

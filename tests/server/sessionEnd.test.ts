@@ -1,5 +1,5 @@
 /**
- * Issue 27: a disabled user with the right password is told so (a wrong password still learns nothing), and
+ * A disabled user with the right password is told so (a wrong password still learns nothing), and
  * the token of an ended session gets a 401 that says why it ended.
  */
 import { SignJWT } from 'jose';

@@ -1,4 +1,4 @@
-/** Server-side sessions (issue 20): ended sessions' tokens get 401 at once, their sockets close. */
+/** Server-side sessions: ended sessions' tokens get 401 at once, their sockets close. */
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { io, type Socket } from 'socket.io-client';

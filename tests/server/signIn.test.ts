@@ -245,7 +245,7 @@ describe('GET /api/dev/outbox', () => {
 
 // ---------------------------------------------------------------- two-factor
 
-/** The code of the next time step: the one a user types after the current one was used (issue 26). */
+/** The code of the next time step: the one a user types after the current one was used. */
 const nextCode = (secret: string) => totpCode(secret, Math.floor(Date.now() / 1000) + 30);
 
 describe('POST /api/v2/user/{id}/otp_reset and /otp_verify', () => {
@@ -301,7 +301,7 @@ describe('POST /api/v2/user/{id}/otp_reset and /otp_verify', () => {
       detail: 'OTP Required',
     });
     expect(
-      // The setup's code used its time step (issue 26): the app's next code signs in (one step of drift).
+      // The setup's code used its time step: the app's next code signs in (one step of drift).
       (await login(t.app, 'shared@demo.test', PASSWORDS.user, { ...server, otp: nextCode(secret) }))
         .statusCode,
     ).toBe(200);

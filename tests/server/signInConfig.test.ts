@@ -10,7 +10,7 @@ describe('sign-in settings from the environment', () => {
       devEndpoints: false,
       mailConsole: false,
     });
-    // Issue 26: never in production, even asked for.
+    // Never in production, even asked for.
     expect(() => loadConfig({ ...base, NODE_ENV: 'production', DEV_ENDPOINTS: 'true' })).toThrow(
       /DEV_ENDPOINTS/,
     );

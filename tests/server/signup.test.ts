@@ -1,5 +1,5 @@
 /**
- * Self-service account creation (issue 16): register → e-mailed code → sign-up token → company and first admin.
+ * Self-service account creation: register → e-mailed code → sign-up token → company and first admin.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CompanyCreated, EmailVerified } from '#contract/signup';
@@ -195,7 +195,7 @@ describe('POST /stp/company', () => {
     const token = await verifiedSignup(email);
     const created = await post<CompanyCreated>(t.app, '/api/v2/stp/company', profile({ package: 2 }), token);
     expect(created.status).toBe(200);
-    // Services only once paid (issue 26): the paid checkout of Growth adds its services (payment.test.ts).
+    // Services only once paid: the paid checkout of Growth adds its services (payment.test.ts).
     expect(created.body.services).toEqual([]);
     const access = created.body.access;
     const company = await get<{

@@ -1,5 +1,5 @@
 /**
- * The SMS gateway adapter (issue 32 point 4, docs/decisions/0159): the second-channel code of a guided call
+ * The SMS gateway adapter (docs/decisions/0159-sms-gateway-twilio.md): the second-channel code of a guided call
  * goes to Twilio's Messages API (a local fake of it) after the `sms_outbox` row; a refusal or an outage of the
  * gateway leaves the caller's answer alone and is logged; the code reaches neither the row nor the log.
  */

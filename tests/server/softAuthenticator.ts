@@ -1,5 +1,5 @@
 /**
- * A software WebAuthn authenticator for API tests (issue 26 point 10): makes real attestations ("none"
+ * A software WebAuthn authenticator for API tests: makes real attestations ("none"
  * format) and assertions, signed with a key held here, as a platform authenticator would: ES256 (P-256) by
  * default, or ML-DSA-44 (COSE -48, what Chromium's authenticator picks first from the server's list).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 30 point 1: a user's start page (`start_page`, the screen `/` opens) is part of the user answer; the user
+ * A user's start page (`start_page`, the screen `/` opens) is part of the user answer; the user
  * changes their own through PATCH /user/{id} without a password, an Admin anyone's of their company; anything
  * but 'customers' or 'review' is a 400 that changes nothing.
  */

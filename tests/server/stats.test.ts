@@ -333,7 +333,7 @@ describe('GET /bitool', () => {
     expect(body.periods[0]?.profiles['Pending Review']).toBe(1);
   });
 
-  it('defaults to the last 6 months up to today (§9)', async () => {
+  it('defaults to the last 6 months up to today', async () => {
     const { status, body } = await dashboard('');
     expect(status).toBe(200);
     const expected = lastMonths(dayOf(new Date()));

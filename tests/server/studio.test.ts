@@ -72,7 +72,7 @@ describe('serving the studio', () => {
   });
 
   it('serves only the files of the build, by their exact names', async () => {
-    // Listed once at start (record 0184): a name spelt otherwise, a path outside the folder or a file written
+    // Listed once at start (docs/decisions/0184-studio-files-routed-at-start.md): a name spelt otherwise, a path outside the folder or a file written
     // after the start is answered as any unknown address.
     writeFileSync(join(dist, 'assets', 'later.js'), 'console.log(2)');
     for (const url of [

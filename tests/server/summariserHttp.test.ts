@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpSummariser, type ProfileFacts } from '../../server/integrations/summariser';
 
 /** A stand-in for an OpenAI-compatible endpoint: echoes what it was asked, or fails on request. */
@@ -39,6 +39,10 @@ beforeAll(async () => {
 });
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+// Each test reads the requests it made, never another test's.
+beforeEach(() => {
+  received.length = 0;
+});
 
 const facts: ProfileFacts = {
   profile: {

@@ -1,5 +1,5 @@
 /**
- * No lost update between reviewers (issue 12): every profile and document write carries the version the
+ * No lost update between reviewers: every profile and document write carries the version the
  * reviewer saw (If-Match); a stale one is refused with 409 `{ detail, current }` and changes nothing; of two
  * concurrent writes with the same version exactly one wins.
  */

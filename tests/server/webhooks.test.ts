@@ -7,11 +7,12 @@ import { and, eq, gt, isNull, max } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HOUR_MS } from '#contract/time';
 import type { WebhookEndpoint, WebhookLog } from '#contract/webhooks';
 import { buildApp } from '../../server/app';
 import { loadConfig, type ServerConfig } from '../../server/config';
 import { documents, users, webhookEndpoints, webhookMessages } from '../../server/db/schema';
-import { answerCall, createCall, setCallStatus } from '../../server/domain/videocalls';
+import { answerCall, createCall, setCallStatus } from '../../server/domain/videocalls/lifecycle';
 import { FORBIDDEN_TARGET } from '../../server/integrations/webhooks/ssrf';
 import { bearer, get, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
@@ -286,7 +287,7 @@ describe('webhook delivery (Standard Webhooks, verified by the standardwebhooks 
     );
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).not.toBe(oldSecret);
-    const graceHours = (Date.parse(rotated.body.previous_secret_expires_at) - Date.now()) / 3_600_000;
+    const graceHours = (Date.parse(rotated.body.previous_secret_expires_at) - Date.now()) / HOUR_MS;
     expect(Math.round(graceHours)).toBe(24);
     receiver.secrets = [oldSecret, rotated.body.secret];
     await newProfile(t.app, admin, 'WH-ROTATE-1');
@@ -377,7 +378,7 @@ describe('webhook endpoint rules', () => {
   });
   afterAll(() => t.close());
 
-  it('refuses a URL that is not a valid http(s) address (SPEC §5)', async () => {
+  it('refuses a URL that is not a valid http(s) address', async () => {
     for (const url of [
       '',
       'not a url',

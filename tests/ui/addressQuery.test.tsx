@@ -1,7 +1,7 @@
 /**
  * A change of the address's query starts from the query in the address at that moment, not from the one of the
  * render its setter was made in: two filters picked in quick succession, with a render between them, kept only the
- * last one (the entities spec in CI, session 30).
+ * last one (the entities spec in CI).
  */
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** The admin screen's dialogs (issue 13): the user form's §5 checks and values, the group form. */
+/** The admin screen's dialogs: the user form's §5 checks and values, the group form. */
 import { fireEvent, render, screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { StrictMode } from 'react';

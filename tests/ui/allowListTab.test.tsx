@@ -1,10 +1,10 @@
-/** The IP allow-list tab (issue 15): the lock-out warning, confirm_lockout only after the admin agrees, §8 errors. */
+/** The IP allow-list tab: the lock-out warning, confirm_lockout only after the admin agrees, the server's error details. */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { StrictMode } from 'react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { IpWhitelistEntry } from '#contract/ipWhitelist';
+import type { IpAllowListEntry } from '#contract/ipAllowList';
 import { ApiError } from '../../src/services/api/http';
 import * as allowListApi from '../../src/services/api/ipAllowList';
 import { queryClient } from '../../src/ui/app/queryClient';
@@ -22,7 +22,7 @@ vi.mock('../../src/services/api/ipAllowList', async (importOriginal) => ({
 vi.mock('../../src/ui/app/useAccounts', () => ({ useActiveAccount: () => ({ role: 'Admin' }) }));
 
 const api = vi.mocked(allowListApi);
-const entry = (id: number, address: string): IpWhitelistEntry => ({
+const entry = (id: number, address: string): IpAllowListEntry => ({
   id,
   address,
   label: null,

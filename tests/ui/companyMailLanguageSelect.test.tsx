@@ -1,5 +1,5 @@
 /**
- * Admin → Mail → Company e-mail language (issue 32, record 0161): shows the server's value, saves a choice with
+ * Admin → Mail → Company e-mail language (docs/decisions/0161-mail-templates.md): shows the server's value, saves a choice with
  * a success toast, and a refusal shows its detail and leaves the select as it was.
  */
 import { QueryClientProvider } from '@tanstack/react-query';

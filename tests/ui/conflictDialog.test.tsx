@@ -1,4 +1,4 @@
-/** The conflict dialog and its hook (issue 12): a 409 opens it over the form; apply again or discard. */
+/** The conflict dialog and its hook: a 409 opens it over the form; apply again or discard. */
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { StrictMode, useState } from 'react';

@@ -1,4 +1,4 @@
-/** The image viewer (SPEC §1): every key, the wheel, the 3500 ms controls timer, zoom, rotation, focus. */
+/** The image viewer: every key, the wheel, the 3500 ms controls timer, zoom, rotation, focus. */
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { StrictMode } from 'react';

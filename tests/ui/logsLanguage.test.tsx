@@ -1,5 +1,5 @@
 /**
- * Logs in the reader's language (issue 25, point 8): the same stored events read as sentences in en-US and
+ * Logs in the reader's language: the same stored events read as sentences in en-US and
  * in tr, and the audit log's action filter is a list of named actions. Rendered against a local HTTP server.
  */
 import { createServer, type Server } from 'node:http';

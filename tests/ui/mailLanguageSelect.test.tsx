@@ -1,5 +1,5 @@
 /**
- * /settings → Preferences → E-mail language (issue 32, record 0161): shows the server's value (none: the
+ * /settings → Preferences → E-mail language (docs/decisions/0161-mail-templates.md): shows the server's value (none: the
  * company's), saves a choice with a success toast, and a refusal leaves the select as it was.
  */
 import { QueryClientProvider } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-/** The pager of a long list (record 0164): "about N" when the server estimated the count, in both languages. */
+/** The pager of a long list (docs/decisions/0164-keyset-lists.md): "about N" when the server estimated the count, in both languages. */
 import { render, screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Plan and payment (issue 27): buying while a paid period runs says what is lost, kept and got, with the
+ * Plan and payment: buying while a paid period runs says what is lost, kept and got, with the
  * plan's own numbers and dates, in both languages, and sends the confirmation the server asks for; an
  * abandoned checkout turns "Expired" on the screen when its time is up.
  */

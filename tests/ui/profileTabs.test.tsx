@@ -1,4 +1,4 @@
-/** Tab gating of the profile screen per service set (§2), rendered against a real local HTTP server. */
+/** Tab gating of the profile screen per service set, rendered against a real local HTTP server. */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { render, screen, within } from '@testing-library/react';

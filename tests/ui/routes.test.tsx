@@ -136,7 +136,7 @@ describe('routes and guards (jsdom)', () => {
     await waitFor(() => expect(currentPath()).toBe('/return?session_id=cs_test_1&x=2'));
   });
 
-  it('/ opens the start page (issue 30): the desk for a reviewer who chose it, else the customers list', async () => {
+  it('/ opens the start page: the desk for a reviewer who chose it, else the customers list', async () => {
     storeAccounts(localStorage, [adminAccount({ start_page: 'review' })]);
     let view = visit('/');
     await waitFor(() => expect(currentPath()).toBe('/review'));

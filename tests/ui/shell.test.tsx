@@ -162,7 +162,7 @@ describe('shell', () => {
     const query = new URLSearchParams(window.location.search);
     expect(query.get('email')).toBe('admin@acme.test');
     expect(query.get('redirect')).toBe('/calls');
-    // On the page, not in a toast that goes away (issue 27).
+    // On the page, not in a toast that goes away.
     expect(
       await screen.findByText(
         'Your account has been disabled, so you were signed out. Contact your administrator.',

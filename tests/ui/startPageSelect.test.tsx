@@ -1,5 +1,5 @@
 /**
- * /settings → Preferences → Start page (issue 30 point 1): shown only to users who may open the desk; a choice
+ * /settings → Preferences → Start page: shown only to users who may open the desk; a choice
  * is saved on the server, then in the stored account (which `/` reads); a refusal leaves both as they were.
  */
 import { QueryClientProvider } from '@tanstack/react-query';

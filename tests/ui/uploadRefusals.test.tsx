@@ -1,5 +1,5 @@
 /**
- * A refused document upload says why in the studio's language (issue 25, point 6): the storage quota and the
+ * A refused document upload says why in the studio's language: the storage quota and the
  * upload limits have their own texts; any other refusal keeps the server's detail.
  */
 import { renderHook } from '@testing-library/react';

@@ -1,5 +1,5 @@
 /**
- * The webhooks console's delivery log (issue 27): moments in the studio's one format, delivery errors in
+ * The webhooks console's delivery log: moments in the studio's one format, delivery errors in
  * words with the raw text kept as a detail, and a retry that says so and lists its new attempt without a
  * manual refresh. Both languages.
  */

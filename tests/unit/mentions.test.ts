@@ -1,4 +1,4 @@
-/** Issue 30: the @mention syntax of notes (contract/notifications.ts), shared by the editor and the server. */
+/** The @mention syntax of notes (contract/notifications.ts), shared by the editor and the server. */
 import { describe, expect, it } from 'vitest';
 import { mentionAt, mentionHandle, parseMentions } from '#contract/notifications';
 

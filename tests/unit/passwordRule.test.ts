@@ -1,4 +1,4 @@
-/** Issue 27: one password rule, defined once in the contract, checked alike by the studio and the server. */
+/** One password rule, defined once in the contract, checked alike by the studio and the server. */
 import { describe, expect, it } from 'vitest';
 import { isAcceptablePassword, missingPasswordRules, PASSWORD_RULE_DETAIL } from '#contract/passwords';
 import enCommon from '../../locales/en-US/common.json';

@@ -1,4 +1,4 @@
--- Issue 25, point 8: logs are event codes with parameters (contract/logEvents.ts), no English sentences;
+-- Logs are event codes with parameters (contract/logEvents.ts), no English sentences;
 -- check lists and questionnaires get Turkish texts.
 ALTER TABLE "checklist_groups" ADD COLUMN "name_tr" text;--> statement-breakpoint
 ALTER TABLE "checklist_questions" ADD COLUMN "question_tr" text;--> statement-breakpoint

@@ -1,4 +1,4 @@
--- Keyset paging of the lists (issue 31 point 2, record 0164): an index per ordering and filter the screens
+-- Keyset paging of the lists (docs/decisions/0164-keyset-lists.md): an index per ordering and filter the screens
 -- offer, company first, ending in the id that breaks ties, so a page is a range scan wherever it starts.
 DROP INDEX IF EXISTS "profiles_company_status";--> statement-breakpoint
 DROP INDEX IF EXISTS "profiles_company_risk";--> statement-breakpoint

@@ -1,4 +1,4 @@
--- Profile search served by indexes (record 0165): a stored, folded text of the searched fields with a trigram
+-- Profile search served by indexes (docs/decisions/0165-profile-search-by-index.md): a stored, folded text of the searched fields with a trigram
 -- index for substrings, a b-tree on its start (the folded name) for 1–2 character prefixes, and a b-tree for exact ID numbers.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
 -- Lower case without diacritics, the same on every server: translate() and lower() of plain ASCII are immutable

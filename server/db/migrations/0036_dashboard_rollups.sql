@@ -1,6 +1,6 @@
 -- Record 0170: the dashboard's profile, AML and document figures per company, UTC day and key, kept exact by
 -- triggers on profiles, aml_history and documents (every write path, seeds and tests included, in the writing
--- transaction), so GET /bitool reads days × keys rows instead of every profile (the pattern of record 0167).
+-- transaction), so GET /bitool reads days × keys rows instead of every profile (the pattern of docs/decisions/0167-call-rollups.md).
 -- source: created  — profiles by UTC day of created_at, key = current status;
 --         decided  — profiles by UTC day of last_status_date (when set), key = current status;
 --         screened — aml_history rows by UTC day of created_at, key = '' (hits and errors beside n);
@@ -35,7 +35,7 @@ CREATE FUNCTION "dashboard_check_shares"(d "documents") RETURNS SETOF "dashboard
    WHERE d.deleted_at IS NULL
 $$;--> statement-breakpoint
 -- Takes the removed shares off and adds the added ones, in one upsert per rollup row (row locks taken in key
--- order, so two writers cannot deadlock on the same rows); rows back at zero are deleted (record 0167's merge).
+-- order, so two writers cannot deadlock on the same rows); rows back at zero are deleted (the merge of the call rollups).
 CREATE FUNCTION "dashboard_rollups_merge"(removed "dashboard_rollups"[], added "dashboard_rollups"[]) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE

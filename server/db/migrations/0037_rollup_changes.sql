@@ -1,6 +1,6 @@
 -- Record 0173: the database says which companies' report figures changed, at commit, on the channel
 -- `rollups_changed` (payload: the company id, or '*' for every company). The dashboard and the call report read
--- only the rollup tables (records 0167 and 0170) and the agents' names, so a change of those is a change of
+-- only the rollup tables (docs/decisions/0167-call-rollups.md, docs/decisions/0170-dashboard-rollups.md) and the agents' names, so a change of those is a change of
 -- the figures. NOTIFY is transactional: a rolled-back write says nothing, and one transaction says each company
 -- once.
 CREATE FUNCTION "rollups_changed_notify"() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -1,4 +1,4 @@
--- The list's other orderings read their ids from the index alone too (record 0193), as 0039 does for the default
+-- The list's other orderings read their ids from the index alone too (docs/decisions/0193-list-ids-from-the-index-at-any-offset.md), as 0039 does for the default
 -- ordering: a page at an offset skips index entries instead of table rows, and a substring search with many matches
 -- ordered by name tests each entry's search_text in the index. PostgreSQL reads an expression index (coalesce(name,
 -- ''), the status's position, …) only-index only when the expression's columns are in it as well: each index

@@ -4,7 +4,7 @@ import { createdAt, id } from './columns';
 import { companies, users } from './companies';
 
 /**
- * The audit log (issue 13): every staff write, with who, when, from which address, the object, the action
+ * The audit log: every staff write, with who, when, from which address, the object, the action
  * and the before/after of the changed fields. Written only by `recordAudit` (server/domain/audit.ts).
  */
 export const auditLog = pgTable(
@@ -29,7 +29,7 @@ export const auditLog = pgTable(
   (t) => [
     index('audit_log_company_created').on(t.companyId, t.createdAt, t.id),
     index('audit_log_company_object').on(t.companyId, t.objectType, t.objectId),
-    // The log's filters with its order (record 0164).
+    // The log's filters with its order (docs/decisions/0164-keyset-lists.md).
     index('audit_log_company_action').on(t.companyId, t.action, t.createdAt, t.id),
     index('audit_log_company_actor').on(t.companyId, t.actorId, t.createdAt, t.id),
   ],

@@ -14,7 +14,7 @@ export const ipAllowlist = pgTable('ip_allowlist', {
     .references(() => companies.id, { onDelete: 'cascade' }),
   /** IPv4/IPv6 address or CIDR block. */
   address: text().notNull(),
-  /** What the admin called the entry ("Head office"), issue 15. */
+  /** What the admin called the entry ("Head office"). */
   label: text(),
   createdBy: integer().references(() => users.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
@@ -22,7 +22,7 @@ export const ipAllowlist = pgTable('ip_allowlist', {
 
 /**
  * Self-service sign-ups before the company exists (POST /stp/register): one row per registration, each with
- * its own password and the hash of the handle only its registrant got (issue 26: nobody replaces another's).
+ * its own password and the hash of the handle only its registrant got (nobody replaces another's).
  */
 export const signups = pgTable(
   'signups',
@@ -60,7 +60,7 @@ export const oneTimeCodes = pgTable(
 );
 
 /**
- * Server-side sessions (issue 20): one per sign-in; its id is the access token's `jti`. A token whose
+ * Server-side sessions: one per sign-in; its id is the access token's `jti`. A token whose
  * session has ended (logout, Logout All, ended from /settings, a password change or reset) gets 401.
  * `lastSeenAt` and `lastIp` are written at most once a minute per session (server/domain/sessions.ts).
  */
@@ -83,7 +83,7 @@ export const sessions = pgTable(
     lastSeenAt: ts().notNull().defaultNow(),
     expiresAt: ts().notNull(),
     endedAt: ts(),
-    /** Why it ended (a SessionEndReason of contract/sessions.ts; issue 27): the 401 of its token says so. */
+    /** Why it ended (a SessionEndReason of contract/sessions.ts): the 401 of its token says so. */
     endReason: text(),
   },
   (t) => [index('sessions_user').on(t.userId, t.endedAt)],

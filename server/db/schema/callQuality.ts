@@ -1,4 +1,4 @@
-/** The quality of each call as both sides received it (issue 29 point 6), sampled every few seconds. */
+/** The quality of each call as both sides received it, sampled every few seconds. */
 import { doublePrecision, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, id } from './columns';
 import { videoCalls } from './videoCalls';

@@ -1,4 +1,4 @@
-/** One-at-a-time routing (issue 29): every offer of a waiting call to one agent, and why that agent. */
+/** One-at-a-time routing: every offer of a waiting call to one agent, and why that agent. */
 import { boolean, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts } from './columns';
 import { companies, users } from './companies';

@@ -43,6 +43,8 @@ export const companies = pgTable(
     offerSeconds: integer().notNull().default(15),
     /** New calls one join link may start after its calls ended by a technical abort (0..5, default 1). */
     joinLinkRetries: integer().notNull().default(1),
+    /** Calls connect through the TURN server only: neither side learns the other's address. */
+    relayOnlyCalls: boolean().notNull().default(false),
     /** The language of the company's e-mail when its user has none ('en' or 'tr'). */
     mailLanguage: text().notNull().default('en'),
     createdAt: createdAt(),
@@ -81,7 +83,7 @@ export const users = pgTable(
     mfaSecret: text(),
     /** Secret shown as a QR code and not yet verified. */
     mfaPendingSecret: text(),
-    /** The last RFC 6238 time step accepted for this user: each step signs in once (issue 26). */
+    /** The last RFC 6238 time step accepted for this user: each step signs in once. */
     mfaLastStep: bigint({ mode: 'number' }),
     forcePasswordReset: boolean().notNull().default(false),
     forceMfaReset: boolean().notNull().default(false),
@@ -89,13 +91,13 @@ export const users = pgTable(
     /** When the agent entered `agentStatus` (the status board's time in state). */
     agentStatusSince: ts(),
     lastLogin: ts(),
-    /** When the user was last disabled: tokens without a session issued before it stay dead (issue 26). */
+    /** When the user was last disabled: tokens without a session issued before it stay dead. */
     disabledAt: ts(),
-    /** The languages the agent speaks with customers (AGENT_LANGUAGES), set in administration (issue 29). */
+    /** The languages the agent speaks with customers (AGENT_LANGUAGES), set in administration. */
     languages: jsonb().$type<string[]>().notNull().default([]),
-    /** The screen `/` opens (START_PAGES of contract/users.ts): 'customers' or 'review' (issue 30). */
+    /** The screen `/` opens (START_PAGES of contract/users.ts): 'customers' or 'review'. */
     startPage: text().notNull().default('customers'),
-    /** The language of the user's e-mail ('en' or 'tr'); null: the company's (record 0161). */
+    /** The language of the user's e-mail ('en' or 'tr'); null: the company's (docs/decisions/0161-mail-templates.md). */
     mailLanguage: text(),
     createdAt: createdAt(),
   },

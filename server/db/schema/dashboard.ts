@@ -2,7 +2,7 @@
 import { date, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 
 /**
- * The dashboard's profile, AML and document figures of a company per UTC day (record 0170): written only by
+ * The dashboard's profile, AML and document figures of a company per UTC day (docs/decisions/0170-dashboard-rollups.md): written only by
  * the triggers of migration 0036 on profiles, aml_history and documents, in the writing transaction; rows at
  * zero are deleted. `source` and `key`:
  * - `created`: profiles by the day of created_at, key = current status;

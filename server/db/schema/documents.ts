@@ -43,7 +43,7 @@ export const documents = pgTable(
       sql`coalesce(checks #>> '{document,result}', '') || '|' || coalesce(checks #>> '{fraud,result}', '') || '|' || coalesce(checks #>> '{biometric,result}', '') || '|' || coalesce(checks #>> '{cross,result}', '')`,
     ),
     deletedAt: ts(),
-    /** Bumped by every write (issue 12), like the profile's. */
+    /** Bumped by every write, like the profile's. */
     version: integer().notNull().default(1),
     createdAt: createdAt(),
   },
@@ -67,7 +67,7 @@ export const documentPages = pgTable(
     size: bigint({ mode: 'number' }).notNull(),
     width: integer(),
     height: integer(),
-    /** SHA-256 (hex) of the stored bytes, computed while streaming (issue 25: checked again when served). */
+    /** SHA-256 (hex) of the stored bytes, computed while streaming (checked again when served). */
     sha256: text(),
   },
   (t) => [

@@ -1,4 +1,4 @@
-/** Keys the server keeps for itself (issue 29: the evidence signing key), sealed with the server's secret box. */
+/** Keys the server keeps for itself (the evidence signing key), sealed with the server's secret box. */
 import { pgTable, text } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 

@@ -1,4 +1,4 @@
-/** The identification procedure of each company and the step results of its calls (issue 29). */
+/** The identification procedure of each company and the step results of its calls. */
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import type { IdentProcedureFields } from '#contract/identProcedure';
 import { createdAt, id } from './columns';
@@ -12,7 +12,7 @@ export const identProcedures = pgTable('ident_procedures', {
     .references(() => companies.id, { onDelete: 'cascade' }),
   /** The procedure as the contract writes it (steps, consent text, abort and decision reasons). */
   procedure: jsonb().$type<Omit<IdentProcedureFields, 'guided'>>().notNull(),
-  /** Agents are guided through the steps; a passing status needs every mandatory step passed (issue 29). */
+  /** Agents are guided through the steps; a passing status needs every mandatory step passed. */
   guided: boolean().notNull().default(false),
   /** Bumped by every save (If-Match); the default template is version 0. */
   version: integer().notNull().default(1),
@@ -41,7 +41,7 @@ export const videoCallSteps = pgTable(
 );
 
 /**
- * A screenshot of the customer's video taken by the agent for a step of a call (issue 29): the image in
+ * A screenshot of the customer's video taken by the agent for a step of a call: the image in
  * storage with the SHA-256 it was stored with. The retention job clears `storageKey` and `size` when it
  * deletes the call's evidence (the hash stays); a call deleted takes its rows with it.
  */

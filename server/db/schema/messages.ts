@@ -4,7 +4,7 @@ import { createdAt, id, ts } from './columns';
 import { companies, users } from './companies';
 
 /**
- * The mail queue (record 0160): every e-mail is queued here, in the transaction of the change that sends it,
+ * The mail queue (docs/decisions/0160-mail-queue.md): every e-mail is queued here, in the transaction of the change that sends it,
  * and a worker hands it to the relay with retries. `body` and `html` never hold a one-time code (it shows as
  * BLANKED_CODE); the full message is in `sealed` (AES-256-GCM) only until it is sent or its code expires.
  */
@@ -42,7 +42,7 @@ export const mailOutbox = pgTable(
   ],
 );
 
-/** The local SMS integration (issue 29's second-channel code): every text message "sent" is stored here. */
+/** The local SMS integration (the second-channel code): every text message "sent" is stored here. */
 export const smsOutbox = pgTable('sms_outbox', {
   id: id(),
   to: text().notNull(),

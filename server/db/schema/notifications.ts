@@ -1,4 +1,4 @@
-/** Notifications of staff users (issue 30 point 5): today the @mentions in profile notes. */
+/** Notifications of staff users: today the @mentions in profile notes. */
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts } from './columns';

@@ -6,7 +6,7 @@ import { createdAt, id, ts } from './columns';
 import { companies, users } from './companies';
 
 /**
- * The customers list's sort keys that are expressions (record 0164): never null, so one row comparison
+ * The customers list's sort keys that are expressions (docs/decisions/0164-keyset-lists.md): never null, so one row comparison
  * `(key, id) > (…)` seeks a page, and indexed as written here (migration 0033), so the planner matches
  * the ORDER BY to the index. A profile without a status change sorts as if changed at infinity (last
  * ascending, first descending: where PostgreSQL put the nulls), one without a name as the empty name.
@@ -14,7 +14,7 @@ import { companies, users } from './companies';
 export const profileSortKey = {
   lastStatusDate: (column: AnyColumn): SQL => sql`coalesce(${column}, 'infinity'::timestamptz)`,
   name: (column: AnyColumn): SQL => sql`coalesce(${column}, '')`,
-  /** Position in a list of §4 values, so statuses and risk levels sort in the spec's order. */
+  /** Position in a list of values, so statuses and risk levels sort in the order of docs/product/states.md. */
   position: (values: readonly string[], column: AnyColumn): SQL => {
     const list = values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',');
     return sql`coalesce(array_position(ARRAY[${sql.raw(list)}]::text[], ${column}), 0)`;
@@ -43,19 +43,19 @@ export const profiles = pgTable(
     status: text().notNull().default('Created'),
     riskLevel: text().notNull().default('Unknown'),
     rejectReason: text(),
-    /** Government-check data (SPEC §3 extra data, GET /profile/{id}/nvi). */
+    /** Government-check data (extra data, GET /profile/{id}/nvi). */
     extraData: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     source: text().notNull().default('studio'),
     qualityCheck: jsonb().$type<Record<string, unknown>>(),
     aliases: jsonb().$type<string[]>().notNull().default([]),
     riskScores: jsonb().$type<{ phone: number | null; email: number | null; ip: number | null }>(),
     summary: text(),
-    /** Bumped by every write (issue 12): GET answers it as `version` and `ETag`, writes send it as If-Match. */
+    /** Bumped by every write: GET answers it as `version` and `ETag`, writes send it as If-Match. */
     version: integer().notNull().default(1),
     createdAt: createdAt(),
     updatedAt: createdAt(),
     lastStatusDate: ts(),
-    /** A legal hold (issue 29): the evidence of this profile's calls outlives the company's retention. */
+    /** A legal hold: the evidence of this profile's calls outlives the company's retention. */
     legalHold: boolean().notNull().default(false),
     legalHoldReason: text(),
     legalHoldBy: integer(),
@@ -91,7 +91,7 @@ export const profiles = pgTable(
     ),
     // The dashboard (GET /bitool): approvals and rejections by their last status change.
     index('profiles_company_status_date').on(t.companyId, t.lastStatusDate),
-    // The list's search (migration 0034, record 0165; server/domain/profileSearch.ts): substrings by trigrams,
+    // The list's search (migration 0034, docs/decisions/0165-profile-search-by-index.md, server/domain/profileSearch.ts): substrings by trigrams,
     // 1–2 character name prefixes, exact ID numbers.
     index('profiles_search_trgm').using('gin', sql`${t.searchText} gin_trgm_ops`).with({ fastupdate: false }),
     index('profiles_company_search_prefix').on(

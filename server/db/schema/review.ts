@@ -1,4 +1,4 @@
-/** The reviewers' desk (issue 30): queues, cases and their timeline, reviewers, four-eyes rules, reason codes. */
+/** The reviewers' desk: queues, cases and their timeline, reviewers, four-eyes rules, reason codes. */
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, id, ts } from './columns';
@@ -55,7 +55,7 @@ export const reviewCases = pgTable(
   (t) => [
     uniqueIndex('review_cases_one_open').on(t.profileId, t.kind).where(sql`${t.state} <> 'decided'`),
     index('review_cases_queue_due').on(t.companyId, t.queueId, t.dueAt).where(sql`${t.state} <> 'decided'`),
-    // The desk's list of open cases, by due time (record 0164).
+    // The desk's list of open cases, by due time (docs/decisions/0164-keyset-lists.md).
     index('review_cases_company_due').on(t.companyId, t.dueAt, t.id).where(sql`${t.state} <> 'decided'`),
     index('review_cases_assignee').on(t.assigneeId).where(sql`${t.state} <> 'decided'`),
     index('review_cases_snoozed').on(t.snoozedUntil).where(sql`${t.state} = 'snoozed'`),

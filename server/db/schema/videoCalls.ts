@@ -23,37 +23,37 @@ export const videoCalls = pgTable(
     recordingKey: text(),
     recordingSize: bigint({ mode: 'number' }),
     /**
-     * Why the call was closed when its agent did not set the status (issue 25): a CALL_END_REASONS code
+     * Why the call was closed when its agent did not set the status: a CALL_END_REASONS code
      * (contract/constants.ts); null for a status the agent set.
      */
     endReason: text(),
     /** Who set the final status: the agent, an admin (close or correction); null when the server closed it. */
     statusSetBy: integer(),
     /**
-     * The reason id given with the final status (issue 29): one of the company's decision reasons for COMPLETE,
+     * The reason id given with the final status: one of the company's decision reasons for COMPLETE,
      * of its abort reasons otherwise; required on a guided call. Not the Admin correction's free text.
      */
     outcomeReason: text(),
-    /** SHA-256 (hex) of the stored recording (issue 25: written once, checked again when served). */
+    /** SHA-256 (hex) of the stored recording (written once, checked again when served). */
     recordingSha256: text(),
     /** SHA-256 (hex) of the join-link token the customer created the call with (one call per link at a time). */
     joinLink: text(),
     /**
-     * The customer's consent on the join page (issue 29): when, from which address, in which language, and the
+     * The customer's consent on the join page: when, from which address, in which language, and the
      * text they agreed to as it read then. Null: no consent was given (the company's procedure asks none).
      */
     consentAt: ts(),
     consentIp: text(),
     consentLanguage: text(),
     consentText: text(),
-    /** The step of the guided procedure the agent shows the customer now (issue 29; null: none yet). */
+    /** The step of the guided procedure the agent shows the customer now (null: none yet). */
     currentStep: text(),
-    /** When the retention job deleted the call's evidence (issue 29); the row itself stays. */
+    /** When the retention job deleted the call's evidence; the row itself stays. */
     evidenceDeletedAt: ts(),
     createdAt: createdAt(),
   },
   (t) => [
-    // The calls list, newest first, by keyset (record 0164): each ends in the id that breaks ties.
+    // The calls list, newest first, by keyset (docs/decisions/0164-keyset-lists.md): each ends in the id that breaks ties.
     index('video_calls_profile').on(t.profileId, t.createdAt, t.id),
     index('video_calls_join_link').on(t.joinLink, t.status),
     index('video_calls_recording_key').on(t.recordingKey),
@@ -62,7 +62,7 @@ export const videoCalls = pgTable(
     index('video_calls_company_created').on(t.companyId, t.createdAt, t.id),
     // Instant statistics: the calls a company's agents answered today.
     index('video_calls_company_started').on(t.companyId, t.callStartTime),
-    // The evidence retention job (issue 29): calls whose recording is still kept, by the time they ended.
+    // The evidence retention job: calls whose recording is still kept, by the time they ended.
     index('video_calls_retention')
       .on(t.companyId, sql`coalesce(${t.callEndTime}, ${t.createdAt})`)
       .where(sql`${t.recordingKey} IS NOT NULL AND ${t.evidenceDeletedAt} IS NULL`),
@@ -71,7 +71,7 @@ export const videoCalls = pgTable(
 
 /**
  * The call figures of a company per UTC day (of created_at), agent (null: nobody took the call) and status
- * (record 0167): what the call report and the dashboard read. Written only by the triggers of migration
+ * (docs/decisions/0167-call-rollups.md): what the call report and the dashboard read. Written only by the triggers of migration
  * 0035 on video_calls, in the transaction that writes the calls; rows at zero calls are deleted.
  */
 export const callRollups = pgTable(

@@ -126,7 +126,7 @@ export const webhookLogs = pgTable(
   (t) => [
     index('webhook_logs_company').on(t.companyId, t.id),
     index('webhook_logs_endpoint').on(t.endpointId, t.id),
-    // The delivery log's filters with its order (record 0164).
+    // The delivery log's filters with its order (docs/decisions/0164-keyset-lists.md).
     index('webhook_logs_company_event').on(t.companyId, t.event, t.id),
     index('webhook_logs_company_success').on(t.companyId, t.success, t.id),
   ],

@@ -1,11 +1,11 @@
 /**
- * Profiles at volume (issue 31 point 1): set-based SQL, `INSERT … SELECT … FROM generate_series(…)` in chunks,
+ * Profiles at volume: set-based SQL, `INSERT … SELECT … FROM generate_series(…)` in chunks,
  * the fastest way on both PGlite and PostgreSQL (one statement per table and chunk, no rows through
  * JavaScript, no COPY plumbing). Every value comes from the row number or the row's id (multiplicative
  * hashes into the same name, city and status lists as the rich seed of profiles.ts), never from `random()`:
  * on a fresh database two runs write the same rows.
  *
- * Proportions (record 0166): every status in turn (n mod 11) and every risk level; 1–2 documents for each
+ * Proportions (docs/decisions/0166-seeding-at-volume.md): every status in turn (n mod 11) and every risk level; 1–2 documents for each
  * profile past Created / Pending Upload (an ID or passport, a selfie for every second one) with 1–2 pages;
  * an AML result for every second profile (a hit for every sixth) with 1–2 screenings in its history;
  * calls for four profiles in five (a second one for every third profile), all ended or missed; a

@@ -4,6 +4,7 @@ import { count, eq, getTableName, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import { DOCUMENT_CLASSES, type Role, SERVICES } from '#contract/common';
 import type { StartPage } from '#contract/constants';
+import { DAY_MS, HOUR_MS } from '#contract/time';
 import { WEBHOOK_EVENTS } from '#contract/webhooks';
 import { hashPassword, type PasswordCost } from '../../auth/passwords';
 import type { SecretBox } from '../../auth/secrets';
@@ -42,7 +43,7 @@ export const DEMO_PROFILES_ACME = 240;
 export const DEMO_PROFILES_GLOBEX = 30;
 /**
  * Acme's profiles written one by one in JavaScript with every detail (profiles.ts); the ones past it come
- * from set-based SQL (bulk.ts, issue 31): 10,000 rich profiles take about 24 s here, a million would take 40
+ * from set-based SQL (bulk.ts): 10,000 rich profiles take about 24 s here, a million would take 40
  * minutes. Every count up to it writes exactly what it always did (the tests and the benches rely on it).
  */
 export const RICH_PROFILES_MAX = 10_000;
@@ -66,11 +67,11 @@ export interface DemoUser {
     superuser?: boolean;
     /** An auth photo (sample face `a1`): login needs a face photo that matches it. */
     authPhoto?: boolean;
-    /** Works only the reviewers' desk (issue 30): not among the staff of the seeded profiles, calls and notes. */
+    /** Works only the reviewers' desk: not among the staff of the seeded profiles, calls and notes. */
     deskOnly?: boolean;
   };
   groups?: string[];
-  /** The screen `/` opens (issue 30); 'customers' when left out. */
+  /** The screen `/` opens; 'customers' when left out. */
   startPage?: StartPage;
 }
 
@@ -256,7 +257,7 @@ async function seedCompanies(db: Db) {
         permissions: ['view_calls_page', 'view_dashboard_page', 'view_reports_page'],
       },
       { companyId: globex.id, name: 'Operators', permissions: ['view_profiles_page', 'view_calls_page'] },
-      // Issue 30: checkers of the four-eyes rule (Admins have both permissions by their role).
+      // Checkers of the four-eyes rule (Admins have both permissions by their role).
       { companyId: acme.id, name: 'Senior reviewers', permissions: ['review_profiles', 'second_review'] },
     ])
     .returning();
@@ -435,7 +436,7 @@ async function seedCompanyConfig(db: Db, companyId: number, full: boolean) {
   };
 }
 
-/** The events of the seeded delivery history: the catalogue as it was before the review events (issue 30). */
+/** The events of the seeded delivery history: the catalogue as it was before the review events. */
 const HISTORY_EVENTS = WEBHOOK_EVENTS.slice(0, WEBHOOK_EVENTS.indexOf('user.created') + 1);
 
 async function seedCompanyAdmin(db: Db, secrets: SecretBox, companyId: number, endpointCount: number) {
@@ -447,7 +448,7 @@ async function seedCompanyAdmin(db: Db, secrets: SecretBox, companyId: number, e
       companyId,
       event,
       enabled: i !== 1,
-      lastTriggeredAt: i < 4 ? new Date(DEMO_NOW - (i + 1) * 3_600_000) : null,
+      lastTriggeredAt: i < 4 ? new Date(DEMO_NOW - (i + 1) * HOUR_MS) : null,
     })),
   );
   const endpoints = await db
@@ -521,10 +522,10 @@ async function seedCompanyAdmin(db: Db, secrets: SecretBox, companyId: number, e
       })),
     );
   }
-  // No IP allow-list entries: the list is enforced (issue 15), and an empty list lets every address in, so the
+  // No IP allow-list entries: the list is enforced, and an empty list lets every address in, so the
   // demo stays reachable from wherever it runs. Admins add entries on /company-settings.
   // One paid period every 30 days, the newest 10 days before DEMO_NOW (the company's current period).
-  const paidAt = (i: number) => new Date(DEMO_NOW - (10 + i * 30) * 86_400_000 + 60_000);
+  const paidAt = (i: number) => new Date(DEMO_NOW - (10 + i * 30) * DAY_MS + 60_000);
   await db.insert(payments).values(
     Array.from({ length: endpointCount > 1 ? 4 : 1 }, (_, i) => ({
       companyId,
@@ -543,7 +544,7 @@ async function seedCompanyAdmin(db: Db, secrets: SecretBox, companyId: number, e
     .update(companies)
     .set({
       planPeriodStart: paidAt(0),
-      planPeriodEnd: new Date(paidAt(0).getTime() + 30 * 86_400_000),
+      planPeriodEnd: new Date(paidAt(0).getTime() + 30 * DAY_MS),
       planVerifications: endpointCount > 1 ? 2000 : 500,
     })
     .where(eq(companies.id, companyId));

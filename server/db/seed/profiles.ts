@@ -7,6 +7,7 @@ import {
   RISK_LEVELS,
 } from '#contract/common';
 import { PROFILE_LOG_EVENTS, type ProfileLogCode, type ProfileLogParams } from '#contract/logEvents';
+import { DAY_MS, HOUR_MS } from '#contract/time';
 import { ipRisk, type RiskScores, riskScores } from '../../domain/riskScores';
 import type { Db } from '../client';
 import {
@@ -113,8 +114,6 @@ const CARRIERS = ['Turkcell', 'Vodafone', 'Telekom', 'Orange', null];
 const CONTENT_CLASSES = new Set<DocumentClass>(['ID', 'DL', 'PA', 'VA']);
 const CHECK_RESULTS = ['passed', 'passed', 'passed', 'warning', 'failed'] as const;
 
-const DAY = 86_400_000;
-
 export interface ProfileSeedContext {
   companyId: number;
   rng: Rng;
@@ -193,7 +192,7 @@ export async function seedProfiles(
   count: number,
 ): Promise<number[]> {
   const ids: number[] = [];
-  const step = Math.max(60_000, Math.floor((ctx.spanDays * DAY) / Math.max(count, 1)));
+  const step = Math.max(60_000, Math.floor((ctx.spanDays * DAY_MS) / Math.max(count, 1)));
   for (let start = 0; start < count; start += 500) {
     const batch = Array.from({ length: Math.min(500, count - start) }, (_, k) => firstIndex + start + k);
     ids.push(...(await seedBatch(db, ctx, batch, step, firstIndex)));
@@ -214,7 +213,7 @@ async function seedBatch(
     const last = rng.pick(LAST_NAMES);
     const status = PROFILE_STATUSES[i % PROFILE_STATUSES.length] as ProfileStatus;
     const createdAt = ctx.now - (i - firstIndex + 1) * step - rng.int(0, 50_000);
-    const updatedAt = Math.min(ctx.now, createdAt + rng.int(0, 48) * 3_600_000);
+    const updatedAt = Math.min(ctx.now, createdAt + rng.int(0, 48) * HOUR_MS);
     const [province, city] = rng.pick(CITIES);
     return {
       companyId: ctx.companyId,
@@ -293,9 +292,9 @@ async function seedBatch(
             FirstName: profile.name.split(' ')[0] ?? null,
             LastName: profile.name.split(' ').slice(1).join(' ') || null,
             BirthDate: profile.dateOfBirth,
-            ExpiryDate: day(ctx.now + rng.int(-200, 3000) * DAY),
+            ExpiryDate: day(ctx.now + rng.int(-200, 3000) * DAY_MS),
             DocumentNumber: `${documentClass}${rng.digits(8)}`,
-            IssueDate: day(ctx.now - rng.int(100, 3000) * DAY),
+            IssueDate: day(ctx.now - rng.int(100, 3000) * DAY_MS),
             IssuePlace: profile.addressProvince,
             BirthPlace: rng.pick(CITIES)[1],
           }
@@ -410,7 +409,7 @@ async function seedBatch(
             n === 0
               ? 'Customer called to ask about the review time.'
               : 'Agent checked the documents during the call.',
-          createdAt: new Date(created + (n + 2) * 3_600_000),
+          createdAt: new Date(created + (n + 2) * HOUR_MS),
         });
       }
     }
@@ -450,8 +449,8 @@ async function seedBatch(
         records,
         approved: hit ? null : true,
         approvedBy: hit ? null : staff(),
-        approvedAt: hit ? null : new Date(created + DAY),
-        updatedAt: new Date(created + DAY),
+        approvedAt: hit ? null : new Date(created + DAY_MS),
+        updatedAt: new Date(created + DAY_MS),
       });
       const historyCount = 1 + (i % 3);
       for (let n = 0; n < historyCount; n++) {
@@ -469,7 +468,7 @@ async function seedBatch(
           ]),
           matches: latest && hit ? records.length : 0,
           records: latest ? records : [],
-          createdAt: new Date(created + (n + 1) * DAY),
+          createdAt: new Date(created + (n + 1) * DAY_MS),
         });
       }
     }
@@ -504,7 +503,7 @@ async function seedBatch(
           value: n !== 2 || rng.chance(0.5),
           note: n === 0 ? 'Checked against the original document' : null,
           answeredBy: staff(),
-          createdAt: new Date(created + DAY),
+          createdAt: new Date(created + DAY_MS),
         });
       });
     }

@@ -1,11 +1,12 @@
 /**
- * The demo's reviewers' desk (issue 30): Acme's four-eyes rule (approving High and Very High risk needs a second
+ * The demo's reviewers' desk: Acme's four-eyes rule (approving High and Very High risk needs a second
  * reviewer), every company's default queues and reason codes, and a few hundred open Acme cases on the seeded
  * profiles. Only the desk's own tables are written: profiles, statuses and counts stay as the rest of the seed
  * made them. Times count back from the moment of seeding, so some cases are overdue and some are not.
  */
 import { asc, eq } from 'drizzle-orm';
 import { REVIEW_CASE_KINDS, type ReviewCaseKind } from '#contract/review';
+import { DAY_MS, HOUR_MS } from '#contract/time';
 import { ensureReviewSetup } from '../../domain/review/setup';
 import type { Db } from '../client';
 import {
@@ -18,7 +19,6 @@ import {
 } from '../schema';
 import { insertAll } from './profiles';
 
-const HOUR = 3_600_000;
 const CHUNK = 1000;
 
 export interface ReviewSeed {
@@ -57,7 +57,7 @@ export async function seedReview(db: Db, seed: ReviewSeed): Promise<number> {
         ? queueNamed('Escalations')
         : queueNamed(kind === 'aml_hit' ? 'AML' : 'Identity');
       // Opened over the last 60 hours: the older ones are past their SLA.
-      const created = new Date(now - ((n * 37) % 60) * HOUR - (n % 50) * 60_000);
+      const created = new Date(now - ((n * 37) % 60) * HOUR_MS - (n % 50) * 60_000);
       const assigned = n % 10 === 3 || n % 50 === 11;
       const base = {
         companyId: acme.id,
@@ -66,8 +66,8 @@ export async function seedReview(db: Db, seed: ReviewSeed): Promise<number> {
         queueId: queue.id,
         state: 'open',
         assigneeId: assigned ? reviewer(n) : null,
-        assignedAt: assigned ? new Date(created.getTime() + HOUR) : null,
-        dueAt: new Date(created.getTime() + queue.slaHours * HOUR),
+        assignedAt: assigned ? new Date(created.getTime() + HOUR_MS) : null,
+        dueAt: new Date(created.getTime() + queue.slaHours * HOUR_MS),
         createdAt: created,
         updatedAt: created,
       };
@@ -75,11 +75,11 @@ export async function seedReview(db: Db, seed: ReviewSeed): Promise<number> {
       else if (n % 40 === 13) {
         Object.assign(base, {
           state: 'snoozed',
-          pausedAt: new Date(now - HOUR),
-          snoozedUntil: new Date(now + (1 + (n % 5)) * 24 * HOUR),
+          pausedAt: new Date(now - HOUR_MS),
+          snoozedUntil: new Date(now + (1 + (n % 5)) * DAY_MS),
         });
       } else if (n % 45 === 21)
-        Object.assign(base, { state: 'awaiting_customer', pausedAt: new Date(now - 2 * HOUR) });
+        Object.assign(base, { state: 'awaiting_customer', pausedAt: new Date(now - 2 * HOUR_MS) });
       else if (n % 50 === 11 && highRisk.has(profileId)) {
         base.state = 'awaiting_second_review';
         pendingOf.push({ index: n, maker: base.assigneeId as number });
@@ -116,7 +116,7 @@ export async function seedReview(db: Db, seed: ReviewSeed): Promise<number> {
         makerId: maker,
         decision: 'approve',
         rules: ['approve_high_risk'],
-        createdAt: new Date(now - HOUR),
+        createdAt: new Date(now - HOUR_MS),
       })),
     );
   return inserted.length;

@@ -1,3 +1,4 @@
+import { DAY_MS } from '#contract/time';
 import type { Db } from '../client';
 import { transactions } from '../schema';
 import { createRng } from './prng';
@@ -13,7 +14,6 @@ const COUNTERPARTIES = [
   'Employer Payroll',
   'Landlord',
 ];
-const DAY = 86_400_000;
 
 /**
  * Transactions of the profiles of a company with the `transactions` service: 0–8 each over the last 90 days,
@@ -37,7 +37,7 @@ export async function seedTransactions(db: Db, profileIds: number[], now: number
             : null;
       rows.push({
         profileId,
-        occurredAt: new Date(now - rng.int(0, 90) * DAY - rng.int(0, DAY - 1)),
+        occurredAt: new Date(now - rng.int(0, 90) * DAY_MS - rng.int(0, DAY_MS - 1)),
         kind,
         amountMinor,
         currency: rng.chance(0.7) ? 'TRY' : 'EUR',

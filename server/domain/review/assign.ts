@@ -1,5 +1,5 @@
 /**
- * Who works which case (issue 30): take, assign to a colleague, unassign; auto-assignment to the least-loaded
+ * Who works which case: take, assign to a colleague, unassign; auto-assignment to the least-loaded
  * eligible reviewer within capacity; and Next case, the oldest due unassigned case of the caller's queues,
  * taken in one conditional UPDATE over a `FOR UPDATE SKIP LOCKED` pick so concurrent callers never share one.
  */

@@ -1,5 +1,5 @@
 /**
- * Review cases (issue 30): one step of a case's timeline (case event and audit entry in the caller's
+ * Review cases: one step of a case's timeline (case event and audit entry in the caller's
  * transaction), the lock every write takes, and the restart of a waiting case's SLA clock.
  */
 import { and, eq, lte, sql } from 'drizzle-orm';

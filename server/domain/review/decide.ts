@@ -1,5 +1,5 @@
 /**
- * Decisions on a case (issue 30). Only the assignee or an Admin decides; a decision with reason codes needs one
+ * Decisions on a case. Only the assignee or an Admin decides; a decision with reason codes needs one
  * of them (and a note where the code says so). A decision the company's four-eyes rules catch (fourEyes.ts) waits
  * as `awaiting_second_review` until another reviewer with second_review (never the maker) confirms it, and only
  * then does the profile's status change (through profileWrites.changeStatus, whose gate checks that

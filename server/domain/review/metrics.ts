@@ -1,5 +1,5 @@
 /**
- * Metrics of the reviewers' desk (issue 30 point 6), computed in SQL from the cases and their timeline
+ * Metrics of the reviewers' desk, computed in SQL from the cases and their timeline
  * (`review_case_events`), for one company over a range of UTC days (both ends included).
  *
  * - A reviewer's **decisions**: their `decided`, `decision_pending` (sent to a second review) and `escalated`

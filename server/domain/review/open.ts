@@ -1,5 +1,5 @@
 /**
- * Opening a case where a decision is needed (issue 30). The write paths that make one call `openCase` in their
+ * Opening a case where a decision is needed. The write paths that make one call `openCase` in their
  * own transaction: a profile set to Pending Review (profileWrites.changeStatus), an agent's final call status
  * (videocalls.setCallStatus), an AML check with a hit (amlWrites), an uploaded document (documentWrites), and a
  * status change the four-eyes rules hold on a profile without a running case (fourEyes.statusGate).

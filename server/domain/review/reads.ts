@@ -1,4 +1,4 @@
-/** What the desk reads (issue 30): the case list with its filters and views, one case with its timeline, queues. */
+/** What the desk reads: the case list with its filters and views, one case with its timeline, queues. */
 import { and, asc, eq, inArray, isNull, lt, ne, type SQL, sql } from 'drizzle-orm';
 import type { ProfileStatus, RiskLevel } from '#contract/common';
 import type {
@@ -119,7 +119,7 @@ function filters(
   return and(...where);
 }
 
-/** The desk's orderings by due time, ties by id, by keyset (record 0164). */
+/** The desk's orderings by due time, ties by id, by keyset (docs/decisions/0164-keyset-lists.md). */
 const CASE_ORDERINGS: Record<'due_at' | '-due_at', KeysetOrdering> = {
   due_at: {
     name: 'due_at',

@@ -1,4 +1,4 @@
-/** The company's four-eyes rules, reason codes, queues' SLA and auto-assignment, reviewers' capacity and away (issue 30). */
+/** The company's four-eyes rules, reason codes, queues' SLA and auto-assignment, reviewers' capacity and away. */
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type {
   FourEyesRules,

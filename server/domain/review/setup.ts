@@ -1,9 +1,10 @@
 /**
- * A company's desk is made on first use (issue 30): its four-eyes rules row (all off), the default queues and
+ * A company's desk is made on first use: its four-eyes rules row (all off), the default queues and
  * reason codes. Every company gets them the same way, the demo's and those that sign up later.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { ReasonDecision, ReviewCaseKind } from '#contract/review';
+import { HOUR_MS } from '#contract/time';
 import type { DbOrTx } from '../../db/client';
 import { reviewQueues, reviewReasonCodes, reviewRules } from '../../db/schema';
 
@@ -139,4 +140,4 @@ export async function seniorQueue(db: DbOrTx, companyId: number): Promise<QueueR
 
 /** When a case of this queue is due, counted from `from`. */
 export const dueFrom = (queue: Pick<QueueRow, 'slaHours'>, from: Date) =>
-  new Date(from.getTime() + queue.slaHours * 3_600_000);
+  new Date(from.getTime() + queue.slaHours * HOUR_MS);

@@ -1,10 +1,11 @@
 /**
- * Waiting (issue 30): "awaiting customer" and "snoozed until" stop a case's SLA clock. A snooze ends by itself
+ * Waiting: "awaiting customer" and "snoozed until" stop a case's SLA clock. A snooze ends by itself
  * (cases.wakeSnoozed on the next read), a wait for the customer when the customer acts (open.openCase); either
  * ends by hand with resume. On resume `due_at` moves on by the time the clock stood still.
  */
 import { eq } from 'drizzle-orm';
 import { REVIEW_DETAILS, REVIEW_LIMITS } from '#contract/review';
+import { DAY_MS } from '#contract/time';
 import type { Tx } from '../../db/client';
 import { reviewCases } from '../../db/schema';
 import { badRequest, conflict, forbidden } from '../../errors';
@@ -57,7 +58,7 @@ async function pause(
 export async function snoozeCase(tx: Tx, actor: Principal, caseId: number, until: Date, note: string | null) {
   const now = Date.now();
   if (until.getTime() <= now) throw badRequest(REVIEW_DETAILS.snoozeInPast);
-  if (until.getTime() > now + REVIEW_LIMITS.snoozeDaysMax * 86_400_000)
+  if (until.getTime() > now + REVIEW_LIMITS.snoozeDaysMax * DAY_MS)
     throw badRequest(REVIEW_DETAILS.snoozeTooFar);
   return pause(tx, actor, await lockForWait(tx, actor, caseId), 'snoozed', until, note);
 }

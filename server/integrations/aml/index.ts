@@ -1,5 +1,5 @@
 /**
- * AML screening (SPEC §1, §7): a small interface with one working local implementation. The list is the
+ * AML screening (docs/product/README.md, docs/product/api.md): a small interface with one working local implementation. The list is the
  * bundled sample (sampleWatchlist.json) unless AML_LIST_PATH names a full OpenSanctions or OFAC list.
  */
 import { type ListFormat, loadSampleWatchlist, loadWatchlistFile } from './lists';

@@ -1,5 +1,5 @@
 /**
- * Every templated e-mail (record 0161): one kind, one language ('en' or 'tr'), its values and the sender's
+ * Every templated e-mail (docs/decisions/0161-mail-templates.md): one kind, one language ('en' or 'tr'), its values and the sender's
  * names make { subject, text, html }. The words live in locales/<lng>/mail.json (the studio does not load
  * them); this module only lays them out. Every value is escaped in the HTML part, the locale's words too.
  */

@@ -9,7 +9,7 @@ const asLanguage = (value: string | null | undefined): MailLanguage | null =>
   value === 'tr' || value === 'en' ? value : null;
 
 /**
- * Whom a message goes to (record 0161): the language is the user's, else their company's, else English; the
+ * Whom a message goes to (docs/decisions/0161-mail-templates.md): the language is the user's, else their company's, else English; the
  * company's name signs it. With a company, the user of that address in it; without (a password reset, which
  * every company of the address shares), the address's first active user.
  */

@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { DAY_MS } from '#contract/time';
 import {
   type CheckoutSession,
   type CreateCheckoutSessionParams,
@@ -18,7 +19,7 @@ export interface StripeOptions {
 
 /** Stripe refuses an `expires_at` closer than 30 minutes or further than 24 hours from the session's creation. */
 const MIN_LIFETIME_MS = 30 * 60_000 + 60_000;
-const MAX_LIFETIME_MS = 24 * 3600_000 - 60_000;
+const MAX_LIFETIME_MS = DAY_MS - 60_000;
 
 /** The SDK's address settings from STRIPE_API_BASE (`http://127.0.0.1:12111`). */
 function addressOf(apiBase: string | undefined): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {

@@ -61,7 +61,7 @@ export function createAgentAvailability(
         (async () => {
           if (await hasSocket(userId)) return;
           // An agent gone for good cannot go on talking, nor set the status of a call they hung up: the server
-          // closes it (DISCONNECTED) and the customer, if still there, hears the call is over (issue 25).
+          // closes it (DISCONNECTED) and the customer, if still there, hears the call is over.
           await parts.closeCallsOf(companyId, userId);
           if ((await agentStatusOf(ctx.db, userId)) === 'Offline') return;
           await change(companyId, userId, 'Offline');

@@ -1,5 +1,5 @@
 /**
- * Which free agent is offered a waiting call next (one-at-a-time routing, issue 29): pure, so it is tested with
+ * Which free agent is offered a waiting call next (one-at-a-time routing): pure, so it is tested with
  * a seeded random source. Among the candidates who speak the customer's language (all of them when none does,
  * or when the language is not known), those who took the fewest calls in the last hour, one drawn uniformly.
  */

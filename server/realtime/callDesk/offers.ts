@@ -6,7 +6,7 @@ import {
   type QueuedCall,
 } from '#contract/socket';
 import { fullName } from '../../domain/format';
-import { answerCall, answerCallAlone } from '../../domain/videocalls';
+import { answerCall, answerCallAlone } from '../../domain/videocalls/lifecycle';
 import { agentStatusOf, agentsRoom, companyRoom, customerRoom, userRoom } from '../rooms';
 import type { DeskContext, Result } from './context';
 import { agentName, agentSince, type CallRow, callById, talkingAgentsOf, talkingCallOf } from './persistence';

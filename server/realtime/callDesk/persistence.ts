@@ -1,4 +1,4 @@
-/** The call desk's reads of calls and agents in the database (the writes are server/domain/videocalls.ts). */
+/** The call desk's reads of calls and agents in the database (the writes are server/domain/videocalls/lifecycle.ts). */
 import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { CALL_STATUS_TALKING, CALL_STATUS_WAITING } from '#contract/constants';
 import type { DbOrTx } from '../../db/client';

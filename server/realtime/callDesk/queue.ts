@@ -1,5 +1,5 @@
 import type { QueuedCall } from '#contract/socket';
-import { averageHandlingSeconds, waitingCalls } from '../../domain/videocalls';
+import { averageHandlingSeconds, waitingCalls } from '../../domain/videocalls/queue';
 import { createPacer } from '../pacer';
 import { expectedWaitSeconds } from '../queueEstimate';
 import { customerRoom } from '../rooms';
@@ -7,7 +7,7 @@ import type { DeskContext } from './context';
 import { agentsOf } from './persistence';
 
 /**
- * The least time between two announcements of a company's queue (issue 31): a burst of joins, answers and
+ * The least time between two announcements of a company's queue: a burst of joins, answers and
  * departures costs one pass over the waiting customers a second, not one per change.
  */
 export const POSITIONS_EVERY_MS = 1_000;

@@ -1,5 +1,6 @@
 import type { CallOffer } from '#contract/callRouting';
 import type { QueuedCall } from '#contract/socket';
+import { HOUR_MS } from '#contract/time';
 import {
   callLanguage,
   callsSince,
@@ -13,7 +14,6 @@ import { chooseAgent, eligibleThisRound, type RandomSource } from './chooseAgent
 import type { DeskContext } from './context';
 import { agentName } from './persistence';
 
-const HOUR_MS = 3_600_000;
 export const OFFERED_TO_ANOTHER = 'This call is offered to another agent';
 
 /** A waiting call routed one agent at a time. */
@@ -49,7 +49,7 @@ export interface CallRouter {
 }
 
 /**
- * One-at-a-time routing (issue 29): each routed call is offered to one free agent, chosen by `chooseAgent`, for
+ * One-at-a-time routing: each routed call is offered to one free agent, chosen by `chooseAgent`, for
  * the company's `offer_seconds`; then it goes to the next. An agent holds one offer at a time. Every change of
  * the company's offers runs one after the other (a chain per company), so two changes never pick at once.
  * One process only: in distributed mode every call rings all free agents (the setting is refused there).
@@ -114,7 +114,7 @@ export function createCallRouter(
   /**
    * Gives every routed call of the company without a live offer to the next agent, oldest call first. Once no
    * agent is left to offer to, the rest of the line only needs telling when its offer lapsed or it is new: the
-   * cost of a join stays that of the agents, not of the thousands waiting (issue 31).
+   * cost of a join stays that of the agents, not of the thousands waiting.
    */
   async function reoffer(companyId: number): Promise<void> {
     if (ctx.isClosed()) return;

@@ -3,6 +3,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParams } from '#contract/common';
+import { HOUR_MS } from '#contract/time';
 import {
   WEBHOOK_URL_MESSAGE,
   webhookEndpointBodySchema,
@@ -212,7 +213,7 @@ export function webhookEndpointRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const row = await requireEndpoint(ctx.db, principalOf(request).companyId, request.params.id);
         const secret = newWebhookSecret();
         const hours = request.body.grace_period_hours;
-        const expires = hours > 0 ? new Date(Date.now() + hours * 3_600_000) : null;
+        const expires = hours > 0 ? new Date(Date.now() + hours * HOUR_MS) : null;
         await ctx.db
           .update(webhookEndpoints)
           .set({

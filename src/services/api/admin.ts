@@ -1,4 +1,4 @@
-/** Administration (§7 /group; the audit log): groups and the record of staff writes. Users: users.ts. */
+/** Administration (/group; the audit log): groups and the record of staff writes. Users: users.ts. */
 import type { AuditEntry, AuditListQuery } from '#contract/audit';
 import type { KeysetPage } from '#contract/common';
 import type { Group } from '#contract/companies';

@@ -1,4 +1,4 @@
-/** AML (SPEC §7): the result, running a check, approving, and one history entry with its records. */
+/** AML (docs/product/api.md): the result, running a check, approving, and one history entry with its records. */
 import type { AmlCheck, AmlHistoryEntry, AmlResult } from '#contract/aml';
 import { api } from './http';
 import { stepKeys } from './profileDetail';

@@ -1,4 +1,4 @@
-/** Signing in (§7 login host) and loading the signed-in user into a stored account (§3 Account, §4). */
+/** Signing in (on the login host) and loading the signed-in user into a stored account (docs/product/entities.md#account, docs/product/states.md#sign-in). */
 import type { LoginResponse, LoginSuccess } from '#contract/auth';
 import type { User } from '#contract/users';
 import { type LoginRequest, readTokenClaims, type SignedInAccount } from '../../machines/session.machine';

@@ -1,4 +1,4 @@
-/** The quality of a call (issue 29 point 6): the agent's side of it. */
+/** The quality of a call: the agent's side of it. */
 import type { QualitySample } from '#contract/callQualityRules';
 import { api } from './http';
 

@@ -1,4 +1,4 @@
-/** The company's call routing (issue 29): GET and PUT /api/v2/call_routing. */
+/** The company's call routing: GET and PUT /api/v2/call_routing. */
 import type { CallRoutingBody, CallRoutingSettings } from '#contract/callRouting';
 import { api } from './http';
 

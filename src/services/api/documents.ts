@@ -1,5 +1,5 @@
 /**
- * Documents (§7): the profile's documents, document types, review, archive, delete, overrides, the alert
+ * Documents (docs/product/api.md): the profile's documents, document types, review, archive, delete, overrides, the alert
  * override and the upload. The upload reports progress through XMLHttpRequest handed to ky as its `fetch`:
  * ky's own `onUploadProgress` streams the body, which Chromium allows only over HTTP/2, and the reference
  * server speaks HTTP/1.1 (docs/decisions/0027-document-upload-and-review.md). Errors still pass through ky's
@@ -30,7 +30,7 @@ export const getDocumentTypes = ({ signal }: Options = {}) =>
   api.get('documenttype', { signal }).json<DocumentType[]>();
 
 // Every write sends the version of the document the screen holds (If-Match); a stale one answers 409 with
-// `{ detail, current }` (issue 12).
+// `{ detail, current }`.
 
 export const reviewDocument = (id: number, approved: boolean, reason: string | null, version: number) =>
   api
@@ -74,14 +74,14 @@ export interface UploadPayload {
   device_data?: Record<string, string | null>;
 }
 
-/** The §3 device data of this browser, as far as it tells. */
+/** The device data (docs/product/entities.md#device-data) of this browser, as far as it tells. */
 export function browserDeviceData(): Record<string, string | null> {
   const agent = navigator.userAgent;
   const browser = /(Edg|Firefox|Chrome|Chromium|Safari)\/[\d.]+/.exec(agent)?.[0]?.replace('/', ' ') ?? null;
   return { brand: 'Desktop', browser, useragent: agent, os: navigator.platform || null };
 }
 
-/** POST /document (multipart, §3 upload payload), pages in order; `onProgress` gets 0..1. */
+/** POST /document (multipart, docs/product/entities.md#upload-payload), pages in order; `onProgress` gets 0..1. */
 export function uploadDocument(
   payload: UploadPayload,
   { signal, onProgress }: Options & { onProgress?: (fraction: number) => void } = {},

@@ -1,4 +1,4 @@
-/** Call evidence (issue 29): the signed package of a call, a profile's legal hold, the company's retention. */
+/** Call evidence: the signed package of a call, a profile's legal hold, the company's retention. */
 import type { EvidenceRetention, LegalHold } from '#contract/evidence';
 import { saveBlob } from '../download';
 import { api } from './http';

@@ -1,5 +1,5 @@
 /**
- * The one HTTP client of the studio (§7 base addresses, §8 behaviours by status). Every resource module
+ * The one HTTP client of the studio (docs/product/api.md#base-addresses, docs/product/errors.md#behaviour-by-status). Every resource module
  * uses `api` (company server, bearer token of the active account), `publicApi` (company server, no token)
  * or `loginApi` (the login host). Failures reach callers as one `ApiError` type.
  */
@@ -26,7 +26,7 @@ export class ApiError extends Error {
 export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
 
 /**
- * The If-Match header of a versioned write (issue 12): the version of the profile or document the screen
+ * The If-Match header of a versioned write: the version of the profile or document the screen
  * holds. A 409 ApiError then carries `{ detail, current }` in its body.
  */
 export const ifMatch = (version: number) => ({ 'If-Match': `"${version}"` });
@@ -42,7 +42,7 @@ export interface HttpOptions {
   store: AccountStore;
   /** Address of the login host, read at request time. */
   loginHost: () => string;
-  /** Address of the payment service host (§7 GET /config, GET /industry), read at request time. */
+  /** Address of the payment service host (GET /config, GET /industry), read at request time. */
   paymentServiceHost?: () => string;
 }
 
@@ -133,7 +133,7 @@ export const { api, publicApi, loginApi, paymentServiceApi } = createHttp({
 });
 
 /**
- * Ends an account's session on its server (POST /session/logout, issue 20): its token gets 401 there from
+ * Ends an account's session on its server (POST /session/logout): its token gets 401 there from
  * now on. Best effort and `keepalive`, so it completes while the page reloads; a token already refused
  * (401, e.g. the session end of a 401) changes nothing.
  */

@@ -1,4 +1,4 @@
-/** The company's identification procedure (issue 29, GET/PUT /ident_procedure). */
+/** The company's identification procedure (GET/PUT /ident_procedure). */
 import type {
   CallScreenshot,
   CallStep,

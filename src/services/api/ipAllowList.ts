@@ -1,5 +1,5 @@
-/** IP allow-list (§7 /ip-whitelist, issue 15): the list, the caller's address, add and delete. */
-import type { IpWhitelistEntry, IpWhitelistMe } from '#contract/ipWhitelist';
+/** IP allow-list (/ip-whitelist): the list, the caller's address, add and delete. */
+import type { IpAllowListEntry, IpAllowListMe } from '#contract/ipAllowList';
 import { api, isApiError } from './http';
 
 type Options = { signal?: AbortSignal };
@@ -10,26 +10,26 @@ export const ipAllowListKeys = {
   me: () => ['ipAllowList', 'me'] as const,
 };
 
-export function listAllowList({ signal }: Options = {}): Promise<IpWhitelistEntry[]> {
-  return api.get('ip-whitelist', { signal }).json<IpWhitelistEntry[]>();
+export function listAllowList({ signal }: Options = {}): Promise<IpAllowListEntry[]> {
+  return api.get('ip-whitelist', { signal }).json<IpAllowListEntry[]>();
 }
 
 /** The address the server sees for this studio, and whether the list lets it in. */
-export function getMyAddress({ signal }: Options = {}): Promise<IpWhitelistMe> {
-  return api.get('ip-whitelist/me', { signal }).json<IpWhitelistMe>();
+export function getMyAddress({ signal }: Options = {}): Promise<IpAllowListMe> {
+  return api.get('ip-whitelist/me', { signal }).json<IpAllowListMe>();
 }
 
 /** POST /ip-whitelist; `confirmLockout` only after the admin confirmed the lock-out warning. */
 export function addAllowListEntry(
   entry: { address: string; label: string },
   confirmLockout = false,
-): Promise<IpWhitelistEntry> {
+): Promise<IpAllowListEntry> {
   const json = {
     address: entry.address.trim(),
     ...(entry.label.trim() ? { label: entry.label.trim() } : {}),
     ...(confirmLockout ? { confirm_lockout: true } : {}),
   };
-  return api.post('ip-whitelist', { json }).json<IpWhitelistEntry>();
+  return api.post('ip-whitelist', { json }).json<IpAllowListEntry>();
 }
 
 /** DELETE /ip-whitelist/{id}; the lock-out confirmation travels as the query flag. */

@@ -1,4 +1,4 @@
-/** The company's mail for Admins (issue 32): the queue's messages, a retry, the template preview. */
+/** The company's mail for Admins: the queue's messages, a retry, the template preview. */
 import type { Page } from '#contract/common';
 import type {
   CompanyMailLanguage,

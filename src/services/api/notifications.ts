@@ -1,4 +1,4 @@
-/** The bell and mentions (issue 30): GET /notifications, marking read, the colleagues to mention. */
+/** The bell and mentions: GET /notifications, marking read, the colleagues to mention. */
 import type { Colleague, Notification, NotificationPage } from '#contract/notifications';
 import { api } from './http';
 

@@ -1,5 +1,5 @@
 /**
- * Passkeys (issue 26 point 10): the WebAuthn ceremonies of the browser (@simplewebauthn/browser) around the
+ * Passkeys: the WebAuthn ceremonies of the browser (@simplewebauthn/browser) around the
  * server's challenges. The login host gives sign-in challenges; the company server keeps the user's passkeys.
  */
 import type {

@@ -1,4 +1,4 @@
-/** Password reset by e-mail code (§7 user/reset_password/send and /submit, no authentication). */
+/** Password reset by e-mail code (user/reset_password/send and /submit, no authentication). */
 import { studioConfig } from '../config';
 import { publicApi } from './http';
 

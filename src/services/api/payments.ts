@@ -1,4 +1,4 @@
-/** Plan and payment (§7 /payment/*, GET /stp/packages) and the payment service host (GET /config, /industry). */
+/** Plan and payment (/payment/*, GET /stp/packages) and the payment service host (GET /config, /industry). */
 import type { Page } from '#contract/common';
 import type {
   BuyPackageReply,
@@ -67,7 +67,7 @@ export function getSessionStatus(sessionId: string, { signal }: Options = {}): P
     .json<SessionStatus>();
 }
 
-/** A custom-price request (§9: from 1000 verifications) goes to the provider's support (POST /support/contact-us). */
+/** A custom-price request (from 1000 verifications) goes to the provider's support (POST /support/contact-us). */
 export async function requestCustomPrice(
   body: { email: string; message: string; page: string },
   { signal }: Options = {},

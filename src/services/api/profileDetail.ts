@@ -1,4 +1,4 @@
-/** What the profile screen reads besides the profile (§7): company config, notes, logs, device data, questionnaires. */
+/** What the profile screen reads besides the profile (docs/product/api.md): company config, notes, logs, device data, questionnaires. */
 import type { AmlResult } from '#contract/aml';
 import type { Page } from '#contract/common';
 import type { CompanyConfig } from '#contract/companies';
@@ -12,7 +12,7 @@ import { api, ifMatch } from './http';
 
 type Options = { signal?: AbortSignal };
 
-/** Logs page size (§9). */
+/** Logs page size (docs/product/constants.md). */
 export const LOGS_PAGE_SIZE = 20;
 
 export const profileDetailKeys = {
@@ -59,7 +59,7 @@ export const sidebarKeys = {
   nvi: (id: number) => ['profiles', 'detail', id, 'nvi'] as const,
 };
 
-/** Which documents a sidebar list shows (§7 documents query). */
+/** Which documents a sidebar list shows (the documents query). */
 export type DocumentFilter = { archived?: boolean; upload_source?: string };
 
 export const listChecklists = (id: number, { signal }: Options = {}) =>

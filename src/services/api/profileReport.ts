@@ -1,5 +1,5 @@
 /**
- * What the profile reports (pdf-basic, pdf-expand) read (§7): the profile, and for the expanded report its
+ * What the profile reports (pdf-basic, pdf-expand) read (docs/product/api.md): the profile, and for the expanded report its
  * documents, AML result, video calls and notes; the page images as bytes for embedding in the PDF.
  */
 
@@ -27,7 +27,7 @@ export interface ReportData {
   aml: AmlResult | null;
   calls: VideoCall[];
   notes: Note[];
-  /** The review decisions that took effect (issue 30), oldest first. */
+  /** The review decisions that took effect, oldest first. */
   decisions: ReportDecision[];
 }
 

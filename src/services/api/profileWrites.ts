@@ -1,4 +1,4 @@
-/** Changes to a profile (§7): status, details, notes, checklist answers, summary; new profiles; support. */
+/** Changes to a profile (docs/product/api.md): status, details, notes, checklist answers, summary; new profiles; support. */
 import type { ProfileStatus } from '#contract/constants';
 import type { Note } from '#contract/notes';
 import type { Profile } from '#contract/profiles';
@@ -64,7 +64,7 @@ export const contactSupport = (
 
 const QUICK_ADD_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
-/** §7 quick add: `qa_` and 10 to 20 random letters and digits. */
+/** Quick add: `qa_` and 10 to 20 random letters and digits. */
 export function quickAddId(random: () => number = Math.random): string {
   const length = 10 + Math.floor(random() * 11);
   let suffix = '';

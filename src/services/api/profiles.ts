@@ -1,4 +1,4 @@
-/** Customer profiles (§7 /profile). */
+/** Customer profiles (/profile). */
 import type { KeysetPage } from '#contract/common';
 import type { ProfileListQuery, ProfileSummary } from '#contract/profiles';
 import { api } from './http';

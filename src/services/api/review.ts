@@ -1,4 +1,4 @@
-/** The reviewers' desk (issue 30, `/review/*`): cases, assignment, decisions, four-eyes, waiting, queues. */
+/** The reviewers' desk (`/review/*`): cases, assignment, decisions, four-eyes, waiting, queues. */
 import type { KeysetPage } from '#contract/common';
 import type {
   DecisionAnswer,
@@ -23,7 +23,7 @@ export interface CaseListParams {
   offset: number;
 }
 
-/** The page sizes of the desk's list, and the request it opens with (the navigation starts it, issue 19). */
+/** The page sizes of the desk's list, and the request it opens with (the navigation starts it). */
 export const CASE_PAGE_SIZES = [25, 50, 100] as const;
 export const FIRST_CASES: CaseListParams = {
   view: 'all',

@@ -1,5 +1,5 @@
 /**
- * The reviewers' desk seen by Admins and supervisors (issue 30 points 3 and 6): four-eyes rules, queues, reason
+ * The reviewers' desk seen by Admins and supervisors: four-eyes rules, queues, reason
  * codes, reviewers, and the desk's metrics with their CSV. Their reads are the desk's (`./review`).
  */
 import type { FourEyesRules, QueueBody, ReasonCode, Reviewer, ReviewQueue } from '#contract/review';

@@ -1,4 +1,4 @@
-/** The signed-in user's server-side sessions (GET /session, DELETE /session/{id}; issue 20). */
+/** The signed-in user's server-side sessions (GET /session, DELETE /session/{id}). */
 import type { SessionInfo } from '#contract/sessions';
 import { api } from './http';
 

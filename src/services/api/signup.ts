@@ -1,5 +1,5 @@
 /**
- * Self-service account creation (§7, issue 16): stp/register, user/email_otp send and submit, stp/packages and
+ * Self-service account creation (docs/product/api.md): stp/register, user/email_otp send and submit, stp/packages and
  * stp/company on the company server of the login host (signed out there is no other yet), and the purchase of
  * the chosen package with the new admin's token before that account is stored.
  */
@@ -46,7 +46,7 @@ export function createCompany(token: string, body: CompanyBody, { signal }: Opti
     .json<CompanyCreated>();
 }
 
-/** §7 POST /payment/buy_package as the new admin, back to `studioUrl?session_id=…` after the checkout. */
+/** POST /payment/buy_package as the new admin, back to `studioUrl?session_id=…` after the checkout. */
 export async function buyPackage(
   company: CompanyCreated,
   body: { package: number; studio_url: string; locale: 'en-US' | 'tr' },
@@ -58,7 +58,7 @@ export async function buyPackage(
   return { session_id: answer.session_id, url: answer.checkout_url ?? answer.url ?? '' };
 }
 
-/** §7 GET /payment/session_status?session_id as the new admin. */
+/** GET /payment/session_status?session_id as the new admin. */
 export async function paymentStatus(
   company: CompanyCreated,
   sessionId: string,
@@ -74,7 +74,7 @@ export async function paymentStatus(
   return answer.status;
 }
 
-/** The payment service's host (§7: GET /config and GET /industry live there), from the runtime config. */
+/** The payment service's host (GET /config and GET /industry live there), from the runtime config. */
 function paymentServiceUrl(): string {
   const given = (globalThis as { __STUDIO_CONFIG__?: { paymentServiceUrl?: string } }).__STUDIO_CONFIG__;
   return (given?.paymentServiceUrl ?? '').replace(/\/+$/, '');

@@ -1,4 +1,4 @@
-/** Statistics (§7): the detailed call report and the dashboard's figures (bitool). */
+/** Statistics (docs/product/api.md): the detailed call report and the dashboard's figures (bitool). */
 import type { Bitool, CallReport } from '#contract/stats';
 import { api } from './http';
 
@@ -21,7 +21,7 @@ export const getCallReport = (range: DayRange, { signal }: Options = {}) =>
     .get('videocall/report', { searchParams: { start_date: range.start, end_date: range.end }, signal })
     .json<CallReport>();
 
-/** GET /bitool; without a range the server answers the last 6 months (§9). */
+/** GET /bitool; without a range the server answers the last 6 months (docs/product/constants.md). */
 export const getBitool = (range: DayRange | null, { signal }: Options = {}) =>
   api
     .get('bitool', {

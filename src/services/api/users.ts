@@ -1,4 +1,4 @@
-/** Users (§7 /user): the signed-in user and their two-factor authentication. */
+/** Users (/user): the signed-in user and their two-factor authentication. */
 import type { Page } from '#contract/common';
 import type {
   ChangePasswordBody,
@@ -66,7 +66,7 @@ export function uploadAuthPhoto(
   return api.post(`user/${id}/photo`, { json: { id, ...body }, signal, timeout: 60_000 }).json<User>();
 }
 
-// ---------------------------------------------------------------- administration (issue 13)
+// ---------------------------------------------------------------- administration
 
 export type UserListParams = Partial<UserListQuery>;
 

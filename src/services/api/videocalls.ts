@@ -1,4 +1,4 @@
-/** Video calls (§7): join links, availability, call statuses, questions, answers, notes and recordings. */
+/** Video calls (docs/product/api.md): join links, availability, call statuses, questions, answers, notes and recordings. */
 import type { AgentStatusName } from '#contract/constants';
 import type { CallAnswer, CallEntry, ProfileUrl, VideoCall } from '#contract/videocalls';
 import { api } from './http';
@@ -55,7 +55,7 @@ export const addCallNote = (callId: number, note: string, question: number | nul
 export const getVideoCall = (callId: number, { signal }: Options = {}) =>
   api.get(`videocall/${callId}`, { signal }).json<VideoCall>();
 
-/** POST /videocall/{id}/close (manage_calls, issue 25): closes another agent's call with a status and a reason. */
+/** POST /videocall/{id}/close (manage_calls): closes another agent's call with a status and a reason. */
 export const closeCall = (callId: number, status: number, reason: string) =>
   api.post(`videocall/${callId}/close`, { json: { status, reason } }).json<VideoCall>();
 
@@ -95,7 +95,7 @@ export const deleteRecording = async (callId: number) => {
   await api.delete(`videocall/${callId}`);
 };
 
-/** POST /user/socket_token with the access token given explicitly (§7). */
+/** POST /user/socket_token with the access token given explicitly (docs/product/api.md). */
 export const getSocketToken = (access: string) =>
   api
     .post('user/socket_token', { json: { studio: true }, headers: { Authorization: `Bearer ${access}` } })

@@ -1,4 +1,4 @@
-/** Webhooks (§7 /webhook*, /events): endpoints, secrets, event toggles, token, test, logs and retry. */
+/** Webhooks (/webhook*, /events): endpoints, secrets, event toggles, token, test, logs and retry. */
 import type { z } from 'zod';
 import type {
   WebhookEndpoint,
@@ -84,7 +84,7 @@ export async function regenerateWebhookToken(): Promise<string> {
   return (await api.patch('webhook/token').json<{ token: string }>()).token;
 }
 
-/** GET /webhook_endpoint/{id}/logs: 10 a page (§9), `after_id` for the next. */
+/** GET /webhook_endpoint/{id}/logs: 10 a page (docs/product/constants.md), `after_id` for the next. */
 export function listEndpointLogs(
   id: number,
   filter: LogFilter & { after_id?: number | undefined },

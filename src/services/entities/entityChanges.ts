@@ -1,5 +1,5 @@
 /**
- * Status and risk changes of sample business entities. SPEC §1: the entity area runs on sample data only
+ * Status and risk changes of sample business entities. The entity area runs on sample data only
  * and makes no calls, so a change lives in this browser tab's session storage and is gone when the tab
  * closes. The screens say so.
  */

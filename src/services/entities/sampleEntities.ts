@@ -1,5 +1,5 @@
 /**
- * The hard-coded sample business entities of the KYB area (SPEC §1: sample data only, no calls). Names,
+ * The hard-coded sample business entities of the KYB area (sample data only, no calls). Names,
  * registers and findings are invented for the demo; any likeness to a real company or person is chance.
  * The document images are small SVG files in public/entity-samples/, drawn by scripts/entitySamples.ts.
  */
@@ -12,7 +12,7 @@ import type {
   QuestionId,
 } from '#contract/entities';
 
-/** The questionnaire of every entity (SPEC §9: sort orders 1 to 10). */
+/** The questionnaire of every entity (sort orders 1 to 10). */
 export const ENTITY_QUESTIONS: readonly {
   id: QuestionId;
   sort_order: number;

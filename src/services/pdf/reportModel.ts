@@ -288,7 +288,7 @@ function callsSection(data: ReportData, format: ReportFormat): ReportSection {
         },
       ]
     : [{ kind: 'text', text: t('calls.noCalls') }];
-  // The recordings' SHA-256, as stored (issue 25): what a reviewer compares with the file they were given.
+  // The recordings' SHA-256, as stored: what a reviewer compares with the file they were given.
   const recorded = data.calls.filter((call) => call.recorded_file && call.recording_sha256);
   if (recorded.length)
     blocks.push(
@@ -327,7 +327,7 @@ function notesSection(data: ReportData, format: ReportFormat): ReportSection {
   return { id: 'notes', title: t('sections.notes'), blocks };
 }
 
-/** The review decisions that took effect (issue 30): decision, reason code, note, and under four-eyes both reviewers. */
+/** The review decisions that took effect: decision, reason code, note, and under four-eyes both reviewers. */
 function decisionsSection(data: ReportData, format: ReportFormat): ReportSection {
   const { t } = format;
   const none = t('none');

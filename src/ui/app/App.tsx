@@ -14,7 +14,7 @@ import { AppRoutes } from './routes';
 provideRouteTable(() => import('./routeTable'));
 
 /**
- * Session ends (§4, §8): a 401 sends the user to /login with their email (and the page to come back to);
+ * Session ends (docs/product/states.md, docs/product/errors.md): a 401 sends the user to /login with their email (and the page to come back to);
  * a logout in another tab reloads this one.
  */
 function useSessionEnd(): void {
@@ -28,7 +28,7 @@ function useSessionEnd(): void {
         ? new URLSearchParams(window.location.search).get('redirect')
         : `${window.location.pathname}${window.location.search}`;
       if (redirect) query.set('redirect', redirect);
-      // The sign-in page says why (issue 27): the server's reason, or that the session ended.
+      // The sign-in page says why: the server's reason, or that the session ended.
       query.set(SESSION_ENDED_QUERY, event.reason ?? 'unknown');
       navigate(`/login?${query}`, { replace: true });
     };

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SectionLayout } from './SectionLayout';
 
-/** The entity layout (§2): entity/:id and entity/:id/documents. */
+/** The entity layout (docs/product/screens.md): entity/:id and entity/:id/documents. */
 export function EntityLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation('screens');
   return (

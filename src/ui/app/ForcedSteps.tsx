@@ -10,7 +10,7 @@ import { reloadPage } from './reload';
 type Forced = 'password' | 'twoFactor' | null;
 
 /**
- * §8 while signed in: a 400 "Password Reset Required" opens the reset-password dialog; a 400 "Two Factor
+ * The forced steps while signed in (docs/product/errors.md#behaviour-by-status): a 400 "Password Reset Required" opens the reset-password dialog; a 400 "Two Factor
  * Reset Required" opens the two-factor setup, after whose success the session ends. Each opens once.
  */
 export function ForcedSteps({ account }: { account: Account }) {

@@ -175,7 +175,7 @@ function AccountMenu({ account }: { account: Account }) {
 /** The main layout: the shell's navbar above the screen. */
 export function MainLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
-  // Preload on intent (issue 19) where links to profiles, documents, calls and lists are: the signed-in shell.
+  // Preload on intent where links to profiles, documents, calls and lists are: the signed-in shell.
   useEffect(() => installIntentPreload(document), []);
   const account = useActiveAccount();
   if (!account) return null;

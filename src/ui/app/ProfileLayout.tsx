@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SectionLayout } from './SectionLayout';
 
-/** The profile layout (§2): profile/:id and its document, video and AML pages. */
+/** The profile layout (docs/product/screens.md): profile/:id and its document, video and AML pages. */
 export function ProfileLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation('screens');
   return (

@@ -38,7 +38,7 @@ interface State {
 }
 
 /**
- * Shows a screen that failed, above all a chunk that could not load (§8 ChunkLoadError,
+ * Shows a screen that failed, above all a chunk that could not load (ChunkLoadError,
  * CSS_CHUNK_LOAD_FAILED), as a clear message with Reload instead of a white page.
  */
 export class ScreenErrorBoundary extends Component<Props, State> {

@@ -7,7 +7,7 @@ import { getCompanyPaymentStatus, paymentKeys } from '../../services/api/payment
 import { canVisit } from '../../services/permissions';
 
 /**
- * The unpaid-company policy (issue 26): services start once the plan is paid. Until then every screen says so,
+ * The unpaid-company policy: services start once the plan is paid. Until then every screen says so,
  * with the way to Plan and payment for those who may open it.
  */
 export function UnpaidBanner({ account }: { account: Account }) {

@@ -9,7 +9,7 @@ import { ADD_ACCOUNT_QUERY } from './loginQuery';
 import { useShownUrl } from './navigation';
 import { useActiveAccount } from './useAccounts';
 
-/** Signed out on a protected route: go to /login with the original full path in `redirect` (§2). */
+/** Signed out on a protected route: go to /login with the original full path in `redirect` (docs/product/screens.md). */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const account = useActiveAccount();
   // The full path, also inside nested routes.
@@ -17,14 +17,14 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const search = useSearch();
   const shown = useShownUrl();
   if (account) return children;
-  // A navigation is on its way (issue 19: the URL is ahead of the screen): the next route's guards decide.
+  // A navigation is on its way (the URL is ahead of the screen): the next route's guards decide.
   if (shown.path !== location) return null;
   const original = search ? `${location}?${search}` : location;
   // '~' makes the path absolute also inside nested routes.
   return <Redirect to={`~/login?redirect=${encodeURIComponent(original)}`} replace />;
 }
 
-/** Signed in on a public route: go to / (§2). Adding another account is the one exception. */
+/** Signed in on a public route: go to / (docs/product/screens.md). Adding another account is the one exception. */
 export function PublicOnly({ children }: { children: ReactNode }) {
   const account = useActiveAccount();
   const search = new URLSearchParams(useSearch());
@@ -38,7 +38,7 @@ export function PublicOnly({ children }: { children: ReactNode }) {
 
 /**
  * /create-account: public, except that the new admin it has just signed in stays on its "first steps" until
- * they leave them (issue 16).
+ * they leave them.
  */
 export function PublicOrFinishingSignup({ children }: { children: ReactNode }) {
   const account = useActiveAccount();
@@ -46,7 +46,7 @@ export function PublicOrFinishingSignup({ children }: { children: ReactNode }) {
   return <PublicOnly>{children}</PublicOnly>;
 }
 
-/** The route shows only when the active account's permissions allow it (§2 table, §6); else not-allowed. */
+/** The route shows only when the active account's permissions allow it (docs/product/roles.md#route-permissions); else not-allowed. */
 export function RequirePermission({ children }: { children: ReactNode }) {
   const account = useActiveAccount();
   // The screen on show (during a navigation the URL is already the next one's).

@@ -1,5 +1,5 @@
 /**
- * Preload on intent (issue 19): a pointer resting on, or the focus reaching, a link to a profile, a document,
+ * Preload on intent: a pointer resting on, or the focus reaching, a link to a profile, a document,
  * a call or a list page starts that route's chunks and first queries (routeTable.ts), so the click that
  * follows only waits for what is left. One listener on the document covers every link, also the ones of
  * screens added later. Never for a route the account may not open (the guards' own check).

@@ -42,8 +42,8 @@ export type LazyScreen = ComponentType & {
 };
 
 /**
- * A screen in its own chunk, loaded with the chunk time-out and errors of §7/§8, together with the text
- * namespaces it uses beyond the ones loaded at start, and (optional) the first queries it reads (issue 19).
+ * A screen in its own chunk, loaded with the chunk time-out and errors of docs/product/errors.md#chunk-loading, together with the text
+ * namespaces it uses beyond the ones loaded at start, and (optional) the first queries it reads.
  * Unlike React.lazy alone the chunk can be started before the screen renders (navigation, hover), and a
  * screen whose chunk is in renders at once, without suspending (no fallback, no reveal throttle).
  */

@@ -1,6 +1,6 @@
 /**
- * Navigations in a transition (issue 19): the URL changes at once, the screen on show stays (with the 3px
- * loading bar, §9) until everything the next route needs is in — its chunks, namespaces and first answers
+ * Navigations in a transition: the URL changes at once, the screen on show stays (with the 3px
+ * loading bar) until everything the next route needs is in — its chunks, namespaces and first answers
  * (routeTable.ts) — and then the next screen shows complete, without a fallback. Back and forward restore the
  * scroll position the page had; the data comes from TanStack Query's cache.
  */

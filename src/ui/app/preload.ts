@@ -1,10 +1,10 @@
 /**
- * The route table's preload, loaded on first use (issue 19): the table is a chunk of its own, so the
+ * The route table's preload, loaded on first use: the table is a chunk of its own, so the
  * signed-out sign-in page does not carry it. Signed in, the first page load fetches it beside the languages.
  *
  * The table (routeTable.ts) knows every screen, and screens, layouts and the navigation preload routes: so
  * nothing below the app imports the table. The app hands its loader in here (App.tsx, `provideRouteTable`),
- * and everyone else reaches the table through this module (no import circle, issue 28).
+ * and everyone else reaches the table through this module (no import circle).
  */
 
 export interface PreloadOptions {

@@ -1,5 +1,5 @@
 /**
- * The query side of a navigation (issue 19), in a chunk of its own with the query client: the sign-in page
+ * The query side of a navigation, in a chunk of its own with the query client: the sign-in page
  * does not load TanStack Query. The route table (routeTable.ts) loads it when a navigation or a preload needs
  * a screen's first queries.
  */
@@ -20,7 +20,7 @@ export interface RouteContext {
 }
 
 /**
- * A screen's first queries (issue 19): query options from the shared factories (`q`, loaded with the query
+ * A screen's first queries: query options from the shared factories (`q`, loaded with the query
  * client in a chunk of its own so the sign-in page does not carry it). Navigation starts them together with
  * the screen's chunk; the screen reads the same queries from the cache.
  */

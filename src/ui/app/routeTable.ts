@@ -1,5 +1,5 @@
 /**
- * What each route needs (issue 19), next to the route table (routes.tsx renders the same screens): the chunks
+ * What each route needs, next to the route table (routes.tsx renders the same screens): the chunks
  * of its layouts and screen, their namespaces and the screen's first queries (declared with the screen in
  * screens.ts). A navigation, a preload on intent and the first page load start all of them at once.
  */

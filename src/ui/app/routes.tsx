@@ -1,4 +1,4 @@
-/** The studio's routes (§2). Unknown paths go to /. */
+/** The studio's routes (docs/product/screens.md). Unknown paths go to /. */
 import { type ComponentType, type ReactNode, Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { homePath } from '../../services/startPage';
@@ -49,14 +49,14 @@ function Index() {
   const account = useActiveAccount();
   // The payment provider returns to the root path with a session_id query: forward it to /return.
   if (new URLSearchParams(search).has('session_id')) return <Redirect to={`/return?${search}`} replace />;
-  // A reviewer whose start page is the desk opens it (issue 30); replace, so Back does not bounce through `/`.
+  // A reviewer whose start page is the desk opens it; replace, so Back does not bounce through `/`.
   const home = account ? homePath(account) : '/';
   if (home !== '/') return <Redirect to={home} replace />;
   return mainScreen(Screens.Customers);
 }
 
 /**
- * Every signed-in route of the shell, under ONE main layout element (issue 25): the layout holds the socket and
+ * Every signed-in route of the shell, under ONE main layout element: the layout holds the socket and
  * the call desk, so it must stay mounted whatever route comes next. When each route built its own layout, a
  * move between a flat route and a nested one (/profile/:id, /entity/:id, whose layout sits one Router deeper)
  * mounted a new layout: a new socket, and the call in progress thrown away.

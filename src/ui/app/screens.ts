@@ -1,7 +1,7 @@
 /**
- * Every screen, each in its own chunk (§7: screens load on demand), with the namespaces it loads and, for the
- * screens a reviewer opens most, the first queries a navigation starts together with the chunk (issue 19;
- * routeTable.ts says which route needs which screen). A screen without declared queries loads chunk and
+ * Every screen, each in its own chunk (screens load on demand), with the namespaces it loads and, for the
+ * screens a reviewer opens most, the first queries a navigation starts together with the chunk
+ * (routeTable.ts says which route needs which screen). A screen without declared queries loads chunk and
  * namespaces only.
  */
 import type { ComponentType, ReactNode } from 'react';

@@ -9,7 +9,7 @@ export type QueryChange = (current: URLSearchParams) => URLSearchParams;
  * A change is computed from the query in the address at that moment. wouter's own setter hands it the query of
  * the render it was made in, so two changes close together, with a render of the screen between them, could
  * build the second from a query without the first and drop it: two filters picked in quick succession kept
- * only the last (the entities spec in CI, session 30).
+ * only the last (seen in the entities end-to-end test in CI).
  */
 export function useAddressQuery(): [URLSearchParams, (change: QueryChange) => void] {
   const [query, setQuery] = useSearchParams();

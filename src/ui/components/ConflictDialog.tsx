@@ -4,7 +4,7 @@ import type { FieldChange } from '../../machines/versionConflict';
 import { Dialog } from './Dialog';
 
 /**
- * A write was refused because someone else changed the object meanwhile (409, issue 12): what changed
+ * A write was refused because someone else changed the object meanwhile (409): what changed
  * (when the reviewer opened it, now, their change), and the two ways on — apply the change again against
  * what is there now, or discard it. What the reviewer typed stays in the form below until they choose.
  */

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ValidationFailure } from '../../machines/validation';
 
-/** The §5 text of a failed validation rule, or undefined; `limits` fill the length messages. */
+/** The text of a failed validation rule (docs/product/validation.md), or undefined; `limits` fill the length messages. */
 export function useValidationText(): (
   failure: ValidationFailure | null | undefined,
   limits?: { min?: number; max?: number },

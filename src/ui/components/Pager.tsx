@@ -20,7 +20,7 @@ export function Pager({
   onChange,
 }: {
   count: number;
-  /** The server's `count_is_estimate`: a long list counted approximately (record 0164). */
+  /** The server's `count_is_estimate`: a long list counted approximately (docs/decisions/0164-keyset-lists.md). */
   estimated?: boolean;
   page: number;
   size: number;

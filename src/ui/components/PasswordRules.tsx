@@ -15,7 +15,7 @@ export const passwordRulesIds = (idPrefix: string) => `${idPrefix}-rules ${idPre
 
 /**
  * The one password rule (contract/passwords.ts), shown the same way wherever a password is chosen
- * (issue 27): its strength and each part of the rule, met or missing, as the password is typed.
+ * as the user types: its strength and each part of the rule, met or missing, as the password is typed.
  */
 export function PasswordRules({ password, idPrefix }: { password: string; idPrefix: string }) {
   const { t } = useTranslation();

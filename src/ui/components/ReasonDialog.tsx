@@ -7,7 +7,7 @@ import { FormDialogFooter } from './FormDialogFooter';
 import { useFormCheck } from './useFormCheck';
 
 /**
- * A confirmation that needs a reason of at least 10 characters (§5): a rejected or blacklisted customer, a
+ * A confirmation that needs a reason of at least 10 characters (docs/product/validation.md): a rejected or blacklisted customer, a
  * rejected document, an overridden alert. The texts are the caller's.
  */
 export function ReasonDialog({

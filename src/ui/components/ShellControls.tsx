@@ -4,7 +4,7 @@ import { LANGUAGES, type Language, switchLanguage } from '../../services/i18n';
 import { useTheme } from '../app/theme';
 import { showError } from '../toaster';
 
-/** The interface language (§1): a native select, light enough for the sign-in page. */
+/** The interface language (docs/product/README.md): a native select, light enough for the sign-in page. */
 export function LanguageSelect() {
   const { t, i18n } = useTranslation();
   return (

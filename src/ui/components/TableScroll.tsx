@@ -11,7 +11,7 @@ function overflowOf(el: HTMLElement): Overflow {
 }
 
 /**
- * A wide table in a narrow window (issue 27, 1024 px): the table scrolls sideways inside its frame, its first
+ * A wide table in a narrow window (1024 px): the table scrolls sideways inside its frame, its first
  * columns stay (`studio-sticky-columns`), and the frame shades the edge that hides columns. `data-overflow`
  * says which side has more: `end`, `start` or `both` (none when the table fits).
  */

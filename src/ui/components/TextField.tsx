@@ -1,6 +1,6 @@
 import { FormGroup, InputGroup, type InputGroupProps, Intent } from '@blueprintjs/core';
 
-/** A labelled text input whose §5 message, when given, marks the field as failed. */
+/** A labelled text input whose validation message, when given, marks the field as failed. */
 export function TextField({
   id,
   label,

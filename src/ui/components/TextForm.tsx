@@ -26,7 +26,7 @@ function DefaultInput({ id, placeholder, value, onValueChange, intent }: TextInp
 }
 
 /**
- * A text to send (a note, a question, a message) with its §5 length rule. What was typed stays when sending
+ * A text to send (a note, a question, a message) with its length rule (docs/product/validation.md#lengths). What was typed stays when sending
  * fails; it is cleared only when `onSubmit` succeeds.
  */
 export function TextForm({

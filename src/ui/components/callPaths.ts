@@ -1,4 +1,4 @@
-/** Addresses of the call screens (§2). */
+/** Addresses of the call screens (docs/product/screens.md). */
 export const callPath = (call: { profile: number; room_id: string; call_id: number }) =>
   `/call/${call.profile}/${call.room_id}/${call.call_id}`;
 

@@ -8,7 +8,7 @@ export { PROFILE_STATUSES, RISK_LEVELS };
 /** The genders the studio offers (stored as these values). */
 export const GENDERS = ['female', 'male', 'other'] as const;
 
-/** Translation keys of the §4 customer statuses and risk levels (their values hold dots and spaces). */
+/** Translation keys of the customer statuses and risk levels (docs/product/states.md) (their values hold dots and spaces). */
 const STATUS_KEYS = {
   Created: 'created',
   Incomplete: 'incomplete',

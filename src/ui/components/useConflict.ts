@@ -19,7 +19,7 @@ interface Pending<T> {
 }
 
 /**
- * Runs writes that carry the version the screen holds (issue 12). A 409 opens the conflict dialog with the
+ * Runs writes that carry the version the screen holds. A 409 opens the conflict dialog with the
  * comparison of `versionConflict.ts`; "Apply my change again" re-sends against the version there now (and
  * can conflict again), "Discard my change" calls `onDiscarded` (the caller reloads). Other errors reach the
  * caller as they are.

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { LogReader, Translate } from '#contract/logText';
 
 /**
- * The reader of logged events (issue 25, point 8): i18next's `t` over the namespaces their sentences and
+ * The reader of logged events: i18next's `t` over the namespaces their sentences and
  * labels live in, and the UI's language. Re-renders with a language change, so logs follow it.
  */
 export function useLogReader(): LogReader {

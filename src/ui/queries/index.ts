@@ -1,5 +1,5 @@
 /**
- * Query options shared by the route table and the screens (issue 19): navigation starts a screen's first
+ * Query options shared by the route table and the screens: navigation starts a screen's first
  * queries with these, and the screen reads the same entries from TanStack Query's cache.
  */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
@@ -15,7 +15,7 @@ export { FIRST_CASES } from '../../services/api/review';
 
 const isId = (id: number) => Number.isInteger(id) && id > 0;
 
-/** The customers list (§2 /customers) for one request. */
+/** The customers list (/customers) for one request. */
 export const customersListQuery = (request: ProfileListParams) =>
   queryOptions({
     queryKey: profileKeys.list(request),
@@ -50,7 +50,7 @@ export const documentsQuery = (profileId: number) =>
     enabled: isId(profileId),
   });
 
-/** One page of the reviewers' desk (issue 30); the navigation to /review starts the first one. */
+/** One page of the reviewers' desk; the navigation to /review starts the first one. */
 export const reviewCasesQuery = (params: CaseListParams) =>
   queryOptions({
     queryKey: reviewKeys.list(params),

@@ -111,7 +111,7 @@ export class World {
   profileIds: number[] = [];
   /** Successful answers, call id → tab ids (must never hold two). */
   answers = new Map<number, number[]>();
-  /** The company routes calls one agent at a time (issue 29): only the agent offered a call rings. */
+  /** The company routes calls one agent at a time: only the agent offered a call rings. */
   oneAtATime = false;
   private adminToken = '';
   private nextId = 1;
@@ -229,7 +229,7 @@ export class World {
     });
   }
 
-  /** An admin closes a talking call (issue 25): its agent's tab must end it, the agent be free again. */
+  /** An admin closes a talking call: its agent's tab must end it, the agent be free again. */
   async adminCloses(callId: number) {
     await this.http('POST', `/api/v2/videocall/${callId}/close`, await this.admin(), {
       status: 8,
@@ -513,7 +513,7 @@ export class World {
           .select({ id: videoCalls.id })
           .from(videoCalls)
           .where(and(eq(videoCalls.companyId, COMPANY), eq(videoCalls.status, CALL_STATUS_WAITING)));
-        // Issue 25: with its agent and customer gone past their grace periods, no call is left talking (nor
+        // With its agent and customer gone past their grace periods, no call is left talking (nor
         // hung up without a status).
         const talking = await ctx.db
           .select({ id: videoCalls.id })

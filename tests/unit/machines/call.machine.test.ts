@@ -24,6 +24,7 @@ const events = [
   { type: 'PEER.CONNECTED' },
   { type: 'PEER.LOST' },
   { type: 'PEER.FAILED' },
+  { type: 'PEER.RECONNECTING', at: 1_000 },
   { type: 'MEDIA.DENIED' },
   { type: 'RETRY' },
   { type: 'HANG_UP' },
@@ -85,6 +86,7 @@ describe('call machine: every path of the model', () => {
       '{"live":"connecting"}',
       '{"live":"inCall"}',
       '{"live":"peerLost"}',
+      '{"live":"reconnecting"}',
       '{"live":"connectionFailed"}',
       '{"live":"cameraDenied"}',
       '{"live":"stopping"}',
@@ -135,7 +137,7 @@ describe('call machine', () => {
     expect(notices.at(-1)).toEqual(['done']);
   });
 
-  it('saves the reason picked with the status (issue 29); another status clears it, its list differs', async () => {
+  it('saves the reason picked with the status; another status clears it, its list differs', async () => {
     const { actor, effects } = sut();
     actor.start();
     actor.send({ type: 'ANSWER' });
@@ -163,7 +165,7 @@ describe('call machine', () => {
     });
   });
 
-  it('keeps the quality samples the session reports during the call (issue 29), for the end screen', async () => {
+  it('keeps the quality samples the session reports during the call, for the end screen', async () => {
     const { actor, effects } = sut();
     actor.start();
     const sample = { width: 640, height: 480, fps: 30, loss_pct: 0, kbps: 900, audio_level: 0.2 };

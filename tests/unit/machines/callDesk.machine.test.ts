@@ -128,7 +128,7 @@ describe('call desk', () => {
     expect(ringingCall()).toBe(1);
   });
 
-  it('passes what the customer receives on to the call (issue 29 point 6)', async () => {
+  it('passes what the customer receives on to the call', async () => {
     const { actor, answers } = desk();
     actor.send({ type: 'AVAILABILITY', canAnswer: true });
     actor.send({ type: 'CALL.INCOMING', call: waiting(1, 1) });

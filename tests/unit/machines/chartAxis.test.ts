@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tallestBar, valueAxis } from '../../../src/machines/chartAxis';
 
-describe('the value axis of the statistics charts (issue 27: bars never touch the top)', () => {
+describe('the value axis of the statistics charts (bars never touch the top)', () => {
   it.each([
     [0, 1],
     [1, 2],

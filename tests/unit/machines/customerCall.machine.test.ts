@@ -26,6 +26,7 @@ const events = [
   { type: 'ANSWERED', agent_name: 'Umut Agent' },
   { type: 'PEER.CONNECTED' },
   { type: 'PEER.LOST' },
+  { type: 'PEER.RECONNECTING' },
   { type: 'RETRY' },
   { type: 'LEAVE' },
   { type: 'ENDED' },
@@ -68,6 +69,7 @@ describe('customer call machine: every path of the model', () => {
     ])
       expect(reached.has(JSON.stringify(state)), state).toBe(true);
     expect(reached.has(JSON.stringify({ live: 'inCall' }))).toBe(true);
+    expect(reached.has(JSON.stringify({ live: 'reconnecting' }))).toBe(true);
   });
 });
 

@@ -81,7 +81,7 @@ describe('sample business entities', () => {
     ]);
   });
 
-  it('has the questionnaire sort orders 1 to 10 (SPEC §9)', () => {
+  it('has the questionnaire sort orders 1 to 10', () => {
     expect(ENTITY_QUESTIONS.map((q) => q.sort_order)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(ENTITY_QUESTIONS.map((q) => q.id)).toEqual([...QUESTION_IDS]);
   });

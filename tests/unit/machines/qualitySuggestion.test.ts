@@ -1,4 +1,4 @@
-/** The end screen's offer when the call was poor (issue 29 point 6), and the thresholds it stands on. */
+/** The end screen's offer when the call was poor, and the thresholds it stands on. */
 import { describe, expect, it } from 'vitest';
 import {
   callIssues,

@@ -126,7 +126,7 @@ describe('AccountStore', () => {
   });
 });
 
-describe('sign-out listeners (server-side sessions, issue 20)', () => {
+describe('sign-out listeners (server-side sessions)', () => {
   it('names the accounts signed out by logout, Remove and Logout All, each once', () => {
     const third = sampleAccount({ company_id: 3, email: 'ops@initech.test', access: 'token-initech' });
     const { store } = storeWith(acme, globex, third);

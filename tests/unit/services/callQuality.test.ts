@@ -1,5 +1,5 @@
 /**
- * Call quality from WebRTC statistics (issue 29 point 6): two successive getStats() snapshots make one sample.
+ * Call quality from WebRTC statistics: two successive getStats() snapshots make one sample.
  * The snapshots are shaped as Chromium reports them (inbound-rtp of audio and video, with the fields read).
  */
 import { describe, expect, it } from 'vitest';

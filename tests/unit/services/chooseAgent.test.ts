@@ -1,4 +1,4 @@
-/** One-at-a-time routing's choice of the agent (issue 29, point 4): the pure chooser with a seeded random source. */
+/** One-at-a-time routing's choice of the agent: the pure chooser with a seeded random source. */
 import { describe, expect, it } from 'vitest';
 import {
   chooseAgent,

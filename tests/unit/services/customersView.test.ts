@@ -60,7 +60,7 @@ describe('customers list view in the URL', () => {
   });
 });
 
-describe('quick add id (§7, §9)', () => {
+describe('quick add id', () => {
   it('is qa_ and 10 to 20 letters and digits', async () => {
     const { quickAddId } = await import('../../../src/services/api/profileWrites');
     const { QUICK_ADD_ID_PATTERN } = await import('#contract/constants');

@@ -124,7 +124,7 @@ describe('http client', () => {
     expect(events).toEqual([{ type: 'session.ended', email: 'agent@acme.test', reason: null }]);
   });
 
-  it("401 of an ended session carries the server's reason (issue 27)", async () => {
+  it("401 of an ended session carries the server's reason", async () => {
     const { api } = setup();
     await failure(api.get('profile/disabled').json());
     expect(events).toEqual([{ type: 'session.ended', email: 'agent@acme.test', reason: 'disabled' }]);
@@ -184,7 +184,7 @@ describe('http client', () => {
   });
 });
 
-describe('endServerSession (issue 20)', () => {
+describe('endServerSession', () => {
   it('posts the logout of the account’s own server with its token, and never fails', async () => {
     const calls: [string, RequestInit | undefined][] = [];
     const send = (async (url: string, init?: RequestInit) => {

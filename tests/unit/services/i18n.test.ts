@@ -74,7 +74,7 @@ describe('locales', () => {
   });
 });
 
-describe('language detection (§1)', () => {
+describe('language detection', () => {
   it('prefers the stored choice', () => {
     expect(detectLanguage('tr', ['en-US'])).toBe('tr');
     expect(detectLanguage('en-US', ['tr-TR'])).toBe('en-US');

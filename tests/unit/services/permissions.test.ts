@@ -22,7 +22,7 @@ const table: [path: string, permission: Permission][] = [
   ['/company-settings', 'view_company_page'],
 ];
 
-describe('route permissions (§2)', () => {
+describe('route permissions', () => {
   it.each(table)('%s needs %s', (path, permission) => {
     expect(ruleFor(path)?.permission).toBe(permission);
     expect(canVisit(path, everything)).toBe(true);

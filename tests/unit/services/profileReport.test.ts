@@ -293,7 +293,7 @@ describe('profile report PDF', () => {
     expect(raw).toContain('/DCTDecode');
   });
 
-  it('prints the SHA-256 of each stored recording and document page (issue 25)', () => {
+  it('prints the SHA-256 of each stored recording and document page', () => {
     const recordingHash = 'a'.repeat(64);
     const pageHash = 'b'.repeat(64);
     const data: ReportData = {
@@ -317,7 +317,7 @@ describe('profile report PDF', () => {
     expect(rows).toContainEqual(['Page 1 SHA-256', pageHash]);
   });
 
-  it('lists the review decisions with the reason code in the reader’s language, the note and both reviewers (issue 30)', async () => {
+  it('lists the review decisions with the reason code in the reader’s language, the note and both reviewers', async () => {
     const en = build(expanded).model.sections.find((s) => s.id === 'decisions');
     expect(en?.title).toBe('Review decisions');
     expect(en?.blocks).toEqual([

@@ -4,7 +4,7 @@ import { expectedWaitSeconds } from '../../../server/realtime/queueEstimate';
 const wait = (position: number, free: number, onDuty: number) =>
   expectedWaitSeconds({ position, free, onDuty, handlingSeconds: 300 });
 
-describe('a waiting customer’s expected wait (issue 25)', () => {
+describe('a waiting customer’s expected wait', () => {
   it('is nothing for the customers the free Online agents are being rung for', () => {
     expect(wait(1, 1, 1)).toBe(0);
     expect(wait(2, 2, 3)).toBe(0);

@@ -72,7 +72,7 @@ describe('recordings kept in the browser', () => {
   });
 });
 
-describe('an upload the server refuses (issue 25, point 6)', () => {
+describe('an upload the server refuses', () => {
   it('tells the agent the quota, the upload limits or a stored recording in the studio language', async () => {
     const { default: i18next } = await import('i18next');
     const { readFileSync } = await import('node:fs');

@@ -8,7 +8,7 @@ const account = (start_page: StartPage, permissions: string[], role = 'User') =>
   role,
 });
 
-describe('homePath (issue 30: where `/` takes the signed-in user)', () => {
+describe('homePath (where `/` takes the signed-in user)', () => {
   it('takes a reviewer who chose the desk to /review', () => {
     expect(homePath(account('review', ['view_profiles_page', 'review_profiles']))).toBe('/review');
     // The desk needs no customers permission: a desk-only reviewer goes there too.

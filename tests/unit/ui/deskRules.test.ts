@@ -1,6 +1,7 @@
-/** The desk's rules as the studio shows them (issue 30): src/ui/screens/review/deskRules.ts. */
+/** The desk's rules as the studio shows them: src/ui/screens/review/deskRules.ts. */
 import { describe, expect, it } from 'vitest';
 import type { ReasonCode, ReviewCase } from '#contract/review';
+import { HOUR_MS } from '#contract/time';
 import {
   bulkSplit,
   decisionProblem,
@@ -68,8 +69,8 @@ describe('time left', () => {
   const at = (hoursFromNow: number, state: ReviewCase['state'] = 'open', overdue = false) => ({
     state,
     overdue,
-    due_at: new Date(now + hoursFromNow * 3_600_000).toISOString(),
-    created_at: new Date(now + hoursFromNow * 3_600_000 - 24 * 3_600_000).toISOString(),
+    due_at: new Date(now + hoursFromNow * HOUR_MS).toISOString(),
+    created_at: new Date(now + hoursFromNow * HOUR_MS - 24 * HOUR_MS).toISOString(),
   });
   it('is green with a quarter or more of the SLA left, amber under it, red past due', () => {
     expect(timeLeft(at(12), now, 24).tone).toBe('ok');
@@ -87,7 +88,7 @@ describe('time left', () => {
     expect(timeLeft(at(3, 'awaiting_customer'), now, 24).tone).toBe('stopped');
   });
   it('splits a duration into hours and minutes', () => {
-    expect(hoursMinutes(3 * 3_600_000 + 5 * 60_000 + 59_000)).toEqual({ hours: 3, minutes: 5 });
+    expect(hoursMinutes(3 * HOUR_MS + 5 * 60_000 + 59_000)).toEqual({ hours: 3, minutes: 5 });
     expect(hoursMinutes(-90 * 60_000)).toEqual({ hours: 1, minutes: 30 });
   });
 });

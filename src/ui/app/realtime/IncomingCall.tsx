@@ -26,7 +26,7 @@ function Ringing({ call, desk }: { call: ActorRefFrom<typeof callMachine>; desk:
   // One-at-a-time routing: the offer as the server last said (it moves on when the time is up).
   const expiresAt = useSelector(desk, (s) => offerOf(s.context, snapshot.context.call.call_id)?.expires_at);
   const secondsLeft = useSecondsLeft(expiresAt);
-  // The room is learnt from the answer's acknowledgement only (issue 25): until then, the call screen's address
+  // The room is learnt from the answer's acknowledgement only: until then, the call screen's address
   // holds a placeholder.
   const path = callPath({ ...snapshot.context.call, room_id: snapshot.context.room ?? 'answering' });
   if (snapshot.status !== 'active') return null;

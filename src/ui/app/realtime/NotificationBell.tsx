@@ -1,5 +1,5 @@
 /**
- * The bell of the top bar (issue 30): my unread notifications as a count, live over the socket; opening it
+ * The bell of the top bar: my unread notifications as a count, live over the socket; opening it
  * lists the newest (who mentioned me, on which profile, when, a snippet), each a link to the profile that marks
  * it read; "Mark all read".
  */

@@ -1,5 +1,5 @@
 /**
- * The socket's profile side for views (issue 12): who else has a profile open and what they change. Accounts
+ * The socket's profile side for views: who else has a profile open and what they change. Accounts
  * with the calls area share the call desk's socket; accounts that only review profiles (`view_profiles_page`,
  * e.g. a Restricted User) get a socket of their own here, without the call desk's machines.
  */
@@ -77,7 +77,7 @@ export function useProfileLive(profileId: number): ProfileLive {
 export const REVIEW_LIVE_GATHER_MS = 200;
 
 /**
- * The reviewers' desk live (issue 30): every `review.case_changed` (and a reconnect) marks the desk's cached
+ * The reviewers' desk live: every `review.case_changed` (and a reconnect) marks the desk's cached
  * cases stale, so the list and the profile's case panel show what the server holds, without a reload. Events
  * are gathered for a moment and read once: fifty reviewers at work send many, and the press of Next case sends
  * one while its profile opens (read then, the desk's answers would interrupt the profile's rendering; a moment

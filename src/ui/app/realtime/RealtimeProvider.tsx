@@ -129,6 +129,7 @@ function createDesk(account: Account, t: TFunction): Omit<RealtimeDesk, 'connect
           }),
         ),
       notifyFailed: (_, detail) => void showError(detail ?? t('messages.error')),
+      notifyConnectionGaveUp: () => void showError(t('messages.connectionGaveUp')),
     },
   });
   const availability = createActor(
@@ -176,7 +177,7 @@ function Connected({ account, children }: { account: Account; children: ReactNod
 
 /**
  * Connects accounts that may visit the calls area (agents and supervisors) with the call desk; accounts that
- * only review profiles get a socket for profile presence alone (issue 12).
+ * only review profiles get a socket for profile presence alone.
  */
 export function RealtimeProvider({ account, children }: { account: Account; children: ReactNode }) {
   if (!account.permissions.includes('view_calls_page')) {

@@ -18,7 +18,7 @@ export type { ViewerImage };
 const FOCUSABLE = 'a[href], button:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /**
- * The full-screen image viewer (SPEC §1): `open(images, index)` shows one image of a group. Keys: Escape or
+ * The full-screen image viewer (docs/product/README.md): `open(images, index)` shows one image of a group. Keys: Escape or
  * q close, ArrowLeft/h and ArrowRight/l move, + - 0 zoom, r rotates; the wheel (scroll) closes. Controls
  * hide after 3500 ms without mouse movement. Focus stays inside while open and returns where it was.
  */

@@ -133,7 +133,7 @@ export function useErrorText() {
   };
 }
 
-/** /create-account (§2 public, §1 self-service account creation; issue 16). */
+/** /create-account: self-service account creation, a public route (docs/product/screens.md#routes). */
 export function CreateAccountScreen() {
   const { t } = useTranslation('signup');
   const { t: ts } = useTranslation('screens');

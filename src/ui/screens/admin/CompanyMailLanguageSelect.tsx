@@ -7,7 +7,7 @@ import { getCompanyMailLanguage, mailKeys, setCompanyMailLanguage } from '../../
 import { showError, showSuccess } from '../../toaster';
 
 /**
- * The language of the company's e-mail to users who chose none of their own (issue 32, record 0161): saved on
+ * The language of the company's e-mail to users who chose none of their own (docs/decisions/0161-mail-templates.md): saved on
  * the server at once (PUT /mail/language), the select showing the server's value.
  */
 export function CompanyMailLanguageSelect() {

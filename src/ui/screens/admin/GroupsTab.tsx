@@ -28,7 +28,7 @@ import { useFormCheck } from '../../components/useFormCheck';
 import { showSuccess } from '../../toaster';
 import { useAdminErrorText } from './useAdminErrors';
 
-/** Groups of the company with the page permissions they add to their members' role (§6). */
+/** Groups of the company with the page permissions they add to their members' role (docs/product/roles.md). */
 export function GroupsTab() {
   const { t } = useTranslation('admin');
   const { t: tc } = useTranslation();

@@ -38,7 +38,7 @@ const KNOWN_DETAILS: Record<string, 'notFailed' | 'codeExpired' | 'notFound'> = 
   [MAIL_DETAILS.notFound]: 'notFound',
 };
 
-/** The company's e-mail (issue 32): each message's state and the relay's answer, a retry, the templates. */
+/** The company's e-mail: each message's state and the relay's answer, a retry, the templates. */
 export function MailTab() {
   const { t } = useTranslation('admin');
   const { t: paging } = useTranslation('admin', { keyPrefix: 'paging' });

@@ -6,7 +6,7 @@ import { studioConfig } from '../../../services/config';
 import { PasskeyDialog } from '../settings/PasskeyDialog';
 
 /**
- * 400 "Passkey Registration Required" at sign-in (issue 26): the company requires passkeys and the user has
+ * 400 "Passkey Registration Required" at sign-in: the company requires passkeys and the user has
  * none. The restricted session the server gave registers one (with the password just typed); then the user
  * signs in again with it.
  */

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { PasswordResetForm } from './PasswordResetForm';
 
-/** §8 400 "Password Reset Required": the reset-password dialog, opened once. */
+/** 400 "Password Reset Required": the reset-password dialog, opened once. */
 export function ForcedPasswordResetDialog({
   isOpen,
   email,

@@ -13,7 +13,7 @@ const TwoFactorPanel = lazy(() =>
 );
 
 /**
- * §8 400 "Two Factor Reset Required" at sign-in: the two-factor setup with the restricted session the server
+ * 400 "Two Factor Reset Required" at sign-in: the two-factor setup with the restricted session the server
  * gave; when it succeeds that session ends and the user signs in again with a code.
  */
 export function ForcedTwoFactorDialog({

@@ -74,7 +74,7 @@ function useSessionErrorText() {
   };
 }
 
-/** /login (§2, §4 Login): credentials, then a region, a code or a photo when the server asks for them. */
+/** /login (docs/product/states.md#sign-in): credentials, then a region, a code or a photo when the server asks for them. */
 export function LoginScreen() {
   const { t } = useTranslation('auth');
   const { t: ts } = useTranslation('screens');

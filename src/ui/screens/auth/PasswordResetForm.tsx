@@ -17,7 +17,7 @@ import { useValidationText } from '../../components/FieldMessage';
 import { PasswordRules, passwordRulesIds } from '../../components/PasswordRules';
 import { useFormCheck } from '../../components/useFormCheck';
 
-/** E-mail → code → new password (§5 rules); used on /reset-password and in the forced reset dialog. */
+/** E-mail → code → new password (docs/product/validation.md#passwords); used on /reset-password and in the forced reset dialog. */
 export function PasswordResetForm({
   email: initialEmail,
   code: initialCode = '',

@@ -2,7 +2,7 @@ import { Button, Intent, Radio, RadioGroup } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** The region choice of sign-in (§4): the account exists in more than one region. */
+/** The region choice of sign-in (docs/product/states.md): the account exists in more than one region. */
 export function RegionChoice({
   regions,
   onChoose,

@@ -6,8 +6,8 @@ import { AuthLayout } from './AuthLayout';
 import { PasswordResetForm } from './PasswordResetForm';
 
 /**
- * /reset-password (§5, §7): a code by e-mail, then a new password; back to sign-in when done. An invitation
- * link carries its code: the page is then the new user's "Set your password" (issue 27).
+ * /reset-password (docs/product/validation.md, docs/product/api.md): a code by e-mail, then a new password; back to sign-in when done. An invitation
+ * link carries its code: the page is then the new user's "Set your password".
  */
 export function ResetPasswordScreen() {
   const { t } = useTranslation('auth');

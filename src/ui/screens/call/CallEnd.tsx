@@ -25,7 +25,7 @@ import { BackToCalls } from './BackToCalls';
 
 type CallRef = ActorRefFrom<typeof callMachine>;
 
-/** A guided procedure (issue 29): the company's reasons and the steps of the call. */
+/** A guided procedure: the company's reasons and the steps of the call. */
 export interface Guide {
   procedure: IdentProcedure;
   steps: ActorRefFrom<typeof identStepsMachine>;
@@ -45,7 +45,7 @@ export function CallEnd({ call, guide }: { call: CallRef; guide: Guide | null })
   if (snapshot.matches('ending') || snapshot.matches('saving')) {
     const saving = snapshot.matches('saving');
     const completeBlocked = guide !== null && missing.length > 0;
-    // A poor call (issue 29 point 6) offers the matching status and abort reason, and lists that reason first.
+    // A poor call offers the matching status and abort reason, and lists that reason first.
     const suggestion = qualitySuggestion(
       quality,
       guide?.procedure.abort_reasons ?? [],

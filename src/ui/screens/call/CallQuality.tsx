@@ -1,6 +1,6 @@
 import { Icon, Intent, Tag } from '@blueprintjs/core';
 import { useSelector } from '@xstate/react';
-import { useId, useMemo } from 'react';
+import { useId, useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import {
@@ -10,11 +10,12 @@ import {
   summarizeQuality,
 } from '#contract/callQualityRules';
 import type { callMachine } from '../../../machines/call.machine';
+import { callPaths } from '../../../services/callPath';
 
 const NO_ISSUES: readonly QualityIssue[] = [];
 
 /**
- * What each side of the call receives right now (issue 29 point 6): the agent's own reception and the customer's
+ * What each side of the call receives right now: the agent's own reception and the customer's
  * (told live by the server), each with resolution, frame rate, packet loss and bitrate of the last sample, in
  * warning colour with a warning icon when past its threshold, and what the call so far was poor in
  * (contract/callQualityRules.ts).
@@ -25,9 +26,18 @@ export function CallQuality({ call }: { call: ActorRefFrom<typeof callMachine> }
   const samples = useSelector(call, (s) => s.context.quality);
   const customer = useSelector(call, (s) => s.context.customerQuality);
   const ownIssues = useMemo(() => summarizeQuality(samples)?.issues ?? NO_ISSUES, [samples]);
+  const callId = useSelector(call, (s) => s.context.call.call_id);
+  const path = useSyncExternalStore(callPaths.subscribe, () => callPaths.get(callId));
   if (!inCall) return null;
   return (
     <section className="studio-call-quality" aria-label={t('quality.label')} data-testid="call-quality">
+      {path && (
+        <p className="studio-call-quality-path" data-testid="call-path" data-path={path}>
+          <Tag minimal round icon={path.startsWith('turn') ? 'shield' : 'exchange'}>
+            {t('quality.path.label')}: {t(`quality.path.${path}`)}
+          </Tag>
+        </p>
+      )}
       <QualityRow
         side="agent"
         title={t('quality.agentReceives')}

@@ -8,7 +8,7 @@ import { callPath } from '../../components/callPaths';
 import { CallView } from './CallView';
 import { useDeskCall } from './useCall';
 
-/** call/:customerID/:roomID/:callID (§2): the live call this window answered. */
+/** call/:customerID/:roomID/:callID (docs/product/screens.md): the live call this window answered. */
 export function CallScreen() {
   const { t } = useTranslation('calls');
   const { t: ts } = useTranslation('screens');

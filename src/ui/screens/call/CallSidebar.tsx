@@ -34,7 +34,7 @@ export function CallSidebar({
 }: {
   call: CallRef;
   remoteVideo: RefObject<HTMLVideoElement | null>;
-  /** The guided procedure's steps (issue 29), null when the company's procedure is not guided. */
+  /** The guided procedure's steps, null when the company's procedure is not guided. */
   steps: StepsRef | null;
 }) {
   const { call: queued } = useSelector(call, (s) => s.context);
@@ -235,6 +235,6 @@ function Notes({ callId, closed }: { callId: number; closed: boolean }) {
   );
 }
 
-/** §5: notes are 10 to 200 characters. */
+/** Notes are 10 to 200 characters (docs/product/validation.md#lengths). */
 const NOTE_MIN = 10;
 const NOTE_MAX = 200;

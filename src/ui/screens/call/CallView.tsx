@@ -33,6 +33,7 @@ import { BackToCalls } from './BackToCalls';
 import { CallEnd, type Guide } from './CallEnd';
 import { CallQuality } from './CallQuality';
 import { CallSidebar } from './CallSidebar';
+import { ReconnectingBanner } from './ReconnectingBanner';
 import type { StepsRef } from './StepsPanel';
 import { useCallStreams } from './useCall';
 import './call.css';
@@ -40,7 +41,7 @@ import './call.css';
 type CallRef = ActorRefFrom<typeof callMachine>;
 
 /**
- * The live call. On a guided procedure (issue 29) the steps run in an identSteps actor shared by the sidebar's
+ * The live call. On a guided procedure the steps run in an identSteps actor shared by the sidebar's
  * steps panel and the end screen.
  */
 export function CallView({ call }: { call: CallRef }) {
@@ -102,7 +103,7 @@ function GuidedCallView({
 }
 
 /**
- * The customer's side of the guided call (issue 29): the step shown goes to their page, and the results their
+ * The customer's side of the guided call: the step shown goes to their page, and the results their
  * entries record (a code, a serial number) come back into the steps.
  */
 function useCustomerSide(callId: number, steps: StepsRef) {
@@ -193,7 +194,7 @@ function CallLayout({
 
 function CallStateTag({ call }: { call: CallRef }) {
   const { t } = useTranslation('calls');
-  const inCall = useSelector(call, (s) => s.matches({ live: 'inCall' }));
+  const inCall = useSelector(call, (s) => s.matches({ live: 'inCall' }) || s.hasTag('reconnecting'));
   const startedAt = useRef<string | null>(null);
   if (inCall && !startedAt.current) startedAt.current = new Date().toISOString();
   const duration = useWaited(startedAt.current);
@@ -265,10 +266,17 @@ function CallStatePanel({ call, guide }: { call: CallRef; guide: Guide | null })
       </div>
     );
   if (snapshot.matches({ live: 'inCall' })) return <div className="studio-actions">{hangUp}</div>;
+  if (snapshot.hasTag('reconnecting')) return <ReconnectingBanner call={call} />;
   if (snapshot.matches({ live: 'cameraDenied' }))
     return failure(Intent.DANGER, tc('messages.noCameraPermission'), t('call.cameraDeniedHelp'));
   if (snapshot.matches({ live: 'connectionFailed' }))
     return failure(Intent.DANGER, tc('messages.connectionFailed'), t('call.connectionFailedHelp'));
+  if (snapshot.matches({ live: 'iceFailed' }))
+    return failure(
+      Intent.DANGER,
+      tc('messages.connectionFailed'),
+      t(`call.iceFailed.${snapshot.context.iceFailure ?? 'noPath'}`),
+    );
   if (snapshot.matches({ live: 'peerLost' }))
     return failure(Intent.WARNING, tc('messages.connectionLost'), t('call.peerLostHelp'));
   if (snapshot.matches({ live: 'stopping' })) return <Working text={t('call.stopping')} />;

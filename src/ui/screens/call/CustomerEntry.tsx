@@ -18,7 +18,7 @@ function useCustomerResult(callId: number, kind: StepKind, result: string | unde
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /**
- * What the customer typed on their page for the step shown (issue 29): the serial number with the server's
+ * What the customer typed on their page for the step shown: the serial number with the server's
  * comparison, or the second-channel code, which the agent sends from here.
  */
 export function CustomerEntry({

@@ -24,7 +24,7 @@ import { CustomerEntry } from './CustomerEntry';
 export type StepsRef = ActorRefFrom<typeof identStepsMachine>;
 
 /**
- * The guided procedure beside the video (issue 29 point 2): the steps in order, the current one with what to
+ * The guided procedure beside the video: the steps in order, the current one with what to
  * ask and capture (screenshots of the customer's video while the call is live), and Passed / Failed. The rules
  * are the identSteps machine's; this only shows them.
  */

@@ -32,7 +32,7 @@ import { useNow } from './InstantStatsPanel';
 /**
  * Every agent of the company with availability, time in that state and current call. Supervisors see it;
  * an admin may also change another agent's availability, and whoever may manage calls close an agent's call
- * with a status and a reason (issue 25; the server checks both too).
+ * with a status and a reason (the server checks both too).
  */
 export function AgentBoard({ agents }: { agents: readonly BoardAgent[] }) {
   const { t } = useTranslation('calls');

@@ -12,7 +12,7 @@ import { useInstantStats } from './useInstantStats';
 import { WaitingQueue } from './WaitingQueue';
 import './calls.css';
 
-/** calls (§2): live (queue, instant stats, agents, recordings to upload) and the detailed statistics. */
+/** calls (docs/product/screens.md): live (queue, instant stats, agents, recordings to upload) and the detailed statistics. */
 export function CallsScreen() {
   const { t } = useTranslation('screens');
   const { t: tc } = useTranslation('calls');

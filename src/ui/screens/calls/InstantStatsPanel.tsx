@@ -27,7 +27,7 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
   );
 }
 
-/** Instant stats (issue 8): pushed by the server as they change; waits count up between pushes. */
+/** Instant stats: pushed by the server as they change; waits count up between pushes. */
 export function InstantStatsPanel({ stats }: { stats: InstantStats | null }) {
   const { t } = useTranslation('calls');
   const now = useNow();

@@ -9,7 +9,7 @@ import { useWaited } from '../../components/useWaited';
 
 /**
  * The customers waiting now, oldest first, as the server pushes them; with one-at-a-time routing, also whom each
- * is being offered to (issue 29).
+ * is being offered to.
  */
 export function WaitingQueue({ desk }: { desk: RealtimeDesk['desk'] }) {
   const { t } = useTranslation('calls');

@@ -13,8 +13,8 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { IpAllowListEntry } from '#contract/ipAllowList';
 import { MAX_ALLOWLIST_LABEL, parseRange, type RangeProblem } from '#contract/ipRanges';
-import type { IpWhitelistEntry } from '#contract/ipWhitelist';
 import {
   addAllowListEntry,
   deleteAllowListEntry,
@@ -42,10 +42,10 @@ type PendingLockout =
   | { kind: 'delete'; entry: string; address: string; id: number };
 
 /**
- * The IP allow-list tab (issue 15): the caller's address, the list, add with the shared rules of
+ * The IP allow-list tab: the caller's address, the list, add with the shared rules of
  * `contract/ipRanges`, delete with a confirmation, and the lock-out warning (a 409 of the server) that sends
- * `confirm_lockout` only once the admin agrees. Failures show the server's detail and are re-thrown (§8) to
- * the form, which keeps what was typed; the list and the address reload after each change (§7).
+ * `confirm_lockout` only once the admin agrees. Failures show the server's detail and are re-thrown (docs/product/errors.md) to
+ * the form, which keeps what was typed; the list and the address reload after each change (docs/product/api.md).
  */
 export function AllowListTab() {
   const { t } = useTranslation('allowlist');
@@ -58,7 +58,7 @@ export function AllowListTab() {
     queryFn: ({ signal }) => listAllowList({ signal }),
   });
   const me = useQuery({ queryKey: ipAllowListKeys.me(), queryFn: ({ signal }) => getMyAddress({ signal }) });
-  const [deleting, setDeleting] = useState<IpWhitelistEntry | null>(null);
+  const [deleting, setDeleting] = useState<IpAllowListEntry | null>(null);
   const [lockout, setLockout] = useState<PendingLockout | null>(null);
   const [busy, setBusy] = useState(false);
   const [formKey, setFormKey] = useState(0);
@@ -281,10 +281,10 @@ function EntryTable({
   busy,
   onDelete,
 }: {
-  entries: IpWhitelistEntry[];
+  entries: IpAllowListEntry[];
   isAdmin: boolean;
   busy: boolean;
-  onDelete: (entry: IpWhitelistEntry) => void;
+  onDelete: (entry: IpAllowListEntry) => void;
 }) {
   const { t } = useTranslation('allowlist');
   const formatDate = useFormat().dateTime;

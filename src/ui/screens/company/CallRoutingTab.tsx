@@ -9,6 +9,7 @@ import {
   OFFER_SECONDS,
 } from '#contract/callRouting';
 import { callRoutingKeys, getCallRouting, setCallRouting } from '../../../services/api/callRouting';
+import { CallNetworkCard } from './CallNetworkCard';
 import { CompanySettingCard, useCompanySetting } from './CompanySettingCard';
 
 export function CallRoutingTabTitle() {
@@ -22,12 +23,13 @@ export function CallRoutingTab() {
     <>
       <RoutingCard />
       <JoinLinksCard />
+      <CallNetworkCard />
     </>
   );
 }
 
 /**
- * Call routing (issue 29): ring every free agent, or offer each waiting call to one agent at a time for some
+ * Call routing: ring every free agent, or offer each waiting call to one agent at a time for some
  * seconds. Admins change it; the bounds are the contract's, the server checks them again.
  */
 function RoutingCard() {

@@ -15,7 +15,7 @@ import './company.css';
 import './icons';
 
 /**
- * /company-settings (§2, view_company_page): the company's configuration in tabs: webhooks, the IP
+ * /company-settings (view_company_page): the company's configuration in tabs: webhooks, the IP
  * allow-list, plan and payment, sign-in, the identification procedure, evidence retention, call routing and,
  * for Admins, the reviewers' desk.
  */

@@ -5,7 +5,6 @@ import {
   Checkbox,
   DialogBody,
   DialogFooter,
-  Drawer,
   FormGroup,
   H4,
   H5,
@@ -36,7 +35,7 @@ import {
   sendTestEvent,
   webhookKeys,
 } from '../../../services/api/webhooks';
-import { Dialog } from '../../components/Dialog';
+import { Dialog, Drawer } from '../../components/Dialog';
 import { useErrorText } from '../../components/useErrorText';
 import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
@@ -261,7 +260,7 @@ function DeliveryLog({ endpoint, isAdmin }: { endpoint: WebhookEndpoint; isAdmin
   });
   const rows = logs.data?.pages.flatMap((p) => p.results) ?? [];
 
-  /** §8: a failed retry shows the server's detail. */
+  /** A failed retry shows the server's detail. */
   const retry = async (ids: number[]) => {
     setBusy(true);
     try {

@@ -15,7 +15,7 @@ import { TextField } from '../../components/TextField';
 import { useErrorText } from '../../components/useErrorText';
 import { showError, showSuccess } from '../../toaster';
 
-/** Add or edit an endpoint: URL (§5 "Please type a valid url"), description, subscribed events (none: all). */
+/** Add or edit an endpoint: URL ("Please type a valid url"), description, subscribed events (none: all). */
 export function EndpointDialog({
   endpoint,
   onClose,

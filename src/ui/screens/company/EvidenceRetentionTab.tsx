@@ -10,7 +10,7 @@ export function EvidenceRetentionTabTitle() {
 }
 
 /**
- * Evidence (issue 29): how many days the company keeps a call's recording and screenshots. Admins change it;
+ * Evidence: how many days the company keeps a call's recording and screenshots. Admins change it;
  * the bounds are the contract's, the server checks them again.
  */
 export function EvidenceRetentionTab() {

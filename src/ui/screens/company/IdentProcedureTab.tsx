@@ -66,7 +66,7 @@ export function IdentProcedureTabTitle() {
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 /**
- * The identification procedure (issue 29 point 1): Admins reorder, add and remove steps, set what each needs,
+ * The identification procedure: Admins reorder, add and remove steps, set what each needs,
  * edit the question pool, the reasons and the consent text, and save (If-Match); others read it. The editing
  * rules are in machines/identProcedureDraft.ts; the server checks the result and its refusal shows here.
  */

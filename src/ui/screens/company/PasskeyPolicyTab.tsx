@@ -15,7 +15,7 @@ export function PasskeyPolicyTabTitle() {
 }
 
 /**
- * Sign-in (issue 26): whether the company's users must sign in with a passkey. Admins change it with their
+ * Sign-in: whether the company's users must sign in with a passkey. Admins change it with their
  * password; the server refuses to turn it on for an Admin without a passkey of their own (its detail shows).
  */
 export function PasskeyPolicyTab() {

@@ -16,7 +16,7 @@ import { ListCard } from './ReviewListCard';
 type Editing = { decision: ReasonDecision; original: ReasonCode | null };
 
 /**
- * Reason codes per decision (issue 30 point 3): code, English and Turkish labels, note required. Each change
+ * Reason codes per decision: code, English and Turkish labels, note required. Each change
  * (add, edit, remove after a confirmation) sends the whole list; the server's answer is the new list. A failed
  * save leaves the dialog open with what was typed and the server's reason.
  */

@@ -33,7 +33,7 @@ export function ReviewDeskTabTitle() {
 }
 
 /**
- * The reviewers' desk for Admins (issue 30 point 3): the four-eyes rules, the queues' SLA and auto-assignment,
+ * The reviewers' desk for Admins: the four-eyes rules, the queues' SLA and auto-assignment,
  * the reason codes per decision in both languages, and the reviewers' capacity and away status.
  */
 export function ReviewDeskTab() {

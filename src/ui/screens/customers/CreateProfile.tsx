@@ -14,7 +14,7 @@ import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
 import { showError, showSuccess } from '../../toaster';
 
-/** Quick add (a `qa_` id, no name or gender) and the create-profile dialog (§7 POST /profile). */
+/** Quick add (a `qa_` id, no name or gender) and the create-profile dialog (POST /profile). */
 export function CreateProfile() {
   const { t } = useTranslation('customers');
   const { t: tp } = useTranslation('profile');

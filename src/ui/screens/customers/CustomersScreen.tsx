@@ -23,7 +23,7 @@ import { cursorFor, type ListView, PAGE_SIZES, toRequest, useListView, viewKey }
 
 type Column = { key: keyof ProfileSummary; label: string; sortable: boolean };
 
-/** / and /customers: every customer profile, searched, filtered, sorted and paged on the server (§2). */
+/** / and /customers: every customer profile, searched, filtered, sorted and paged on the server (docs/product/screens.md). */
 export function CustomersScreen() {
   const { t } = useTranslation('customers');
   const { t: ts } = useTranslation('screens');
@@ -50,7 +50,7 @@ export function CustomersScreen() {
       )}
       {list.isPending && <Spinner className="studio-list-message" />}
       {list.data && list.data.count === 0 && (
-        // With no filter set, nothing is filtered out: the company has no customers yet (issue 27).
+        // With no filter set, nothing is filtered out: the company has no customers yet.
         <NonIdealState
           icon={isFiltered(view) ? 'search' : 'people'}
           title={isFiltered(view) ? t('empty.title') : t('none.title')}

@@ -16,9 +16,9 @@ import { ReviewDeskSection } from './ReviewDeskSection';
 import './reviewDesk.css';
 
 /**
- * /dashboard (issue 8 point 4): GET /bitool, the last 6 months by default (§9), with a date range
+ * /dashboard: GET /bitool, the last 6 months by default (docs/product/constants.md), with a date range
  * picker; charts of new profiles by status, approvals and rejections, document checks, AML screenings
- * and call outcomes; for reviewers, the reviewers' desk (issue 30).
+ * and call outcomes; for reviewers, the reviewers' desk.
  */
 export function DashboardScreen() {
   const { t } = useTranslation('stats');

@@ -27,7 +27,7 @@ import { showError } from '../../toaster';
 import { RangePicker } from '../stats/RangePicker';
 
 /**
- * The reviewers' desk on the dashboard (issue 30 point 6), for users with review_profiles: the queues as a
+ * The reviewers' desk on the dashboard, for users with review_profiles: the queues as a
  * supervisor sees them now (open, overdue, awaiting a second review), and the metrics per reviewer and per
  * queue over a date range (the last 7 days by default), with their CSV.
  */

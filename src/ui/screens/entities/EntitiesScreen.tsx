@@ -27,7 +27,7 @@ function useEntityView(): [EntityListView, (change: Partial<EntityListView>) => 
   return [view, update];
 }
 
-/** /entities (SPEC §1, §2): the sample business entities, searched and filtered in the browser. */
+/** /entities (docs/product/README.md, docs/product/screens.md): the sample business entities, searched and filtered in the browser. */
 export function EntitiesScreen() {
   const { t } = useTranslation('entities');
   const { t: ts } = useTranslation('screens');

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { BusinessEntity, EntityAmlStatus, EntityStatus } from '#contract/entities';
 import { entityChanges, withChanges } from '../../../services/entities/entityChanges';
 
-/** The sample entities with this session's local changes (SPEC §1: no calls). */
+/** The sample entities with this session's local changes (sample data only, no calls). */
 export function useEntities(): BusinessEntity[] {
   const changes = useSyncExternalStore(entityChanges.subscribe, entityChanges.snapshot);
   return useMemo(() => withChanges(changes), [changes]);

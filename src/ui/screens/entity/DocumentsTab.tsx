@@ -5,7 +5,7 @@ import type { BusinessEntity } from '#contract/entities';
 import { useImageViewer, type ViewerImage } from '../../components/imageViewer/ImageViewer';
 import { useEntityDate } from '../entities/entityLabels';
 
-/** The entity's documents as cards; a click opens the image viewer on the whole group (SPEC §1). */
+/** The entity's documents as cards; a click opens the image viewer on the whole group (docs/product/README.md). */
 export function EntityDocumentList({ entity, large = false }: { entity: BusinessEntity; large?: boolean }) {
   const { t } = useTranslation('entities');
   const date = useEntityDate();

@@ -5,7 +5,7 @@ import '../entities/icons';
 import { EntityDocumentList } from './DocumentsTab';
 import { EntityHeader, EntityNotFound, useRouteEntity } from './EntityScreen';
 
-/** entity/:id/documents (SPEC §2): the entity's documents, large, opened in the image viewer. */
+/** entity/:id/documents (docs/product/screens.md): the entity's documents, large, opened in the image viewer. */
 export function EntityDocumentsScreen() {
   const { t } = useTranslation('entities');
   const { t: ts } = useTranslation('screens');

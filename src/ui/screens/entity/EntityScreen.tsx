@@ -15,7 +15,7 @@ import { EmployeesTab } from './EmployeesTab';
 import { QuestionnaireTab } from './QuestionnaireTab';
 import { StatusTab } from './StatusTab';
 
-/** The entity screen's tabs (SPEC §2), Status first and default. */
+/** The entity screen's tabs (docs/product/screens.md), Status first and default. */
 export const ENTITY_TABS = [
   'status',
   'aiAgent',
@@ -71,7 +71,7 @@ export function EntityHeader({ entity }: { entity: BusinessEntity }) {
   );
 }
 
-/** entity/:id (SPEC §2): the header and the six tabs; the tab is in the URL (`?tab=`). */
+/** entity/:id (docs/product/screens.md): the header and the six tabs; the tab is in the URL (`?tab=`). */
 export function EntityScreen() {
   const { t } = useTranslation('entities');
   const { t: ts } = useTranslation('screens');

@@ -4,7 +4,7 @@ import type { BusinessEntity, QuestionAnswer } from '#contract/entities';
 import { type CHOICE_OPTIONS, ENTITY_QUESTIONS } from '../../../services/entities/sampleEntities';
 import { useCountryName } from '../entities/entityLabels';
 
-/** Questionnaire: the ten questions by sort order (SPEC §9: 1 to 10) with this entity's answers. */
+/** Questionnaire: the ten questions by sort order (1 to 10) with this entity's answers. */
 export function QuestionnaireTab({ entity }: { entity: BusinessEntity }) {
   const { t } = useTranslation('entities');
   const ordered = [...ENTITY_QUESTIONS].sort((a, b) => a.sort_order - b.sort_order);

@@ -30,6 +30,6 @@ export const TILES: readonly Tile[] = [
   { name: 'companySettings', path: '/company-settings', icon: 'briefcase' },
 ];
 
-/** Only the tiles whose screen the account may visit (the route permission table, §2/§6). */
+/** Only the tiles whose screen the account may visit (docs/product/roles.md#route-permissions). */
 export const visibleTiles = (account: Pick<Account, 'permissions' | 'role'>): Tile[] =>
   TILES.filter((tile) => canVisit(tile.path, account));

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { usePageTitle } from '../../app/usePageTitle';
 
-/** Shown where the active account lacks the permission a route needs (§2). */
+/** Shown where the active account lacks the permission a route needs (docs/product/screens.md). */
 export function NotAllowedScreen() {
   const { t } = useTranslation();
   usePageTitle(t('notAllowed.title'));

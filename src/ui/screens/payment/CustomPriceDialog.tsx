@@ -10,7 +10,7 @@ import { showError, showSuccess } from '../../toaster';
 import { usePaymentErrorText } from './format';
 
 /**
- * A custom-price request (§9: minimum plan commitment from 1000 verifications, custom price), sent to
+ * A custom-price request (a plan of 1000 verifications or more, at a custom price), sent to
  * the provider's support with the volume. The minimum comes from the payment service's `GET /config`.
  */
 export function CustomPriceDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {

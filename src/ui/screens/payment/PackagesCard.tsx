@@ -5,14 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { isService } from '#contract/constants';
 import { MINIMUM_COMMITMENT_VERIFICATIONS, type Package, type Plan } from '#contract/payments';
 import { BASE_SERVICES } from '#contract/signup';
+import { DAY_MS } from '#contract/time';
 import { buyPackage } from '../../../services/api/payments';
 import { useActiveAccount } from '../../app/useAccounts';
 import { Alert } from '../../components/Dialog';
 import { useFormat } from '../../format';
 import { CustomPriceDialog } from './CustomPriceDialog';
 import { checkoutLocale, studioReturnUrl, usePaymentErrorText } from './format';
-
-const DAY = 86_400_000;
 
 /** The paid period that buying now would replace, with what is left of it; null when none runs. */
 export function runningPeriod(plan: Plan | undefined, now = Date.now()) {
@@ -23,7 +22,7 @@ export function runningPeriod(plan: Plan | undefined, now = Date.now()) {
   return {
     current: plan.package,
     end: plan.period_end,
-    daysLeft: Math.ceil((end - now) / DAY),
+    daysLeft: Math.ceil((end - now) / DAY_MS),
     included,
     left: Math.max(0, included - plan.used_verifications),
   };
@@ -56,7 +55,7 @@ export function PackagesCard({
 
   const checkout = async () => {
     const pkg = confirming;
-    // §8: a purchase needs the package and the account's region server.
+    // A purchase needs the package and the account's region server.
     if (!pkg || !account?.server) {
       setConfirming(null);
       setProblem(tc('messages.packageAndRegionNeeded'));
@@ -226,7 +225,7 @@ export function PackagesCard({
                   name: confirming.name,
                   count: confirming.verifications,
                   days: confirming.period_days,
-                  end: date(new Date(Date.now() + confirming.period_days * DAY)),
+                  end: date(new Date(Date.now() + confirming.period_days * DAY_MS)),
                   price: money(confirming.price, confirming.currency),
                 })}
               </li>

@@ -16,9 +16,9 @@ export function PlanTabTitle() {
 }
 
 /**
- * The Plan and payment tab of /company-settings (issue 15): the current plan and its use, the packages
+ * The Plan and payment tab of /company-settings: the current plan and its use, the packages
  * with their prices (bought through the payment provider's checkout), a custom-price request from 1000
- * verifications (§9) and the payment history with receipts.
+ * verifications (docs/product/constants.md) and the payment history with receipts.
  */
 export function PlanTab() {
   const { t } = useTranslation();

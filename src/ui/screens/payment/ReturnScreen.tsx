@@ -14,7 +14,7 @@ import './icons';
 import './payment.css';
 
 /**
- * /return (§2): where the checkout sends the browser back (the root path forwards `session_id` here). It
+ * /return (docs/product/screens.md): where the checkout sends the browser back (the root path forwards `session_id` here). It
  * shows what the studio's server knows from the provider's signed notification: paid, declined (try
  * again), expired, or pending while the notification is on its way.
  */

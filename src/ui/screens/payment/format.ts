@@ -17,7 +17,7 @@ export const STATUS_INTENT: Record<PaymentStatus, 'success' | 'danger' | 'warnin
 export const refundedInFull = (payment: Pick<Payment, 'amount' | 'refunded_amount'>) =>
   payment.refunded_amount >= payment.amount;
 
-/** The server's detail when it sent one (§8), else "An error occured". */
+/** The server's detail when it sent one (docs/product/errors.md), else "An error occured". */
 export function usePaymentErrorText() {
   const { t } = useTranslation();
   return (error: unknown) => (isApiError(error) && error.detail ? error.detail : t('messages.error'));

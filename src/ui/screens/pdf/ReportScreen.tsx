@@ -97,7 +97,7 @@ function Report({ kind }: { kind: ReportKind }) {
         </H2>
         {report.isError || !(id > 0) ? (
           <Callout intent={Intent.DANGER} icon="error" role="alert" title={t('state.loadFailed')}>
-            {/* §8: the server's detail. */}
+            {/* The server's detail. */}
             <p>{report.isError ? errorDetail(report.error) : null}</p>
             <ButtonGroup>
               <Button icon="refresh" text={t('actions.retry')} onClick={() => report.refetch()} />

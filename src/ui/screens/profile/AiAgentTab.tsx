@@ -6,7 +6,7 @@ import { askSummary } from '../../../services/api/profileWrites';
 import { TextForm } from '../../components/TextForm';
 import { showError } from '../../toaster';
 
-/** AI Agent: questions about the customer and the summariser's answers, newest last (§7 generate_summary). */
+/** AI Agent: questions about the customer and the summariser's answers, newest last (POST /profile/{id}/generate_summary). */
 export function AiAgentTab({ profileId }: { profileId: number }) {
   const { t } = useTranslation('profile');
   const { t: tc } = useTranslation();

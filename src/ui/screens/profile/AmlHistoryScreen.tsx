@@ -9,7 +9,7 @@ import { AmlScreenFrame } from './aml/AmlScreenFrame';
 
 const STATUS_INTENTS = { clear: Intent.SUCCESS, hit: Intent.DANGER, error: Intent.WARNING } as const;
 
-/** profile/:id/amlHistory (§2): every AML check of the profile, newest first, each opening its record. */
+/** profile/:id/amlHistory (docs/product/screens.md): every AML check of the profile, newest first, each opening its record. */
 export function AmlHistoryScreen() {
   const { t } = useTranslation('aml');
   const { profileID } = useParams<{ profileID: string }>();

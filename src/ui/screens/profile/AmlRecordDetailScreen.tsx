@@ -10,7 +10,7 @@ import { AmlScreenFrame } from './aml/AmlScreenFrame';
 
 const STATUS_INTENTS = { clear: Intent.SUCCESS, hit: Intent.DANGER, error: Intent.WARNING } as const;
 
-/** profile/:profileID/amlRecordDetail/:checkID (§2): one AML check, its records and how each matched. */
+/** profile/:profileID/amlRecordDetail/:checkID (docs/product/screens.md): one AML check, its records and how each matched. */
 export function AmlRecordDetailScreen() {
   const { t } = useTranslation('aml');
   const { t: ts } = useTranslation('screens');

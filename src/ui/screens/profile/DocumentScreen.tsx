@@ -12,7 +12,7 @@ import './documents/documents.css';
 import './documents/icons';
 import { ProfileChangeNotice, ProfileViewers } from './ProfilePresence';
 
-/** profile/:profileID/document/:docID (§2): one document with its pages, details and actions. */
+/** profile/:profileID/document/:docID (docs/product/screens.md): one document with its pages, details and actions. */
 export function DocumentScreen() {
   const { t } = useTranslation('documents');
   const { t: tc } = useTranslation();
@@ -22,7 +22,7 @@ export function DocumentScreen() {
   const documentId = Number(params.docID);
   // The first query the navigation started (screens.ts): read from the cache.
   const list = useQuery(documentsQuery(profileId));
-  // Who else has the profile open, and live refreshes when someone changes it (issue 12).
+  // Who else has the profile open, and live refreshes when someone changes it.
   const live = useProfileLive(Number.isInteger(profileId) ? profileId : 0);
   const document = list.data?.find((d) => d.id === documentId);
   const title = document

@@ -49,7 +49,7 @@ const fromProfile = (p: Profile): Form => ({
 });
 
 function check(form: Form): Record<keyof Form, ValidationFailure | null> {
-  // §5: profile edit requires the address details; the parts left empty are marked.
+  // A profile edit requires the address details; the parts left empty are marked.
   const address = (part: 'province' | 'city' | 'street') =>
     checkAddress(form) && !form[part].trim() ? 'addressDetails' : null;
   return {
@@ -78,8 +78,8 @@ function changesOf(form: Partial<Form>): ProfileChanges {
 }
 
 /**
- * Edits the profile's details (§7 PATCH /profile/{id}); "Customer updated successfully". The edit carries
- * the version the dialog opened on (issue 12): if someone else saved the profile meanwhile, the conflict
+ * Edits the profile's details (PATCH /profile/{id}); "Customer updated successfully". The edit carries
+ * the version the dialog opened on: if someone else saved the profile meanwhile, the conflict
  * dialog shows what changed, and re-applying sends only the fields this reviewer changed.
  */
 export function EditProfileDialog({

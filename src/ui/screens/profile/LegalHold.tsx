@@ -10,7 +10,7 @@ import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
 
 /**
- * The profile's legal hold (issue 29): a tag while it is on hold, and for Admins the button that sets or lifts
+ * The profile's legal hold: a tag while it is on hold, and for Admins the button that sets or lifts
  * it, with a reason confirmed in a dialog. The server decides and audits; the tag shows what it answered.
  */
 export function LegalHold({ profileId }: { profileId: number }) {

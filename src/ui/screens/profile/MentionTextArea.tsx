@@ -1,5 +1,5 @@
 /**
- * The note editor's text area with @mentions (issue 30): typing `@` offers the colleagues of the company,
+ * The note editor's text area with @mentions: typing `@` offers the colleagues of the company,
  * filtered by what follows; ↑/↓ move, Enter or Tab inserts `@handle `, Escape closes. The list is a listbox the
  * text area controls (combobox pattern), so screen readers follow the active colleague.
  */

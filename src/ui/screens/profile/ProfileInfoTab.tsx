@@ -9,7 +9,7 @@ import { StructuredFields } from '../../components/StructuredFields';
 import { useFormat } from '../../format';
 import { EditProfileDialog } from './EditProfileDialog';
 
-/** Profile Info (§3 customer profile fields). */
+/** Profile Info (docs/product/entities.md#customer-profile). */
 export function ProfileInfoTab({ profile }: { profile: Profile }) {
   const { t } = useTranslation('profile');
   const [editing, setEditing] = useState(false);
@@ -64,7 +64,7 @@ export function ProfileInfoTab({ profile }: { profile: Profile }) {
   );
 }
 
-/** The government-check data (§7 GET /profile/{id}/nvi) as labelled fields. */
+/** The government-check data (GET /profile/{id}/nvi) as labelled fields. */
 function GovernmentCheck({ profileId }: { profileId: number }) {
   const { t } = useTranslation('profile');
   const { t: tf } = useTranslation('fields');

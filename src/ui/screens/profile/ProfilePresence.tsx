@@ -12,7 +12,7 @@ const initials = (name: string) =>
     .map((part) => part[0]?.toLocaleUpperCase())
     .join('') || '?';
 
-/** Who else has this profile open right now (issue 12): an avatar with initials and the name of each. */
+/** Who else has this profile open right now: an avatar with initials and the name of each. */
 export function ProfileViewers({ viewers }: { viewers: ProfileViewer[] }) {
   const { t } = useTranslation('presence');
   if (viewers.length === 0) return null;

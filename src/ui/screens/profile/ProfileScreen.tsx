@@ -28,7 +28,7 @@ import { TransactionsTab } from './TransactionsTab';
 import { VerificationStepsTab } from './VerificationStepsTab';
 import { VideoCallsTab } from './VideoCallsTab';
 
-/** profile/:id (§2): the header, the tabs the company's services allow, and the sidebar. */
+/** profile/:id (docs/product/screens.md): the header, the tabs the company's services allow, and the sidebar. */
 export function ProfileScreen() {
   const { t } = useTranslation('profile');
   const { t: ts } = useTranslation('screens');
@@ -39,7 +39,7 @@ export function ProfileScreen() {
   // The first queries the navigation started (screens.ts): read from the cache.
   const profile = useQuery(profileQuery(id));
   const config = useQuery(companyConfigQuery(companyId));
-  // Who else has it open, and live refreshes when someone changes it (issue 12).
+  // Who else has it open, and live refreshes when someone changes it.
   const live = useProfileLive(Number.isInteger(id) ? id : 0);
   const [query, changeQuery] = useAddressQuery();
   const date = useFormat().dateTime;
@@ -51,7 +51,7 @@ export function ProfileScreen() {
         <H2 id="page-title">{ts('profile.title')}</H2>
         {profile.isError ? (
           <Callout intent={Intent.DANGER} icon="error" role="alert" title={t('loadFailed')}>
-            {/* §8: profile fetch errors show the server's detail. */}
+            {/* Profile fetch errors show the server's detail. */}
             <p>{isApiError(profile.error) ? profile.error.detail : null}</p>
             <Button icon="refresh" text={t('retry')} onClick={() => profile.refetch()} />
           </Callout>

@@ -14,7 +14,7 @@ import { showError, showSuccess } from '../../toaster';
 import { MentionTextArea } from './MentionTextArea';
 import { Checklists, DocumentList } from './SidebarLists';
 
-/** Notes and feedback: 10 to 200 characters; questions and help-desk messages: at least 10 (§5, §9). */
+/** Notes and feedback: 10 to 200 characters; questions and help-desk messages: at least 10 (docs/product/validation.md, docs/product/constants.md). */
 const NOTE_LENGTH = { min: 10, max: 200 };
 const MESSAGE_MIN = 10;
 
@@ -28,7 +28,7 @@ function useReportFailure() {
 }
 
 /**
- * The profile sidebar (§2): check lists, logs (20 a page, load more with after_id), notes, document lists
+ * The profile sidebar (docs/product/screens.md): check lists, logs (20 a page, load more with after_id), notes, document lists
  * (archive, other documents, BioLogin, BioPay only with the biopay service), Ask AI, device data, help desk.
  */
 export function ProfileSidebar({ profileId, bioPay }: { profileId: number; bioPay: boolean }) {

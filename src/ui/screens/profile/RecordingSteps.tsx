@@ -20,7 +20,7 @@ export function clock(ms: number): string {
 }
 
 /**
- * The identification steps of a recorded call (issue 29 point 2): a marker per step on a timeline under the
+ * The identification steps of a recorded call: a marker per step on a timeline under the
  * player, coloured by its result, and the list of steps; a click on either plays the recording from the step's
  * offset. The list is the keyboard's way (the markers repeat it for the mouse; a step's button is named by what
  * it shows, its title says what a click does). Markers appear once the

@@ -22,7 +22,7 @@ import { useFormat } from '../../format';
 import { showError } from '../../toaster';
 import { useProfileValueFormat } from './useProfileValueFormat';
 
-/** Check Lists (§2 sidebar): each question answered yes or no, with a note, saved per question. */
+/** Check Lists (profile sidebar): each question answered yes or no, with a note, saved per question. */
 export function Checklists({ profileId }: { profileId: number }) {
   const { t, i18n } = useTranslation('profile');
   const groups = useQuery({
@@ -66,7 +66,7 @@ function ChecklistQuestion({
   const format = useProfileValueFormat();
   const failed = (error: unknown) =>
     void showError(isApiError(error) && error.detail ? error.detail : tc('messages.error'));
-  // Answers carry the profile's version (issue 12); a conflict shows what changed and keeps the typed note.
+  // Answers carry the profile's version; a conflict shows what changed and keeps the typed note.
   const conflict = useConflict(PROFILE_FIELDS, {
     onDiscarded: () => {
       void queryClient.invalidateQueries({ queryKey: profileDetailKeys.profile(profileId) });

@@ -20,8 +20,8 @@ import { showError, showSuccess, showWarning } from '../../toaster';
 import { useProfileValueFormat } from './useProfileValueFormat';
 
 /**
- * The profile's status with the menu that changes it (§4; the profileStatus machine decides). The change
- * carries the profile's version; a conflict (issue 12) shows what changed meanwhile and keeps the chosen
+ * The profile's status with the menu that changes it (docs/product/states.md, the profileStatus machine decides). The change
+ * carries the profile's version; a conflict shows what changed meanwhile and keeps the chosen
  * status and reason for a re-apply. A change the company's four-eyes rules catch waits for a second reviewer, or
  * is refused: the server's answer says which, and the notice names the rules in the interface language.
  */

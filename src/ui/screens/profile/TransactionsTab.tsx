@@ -11,7 +11,7 @@ const STATUS_INTENTS = {
   declined: Intent.DANGER,
 } as const;
 
-/** Transactions (§2, service `transactions`): the customer's payments, with what monitoring flagged. */
+/** Transactions (service `transactions`): the customer's payments, with what monitoring flagged. */
 export function TransactionsTab({ profileId }: { profileId: number }) {
   const { t } = useTranslation('profile');
   const { t: tc } = useTranslation();

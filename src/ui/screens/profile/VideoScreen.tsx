@@ -41,7 +41,7 @@ function findDuration(video: HTMLVideoElement) {
   video.currentTime = Number.MAX_SAFE_INTEGER;
 }
 
-/** profile/:profileID/video/:videoID (§2): a recorded call, played back, with delete. */
+/** profile/:profileID/video/:videoID (docs/product/screens.md): a recorded call, played back, with delete. */
 export function VideoScreen() {
   const { t } = useTranslation('calls');
   const { t: tc } = useTranslation();
@@ -53,7 +53,7 @@ export function VideoScreen() {
   const date = useFormat().dateTime;
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  // The player and the recording's duration once known, for the steps' markers (issue 29).
+  // The player and the recording's duration once known, for the steps' markers.
   const [player, setPlayer] = useState<HTMLVideoElement | null>(null);
   const [duration, setDuration] = useState<number | null>(null);
   // Read from the element itself, also when it knew the duration before this screen listened.

@@ -15,18 +15,9 @@ import type { ReviewCase } from '#contract/review';
 import { assignCase, moveCase, reviewKeys, snoozeCase } from '../../../services/api/review';
 import { Dialog } from '../../components/Dialog';
 import { useErrorText } from '../../components/useErrorText';
-import { toDate, toDay } from '../../format';
 import { showError, showSuccess } from '../../toaster';
-import { type BulkAction, bulkSplit, snoozeLimit } from './deskRules';
+import { type BulkAction, bulkSplit, firstSnoozeDay, snoozeMoment, snoozeValid } from './deskRules';
 import { useQueues, useReviewers, useViewer } from './useDesk';
-
-/** A snooze to a day ends at 08:00 local time that day. */
-const SNOOZE_HOUR = 8;
-const snoozeMoment = (day: string) => {
-  const date = toDate(day);
-  date.setHours(SNOOZE_HOUR);
-  return date;
-};
 
 /** The selected cases' actions: assign, move, snooze; each opens a confirmation that says what it applies to. */
 export function BulkBar({ selected, onDone }: { selected: ReviewCase[]; onDone: () => void }) {
@@ -75,12 +66,11 @@ function BulkDialog({
   const queryClient = useQueryClient();
   const errorText = useErrorText();
   const { apply, skipped } = bulkSplit(action, selected, me);
-  const tomorrow = toDay(new Date(Date.now() + 86_400_000));
+  const tomorrow = firstSnoozeDay(Date.now());
   const [target, setTarget] = useState('');
   const [day, setDay] = useState(tomorrow);
   const until = day ? snoozeMoment(day) : null;
-  const dayValid =
-    until !== null && until.getTime() > Date.now() && until.getTime() <= snoozeLimit(Date.now());
+  const dayValid = snoozeValid(until, Date.now());
   const ready = apply.length > 0 && (action === 'snooze' ? dayValid : target !== '');
 
   const run = useMutation({

@@ -39,18 +39,20 @@ import { useReviewLive } from '../../app/realtime/ProfileSocket';
 import { useActiveAccount } from '../../app/useAccounts';
 import { Dialog } from '../../components/Dialog';
 import { useErrorText } from '../../components/useErrorText';
-import { toDate, toDay, useFormat } from '../../format';
+import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
 import {
   codesFor,
   decisionProblem,
+  firstSnoozeDay,
   fourEyesRole,
   mayDecide,
   mayResume,
   maySnooze,
   mayTake,
   returnNoteProblem,
-  snoozeLimit,
+  snoozeMoment,
+  snoozeValid,
 } from './deskRules';
 import {
   useNow,
@@ -63,7 +65,7 @@ import {
 } from './useDesk';
 
 /**
- * The profile's open review cases (issue 30), for reviewers: state, queue, assignee, due; the assignee's (or an
+ * The profile's open review cases, for reviewers: state, queue, assignee, due; the assignee's (or an
  * Admin's) decision, snooze, await customer and resume; the four-eyes banner with Confirm and Return.
  */
 export function ReviewCasePanel({ profileId }: { profileId: number }) {
@@ -463,11 +465,10 @@ function SnoozeDialog({ c, onClose, onDone }: { c: ReviewCase; onClose: () => vo
   const { t } = useTranslation('review');
   const { dateTime } = useFormat();
   const errorText = useErrorText();
-  const tomorrow = toDay(new Date(Date.now() + 86_400_000));
+  const tomorrow = firstSnoozeDay(Date.now());
   const [day, setDay] = useState(tomorrow);
-  const until = day ? toDate(day) : null;
-  until?.setHours(8);
-  const valid = until !== null && until.getTime() > Date.now() && until.getTime() <= snoozeLimit(Date.now());
+  const until = day ? snoozeMoment(day) : null;
+  const valid = snoozeValid(until, Date.now());
   const run = useMutation({
     mutationFn: () => snoozeCase(c.id, (until as Date).toISOString()),
     onSuccess: (after) => {

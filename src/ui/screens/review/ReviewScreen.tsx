@@ -53,7 +53,7 @@ export const VIEWS: readonly ReviewView[] = [
   'awaiting_second_review',
 ];
 
-/** /review: the reviewers' desk (issue 30): saved views, queue filter, live list, row and bulk actions, Next case. */
+/** /review: the reviewers' desk: saved views, queue filter, live list, row and bulk actions, Next case. */
 export function ReviewScreen() {
   const { t } = useTranslation('review');
   const title = t('title');

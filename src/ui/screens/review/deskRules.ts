@@ -1,5 +1,5 @@
 /**
- * The reviewers' desk's rules as the studio shows them (issue 30): who may do what to a case, the SLA time-left
+ * The reviewers' desk's rules as the studio shows them: who may do what to a case, the SLA time-left
  * colour, the four-eyes role of the viewer, and what a decision needs before it is sent. Pure functions, no
  * React: the views only ask. The server checks every one of them again (docs/review.md).
  */
@@ -11,6 +11,8 @@ import type {
   ReviewDecision,
 } from '#contract/review';
 import { REVIEW_LIMITS } from '#contract/review';
+import { DAY_MS, HOUR_MS } from '#contract/time';
+import { toDate, toDay } from '../../format';
 
 /** Who is looking: the signed-in user's id, whether an Admin, and whether they may do second reviews. */
 export interface Viewer {
@@ -83,7 +85,7 @@ export function timeLeft(
   const ms = due - now;
   if (isWaiting(c) || c.state === 'decided') return { ms, tone: 'stopped' };
   if (ms <= 0 || c.overdue) return { ms, tone: 'overdue' };
-  const span = slaHours ? slaHours * 3_600_000 : due - Date.parse(c.created_at);
+  const span = slaHours ? slaHours * HOUR_MS : due - Date.parse(c.created_at);
   return { ms, tone: span > 0 && ms < span * SOON_SHARE ? 'soon' : 'ok' };
 }
 
@@ -140,4 +142,21 @@ export function bulkSplit<T extends CaseLike>(action: BulkAction, selected: read
 }
 
 /** The latest moment a snooze may reach from `now` (365 days). */
-export const snoozeLimit = (now: number) => now + REVIEW_LIMITS.snoozeDaysMax * 86_400_000;
+export const snoozeLimit = (now: number) => now + REVIEW_LIMITS.snoozeDaysMax * DAY_MS;
+
+/** A snooze to a day ends at this hour, local time, that day: when the desk's working day begins. */
+export const SNOOZE_HOUR = 8;
+
+/** The moment a snooze to `day` (`YYYY-MM-DD`, the reviewer's calendar) ends. */
+export function snoozeMoment(day: string): Date {
+  const until = toDate(day);
+  until.setHours(SNOOZE_HOUR);
+  return until;
+}
+
+/** Whether a snooze may end at `until`: later than `now`, and no further than the snooze limit. */
+export const snoozeValid = (until: Date | null, now: number): boolean =>
+  until !== null && until.getTime() > now && until.getTime() <= snoozeLimit(now);
+
+/** The first day a snooze may be set to, as a date input takes it. */
+export const firstSnoozeDay = (now: number) => toDay(new Date(now + DAY_MS));

@@ -7,7 +7,7 @@ import { useActiveAccount, useStoredAccounts } from '../../app/useAccounts';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { showSuccess } from '../../toaster';
 
-/** The accounts stored in this browser (§1 multiple accounts): switch to one, or remove one. */
+/** The accounts stored in this browser (several accounts may be stored): switch to one, or remove one. */
 export function AccountsCard() {
   const { t } = useTranslation('admin', { keyPrefix: 'settings' });
   const { t: tc } = useTranslation();

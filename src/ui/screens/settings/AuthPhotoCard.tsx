@@ -15,7 +15,7 @@ type Step =
   | { name: 'password'; photo: string; error: string | null }
   | { name: 'saving'; photo: string };
 
-/** The user's sign-in photo (§7 POST /user/{id}/photo): take one with the camera, confirm with the password. */
+/** The user's sign-in photo (POST /user/{id}/photo): take one with the camera, confirm with the password. */
 export function AuthPhotoCard({ user, onSaved }: { user: User; onSaved: () => Promise<unknown> }) {
   const { t } = useTranslation('auth');
   const { t: tc } = useTranslation();

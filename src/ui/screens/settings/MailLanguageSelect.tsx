@@ -11,7 +11,7 @@ import { showError, showSuccess } from '../../toaster';
 const COMPANY = '';
 
 /**
- * The language of one's own e-mail (issue 32, record 0161): English, Turkish, or the company's. Saved on the
+ * The language of one's own e-mail (docs/decisions/0161-mail-templates.md): English, Turkish, or the company's. Saved on the
  * server (PATCH /user/{id}, no password for one's own); the select shows the server's value.
  */
 export function MailLanguageSelect() {

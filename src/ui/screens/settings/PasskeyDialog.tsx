@@ -12,7 +12,7 @@ import { TextField } from '../../components/TextField';
 import { useFormCheck } from '../../components/useFormCheck';
 
 /**
- * Registers a passkey of this device (issue 26): its name (and the account password, unless the forced
+ * Registers a passkey of this device: its name (and the account password, unless the forced
  * registration already has it), then the browser's ceremony. The server's detail, or "could not be used"
  * when the browser's ceremony fails or is cancelled, stays in the dialog with what was typed.
  */

@@ -17,7 +17,7 @@ import { PasskeyDialog } from './PasskeyDialog';
 import { PasswordPrompt } from './PasswordPrompt';
 
 /**
- * The user's passkeys (issue 26): name, kind, where it works, added and last used; Add a passkey (name and
+ * The user's passkeys: name, kind, where it works, added and last used; Add a passkey (name and
  * password, then this device's ceremony) and Remove (confirmed with the password, like the two-factor actions).
  */
 export function PasskeysCard() {

@@ -11,7 +11,7 @@ import { PasswordRules, passwordRulesIds } from '../../components/PasswordRules'
 import { useFormCheck } from '../../components/useFormCheck';
 import { showSuccess } from '../../toaster';
 
-/** A new password with the current one (§5 rule); "Password successfully changed". */
+/** A new password with the current one (docs/product/validation.md#passwords); "Password successfully changed". */
 export function PasswordCard({ userId }: { userId: number }) {
   const { t } = useTranslation('admin', { keyPrefix: 'settings' });
   const { t: tc } = useTranslation();

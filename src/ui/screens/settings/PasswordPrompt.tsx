@@ -9,7 +9,7 @@ import { FormDialogFooter } from '../../components/FormDialogFooter';
 import { useFormCheck } from '../../components/useFormCheck';
 
 /**
- * Asks for the account password before a two-factor action (§5); can be cancelled. The admin screen reuses
+ * Asks for the account password before a two-factor action (docs/product/validation.md); can be cancelled. The admin screen reuses
  * it for every administrative change, with its own `title` and `body`.
  */
 export function PasswordPrompt({

@@ -2,7 +2,7 @@ import { Spinner } from '@blueprintjs/core';
 import { toDataURL } from 'qrcode';
 import { useEffect, useState } from 'react';
 
-/** A QR code of `value`, `size` pixels square (§9: 200). */
+/** A QR code of `value`, `size` pixels square (200 in the studio, docs/product/constants.md). */
 export function QrCode({ value, size = 200, alt }: { value: string; size?: number; alt: string }) {
   const [source, setSource] = useState<string | null>(null);
   useEffect(() => {

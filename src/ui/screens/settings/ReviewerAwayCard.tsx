@@ -9,7 +9,7 @@ import { useActiveAccount } from '../../app/useAccounts';
 import { showError, showSuccess } from '../../toaster';
 
 /**
- * A reviewer's own "Away from the desk" (issue 30): while away, auto-assignment passes them by. Shown to users
+ * A reviewer's own "Away from the desk": while away, auto-assignment passes them by. Shown to users
  * with review_profiles; the switch changes only on the server's answer.
  */
 export function ReviewerAwayCard() {

@@ -13,7 +13,7 @@ import { useFormat } from '../../format';
 import { showSuccess } from '../../toaster';
 
 /**
- * The user's active sessions on this server (issue 20): browser, address, sign-in and last seen, "This
+ * The user's active sessions on this server: browser, address, sign-in and last seen, "This
  * device" for the one of this browser, and End session (confirmed). Ending this browser's own session is
  * a logout.
  */

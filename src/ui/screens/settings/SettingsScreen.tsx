@@ -16,8 +16,8 @@ import { SessionsCard } from './SessionsCard';
 import { TwoFactorPanel } from './TwoFactorPanel';
 
 /**
- * /settings: the signed-in user's own account (§2): name and phone, password, two-factor, sign-in photo,
- * language and theme, a reviewer's away status (issue 30), the accounts stored in this browser, and the account's active sessions (issue 20).
+ * /settings: the signed-in user's own account (docs/product/screens.md): name and phone, password, two-factor, sign-in photo,
+ * language and theme, a reviewer's away status, the accounts stored in this browser, and the account's active sessions.
  */
 export function SettingsScreen() {
   const { t } = useTranslation('auth');

@@ -10,7 +10,7 @@ import { useActiveAccount } from '../../app/useAccounts';
 import { showError, showSuccess } from '../../toaster';
 
 /**
- * The screen `/` opens (issue 30 point 1), for users who may open the reviewers' desk (for anyone else there is
+ * The screen `/` opens, for users who may open the reviewers' desk (for anyone else there is
  * nothing to choose). Saved on the server (PATCH /user/{id}, no password for one's own) and into the stored
  * account, which `/` reads; the select shows the stored value, so it changes only on the server's answer.
  */

@@ -14,7 +14,7 @@ import { PasswordPrompt } from './PasswordPrompt';
 import { QrCode } from './QrCode';
 
 /**
- * The two-factor panel (§2): enabled (Disable 2FA), QR code with code entry (Verify), or not started (Get QR
+ * The two-factor panel (docs/product/screens.md): enabled (Disable 2FA), QR code with code entry (Verify), or not started (Get QR
  * Code). `forced` is the setup a 400 "Two Factor Reset Required" asks for, with its restricted `session`.
  */
 export function TwoFactorPanel({

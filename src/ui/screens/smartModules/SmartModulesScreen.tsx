@@ -24,7 +24,7 @@ const STATE_INTENTS: Record<ModuleState, Intent> = {
   needsProvider: Intent.WARNING,
 };
 
-/** smart-modules (SPEC §2): the company's services from its config and what each unlocks in the studio. */
+/** smart-modules (docs/product/screens.md): the company's services from its config and what each unlocks in the studio. */
 export function SmartModulesScreen() {
   const { t } = useTranslation('modules');
   const { t: ts } = useTranslation('screens');

@@ -45,7 +45,7 @@ export function BarChartCard({
   const titleId = useId();
   const empty = rows.length === 0 || series.length === 0;
   const category = { dataKey: xKey, tickFormatter: formatX, type: 'category' as const };
-  // A round top above the tallest bar (issue 27): the bars never touch the top of the chart.
+  // A round top above the tallest bar: the bars never touch the top of the chart.
   const axis = valueAxis(
     tallestBar(
       rows,

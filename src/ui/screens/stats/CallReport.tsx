@@ -30,7 +30,7 @@ import './stats.css';
 type Breakdown = 'day' | 'agent' | 'status';
 
 /**
- * Detailed call statistics (issue 8 point 3): GET /videocall/report for a chosen range (the last 30
+ * Detailed call statistics: GET /videocall/report for a chosen range (the last 30
  * days at first), totals, a chart and a table by day, agent and status, and the table as CSV.
  * Needs no props; the calls screen shows it in its Detailed statistics tab (/calls?tab=report).
  */

@@ -5,7 +5,7 @@
  */
 import { Colors } from '@blueprintjs/core';
 
-/** By call status code 0..9 (§4 order). */
+/** By call status code 0..9 (docs/product/states.md#call-statuses). */
 export const CALL_STATUS_COLORS = [
   Colors.GRAY3, // WAITING
   Colors.BLUE3, // TALKING

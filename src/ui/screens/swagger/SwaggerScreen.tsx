@@ -17,7 +17,7 @@ const Viewer = lazy(async () => {
 });
 
 /**
- * swagger-documentation (SPEC §2): the server's OpenAPI document in swagger-ui, loaded with this screen's
+ * swagger-documentation (docs/product/screens.md): the server's OpenAPI document in swagger-ui, loaded with this screen's
  * chunk only. "Try it out" sends real requests to the signed-in account's server with its token.
  */
 export function SwaggerScreen() {

@@ -9,7 +9,7 @@ export interface ApiDocsTexts {
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 
 /**
- * The OpenAPI document with its operations' summaries and tag names in the studio's language (issue 27): the
+ * The OpenAPI document with its operations' summaries and tag names in the studio's language: the
  * server writes them in English; locales/<lng>/apiDocs.json holds them by "METHOD /path". An operation the
  * texts do not know keeps the server's summary. Descriptions and schemas stay as the server wrote them.
  */

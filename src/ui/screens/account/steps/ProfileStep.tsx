@@ -48,7 +48,7 @@ export function ProfileStep({
     <FormGroup
       label={t(`profile.${key}`)}
       labelFor={`signup-${key}`}
-      // A list asks to choose, not to fill in (issue 27).
+      // A list asks to choose, not to fill in.
       helperText={
         failures[key] ? t(key === 'industry' ? 'profile.chooseIndustry' : 'profile.chooseCountry') : undefined
       }

@@ -10,7 +10,7 @@ import { useActiveAccount } from '../../../app/useAccounts';
 import { usePageTitle } from '../../../app/usePageTitle';
 
 /**
- * The frame of the AML history and record screens: title, a way back, and the gate of §6 — without an
+ * The frame of the AML history and record screens: title, a way back, and the AML gate (docs/product/roles.md#services) — without an
  * AML provider in the company config (or the `aml` service) the screen says so instead of its content.
  */
 export function AmlScreenFrame({

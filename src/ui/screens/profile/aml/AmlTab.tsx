@@ -18,7 +18,7 @@ import { useFormat } from '../../../format';
 import { showError, showSuccess } from '../../../toaster';
 import { AmlRecordCard } from './AmlRecordCard';
 
-/** The text of a failed check or approval: the §6 AML message for a refusal. */
+/** The text of a failed check or approval: the AML permission message for a refusal. */
 export function useFailureText() {
   const { t } = useTranslation('aml');
   const { t: tc } = useTranslation();
@@ -33,7 +33,7 @@ export function useFailureText() {
   );
 }
 
-/** AML & Adverse Media (§2, service `aml` with an AML provider): the result, running a check, approving it. */
+/** AML & Adverse Media (service `aml` with an AML provider): the result, running a check, approving it. */
 export function AmlTab({ profile }: { profile: Profile }) {
   const { t } = useTranslation('aml');
   const { t: tc } = useTranslation();

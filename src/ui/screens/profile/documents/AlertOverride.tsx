@@ -17,7 +17,7 @@ export function AlertOverrideButton({
   profileId: number;
   alertId: number;
   name: string;
-  /** The alert's document: its version goes with the override (issue 12). */
+  /** The alert's document: its version goes with the override. */
   document: Document;
 }) {
   const { t } = useTranslation('documents');

@@ -19,7 +19,7 @@ import { useDocumentAction } from './useDocumentAction';
 
 type Open = null | 'reject' | 'delete' | 'fields' | 'type';
 
-/** A document's actions (§1, §4): approve, reject, override type and fields, archive or restore, delete. */
+/** A document's actions (docs/product/README.md, docs/product/states.md): approve, reject, override type and fields, archive or restore, delete. */
 export function DocumentActions({
   document,
   profileId,

@@ -27,7 +27,7 @@ const CHECK_INTENT = {
   not_run: Intent.NONE,
 } as const;
 
-/** One document (§3): pages, extracted fields, checks, alerts, source, dates, flags and its actions. */
+/** One document (docs/product/entities.md): pages, extracted fields, checks, alerts, source, dates, flags and its actions. */
 export function DocumentCard({
   document,
   profileId,

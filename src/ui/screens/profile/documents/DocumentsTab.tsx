@@ -11,7 +11,7 @@ import { UploadDialog } from './UploadDialog';
 import './documents.css';
 import './icons';
 
-/** The profile's documents (§1, §2 Documents tab): active or archived, grouped by class in §3's order. */
+/** The profile's documents (the Documents tab): active or archived, grouped by class in the order of docs/product/entities.md#document. */
 export function DocumentsTab({ profileId }: { profileId: number }) {
   const { t } = useTranslation('documents');
   const { t: tc } = useTranslation();

@@ -13,7 +13,7 @@ type Values = Record<ContentField, string>;
 const valuesOf = (document: Document): Values =>
   Object.fromEntries(CONTENT_FIELDS.map((field) => [field, document.content[field] ?? ''])) as Values;
 
-/** Overrides extracted fields (§7 documentcontent/override); dates are checked before sending (§5). */
+/** Overrides extracted fields (PUT /document/{id}/documentcontent/override); dates are checked before sending. */
 export function FieldOverrideDialog({
   document,
   isOpen,

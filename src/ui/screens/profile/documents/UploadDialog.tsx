@@ -20,7 +20,7 @@ import { useFailureText } from './useDocumentAction';
 
 const MB = MAX_PAGE_BYTES / 1024 / 1024;
 
-/** Upload (§1, §3): several pages by choice or drag and drop, a type, progress; a failure loses nothing. */
+/** Upload (docs/product/README.md, docs/product/entities.md): several pages by choice or drag and drop, a type, progress; a failure loses nothing. */
 export function UploadDialog({ profileId, onClose }: { profileId: number; onClose: () => void }) {
   const { t } = useTranslation('documents');
   const { t: tc } = useTranslation();

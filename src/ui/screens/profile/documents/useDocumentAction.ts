@@ -9,7 +9,7 @@ import { isApiError } from '../../../../services/api/http';
 import { useConflict } from '../../../components/useConflict';
 import { showError, showSuccess } from '../../../toaster';
 
-/** Refusals of an upload whose reason the user can act on, in the studio's language (issue 25, point 6). */
+/** Refusals of an upload whose reason the user can act on, in the studio's language. */
 const UPLOAD_REFUSALS: Record<string, 'upload.documentQuotaExceeded' | 'upload.tooFast' | 'upload.atOnce'> = {
   [STORAGE_QUOTA_EXCEEDED]: 'upload.documentQuotaExceeded',
   [UPLOADS_TOO_FAST]: 'upload.tooFast',
@@ -17,7 +17,7 @@ const UPLOAD_REFUSALS: Record<string, 'upload.documentQuotaExceeded' | 'upload.t
 };
 
 /**
- * The message of a failed document action (§6, §8): a 403 has its own text, the storage quota and the upload
+ * The message of a failed document action (docs/product/roles.md, docs/product/errors.md): a 403 has its own text, the storage quota and the upload
  * limits theirs; otherwise the server's detail.
  */
 export function useFailureText() {
@@ -35,7 +35,7 @@ const isDocument = (value: unknown): value is Document =>
   typeof value === 'object' && value !== null && 'version' in value && 'pages' in value;
 
 /**
- * Runs one document action with the document's version (issue 12): on success shows its §8 message,
+ * Runs one document action with the document's version: on success shows its success message,
  * refreshes the profile's documents and logs and calls `after`; on failure shows the failure text. When
  * someone else changed the document meanwhile, `conflict.dialog` opens (render it with ConflictDialog):
  * re-applying runs the same action against the version there now, and calls `after` when it passes; the

@@ -3,13 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParams } from '#contract/common';
 import {
-  ipWhitelistBodySchema,
-  ipWhitelistDeleteBodySchema,
-  ipWhitelistDeleteQuerySchema,
-  ipWhitelistEntrySchema,
-  ipWhitelistLockoutSchema,
-  ipWhitelistMeSchema,
-} from '#contract/ipWhitelist';
+  ipAllowListBodySchema,
+  ipAllowListDeleteBodySchema,
+  ipAllowListDeleteQuerySchema,
+  ipAllowListEntrySchema,
+  ipAllowListLockoutSchema,
+  ipAllowListMeSchema,
+} from '#contract/ipAllowList';
 import type { AppContext } from '../context';
 import { addEntry, dropSocketsOutside, isAllowed, listEntries, removeEntry } from '../domain/ipAllowList';
 import { notFound } from '../errors';
@@ -24,8 +24,8 @@ const LOCKOUT =
   "409 (`{ detail, address }`) when the change would leave the caller's own address outside a non-empty " +
   'list (the lock-out guard); repeat with `confirm_lockout: true` to make it anyway.';
 
-/** §7 IP allow-list (issue 15): enforced by `server/domain/ipAllowList.ts`. */
-export function ipWhitelistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+/** The IP allow-list routes: enforced by `server/domain/ipAllowList.ts`. */
+export function ipAllowListRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   /** A change applies at once here (the cache), and to the company's open staff sockets. */
   function afterChange(server: FastifyInstance, companyId: number) {
     ctx.ipAllowList.forget(companyId);
@@ -50,7 +50,7 @@ export function ipWhitelistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'The addresses and CIDR ranges from which the company’s staff may sign in, call the API and ' +
             'connect sockets. An empty list allows every address.',
           tags,
-          response: { 200: z.array(ipWhitelistEntrySchema), ...authErrors },
+          response: { 200: z.array(ipAllowListEntrySchema), ...authErrors },
         },
       },
       async (request) => listEntries(ctx.db, principalOf(request).companyId),
@@ -66,7 +66,7 @@ export function ipWhitelistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             'The address the server sees for this request (behind `TRUST_PROXY`, from X-Forwarded-For) and ' +
             'whether the company’s list lets it in.',
           tags,
-          response: { 200: ipWhitelistMeSchema, ...authErrors },
+          response: { 200: ipAllowListMeSchema, ...authErrors },
         },
       },
       async (request) => ({
@@ -83,8 +83,8 @@ export function ipWhitelistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Add an address or range to the IP allow-list',
           description: `400 with a detail for an address that is not an IPv4/IPv6 address or CIDR range, or one already on the list. ${LOCKOUT}`,
           tags,
-          body: ipWhitelistBodySchema,
-          response: { 201: ipWhitelistEntrySchema, ...authErrors, 409: ipWhitelistLockoutSchema },
+          body: ipAllowListBodySchema,
+          response: { 201: ipAllowListEntrySchema, ...authErrors, 409: ipAllowListLockoutSchema },
         },
       },
       async (request, reply) => {
@@ -113,9 +113,9 @@ export function ipWhitelistRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description: `404 for an id of another company. ${LOCKOUT} The confirmation is the query flag \`?confirm_lockout=true\` (a JSON body \`{ "confirm_lockout": true }\` is accepted too).`,
           tags,
           params: idParams,
-          querystring: ipWhitelistDeleteQuerySchema,
-          body: ipWhitelistDeleteBodySchema,
-          response: { 204: z.null(), ...authErrors, 409: ipWhitelistLockoutSchema },
+          querystring: ipAllowListDeleteQuerySchema,
+          body: ipAllowListDeleteBodySchema,
+          response: { 204: z.null(), ...authErrors, 409: ipAllowListLockoutSchema },
         },
       },
       async (request, reply) => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isoDateTime, lineText } from './common';
 import { MAX_ALLOWLIST_LABEL } from './ipRanges';
 
-export const ipWhitelistEntrySchema = z.object({
+export const ipAllowListEntrySchema = z.object({
   id: z.number().int(),
   /** IPv4 or IPv6 address, optionally with a CIDR suffix (normalised: `10.0.0.0/8`, `2001:db8::1`). */
   address: z.string(),
@@ -13,7 +13,7 @@ export const ipWhitelistEntrySchema = z.object({
   created_by_name: z.string().nullable(),
   created_at: isoDateTime,
 });
-export type IpWhitelistEntry = z.infer<typeof ipWhitelistEntrySchema>;
+export type IpAllowListEntry = z.infer<typeof ipAllowListEntrySchema>;
 
 /** `confirm_lockout`: the admin confirmed a change that leaves their own address outside the list. */
 const confirmLockout = z
@@ -21,27 +21,27 @@ const confirmLockout = z
   .optional()
   .describe("true: apply the change even though the caller's own address would be outside the list");
 
-export const ipWhitelistBodySchema = z.object({
+export const ipAllowListBodySchema = z.object({
   address: lineText
     .max(200)
     .describe('IPv4 or IPv6 address, or a CIDR range written with its network address (10.0.0.0/8)'),
   label: lineText.max(MAX_ALLOWLIST_LABEL).nullish(),
   confirm_lockout: confirmLockout,
 });
-export type IpWhitelistBody = z.input<typeof ipWhitelistBodySchema>;
+export type IpAllowListBody = z.input<typeof ipAllowListBodySchema>;
 
 /** DELETE takes the confirmation as a query flag (`?confirm_lockout=true`); a JSON body is accepted too. */
-export const ipWhitelistDeleteQuerySchema = z.object({
+export const ipAllowListDeleteQuerySchema = z.object({
   confirm_lockout: z
     .enum(['true', 'false'])
     .optional()
     .describe("true: delete even though the caller's own address would be outside the list"),
 });
-export const ipWhitelistDeleteBodySchema = z.object({ confirm_lockout: confirmLockout }).nullish();
+export const ipAllowListDeleteBodySchema = z.object({ confirm_lockout: confirmLockout }).nullish();
 
 /** The 409 of the lock-out guard: the detail and the caller's address it names. */
-export const ipWhitelistLockoutSchema = z.object({ detail: z.string(), address: z.string() });
+export const ipAllowListLockoutSchema = z.object({ detail: z.string(), address: z.string() });
 
 /** GET /ip-whitelist/me: the address the server sees for the caller, and whether the list lets it in. */
-export const ipWhitelistMeSchema = z.object({ address: z.string(), allowed: z.boolean() });
-export type IpWhitelistMe = z.infer<typeof ipWhitelistMeSchema>;
+export const ipAllowListMeSchema = z.object({ address: z.string(), allowed: z.boolean() });
+export type IpAllowListMe = z.infer<typeof ipAllowListMeSchema>;

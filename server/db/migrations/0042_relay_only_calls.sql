@@ -1,0 +1,1 @@
+ALTER TABLE "companies" ADD COLUMN "relay_only_calls" boolean DEFAULT false NOT NULL;
