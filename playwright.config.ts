@@ -36,7 +36,8 @@ const LIVE_CALL_SPECS =
  * The browser of the tests: Debian's old headless shell (package `chromium-headless-shell`, what Playwright
  * itself runs headless), or Debian's Chromium where the shell is not installed; CHROMIUM_PATH names another.
  * The same engine, version and flags; the shell has no browser UI behind its pages: the whole suite took 24 %
- * less time and 29 % less CPU with it here (record 0177). The benches keep Debian's Chromium: they measure what
+ * less time and 29 % less CPU with it on a 2-core machine
+ * (docs/decisions/0177-tests-in-the-headless-shell.md). The benches keep Debian's Chromium: they measure what
  * a user's browser does.
  */
 export const chromiumPath =
@@ -73,9 +74,10 @@ export default defineConfig({
     browserName: 'chromium',
     locale: 'en-US',
     permissions: ['camera', 'microphone'],
-    // Every page of the run asks for less motion: the studio's spinners, skeletons and transitions stand still
-    // (src/ui/app/studio.css), so the browser draws no frames for them and an element is still at once for a
-    // click. Contexts a test makes itself inherit it; a11y.spec checks both ways (record 0190).
+    // Every page of the run asks for less motion: the studio's spinners, skeletons and transitions stand
+    // still (src/ui/app/studio.css), so the browser draws no frames for them and an element is still at once
+    // for a click. Contexts a test makes itself inherit it; a11y.spec checks both ways
+    // (docs/decisions/0190-reduced-motion.md).
     reducedMotion: 'reduce',
     // A failed test leaves its trace (DOM snapshots and the actions' log, read with `npx playwright
     // show-trace`) and a screenshot in test-results/, in CI as on local runs. The trace's screencast is left

@@ -26,7 +26,7 @@ export default defineConfig({
       // The entry lists, for every lazy screen, the files to fetch alongside it; keeping only the stylesheets
       // there (the browser fetches a chunk's scripts as it imports them) keeps the sign-in page's first load
       // small as screens are added.
-      // The exceptions (issue 19): the query side of a navigation (imported by the route table's chunk, so the
+      // The exceptions: the query side of a navigation (imported by the route table's chunk, so the
       // entry does not list it) and the screens of a reviewer's first page load and most frequent click (the
       // shell, the customers list, the profile) fetch all their scripts at once, in parallel with their
       // stylesheets, instead of one wave of imports after another.

@@ -91,7 +91,7 @@ export default defineConfig({
           exclude: [REALTIME_TRUTH],
         },
       },
-      // The security regression suite (issue 26): one test per finding of the attackers' probes, on the same
+      // The security regression suite: one test per finding of the attackers' probes, on the same
       // template database and with the same shared module graph as the API tests (isolated, each of its files
       // imported the whole server again: about 8 s a file on a loaded machine). The one file that mocks a module
       // (node:dns) stays isolated, in a project of its own.

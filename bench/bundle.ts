@@ -1,7 +1,7 @@
 /**
  * Bundle benchmark: builds the studio and prints the gzip size of the JS and CSS the /login route loads
  * (entry, its static imports, the login screen's chunk and the en-US language chunks), and of the largest
- * lazy chunk. Budget (issue 2): the login route at most 180 KB gzip. `--check` fails (exit 1) over the budget:
+ * lazy chunk. Budget: the login route at most 180 KB gzip. `--check` fails (exit 1) over the budget:
  * the test command runs it after its build (scripts/test.sh), so the first load cannot grow past it unseen.
  */
 import { execFileSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:calls` (issue 5): live calls on loopback, against a server of its own.
+ * `npm run bench:calls`: live calls on loopback, against a server of its own.
  *
  * 1. Builds the studio when dist/ is stale (as bench/profiles.ts; `--no-build` skips it) and serves a copy;
  *    seeds the demo data (Acme Bank gets enough profiles for every call) into a fresh PGlite in a temporary
@@ -23,19 +23,19 @@
  *    answers again; until every call is answered. Prints answered calls, calls answered twice (must be 0),
  *    refusals and the total time, and checks the calls' rows through GET /api/v2/videocall.
  *
- * 4. Status spread (issue 12), sockets only: agent@acme.test's availability is changed by the agent, by an
+ * 4. Status spread, sockets only: agent@acme.test's availability is changed by the agent, by an
  *    admin on the board, and by a second sign-in while no studio of the agent is open (Offline); the time
  *    from sending the request to the last of BENCH_SPREAD_SCREENS (20) other staff sockets and the agent's
  *    own showing it as `agent.status` and on the agent board (`stats.update`). Target under 1 s.
  *
- *    Then the same with the agent waiting on a profile's Video Calls tab (issue 25: moved there as a link does,
+ *    Then the same with the agent waiting on a profile's Video Calls tab (moved there as a link does,
  *    the ring dialog answered on that page): Answer → video on both sides, as row c.
- *    Then (issue 29) the same calls with the company routing calls one agent at a time (PUT /call_routing
+ *    Then the same calls with the company routing calls one agent at a time (PUT /call_routing
  *    `one_at_a_time`; the agent is the one free agent, so every call is offered to them): join → ring, row d.
  * Env: BENCH_CALL_RUNS (12), BENCH_CALL_PROFILE_RUNS (12), BENCH_CALL_ROUTED_RUNS (12), BENCH_CALL_WARMUP (2), BENCH_LOAD_AGENTS (50), BENCH_LOAD_CUSTOMERS (200),
  * BENCH_SPREAD_SCREENS (20), BENCH_SPREAD_RUNS (20), CHROMIUM_PATH (/usr/bin/chromium). `--no-build`,
  * `--no-browser` (only the sockets parts), `--no-load`, `--no-spread`.
- * Targets (issue 5): ring < 300 ms, video < 800 ms. Nothing is asserted.
+ * Targets: ring < 300 ms, video < 800 ms. Nothing is asserted.
  *
  * Also exports the socket helpers that `instantStats` in bench/stats.ts uses.
  */
@@ -62,10 +62,10 @@ import {
 } from './support';
 
 const RUNS = Number(process.env.BENCH_CALL_RUNS ?? 12);
-/** Calls answered on a profile page (issue 25). */
+/** Calls answered on a profile page. */
 const PROFILE_RUNS = Number(process.env.BENCH_CALL_PROFILE_RUNS ?? RUNS);
 const WARMUP = Number(process.env.BENCH_CALL_WARMUP ?? 2);
-/** Calls rung with one-at-a-time routing (issue 29): the company setting switched for them, then back. */
+/** Calls rung with one-at-a-time routing: the company setting switched for them, then back. */
 const ROUTED_RUNS = Number(process.env.BENCH_CALL_ROUTED_RUNS ?? RUNS);
 const LOAD_AGENTS = Number(process.env.BENCH_LOAD_AGENTS ?? 50);
 const LOAD_CUSTOMERS = Number(process.env.BENCH_LOAD_CUSTOMERS ?? 200);
@@ -494,7 +494,7 @@ async function browserCalls(base: string, adminToken: string, profiles: number[]
   console.log(`Signed in as ${AGENT.email}; ${WARMUP} warm-up + ${RUNS} measured calls ...`);
 
   const before = loadAverage();
-  /** Calls answered where the agent waits: /calls, or (issue 25) a profile's Video Calls tab. */
+  /** Calls answered where the agent waits: /calls, or a profile's Video Calls tab. */
   const measure = async (runs: number, offset: number, onProfile: boolean): Promise<CallSample[]> => {
     const taken: CallSample[] = [];
     for (let i = 0; i < WARMUP + runs; i++) {
@@ -831,7 +831,7 @@ export function closeRaceSockets(): void {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Status spread (issue 12): a change of an agent's availability → every screen's socket shows it
+// Status spread: a change of an agent's availability → every screen's socket shows it
 
 const SPREAD_SCREENS = Number(process.env.BENCH_SPREAD_SCREENS ?? 20);
 const SPREAD_RUNS = Number(process.env.BENCH_SPREAD_RUNS ?? 20);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:evidence` (issue 29): the time to build and send the evidence package of a call with a 40 MB
+ * `npm run bench:evidence`: the time to build and send the evidence package of a call with a 40 MB
  * recording. Seeds the demo data into an in-memory PGlite with files in a temporary DATA_DIR, stores a
  * BENCH_EVIDENCE_MB (40) recording for a finished call of Acme's profile 3, starts the server on a free port
  * and downloads GET /api/v2/videocall/{id}/evidence BENCH_EVIDENCE_RUNS (5) times over HTTP, reading the

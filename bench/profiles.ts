@@ -1,9 +1,8 @@
 /**
- * `npm run bench:profiles` (issue 6 point 8): the studio in headless Chromium against 10,000 seeded
- * profiles. Builds the studio when dist/ is missing or older than its sources (as scripts/start.ts), seeds
- * a fresh PGlite in a temporary folder, gives the newest Acme profile (the first row of the default list)
- * 20 documents, starts the server on a free port (a child process), signs in once and then, after warm-up
- * runs, measures per run (issue 6, then issue 19's paths):
+ * `npm run bench:profiles`: the studio in headless Chromium against 10,000 seeded profiles. Builds the studio
+ * when dist/ is missing or older than its sources (as scripts/start.ts), seeds a fresh PGlite in a temporary
+ * folder, gives the newest Acme profile (the first row of the default list) 20 documents, starts the server
+ * on a free port (a child process), signs in once and then, after warm-up runs, measures per run:
  *
  *   list      a fresh page load of /customers (a returning user: signed in, session in localStorage) until
  *             the first row of the Customers table is in the DOM and the next frame has been painted;
@@ -19,13 +18,13 @@
  * All are measured inside the page with performance.now() (a MutationObserver, then requestAnimationFrame
  * and a posted message for "after the next paint"), so Playwright's round trips do not count: the list
  * from the navigation's time origin, the others from the click's (or popstate's) event timeStamp. Two series: "warm" (the
- * browser's HTTP cache as a returning user has it; the server sends hashed assets with max-age=0, so they
- * are revalidated) and "cold" (HTTP cache disabled through the DevTools protocol; session still there).
+ * browser's HTTP cache as a returning user has it; hashed assets are sent immutable for a year, so they
+ * come from the cache unasked) and "cold" (HTTP cache disabled through the DevTools protocol; session still there).
  * Prints median, p90, min and max, and a breakdown from Resource Timing. Nothing is asserted.
  *
  * Env: BENCH_PROFILES (10000), BENCH_RUNS (15), BENCH_WARMUP (3), CHROMIUM_PATH (/usr/bin/chromium),
  * BENCH_PROFILES_DATABASE_URL (seed into that PostgreSQL instead of PGlite: its data is replaced; with
- * BENCH_PROFILES=1000000 the studio's list at a million profiles, issue 31), BENCH_PROFILES_SEED=0 (with
+ * BENCH_PROFILES=1000000 the studio's list at a million profiles), BENCH_PROFILES_SEED=0 (with
  * BENCH_PROFILES_DATABASE_URL: that database as it is, seeded before, since a million takes 7–17 minutes to seed;
  * BENCH_PROFILES_DATA_DIR names the seed's DATA_DIR, whose stored files, the documents' images, are copied),
  * BENCH_DETAIL=1 (also print the request timeline of each series' last run, for finding where time goes).
@@ -62,7 +61,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const DETAIL = process.env.BENCH_DETAIL === '1';
 const DOCUMENTS = 20;
-// Issue 19's targets (medians, warm cache): the list from navigation start, the others from the click.
+// Targets of instant navigation (medians, warm cache): the list from navigation start, the others from
+// the click.
 const TARGET_LIST_MS = 300;
 const TARGET_PROFILE_MS = 150;
 const TARGET_BACK_MS = 100;
@@ -548,12 +548,12 @@ async function main() {
       `\nResults in ms (${PROFILES} profiles on ${DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; headless Chromium ${browser.version()}; measured in the page ` +
         'with performance.now(); "painted" = after the next frame)',
     );
-    report('Returning user, warm HTTP cache (assets revalidated: the server sends max-age=0 + ETag)', warm);
+    report('Returning user, warm HTTP cache (hashed assets immutable: read from the cache)', warm);
     report('Returning user, HTTP cache disabled (every JS/CSS file fetched again; session kept)', cold);
     console.log(
-      `\nTargets (issue 19, medians, warm cache): list < ${TARGET_LIST_MS} ms from navigation start, click → ` +
+      `\nTargets (medians, warm cache): list < ${TARGET_LIST_MS} ms from navigation start, click → ` +
         `profile < ${TARGET_PROFILE_MS} ms, back < ${TARGET_BACK_MS} ms, document with its first image < ` +
-        `${TARGET_DOCUMENT_MS} ms; not asserted (issue 6's were 800 and 1000 ms).` +
+        `${TARGET_DOCUMENT_MS} ms; not asserted.` +
         '\nThe profile figure covers the header and Profile Info; the sidebar lists (notes, logs, the document ' +
         'lists Archive, Other Documents, BioLogin) are in "settled".',
     );

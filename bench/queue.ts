@@ -1,5 +1,5 @@
 /**
- * `npm run bench:queue` (issue 31 point 5), also the queue section of `npm run bench:volume`: thousands of
+ * `npm run bench:queue`, also the queue section of `npm run bench:volume`: thousands of
  * customers waiting on one server process, sockets only (socket.io-client, no browser).
  *
  * Seeds the demo data with enough Acme Bank profiles for the largest queue and BENCH_QUEUE_AGENTS (50) agents

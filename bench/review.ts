@@ -1,5 +1,5 @@
 /**
- * `npm run bench:review` (issue 30 point 8): the reviewers' desk with 10,000 open cases and 50 reviewers.
+ * `npm run bench:review`: the reviewers' desk with 10,000 open cases and 50 reviewers.
  *
  * 1. Seeds the demo into a fresh PGlite in a temporary DATA_DIR (its few hundred open cases), then in SQL
  *    adds "Bench Customer" profiles in Pending Review, each with an open case in Identity due from 48 hours
@@ -19,7 +19,7 @@
  *      next case  a click on "Next case", a second after the first row (a reviewer reads the desk first), until
  *                 the profile's header and Profile Info are painted, from the click's event time (a client-side
  *                 route change, as a reviewer works).
- * Targets (issue 30): first row < 300 ms, Next case → profile < 150 ms, 1,000 cases auto-assigned < 2 s with
+ * Targets: first row < 300 ms, Next case → profile < 150 ms, 1,000 cases auto-assigned < 2 s with
  * no reviewer over capacity, 0 double assignments. Nothing is asserted.
  * Env: BENCH_OPEN_CASES, BENCH_REVIEWERS, BENCH_REVIEW_CAPACITY, BENCH_NEW_CASES, BENCH_NEXT_ROUNDS,
  * BENCH_RUNS (15), BENCH_WARMUP (3), BENCH_TRACE (1: the last run's requests and long tasks), CHROMIUM_PATH.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale` (issue 18): the same work against one server process and against two, each time
+ * `npm run bench:scale`: the same work against one server process and against two, each time
  * behind nginx on PostgreSQL, Redis and s3rver (scripts/cluster.ts, the distributed test's deployment), printed
  * side by side:
  *

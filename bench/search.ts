@@ -1,13 +1,13 @@
 /**
- * `npm run bench:search` (issue 31 point 3, record 0165): the profile list's search at BENCH_SEARCH_PROFILES
- * profiles (1,000,000) and at 10,000, on PGlite in a temporary folder, or on PostgreSQL when DATABASE_URL is
- * set (its tables are emptied first: give it a scratch database). The profiles are made by one
- * `insert … select … generate_series` (names from Turkish first names, middle names and surnames, unique ID
- * numbers and phones), then ANALYZE. Each search runs BENCH_SEARCH_RUNS times (40) after 5 warm-up runs
- * through `listProfiles` (first page of 20 with its count, no count cache: what a new search costs) and prints
- * median and p95 in ms, the ratio of the p95 to the one at 10,000, and the plan of the page's query
- * (EXPLAIN ANALYZE, so one can see the index used). The target: under 50 ms p95 on PostgreSQL, under 100 ms on
- * PGlite, ratio under 2.
+ * `npm run bench:search` (docs/decisions/0165-profile-search-by-index.md): the profile list's search at
+ * BENCH_SEARCH_PROFILES profiles (1,000,000) and at 10,000, on PGlite in a temporary folder, or on PostgreSQL
+ * when DATABASE_URL is set (its tables are emptied first: give it a scratch database). The profiles are made
+ * by one `insert … select … generate_series` (names from Turkish first names, middle names and surnames,
+ * unique ID numbers and phones), then ANALYZE. Each search runs BENCH_SEARCH_RUNS times (40) after 5 warm-up
+ * runs through `listProfiles` (first page of 20 with its count, no count cache: what a new search costs) and
+ * prints median and p95 in ms, the ratio of the p95 to the one at 10,000, and the plan of the page's query
+ * (EXPLAIN ANALYZE, so one can see the index used). The target: under 50 ms p95 on PostgreSQL, under 100 ms
+ * on PGlite, ratio under 2.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:stats`: the statistics of issue 8 on a large company.
+ * `npm run bench:stats`: the call report, the dashboard and the instant stats on a large company.
  *
  * 1. `seedStatsDatabase`: the demo data without profiles (users, companies) is seeded into a fresh PGlite
  *    in a temporary DATA_DIR; then, in bulk SQL (generate_series), Acme Bank gets BENCH_AGENTS agents
@@ -12,7 +12,7 @@
  * 3. `timeGet`: BENCH_RUNS sequential requests (after BENCH_WARMUP unmeasured ones) through HTTP; the
  *    median and p90 of the detailed call report and of the dashboard (bitool) for the last 6 months.
  * 4. `instantStats`: the delay from a customer joining or an agent changing status to the supervisor's
- *    socket receiving the `stats.update` that shows it (issue 8 point 7), with 200 waiting customers.
+ *    socket receiving the `stats.update` that shows it, with 200 waiting customers.
  *
  * Env: BENCH_PROFILES (50000), BENCH_CALLS (100000), BENCH_AGENTS (50), BENCH_RUNS (15), BENCH_WARMUP (3).
  * Nothing is asserted; the target is a median under 200 ms for each query.
@@ -183,7 +183,7 @@ export async function timeGet(
   };
 }
 
-/** The report and dashboard queries for the last 6 months (§9), as the studio sends them. */
+/** The report and dashboard queries for the last 6 months (their default range), as the studio sends them. */
 export async function timeStatsQueries(server: StatsServer): Promise<Timing[]> {
   const { start, end } = lastMonths(dayOf(new Date()));
   const range = `start_date=${start}&end_date=${end}`;
@@ -199,7 +199,7 @@ export async function timeStatsQueries(server: StatsServer): Promise<Timing[]> {
 }
 
 /**
- * INSTANT STATS (issue 8 point 7): the event-to-screen delay of instant stats with the seeded agents
+ * INSTANT STATS: the event-to-screen delay of instant stats with the seeded agents
  * (`bench-agent-1..N@acme.test`, User@2026) Online with sockets and BENCH_WAITING (200) waiting customers,
  * against the running server. "Screen" is a supervisor's socket (admin@acme.test, socket.io-client): the
  * delay runs from the triggering action to the first `stats.update` that reflects it, in this process's

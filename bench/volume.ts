@@ -1,5 +1,5 @@
 /**
- * `npm run bench:volume` (issue 31 point 6): the reads of a large company at 50 connections, on PGlite and on
+ * `npm run bench:volume`: the reads of a large company at 50 connections, on PGlite and on
  * PostgreSQL, at 10,000 and 1,000,000 profiles, and the ratio of the two.
  *
  * For each database and size: `npm run seed -- --profiles N` (the bulk path past 10,000, server/db/seed/bulk.ts)
@@ -11,7 +11,7 @@
  * bench itself (all on this machine's cores). The warm-ups let the server's JIT (and PGlite's WebAssembly, which V8
  * compiles again once it is hot) and the database's caches settle: a server runs for days. With 300 a line measured
  * the warming: the first page on PGlite at 10,000 profiles had a p95 of 127 ms after 500 requests and 58–72 ms after
- * 6,000 (session 22).
+ * 6,000.
  *
  * Env: BENCH_VOLUME_SIZES (10000,1000000), BENCH_VOLUME_DATABASES (pglite,postgres), BENCH_VOLUME_CONNECTIONS
  * (50), BENCH_VOLUME_REQUESTS (2000), BENCH_VOLUME_WARMUP (3000), BENCH_VOLUME_SECONDS (30),
@@ -86,7 +86,7 @@ export interface RequestCpu {
 /**
  * GET `url` with `token`, the body read whole. node:http with a keep-alive agent of `CONNECTIONS` sockets, not
  * fetch: the bench shares the machine's two cores with the server, and fetch cost about 0.5 ms of CPU a request
- * here against 0.15–0.2 ms (session 21), CPU the server under test did not get.
+ * here against 0.15–0.2 ms, CPU the server under test did not get.
  */
 function getter(url: string, token: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });

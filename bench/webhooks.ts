@@ -1,5 +1,5 @@
 /**
- * `npm run bench:webhooks` (issue 14 point 6): the webhook delivery engine against a receiver on loopback.
+ * `npm run bench:webhooks`: the webhook delivery engine against a receiver on loopback.
  *
  *   throughput  1,000 events queued in the database while no worker runs (server stopped), then the server
  *               starts: deliveries per second from the first arrival to the last (all 1,000 must arrive,

@@ -1,6 +1,6 @@
 /**
  * `npm run allowlist -- --company ID --list | --clear`: the operator's way back in when a company's IP
- * allow-list locks its admins out (issue 15). Works on the configured database: PGlite under DATA_DIR (stop
+ * allow-list locks its admins out. Works on the configured database: PGlite under DATA_DIR (stop
  * the server first: PGlite is one process's) or PostgreSQL from DATABASE_URL (a running server sees the
  * change within its 2-second cache).
  */

@@ -225,7 +225,7 @@ export async function startCluster(options: {
         env: {
           ...process.env,
           // Not NODE_ENV=production: the run reads e-mailed codes through the dev endpoints, which production
-          // never serves (issue 26); every process listens on loopback behind nginx on loopback.
+          // never serves; every process listens on loopback behind nginx on loopback.
           NODE_ENV: 'test',
           PORT: String(port),
           HOST: '127.0.0.1',

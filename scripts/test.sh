@@ -54,8 +54,8 @@ if [ -n "$apt_pid" ]; then wait "$apt_pid"; fi
 
 step "chromium (end-to-end tests)"
 # The tests' browser: Debian's old headless shell, the Chromium Playwright itself runs headless (the whole
-# suite took 24 % less time than in the whole browser here, record 0177); Debian's Chromium where the shell
-# cannot be installed.
+# suite took 24 % less time than in the whole browser on a 2-core machine,
+# docs/decisions/0177-tests-in-the-headless-shell.md); Debian's Chromium where the shell cannot be installed.
 # CHROMIUM_PATH names another binary.
 if [ -z "${CHROMIUM_PATH:-}" ]; then
   if [ ! -x /usr/bin/chromium-headless-shell ] && ! apt_install chromium-headless-shell &&
@@ -115,7 +115,8 @@ npx vitest run
 
 step "build (vite)"
 npx vite build --logLevel warn
-# The sign-in page's first load within its budget (issue 2): it had grown past it unseen (record 0189).
+# The sign-in page's first load stays within its budget: unchecked, it grew past it unseen
+# (docs/decisions/0189-login-budget-checked.md).
 npx tsx bench/bundle.ts --no-build --check
 
 step "end-to-end tests (playwright, headless Chromium)"

@@ -20,8 +20,9 @@ import { DEMO } from '../e2e/support';
 import { RACE_AGENTS } from './setup';
 
 /**
- * Issue 18 on a real deployment: two server processes on PostgreSQL, Redis and s3rver behind nginx. nginx pins
- * a client to a process by the cookie `idv_backend` (a or b), falling back to the other when it is down.
+ * The studio scaled out on a real deployment: two server processes on PostgreSQL, Redis and s3rver behind
+ * nginx. nginx pins a client to a process by the cookie `idv_backend` (a or b), falling back to the other
+ * when it is down.
  */
 test.describe.configure({ mode: 'serial' });
 

@@ -41,7 +41,8 @@ const BLOCKING = new Set(['serious', 'critical']);
  * The language × theme modes a page is checked in: en-US light and tr dark, so that every text of both
  * languages and every colour of both themes meets every rule. A text's colours are its theme's whatever its
  * language, and its words and roles its language's whatever the theme: the other two modes (the colour rules in
- * en-US dark and tr light, until record 0187) added about an eighth of the spec's CPU time and found nothing.
+ * en-US dark and tr light) added about an eighth of the spec's CPU time and found nothing
+ * (docs/decisions/0187-axe-in-two-modes-words-spread.md).
  * A11Y_ALL_MODES=1 (and A11Y_SCREENS=1, for the photographs) checks all four.
  */
 const MODES: readonly (readonly [Lang, Theme])[] =

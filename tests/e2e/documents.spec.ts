@@ -76,7 +76,7 @@ test('open a document, zoom and page through the viewer by keyboard, approve, re
   await signIn(page, DEMO.agent);
   await openDocuments(page, setup.profileId);
 
-  // Grouped by class in §3's order: identity card before utility bill.
+  // Grouped by class in their sort order (docs/product/entities.md): identity card before utility bill.
   await expect(page.locator('.studio-document-group-title')).toHaveText([
     'Identity card (1)',
     'Utility bill (1)',

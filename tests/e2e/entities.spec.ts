@@ -3,7 +3,7 @@ import { path, signIn } from './support';
 
 const rows = (page: Page, name: string) => page.getByRole('table', { name }).locator('tbody tr');
 
-/** Requests to the API while the entity area is open (SPEC §1: it makes none). */
+/** Requests to the API while the entity area is open (it runs on sample data and makes none). */
 function apiCalls(page: Page): string[] {
   const calls: string[] = [];
   page.on('request', (request) => {

@@ -1,9 +1,9 @@
 /**
- * A reviewer can seek in a recorded call. A call is answered and its recording (a real
- * MediaRecorder webm, which has neither duration nor cues) uploaded through the API; the video screen of the
- * profile then plays it in Chromium: its duration is finite, seeking to the middle fires `seeked`, and the file
- * is served in ranges (206). Issue 29 point 2: the player marks the call's identification steps on a timeline and
- * lists them; a click on a step plays from its offset.
+ * A reviewer can seek in a recorded call. A call is answered and its recording (a real MediaRecorder webm,
+ * which has neither duration nor cues) uploaded through the API; the video screen of the profile then plays
+ * it in Chromium: its duration is finite, seeking to the middle fires `seeked`, and the file is served in
+ * ranges (206). The player also marks the call's identification steps on a timeline and lists them; a click
+ * on a step plays from its offset.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

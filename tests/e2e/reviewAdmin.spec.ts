@@ -1,5 +1,5 @@
 /**
- * Issue 30 points 3 and 6 in the studio: an Admin edits a reason code's Turkish label and a queue's SLA,
+ * The reviewers' desk settings in the studio: an Admin edits a reason code's Turkish label and a queue's SLA,
  * switches a four-eyes rule (Company settings, tab Review desk), then sees the reviewers' desk metrics on the
  * dashboard and downloads their CSV. Once in each language. REVIEW_ADMIN_SHOTS=<dir> also saves screenshots of
  * both screens in the light and dark themes.

@@ -75,7 +75,7 @@ test('a sign-up in English: wrong code then the right one, a reload mid-flow, pa
   await expect(page.getByText('Step 1 of 6: Your e-mail')).toBeVisible();
   await photograph(page, '1-account');
 
-  // §5: inline rules and the strength as the password is typed.
+  // The password rule: inline rules and the strength as the password is typed.
   await page.getByLabel('Work e-mail', { exact: true }).fill(email);
   const password = page.getByLabel('Password', { exact: true });
   await password.fill('weak');

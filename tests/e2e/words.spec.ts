@@ -1,6 +1,7 @@
 /**
- * Issue 27 in a real browser: what a new user reads on sign-in, the invitation, the empty customer list, the
- * Reports page, the dashboard's axis and the API documentation, in both languages and both themes.
+ * The studio's wording in a real browser: what a new user reads on sign-in, the invitation, the empty
+ * customer list, the Reports page, the dashboard's axis and the API documentation, in both languages and both
+ * themes.
  * WORDS_SCREENSHOTS=<folder> also writes a 1440×900 screenshot of every screen in each language and theme.
  */
 import { mkdirSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
- * Issue 29 (points 1 and 2): the step results of a call are bound to its company and its agent, and a
- * company's identification procedure to its Admins. Another company's staff learn nothing (404) and write
- * nothing; another user of the same company may read the results but never write one in the agent's name.
+ * The step results of a call are bound to its company and its agent, and a company's identification
+ * procedure to its Admins. Another company's staff learn nothing (404) and write nothing; another user
+ * of the same company may read the results but never write one in the agent's name.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallStep, IdentProcedure } from '#contract/identProcedure';

@@ -1,8 +1,8 @@
 /**
- * Issue 25's probes of the call path (points 2 and 3): a call's room holds its two people only, the room id is
- * learnt from the answer alone, `call.incoming` reaches only staff who may take calls, API users and Restricted
- * Users never go Online, answer or join, and only an admin closes someone else's call or corrects a final
- * status (audited with before and after).
+ * Probes of the call path: a call's room holds its two people only, the room id is learnt from the answer
+ * alone, `call.incoming` reaches only staff who may take calls, API users and Restricted Users never go
+ * Online, answer or join, and only an admin closes someone else's call or corrects a final status (audited
+ * with before and after).
  */
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';

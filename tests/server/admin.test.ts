@@ -253,7 +253,7 @@ describe('user administration rules', () => {
     expect((await login(t.app, email, 'Invited@2026')).statusCode).toBe(200);
   });
 
-  it('validates the e-mail (§5 message) and keeps it unique per company', async () => {
+  it('validates the e-mail (the message of the e-mail rule) and keeps it unique per company', async () => {
     const base = { password: PASSWORDS.admin, first_name: 'A', last_name: 'B', role: 'User' };
     const bad = await call('POST', '/api/v2/user', tokens.admin, { ...base, username: 'not-an-email' });
     expect(bad).toEqual({ status: 400, body: { detail: 'This is not a valid e-mail address.' } });
@@ -417,7 +417,7 @@ describe('user administration rules', () => {
     });
   });
 
-  it('lets users change their own password with the current one (§5 rule)', async () => {
+  it('lets users change their own password with the current one (the password rule)', async () => {
     const email = uniqueEmail();
     const created = await call('POST', '/api/v2/user', tokens.admin, {
       password: PASSWORDS.admin,

@@ -79,7 +79,7 @@ describe('POST /api/v1/login/', () => {
     expect(ok.statusCode).toBe(200);
   });
 
-  it('answers the forced reset details of §8', async () => {
+  it('answers the forced reset details of the error catalogue', async () => {
     expect((await login(t.app, 'reset@acme.test', PASSWORDS.user)).json()).toEqual({
       detail: 'Password Reset Required',
     });

@@ -1,7 +1,8 @@
 /**
  * What the dashboard rollup tests share (PGlite in dashboardRollups.test.ts, PostgreSQL in postgres.test.ts):
  * the rollup table against a direct aggregation over profiles, aml_history and documents; GET /bitool's
- * answer as the row-scanning queries before record 0170 gave it; and many concurrent writers on one company.
+ * answer as the row-scanning queries gave it before the rollups (docs/decisions/0170-dashboard-rollups.md);
+ * and many concurrent writers on one company.
  */
 import { eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
@@ -22,7 +23,7 @@ interface RollupRow {
   errors: number;
 }
 
-/** Every rollup row, and the same figures counted directly from the rows (record 0170's rules), sorted. */
+/** Every rollup row, and the same figures counted directly from the rows by the rollups' rules, sorted. */
 export async function dashboardRollupsAndDirect(
   db: Db,
 ): Promise<{ rollups: RollupRow[]; direct: RollupRow[] }> {
@@ -60,7 +61,7 @@ export async function expectDashboardRollupsExact(db: Db): Promise<void> {
 }
 
 /**
- * GET /bitool's answer as it was before record 0170: the same periods and totals, counted by scanning
+ * GET /bitool's answer as it was before the rollups: the same periods and totals, counted by scanning
  * profiles, aml_history and documents of the range (these two queries are the former bitool()'s).
  */
 export async function scannedBitool(

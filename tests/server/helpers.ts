@@ -150,8 +150,8 @@ export async function mailedCode(app: FastifyInstance, email: string): Promise<s
 }
 
 /**
- * A call of Acme's profile `profile` answered by `agentId`, as the desk would leave it (issue 25: only that
- * agent and the call's customer may signal in its room): its id, room and the customer's join token.
+ * A call of Acme's profile `profile` answered by `agentId`, as the desk would leave it (only that agent and
+ * the call's customer may signal in its room): its id, room and the customer's join token.
  */
 export async function talkingCall(app: FastifyInstance, agentId: number, profile = 1) {
   const created = await createCall(app.ctx.db, 1, profile);

@@ -1,8 +1,8 @@
 /**
- * Issue 30 point 5 (mentions and the bell) and point 3 (review decisions in the profile history): a note's
- * @mentions notify colleagues of the same company, live on their own socket and, when they are away, by e-mail;
- * the notifications API pages, counts and marks read; a review decision that takes effect is logged on the
- * profile with its reason code, note and, under four-eyes, both reviewers.
+ * Mentions and the bell, and review decisions in the profile history: a note's @mentions notify colleagues of
+ * the same company, live on their own socket and, when they are away, by e-mail; the notifications API pages,
+ * counts and marks read; a review decision that takes effect is logged on the profile with its reason code,
+ * note and, under four-eyes, both reviewers.
  */
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, startTestApp, type TestApp } from './helpers';
 
-/** Every path and method of SPEC.md §7, as OpenAPI paths. */
-const SPEC_PATHS: [method: string, path: string][] = [
+/** Every path and method of the HTTP API (docs/product/api.md), as OpenAPI paths. */
+const API_PATHS: [method: string, path: string][] = [
   ['post', '/api/v1/login/'],
   ['get', '/api/v1/regions'],
   ['get', '/api/v2/stp/packages'],
@@ -93,11 +93,11 @@ const SPEC_PATHS: [method: string, path: string][] = [
 ];
 
 /**
- * §7 paths that later issues build (writes, reports, integrations). Each entry must be absent today;
- * the issue that builds one removes it here, so this list is always the honest to-do.
+ * API paths not built yet. Each entry must be absent from the served document; building one removes it
+ * here, so this list is always the honest to-do.
  */
 const PENDING = new Set(
-  SPEC_PATHS.filter(([method, path]) => {
+  API_PATHS.filter(([method, path]) => {
     const read = method === 'get';
     const builtReads = ![
       '/api/v2/payment/session_status',
@@ -126,7 +126,7 @@ const PENDING = new Set(
       'post /api/v2/profile/{id}/answer',
       'post /api/v2/support/contact-us',
     ].includes(`${method} ${path}`);
-    // Each open issue lists here what it has built (one array each, so parallel work does not collide).
+    // What each area has built, one array per area.
     const builtCalls = [
       'post /api/v2/profile/url',
       'post /api/v2/videocall',
@@ -136,7 +136,7 @@ const PENDING = new Set(
       'post /api/v2/videocall/{id}/notes',
       'post /api/v2/videocall/{id}/answers',
       'post /api/v2/videocall/agent_status',
-    ]; // issue 5
+    ]; // calls
     const builtDocuments: string[] = [
       'post /api/v2/document',
       'put /api/v2/document/{id}/approve',
@@ -145,9 +145,9 @@ const PENDING = new Set(
       'put /api/v2/document/{id}/documentcontent/override',
       'patch /api/v2/document/{id}',
       'put /api/v2/profile/{id}/rule/{ruleId}',
-    ]; // issue 7: documents
-    const builtAml: string[] = ['patch /api/v2/profile/{id}/aml/approve']; // issue 7: AML
-    const builtStats: string[] = ['get /api/v2/videocall/report', 'get /api/v2/bitool']; // issue 8
+    ]; // documents
+    const builtAml: string[] = ['patch /api/v2/profile/{id}/aml/approve'];
+    const builtStats: string[] = ['get /api/v2/videocall/report', 'get /api/v2/bitool'];
     const builtWebhooks: string[] = [
       'put /api/v2/webhook',
       'patch /api/v2/webhook/token',
@@ -157,15 +157,15 @@ const PENDING = new Set(
       'post /api/v2/webhook_endpoint/{id}/test',
       'patch /api/v2/webhook_endpoint/{id}/secret',
       'post /api/v2/webhook_endpoint/retry',
-    ]; // issue 14: webhooks
+    ]; // webhooks
     const builtAdmin: string[] = [
       'post /api/v2/user',
       'patch /api/v2/user/{id}',
       'post /api/v2/user/{id}/reset_password',
-    ]; // issue 13
-    const builtAllowList: string[] = ['post /api/v2/ip-whitelist', 'delete /api/v2/ip-whitelist/{id}']; // issue 15
-    const builtSignup: string[] = ['post /api/v2/stp/register', 'post /api/v2/stp/company']; // issue 16
-    const builtPayment: string[] = ['post /api/v2/payment/buy_package', 'get /api/v2/payment/session_status']; // issue 15: payment
+    ]; // user administration
+    const builtAllowList: string[] = ['post /api/v2/ip-whitelist', 'delete /api/v2/ip-whitelist/{id}'];
+    const builtSignup: string[] = ['post /api/v2/stp/register', 'post /api/v2/stp/company'];
+    const builtPayment: string[] = ['post /api/v2/payment/buy_package', 'get /api/v2/payment/session_status'];
     const builtLater = [
       ...builtCalls,
       ...builtAllowList,
@@ -200,8 +200,8 @@ describe('GET /api/v2/openapi.json', () => {
     expect(body.components.securitySchemes).toHaveProperty('bearer');
   });
 
-  it('holds every path and method of SPEC §7 built so far', () => {
-    const missing = SPEC_PATHS.filter(([m, p]) => !PENDING.has(`${m} ${p}`) && !paths[p]?.[m]).map(
+  it('holds every path and method of the HTTP API built so far', () => {
+    const missing = API_PATHS.filter(([m, p]) => !PENDING.has(`${m} ${p}`) && !paths[p]?.[m]).map(
       ([m, p]) => `${m} ${p}`,
     );
     expect(missing).toEqual([]);

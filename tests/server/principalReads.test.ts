@@ -1,7 +1,8 @@
 /**
- * Records 0179 and 0180: the access checks' principals are kept until the database says (migration 0038) that
- * the user's role, flags, state or groups changed. The kept reads against a hand-told database, then the
- * migration's notifications and the app's answers on the test app's PGlite (on PostgreSQL: postgres.test.ts).
+ * The access checks' principals are kept until the database says (migration 0038) that the user's role,
+ * flags, state or groups changed. The kept reads against a hand-told database, then the migration's
+ * notifications and the app's answers on the test app's PGlite (on PostgreSQL: postgres.test.ts).
+ * Why: docs/decisions/0179-principals-kept-until-they-change.md and 0180-postgresql-tells-what-changed.md.
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

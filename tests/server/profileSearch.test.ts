@@ -189,9 +189,10 @@ describe('GET /profile?search=', () => {
 });
 
 /**
- * Record 0169: a substring search with more matches than its count cap reads its page along the ordering's
- * index instead of the trigram index. The pages must be the same rows either way; only the count is
- * estimated. Here the cap is 3 (LIST_COUNT_CAP), so a common term takes that path on the demo data.
+ * A substring search with more matches than its count cap reads its page along the ordering's index instead
+ * of the trigram index. The pages must be the same rows either way; only the count is estimated. Here the cap
+ * is 3 (LIST_COUNT_CAP), so a common term takes that path on the demo data
+ * (docs/decisions/0169-search-few-or-many.md).
  */
 describe('a search with many matches', () => {
   let low: TestApp;

@@ -214,7 +214,7 @@ describe('profile sub-resources', () => {
     );
     expect(endpointLogs.body.results.every((l) => l.event.startsWith('document'))).toBe(true);
     const ips = await get<{ address: string }[]>(t.app, '/api/v2/ip-whitelist', token);
-    // The demo seeds an empty list (enforced since issue 15: an empty list lets every address in).
+    // The demo seeds an empty list, which lets every address in (docs/product/entities.md).
     expect(ips.status).toBe(200);
     expect(ips.body).toEqual([]);
   });

@@ -61,7 +61,7 @@ describe('POST /api/v2/user/reset_password/send and /submit', () => {
     expect((await get<unknown[]>(t.app, '/api/dev/outbox?to=nobody@acme.test')).body).toEqual([]);
   });
 
-  it('refuses a malformed e-mail with the §5 message', async () => {
+  it('refuses a malformed e-mail with the message of the e-mail rule', async () => {
     const sent = await post<{ detail: string }>(t.app, '/api/v2/user/reset_password/send', { email: 'x@y' });
     expect(sent.status).toBe(400);
     expect(sent.body.detail).toContain('This is not a valid e-mail address.');
@@ -81,7 +81,7 @@ describe('POST /api/v2/user/reset_password/send and /submit', () => {
     const code = await mailedCode(t.app, 'reset@acme.test');
     expect(code).toMatch(/^\d{6}$/);
 
-    // The §5 rule first: a weak password does not use up the code.
+    // The password rule (docs/product/validation.md) first: a weak password does not use up the code.
     const weak = await post(t.app, '/api/v2/user/reset_password/submit', {
       email: 'reset@acme.test',
       otp: code,
@@ -338,7 +338,7 @@ describe('POST /api/v2/user/{id}/otp_reset and /otp_verify', () => {
   });
 });
 
-describe('forced two-factor reset (§8 Two Factor Reset Required)', () => {
+describe('forced two-factor reset (Two Factor Reset Required)', () => {
   it('answers a restricted token that only reaches otp_reset and otp_verify, then sets up 2FA end to end', async () => {
     const first = await login(t.app, 'mfa-reset@acme.test', PASSWORDS.user);
     expect(first.statusCode).toBe(400);

@@ -1,4 +1,6 @@
-/** The admin screen's dialogs: the user form's §5 checks and values, the group form. */
+/**
+ * The admin screen's dialogs: the user form's checks (docs/product/validation.md) and values, the group form.
+ */
 import { fireEvent, render, screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { StrictMode } from 'react';
@@ -64,7 +66,7 @@ describe.each([
     return { onSubmit, onCancel };
   };
 
-  it('adds a user: says an invitation is sent, checks the §5 rules, sends trimmed values', () => {
+  it('adds a user: says an invitation is sent, checks the validation rules, sends trimmed values', () => {
     const { onSubmit } = show();
     expect(screen.getByRole('dialog', { name: 'Add user' })).toBeInTheDocument();
     expect(

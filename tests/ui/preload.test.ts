@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 
 /**
- * preload.ts reaches the route table through the loader the app provides (issue 28: no import circle between
- * the table, which knows every screen, and the screens, layouts and navigation that preload routes).
+ * preload.ts reaches the route table through the loader the app provides, so there is no import circle
+ * between the table, which knows every screen, and the screens, layouts and navigation that preload routes.
  */
 describe('the route table behind preload.ts', () => {
   it('is loaded on first use through the provided loader, then answers intents at once', async () => {

@@ -12,7 +12,7 @@ import { missingKeys } from './setup';
 
 type ScreenKey = keyof typeof screens;
 
-/** Every authenticated path of §2 and the screen it shows (its title, or the heading given third). */
+/** Every signed-in path (docs/product/screens.md) and its screen (its title, or the heading given third). */
 const paths: [path: string, screen: ScreenKey, heading?: string][] = [
   ['/', 'customers'],
   ['/customers', 'customers'],

@@ -1,4 +1,4 @@
-/** Issue 27's wording: sentences that read as written by a person, in both languages. */
+/** The studio's wording: sentences that read as written by a person, in both languages. */
 import { act, render, screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +48,7 @@ describe('the entity summary names the status and the risk level in a sentence',
   });
 });
 
-describe('the Reports link and the page it opens carry one name (SPEC §2: /reports → the landing page)', () => {
+describe('the Reports link and the page it opens carry one name (/reports → the landing page)', () => {
   it.each([
     ['en-US', enCommon, enScreens, 'Reports'],
     ['tr', trCommon, trScreens, 'Raporlar'],

@@ -5,7 +5,7 @@ import enCommon from '../../locales/en-US/common.json';
 import trCommon from '../../locales/tr/common.json';
 import { checkPassword } from '../../src/machines/validation';
 
-describe('the one password rule (SPEC §5, the create-account rule)', () => {
+describe('the one password rule (the create-account rule)', () => {
   it.each([
     ['Abc123', false, ['length', 'symbol']],
     ['abcdefg1', false, ['upper', 'symbol']],

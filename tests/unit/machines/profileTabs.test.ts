@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SERVICES } from '#contract/constants';
 import { visibleTabs } from '../../../src/machines/profileTabs';
 
-describe('profile tabs (§2 services, §6 AML provider)', () => {
+describe('profile tabs (company services, AML provider)', () => {
   it('shows every tab when every service is on and an AML provider is named', () => {
     expect(visibleTabs({ aml_provider: 'Lists', active_services: SERVICES })).toEqual([
       'info',

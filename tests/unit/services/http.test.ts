@@ -1,4 +1,7 @@
-/** The HTTP client against a real local HTTP server (no mocked fetch): base addresses, token, §8 behaviours. */
+/**
+ * The HTTP client against a real local HTTP server (no mocked fetch): base addresses, token, the behaviour by
+ * status of docs/product/errors.md.
+ */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -63,7 +63,7 @@ describe('locales', () => {
     },
   );
 
-  it('keeps the English texts of SPEC §8 exactly', () => {
+  it('keeps the English texts of the message catalogue exactly', () => {
     const common = read('en-US', 'common') as {
       messages: Record<string, string>;
       notAllowed: Record<string, string>;

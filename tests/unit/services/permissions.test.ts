@@ -4,7 +4,7 @@ import { canVisit, PERMISSIONS, type Permission, ruleFor } from '../../../src/se
 const account = (permissions: Permission[], role = 'User') => ({ permissions, role });
 const everything = account([...PERMISSIONS], 'Admin');
 
-/** §2's permission table, one row per path (and the paths that share a row by our readings). */
+/** The route permission table (docs/product/roles.md), one row per path (and the paths that share a row). */
 const table: [path: string, permission: Permission][] = [
   ['/call/12/room-1/55', 'view_calls_page'],
   ['/calls', 'view_calls_page'],
