@@ -8,12 +8,8 @@
  *
  * Needs root for `ip netns`; skipped with the reason where it is not allowed.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Browser, chromium, expect, type Page, test } from '@playwright/test';
-import { chromiumArgs, chromiumPath, seededTemplate, port as suitePort } from '../../playwright.config';
+import { chromiumArgs, chromiumPath } from '../../playwright.config';
 import { type Coturn, startCoturn } from '../support/coturn';
 import {
   netnsUnavailable,
@@ -31,6 +27,7 @@ import {
   joinQueue,
   playing,
 } from './callSupport';
+import { OwnServer } from './ownServer';
 import { DEMO } from './support';
 
 const PROFILE = 3;
@@ -92,56 +89,6 @@ function received(page: Page): Promise<Received | null> {
   });
 }
 
-/** A server of this test's own: relay-only calls through the relay, reachable from the namespace. */
-class NetworkServer {
-  readonly port = suitePort + 11;
-  readonly url = `http://127.0.0.1:${this.port}`;
-  private readonly dataDir = mkdtempSync(join(tmpdir(), 'idv-netns-server-'));
-  private child: ChildProcess | null = null;
-
-  constructor() {
-    cpSync(seededTemplate, this.dataDir, { recursive: true });
-  }
-
-  async start(turn: { urls: string; secret: string }) {
-    this.child = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
-      detached: true,
-      stdio: 'ignore',
-      env: {
-        ...process.env,
-        PORT: String(this.port),
-        // The namespace reaches the host side of its link only: the server listens there too.
-        HOST: '0.0.0.0',
-        DATA_DIR: this.dataDir,
-        LOG_LEVEL: 'warn',
-        LOGIN_LIMIT_PER_ACCOUNT: '1000',
-        LOGIN_LIMIT_PER_ADDRESS: '1000',
-        CALLS_PER_ADDRESS_PER_HOUR: '1000',
-        UPLOADS_PER_MINUTE: '1000',
-        TURN_URLS: turn.urls,
-        TURN_SECRET: turn.secret,
-        ICE_TRANSPORT_POLICY: 'relay',
-      },
-    });
-    await expect
-      .poll(
-        () =>
-          fetch(`${this.url}/runtime-config.js`).then(
-            (r) => r.status,
-            () => 0,
-          ),
-        { timeout: 120_000 },
-      )
-      .toBe(200);
-  }
-
-  stop() {
-    if (this.child?.pid) process.kill(-this.child.pid, 'SIGTERM');
-    this.child = null;
-    rmSync(this.dataDir, { recursive: true, force: true });
-  }
-}
-
 test.describe('a customer on a poor mobile link, in a network namespace of their own', () => {
   let unavailable: string | null = null;
   test.beforeAll(async () => {
@@ -156,7 +103,7 @@ test.describe('a customer on a poor mobile link, in a network namespace of their
     let coturn: Coturn | null = null;
     let ns: ShapedNamespace | null = null;
     let relay: UdpImpairment | null = null;
-    let server: NetworkServer | null = null;
+    let server: OwnServer | null = null;
     let customerBrowser: Browser | null = null;
     let agents: Contexts | null = null;
     try {
@@ -170,8 +117,15 @@ test.describe('a customer on a poor mobile link, in a network namespace of their
         delayMs: LINK.delayMs,
         lossPct: LINK.lossPct,
       });
-      server = new NetworkServer();
-      await server.start({ urls: `turn:${ns.hostIp}:${relay.port}?transport=udp`, secret: coturn.secret });
+      // Relay-only calls through the impairing relay; the namespace reaches the host side of its link only, so the
+      // server listens there too.
+      server = new OwnServer(11, {
+        HOST: '0.0.0.0',
+        TURN_URLS: `turn:${ns.hostIp}:${relay.port}?transport=udp`,
+        TURN_SECRET: coturn.secret,
+        ICE_TRANSPORT_POLICY: 'relay',
+      });
+      await server.start();
 
       agents = new Contexts(server.url);
       const agent = await agents.page(browser);

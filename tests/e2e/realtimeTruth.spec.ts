@@ -1,9 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { seededTemplate, port as suitePort } from '../../playwright.config';
 import {
   answerAndTalk,
   availability,
@@ -13,6 +8,7 @@ import {
   joinLink,
   joinQueue,
 } from './callSupport';
+import { OwnServer } from './ownServer';
 import { DEMO, signIn } from './support';
 
 /**
@@ -82,65 +78,11 @@ test('an agent who signs in again elsewhere keeps ringing and answers; every scr
   await expect(row).toContainText('Offline', { timeout: 5_000 });
 });
 
-function seededCopy() {
-  const dir = mkdtempSync(join(tmpdir(), 'idv-restart-'));
-  cpSync(seededTemplate, dir, { recursive: true });
-  return dir;
-}
-
-/** A server of this test's own, so it can be killed and started again on the same data and port. */
-class OwnServer {
-  readonly port = suitePort + 7;
-  readonly url = `http://127.0.0.1:${this.port}`;
-  // The run's seeded data: the server finds its demo data and does not seed again.
-  private readonly dataDir = seededCopy();
-  private child: ChildProcess | null = null;
-
-  async start() {
-    this.child = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
-      detached: true,
-      stdio: 'ignore',
-      env: {
-        ...process.env,
-        PORT: String(this.port),
-        HOST: '127.0.0.1',
-        DATA_DIR: this.dataDir,
-        LOG_LEVEL: 'warn',
-        LOGIN_LIMIT_PER_ACCOUNT: '1000',
-        LOGIN_LIMIT_PER_ADDRESS: '1000',
-        // Every customer and agent of the run comes from loopback; the call and upload limits are tested in tests/server.
-        CALLS_PER_ADDRESS_PER_HOUR: '1000',
-        UPLOADS_PER_MINUTE: '1000',
-      },
-    });
-    await expect
-      .poll(
-        () =>
-          fetch(`${this.url}/runtime-config.js`).then(
-            (r) => r.status,
-            () => 0,
-          ),
-        { timeout: 120_000 },
-      )
-      .toBe(200);
-  }
-
-  /** A crash: the whole process group at once, no goodbye to anyone. */
-  kill() {
-    if (this.child?.pid) process.kill(-this.child.pid, 'SIGKILL');
-    this.child = null;
-  }
-
-  remove() {
-    this.kill();
-    rmSync(this.dataDir, { recursive: true, force: true });
-  }
-}
-
 test('after the server crashes and starts again, the studio reconnects, the agent is still Online and answers the waiting customer', async ({
   browser,
 }) => {
-  const server = new OwnServer();
+  // Its own server, so it can be killed and started again on the same data and port.
+  const server = new OwnServer(7);
   const own = new Contexts(server.url);
   try {
     await server.start();

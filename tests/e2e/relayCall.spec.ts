@@ -1,9 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { seededTemplate, port as suitePort } from '../../playwright.config';
 import { type Coturn, startCoturn } from '../support/coturn';
 import {
   answerAndTalk,
@@ -14,6 +9,7 @@ import {
   joinQueue,
   playing,
 } from './callSupport';
+import { OwnServer } from './ownServer';
 import { DEMO } from './support';
 
 /**
@@ -34,53 +30,8 @@ test.afterAll(async () => {
 });
 
 /** A server of this spec's own, relay-only through the coturn (the TURN settings are a start's environment). */
-class RelayServer {
-  readonly port = suitePort + 11;
-  readonly url = `http://127.0.0.1:${this.port}`;
-  private readonly dataDir = mkdtempSync(join(tmpdir(), 'idv-relay-'));
-  private child: ChildProcess | null = null;
-
-  constructor(private readonly secret: string) {
-    cpSync(seededTemplate, this.dataDir, { recursive: true });
-  }
-
-  async start() {
-    this.child = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
-      detached: true,
-      stdio: 'ignore',
-      env: {
-        ...process.env,
-        PORT: String(this.port),
-        HOST: '127.0.0.1',
-        DATA_DIR: this.dataDir,
-        LOG_LEVEL: 'warn',
-        LOGIN_LIMIT_PER_ACCOUNT: '1000',
-        LOGIN_LIMIT_PER_ADDRESS: '1000',
-        CALLS_PER_ADDRESS_PER_HOUR: '1000',
-        UPLOADS_PER_MINUTE: '1000',
-        TURN_URLS: coturn.urls.join(','),
-        TURN_SECRET: this.secret,
-        ICE_TRANSPORT_POLICY: 'relay',
-      },
-    });
-    await expect
-      .poll(
-        () =>
-          fetch(`${this.url}/runtime-config.js`).then(
-            (r) => r.status,
-            () => 0,
-          ),
-        { timeout: 120_000 },
-      )
-      .toBe(200);
-  }
-
-  stop() {
-    if (this.child?.pid) process.kill(-this.child.pid, 'SIGTERM');
-    this.child = null;
-    rmSync(this.dataDir, { recursive: true, force: true });
-  }
-}
+const relayServer = (secret: string) =>
+  new OwnServer(11, { TURN_URLS: coturn.urls.join(','), TURN_SECRET: secret, ICE_TRANSPORT_POLICY: 'relay' });
 
 /**
  * Every socket.io event a page receives, from its WebSocket frames (`42["event", payload]`): what reached the
@@ -115,7 +66,7 @@ function candidatesIn(events: { event: string; payload: Record<string, unknown> 
 test('a relay-only call through coturn: both videos play, every candidate either side sees is a relay one, the recording is uploaded', async ({
   browser,
 }) => {
-  const server = new RelayServer(coturn.secret);
+  const server = relayServer(coturn.secret);
   const own = new Contexts(server.url);
   try {
     await server.start();
@@ -171,7 +122,7 @@ test('a relay-only call through coturn: both videos play, every candidate either
 test('with a TURN secret that does not match coturn, the agent is told the credentials were refused and ends the call with a reason', async ({
   browser,
 }) => {
-  const server = new RelayServer(`${coturn.secret}-wrong`);
+  const server = relayServer(`${coturn.secret}-wrong`);
   const own = new Contexts(server.url);
   try {
     await server.start();
