@@ -28,10 +28,12 @@ export const SENDER_LADDER: readonly SenderRung[] = [
 ];
 
 /**
- * Frames first: a frozen picture fails a liveness check, a smaller one does not. The ladder lowers the
- * resolution itself; under sudden pressure the encoder may lower it further, never the frame rate.
+ * Lines are the ladder's to give, never the encoder's: below 240 lines an ID's print is no longer readable. The
+ * encoder, pressed between two readings (a busy phone, a falling estimate), drops frames for a moment instead of
+ * lowering the picture on its own, and says so (`qualityLimitationReason`); the ladder then steps down a rung,
+ * which costs lines it chose and brings the frame rate back.
  */
-export const DEGRADATION_PREFERENCE: RTCDegradationPreference = 'maintain-framerate';
+export const DEGRADATION_PREFERENCE: RTCDegradationPreference = 'maintain-resolution';
 
 /** The video bitrate may use this share of the estimated outgoing bandwidth (audio, headers and retransmissions take the rest). */
 export const BANDWIDTH_SHARE = 0.8;
@@ -43,7 +45,7 @@ export const BANDWIDTH_SHARE = 0.8;
 export const MAX_LOSS_PCT = 10;
 /** Round trip (ms) above which the sender steps down: queues are filling somewhere on the path. */
 export const MAX_RTT_MS = 600;
-/** Poor readings (loss or round trip) in a row before the sender steps down one rung. */
+/** Poor readings (loss, round trip or a pressed encoder) in a row before the sender steps down one rung. */
 export const POOR_READINGS_TO_STEP_DOWN = 2;
 /** Good readings in a row before the sender steps up one rung. */
 export const GOOD_READINGS_TO_STEP_UP = 3;
@@ -58,13 +60,15 @@ export interface LinkFigures {
   lossPct: number | null;
   /** Round trip (ms). */
   rttMs: number | null;
+  /** What holds the encoder back from the rung's picture now (null: nothing, or not known). */
+  limitedBy: 'cpu' | 'bandwidth' | null;
 }
 
 export interface LadderState {
   rung: number;
   /** Good readings in a row at this rung. */
   good: number;
-  /** Poor readings (loss or round trip) in a row at this rung. */
+  /** Poor readings (loss, round trip or a pressed encoder) in a row at this rung. */
   poor: number;
 }
 
@@ -82,12 +86,12 @@ function fittingRung(availableKbps: number): number {
 
 /** The next state of the ladder after one reading of the figures. */
 export function nextRung(state: LadderState, figures: LinkFigures): LadderState {
-  const { availableKbps, lossPct, rttMs } = figures;
+  const { availableKbps, lossPct, rttMs, limitedBy } = figures;
   const fits = availableKbps === null ? state.rung : fittingRung(availableKbps);
   const lossy = lossPct !== null && lossPct > MAX_LOSS_PCT;
   const slow = rttMs !== null && rttMs > MAX_RTT_MS;
   if (fits > state.rung) return { rung: fits, good: 0, poor: 0 };
-  if (lossy || slow) {
+  if (lossy || slow || limitedBy !== null) {
     const poor = state.poor + 1;
     return poor >= POOR_READINGS_TO_STEP_DOWN
       ? { rung: Math.min(lowest, state.rung + 1), good: 0, poor: 0 }
@@ -117,6 +121,7 @@ export interface OutboundStatsEntry {
   currentRoundTripTime?: number;
   roundTripTime?: number;
   fractionLost?: number;
+  qualityLimitationReason?: string;
 }
 
 const finite = (value: number | undefined) =>
@@ -124,7 +129,8 @@ const finite = (value: number | undefined) =>
 
 /**
  * The figures of one getStats() snapshot: the estimate and round trip of the pair the transport uses, the loss
- * the far end reports for the video it receives (RTCP receiver reports: `remote-inbound-rtp`).
+ * the far end reports for the video it receives (RTCP receiver reports: `remote-inbound-rtp`), and what the
+ * video's encoder says holds it back (`outbound-rtp`).
  */
 export function linkFigures(entries: readonly OutboundStatsEntry[]): LinkFigures {
   const transport = entries.find((e) => e.type === 'transport' && e.selectedCandidatePairId);
@@ -135,9 +141,13 @@ export function linkFigures(entries: readonly OutboundStatsEntry[]): LinkFigures
   const available = finite(pair?.availableOutgoingBitrate);
   const rtt = finite(pair?.currentRoundTripTime) ?? finite(remote?.roundTripTime);
   const lost = finite(remote?.fractionLost);
+  const reason = entries.find(
+    (e) => e.type === 'outbound-rtp' && e.kind === 'video',
+  )?.qualityLimitationReason;
   return {
     availableKbps: available === null ? null : Math.round(available / 1000),
     lossPct: lost === null ? null : Math.round(lost * 1000) / 10,
     rttMs: rtt === null ? null : Math.round(rtt * 1000),
+    limitedBy: reason === 'cpu' || reason === 'bandwidth' ? reason : null,
   };
 }

@@ -63,6 +63,8 @@ interface Received {
   path: [string | null, string | null];
   /** The ICE connection states the peer went through. */
   states: string[];
+  /** What the page sends of its camera: lines, and what limits the encoder now (none, cpu, bandwidth). */
+  sent: { height: number; limitation: string | null; durations: unknown; targetBitrate: number | null };
 }
 
 /** What the agent's page receives of the customer's video now, and over which path. */
@@ -73,6 +75,7 @@ function received(page: Page): Promise<Received | null> {
     if (!pc) return null;
     const stats = Array.from((await pc.getStats()).values()) as Record<string, unknown>[];
     const video = stats.find((s) => s.type === 'inbound-rtp' && s.kind === 'video');
+    const out = stats.find((s) => s.type === 'outbound-rtp' && s.kind === 'video');
     const transport = stats.find((s) => s.type === 'transport' && s.selectedCandidatePairId);
     const pair = stats.find((s) => s.id === transport?.selectedCandidatePairId);
     const type = (id: unknown) =>
@@ -85,6 +88,12 @@ function received(page: Page): Promise<Received | null> {
       at: performance.now(),
       path: [type(pair?.localCandidateId), type(pair?.remoteCandidateId)] as [string | null, string | null],
       states: (pc as unknown as { __states: string[] }).__states,
+      sent: {
+        height: Number(out?.frameHeight ?? 0),
+        limitation: (out?.qualityLimitationReason as string | undefined) ?? null,
+        durations: out?.qualityLimitationDurations ?? null,
+        targetBitrate: (out?.targetBitrate as number | undefined) ?? null,
+      },
     };
   });
 }
@@ -165,11 +174,16 @@ test.describe('a customer on a poor mobile link, in a network namespace of their
       const second = await received(agent);
       if (!first || !second) throw new Error('the agent has no peer connection');
       const fps = ((second.frames - first.frames) * 1000) / (second.at - first.at);
+      // What the customer's encoder sends and what holds it back, for the message of a failure.
+      const sent = (await received(customer))?.sent;
       expect(
         fps,
-        `frames a second on the agent's side (${JSON.stringify([first, second])})`,
+        `frames a second on the agent's side (${JSON.stringify([first, second])}); the customer's sender: ${JSON.stringify(sent)}`,
       ).toBeGreaterThanOrEqual(15);
-      expect(second.height).toBeGreaterThanOrEqual(240);
+      expect(
+        second.height,
+        `lines on the agent's side; the customer's sender: ${JSON.stringify(sent)}`,
+      ).toBeGreaterThanOrEqual(240);
 
       // The customer's link goes away for 5 seconds.
       const { upAt } = await ns.cut(CUT_MS);

@@ -14,9 +14,9 @@ import {
   SENDER_LADDER,
 } from '../../../src/machines/senderLadder';
 
-const good: LinkFigures = { availableKbps: 2500, lossPct: 0, rttMs: 40 };
+const good: LinkFigures = { availableKbps: 2500, lossPct: 0, rttMs: 40, limitedBy: null };
 /** The link of a poor mobile connection: 1 Mbit/s, 3 % loss, 300 ms round trip. */
-const mobile: LinkFigures = { availableKbps: 700, lossPct: 3, rttMs: 300 };
+const mobile: LinkFigures = { availableKbps: 700, lossPct: 3, rttMs: 300, limitedBy: null };
 const lowest = SENDER_LADDER.length - 1;
 
 const run = (readings: LinkFigures[], from: LadderState = LADDER_START) => readings.reduce(nextRung, from);
@@ -46,8 +46,21 @@ describe('sender ladder', () => {
     expect(run([lossy, lossy], { rung: lowest, good: 0, poor: 0 }).rung).toBe(lowest);
   });
 
+  it('steps down one rung when the encoder says twice in a row that the CPU or the bandwidth holds it back', () => {
+    const busy = { ...good, limitedBy: 'cpu' as const };
+    const starved = { ...good, limitedBy: 'bandwidth' as const };
+    expect(nextRung(LADDER_START, busy).rung).toBe(0);
+    expect(run([busy, busy]).rung).toBe(1);
+    expect(run([busy, starved, busy, starved]).rung).toBe(2);
+    expect(run([busy, good, busy]).rung).toBe(0);
+    // The lowest rung is the floor: a pressed encoder there drops frames, never lines.
+    expect(run([busy, busy, busy, busy], { rung: lowest, good: 0, poor: 0 }).rung).toBe(lowest);
+  });
+
   it('goes to the lowest rung when the estimate carries none', () => {
-    expect(nextRung(LADDER_START, { availableKbps: 100, lossPct: 0, rttMs: 50 }).rung).toBe(lowest);
+    expect(nextRung(LADDER_START, { availableKbps: 100, lossPct: 0, rttMs: 50, limitedBy: null }).rung).toBe(
+      lowest,
+    );
   });
 
   it('climbs back one rung at a time, each after several good readings in a row', () => {
@@ -74,7 +87,10 @@ describe('sender ladder', () => {
 
   it('keeps its rung when nothing is measured yet', () => {
     expect(
-      nextRung({ rung: 2, good: 1, poor: 1 }, { availableKbps: null, lossPct: null, rttMs: null }),
+      nextRung(
+        { rung: 2, good: 1, poor: 1 },
+        { availableKbps: null, lossPct: null, rttMs: null, limitedBy: null },
+      ),
     ).toEqual({ rung: 2, good: 0, poor: 0 });
   });
 
@@ -83,6 +99,7 @@ describe('sender ladder', () => {
       availableKbps: fc.option(fc.double({ min: 0, max: 1e6, noNaN: true }), { nil: null }),
       lossPct: fc.option(fc.double({ min: 0, max: 100, noNaN: true }), { nil: null }),
       rttMs: fc.option(fc.double({ min: 0, max: 1e5, noNaN: true }), { nil: null }),
+      limitedBy: fc.constantFrom('cpu' as const, 'bandwidth' as const, null),
     });
     fc.assert(
       fc.property(fc.array(figures, { maxLength: 30 }), (readings) => {
@@ -92,7 +109,10 @@ describe('sender ladder', () => {
           expect(next.rung).toBeGreaterThanOrEqual(0);
           expect(next.rung).toBeLessThanOrEqual(lowest);
           expect(state.rung - next.rung).toBeLessThanOrEqual(1);
-          const poor = (reading.lossPct ?? 0) > MAX_LOSS_PCT || (reading.rttMs ?? 0) > MAX_RTT_MS;
+          const poor =
+            (reading.lossPct ?? 0) > MAX_LOSS_PCT ||
+            (reading.rttMs ?? 0) > MAX_RTT_MS ||
+            reading.limitedBy !== null;
           if (poor) expect(next.rung).toBeGreaterThanOrEqual(state.rung);
           expect(next.good).toBeLessThan(GOOD_READINGS_TO_STEP_UP);
           state = next;
@@ -117,8 +137,10 @@ describe('link figures from outbound statistics', () => {
       },
       { id: 'RIA', type: 'remote-inbound-rtp', kind: 'audio', fractionLost: 0.5 },
       { id: 'RIV', type: 'remote-inbound-rtp', kind: 'video', fractionLost: 0.0312, roundTripTime: 0.29 },
+      { id: 'OA', type: 'outbound-rtp', kind: 'audio' },
+      { id: 'OV', type: 'outbound-rtp', kind: 'video', qualityLimitationReason: 'cpu' },
     ]);
-    expect(figures).toEqual({ availableKbps: 812, lossPct: 3.1, rttMs: 301 });
+    expect(figures).toEqual({ availableKbps: 812, lossPct: 3.1, rttMs: 301, limitedBy: 'cpu' });
   });
 
   it('falls back to the nominated pair and the report’s round trip; nothing known is null', () => {
@@ -126,9 +148,10 @@ describe('link figures from outbound statistics', () => {
       linkFigures([
         { id: 'CP', type: 'candidate-pair', state: 'succeeded', nominated: true },
         { id: 'RIV', type: 'remote-inbound-rtp', kind: 'video', roundTripTime: 0.15 },
+        { id: 'OV', type: 'outbound-rtp', kind: 'video', qualityLimitationReason: 'none' },
       ]),
-    ).toEqual({ availableKbps: null, lossPct: null, rttMs: 150 });
-    expect(linkFigures([])).toEqual({ availableKbps: null, lossPct: null, rttMs: null });
+    ).toEqual({ availableKbps: null, lossPct: null, rttMs: 150, limitedBy: null });
+    expect(linkFigures([])).toEqual({ availableKbps: null, lossPct: null, rttMs: null, limitedBy: null });
   });
 });
 
