@@ -30,7 +30,7 @@ export const seededTemplate = join(tmpdir(), `idv-e2e-template-${basePort}`);
 
 /** The specs that hold live calls (see `projects`). */
 const LIVE_CALL_SPECS =
-  /\/(calls|callsAnswer|callClose|callQuality|guidedCall|identification|keyboard|realtimeTruth|relayCall|routing)\.spec\.ts$/;
+  /\/(calls|callsAnswer|callClose|callQuality|callWatch|guidedCall|identification|keyboard|machineChecks|realtimeTruth|relayCall|routing)\.spec\.ts$/;
 /**
  * The specs that measure what a customer's browser sends on a shaped link (frames a second, lines): they run
  * alone, after everything else. Beside another spec the customer's encoder and the studio's sign-in shared two

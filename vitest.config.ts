@@ -105,6 +105,9 @@ export default defineConfig({
         },
       },
       { extends: true, test: { ...SERVER, name: 'security-dns', include: [MOCKS_DNS], isolate: true } },
+      // What an operator deploys (deploy/): the manifests' shape, the alert rules under promtool, and the metrics
+      // the dashboard and the rules read, scraped from a test app.
+      { extends: true, test: { ...SERVER, name: 'deploy', include: ['tests/deploy/**/*.test.ts'] } },
     ],
   },
 });

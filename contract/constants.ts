@@ -21,6 +21,11 @@ export const PERMISSIONS = [
    * group (docs/decisions/0198-rate-limits-and-evidence-roles.md).
    */
   'download_evidence',
+  /**
+   * Watch the company's live calls receive-only and whisper to their agent; Admins have it, others through a
+   * group (docs/decisions/0208-supervisors-watch-calls.md).
+   */
+  'monitor_calls',
 ] as const;
 
 export const ROLES = ['Admin', 'User', 'Restricted User'] as const;
@@ -132,6 +137,13 @@ export const MAY_NOT_TAKE_CALLS = 'You may not take calls';
  */
 export const mayTakeCalls = (user: { role: string; permissions: readonly string[]; isApiUser: boolean }) =>
   !user.isApiUser && user.role !== 'Restricted User' && user.permissions.includes('view_calls_page');
+
+/**
+ * Who may watch calls: staff with `monitor_calls`, never an API user or a Restricted User (even one given the
+ * permission through a group): watching is a person's work at a screen.
+ */
+export const mayMonitorCalls = (user: { role: string; permissions: readonly string[]; isApiUser: boolean }) =>
+  !user.isApiUser && user.role !== 'Restricted User' && user.permissions.includes('monitor_calls');
 
 /** Largest call recording the server takes (docs/product/validation.md), and its message (docs/product/errors.md). */
 export const MAX_RECORDING_BYTES = 300 * 1024 * 1024;

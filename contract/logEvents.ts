@@ -146,12 +146,27 @@ export const AUDIT_ACTIONS = {
   evidence_deleted: 'videocall',
   legal_hold_set: 'profile',
   legal_hold_lifted: 'profile',
+  /** An Admin exported everything held about the person (Art. 15): the export id and its files. */
+  profile_exported: 'profile',
+  /** An Admin asked to erase the person (Art. 17): what went at once, what waits for its retention to end. */
+  profile_erasure_requested: 'profile',
+  /** The erasure job removed evidence whose retention ended (the system as actor). */
+  profile_erasure_continued: 'profile',
+  /** Nothing of the person is left but the anonymised stub. */
+  profile_erased: 'profile',
   /** A delete or change of a held profile's evidence was refused (the hold's reason, what was tried, on what). */
   legal_hold_refused: 'profile',
   evidence_retention_changed: 'company',
   call_routing_changed: 'company',
   /** An Admin turned the company's relay-only calls on or off. */
   call_network_changed: 'company',
+  /** A supervisor started or stopped watching a live call (`after.reason`: how the watch ended). */
+  call_watch_started: 'videocall',
+  call_watch_stopped: 'videocall',
+  /** A watching supervisor whispered to the call's agent (`after.text`). */
+  call_whisper_sent: 'videocall',
+  /** An Admin turned the customers' notice that a supervisor may join calls on or off. */
+  call_watch_changed: 'company',
   passkey_registered: 'passkey',
   passkey_removed: 'passkey',
   passkey_policy_changed: 'company',
@@ -187,6 +202,14 @@ export const AUDIT_ACTIONS = {
   review_reason_codes_changed: 'company',
   review_queue_changed: 'company',
   reviewer_settings_changed: 'user',
+  /** An Admin saved the company's single sign-on (the client secret never logged). */
+  sso_configured: 'company',
+  /** A user signed in through the company's identity provider. */
+  sso_signed_in: 'user',
+  /** A single sign-on was refused: `reason` says which check (issuer, audience, expired, nonce, state, domain, sso_only, …). */
+  sso_sign_in_refused: 'user',
+  /** An Admin renewed the company's SCIM token (the old one stopped working). */
+  scim_token_rotated: 'company',
 } as const satisfies Record<string, AuditObjectType>;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

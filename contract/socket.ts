@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import type { LiveQuality } from './callQualityRules';
 import { callOfferSchema } from './callRouting';
+import type { CallWatcher, WatchEnded, Whisper } from './callWatchers';
 import { agentStatusSchema, callStatusCodeSchema, idSchema } from './common';
 import type { CallStep, CodeSent, StepKind } from './identProcedure';
+import type { MachineCheck } from './machineChecks';
 import type { NotificationEvent } from './notifications';
 import type { ReviewCaseState } from './review';
 
@@ -93,6 +95,12 @@ export type InstantStats = z.infer<typeof instantStatsSchema>;
 export const signalPayloadSchema = z.record(z.string(), z.unknown());
 export const signalJoinSchema = z.object({ room: z.string().min(1).max(100) });
 export const signalRelaySchema = z.object({ room: z.string().min(1).max(100), data: signalPayloadSchema });
+/** A signal of a watch channel (docs/decisions/0208-supervisors-watch-calls.md). */
+export const watchSignalSchema = z.object({
+  call_id: idSchema,
+  watcher_id: idSchema.optional(),
+  data: signalPayloadSchema,
+});
 
 /**
  * One STUN or TURN server as RTCPeerConnection takes it. TURN entries carry credentials minted for one side of
@@ -197,6 +205,8 @@ export interface ServerToClientEvents {
   'call.code_sent': (event: { call_id: number } & CodeSent) => void;
   /** The customer's entry recorded a step result (a code, a serial number): to the call's agent. */
   'call.step_recorded': (event: { call_id: number; step: CallStep }) => void;
+  /** A machine check of the call's screenshots ended (face match, MRZ): a hint, to the call's agent. */
+  'call.check_done': (event: { call_id: number; check: MachineCheck }) => void;
   /**
    * The customer's page sent quality samples: its last one and the summary of all so far, to the call's agent.
    */
@@ -229,6 +239,19 @@ export interface ServerToClientEvents {
    * of the company with `review_profiles` only.
    */
   'review.case_changed': (event: ReviewCaseChanged) => void;
+  /**
+   * Who watches the call now (docs/decisions/0208-supervisors-watch-calls.md): to the call's agent and its
+   * watchers, after every start and end of a watch; never to the customer.
+   */
+  'call.watchers': (event: { call_id: number; watchers: CallWatcher[] }) => void;
+  /** A watcher whispered: to the call's agent and its watchers, never to the customer. */
+  'call.whisper': (event: Whisper) => void;
+  /** A watcher's socket joined its watch channel: the agent's browser offers it the call's media now. */
+  'watch.ready': (event: { call_id: number; watcher_id: number }) => void;
+  /** A WebRTC signal of a watch channel (agent to one watcher, or a watcher to the agent). */
+  'watch.signal': (event: { call_id: number; watcher_id: number; data: Record<string, unknown> }) => void;
+  /** The watched call ended, or the watch was ended (to the watcher's sockets of that call). */
+  'watch.ended': (event: WatchEnded) => void;
 }
 
 /** What a reviewer's socket hears of a case change: enough to know the lists it shows may be stale. */
@@ -270,6 +293,16 @@ export interface ClientToServerEvents {
   'profile.watch': (payload: { profile: number }, ack: Ack<{ viewers: ProfileViewer[] }>) => void;
   /** Close a profile: leave its room (the others get `profile.presence`). */
   'profile.unwatch': (payload: { profile: number }, ack: Ack) => void;
+  /**
+   * A watcher's socket joins the watch channel of a call it holds a grant for (POST /videocall/{id}/watch):
+   * the agent hears `watch.ready`. Refused without the grant, `monitor_calls`, or once the call stopped talking.
+   */
+  'watch.join': (payload: { call_id: number }, ack: Ack<{ watchers: CallWatcher[] }>) => void;
+  /**
+   * A signal of a watch channel: the call's agent names the watcher (`watcher_id`); a watcher's signal goes to
+   * the call's agent only. Nobody else may send one, and it never reaches the customer.
+   */
+  'watch.signal': (payload: z.infer<typeof watchSignalSchema>, ack: Ack) => void;
 }
 
 /** Data the server keeps on each socket: a staff member, or the customer of one call. */

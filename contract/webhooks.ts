@@ -14,6 +14,7 @@ export const WEBHOOK_EVENTS = [
   'profile.created',
   'profile.updated',
   'profile.status_changed',
+  'profile.erased',
   'document.uploaded',
   'document.approved',
   'document.rejected',

@@ -26,6 +26,7 @@ if [ -z "${PG_BIN:-}" ] && [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then miss
 [ -x /usr/bin/redis-server ] || missing+=(redis-server)
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
 [ -x /usr/bin/turnserver ] || missing+=(coturn)
+[ -x /usr/bin/promtool ] || missing+=(prometheus)
 apt_pid=""
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "installing beside npm: ${missing[*]}"
@@ -85,6 +86,15 @@ if [ ! -x /usr/bin/turnserver ] && ! apt_install coturn; then
   echo "coturn is missing and cannot be installed here (needs root and apt-get): the TURN tests fail." >&2
   echo "Install Debian's 'coturn'." >&2
   exit 1
+fi
+
+step "promtool (the alert rules under Prometheus's own checks)"
+# tests/deploy/promRules.test.ts runs `promtool check rules`, `promtool test rules` and `promtool check config`
+# on deploy/prometheus; only the tool of Debian's prometheus package is used, not its service.
+if [ ! -x /usr/bin/promtool ] && ! apt_install prometheus; then
+  echo "promtool is missing and cannot be installed here (needs root and apt-get): the alert rules go unchecked." >&2
+  echo "Install Debian's 'prometheus'." >&2
+  if [ "${CI:-}" = "true" ]; then exit 1; fi
 fi
 
 step "redis and nginx (the distributed test)"

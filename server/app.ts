@@ -8,8 +8,10 @@ import { loggerOptions } from './http/logging';
 import { frozenAnswersSerializerCompiler } from './http/serializer';
 import type { FaceMatcher } from './integrations/faceMatch';
 import type { PaymentProvider } from './integrations/payment/provider';
+import { accessLogPlugin } from './plugins/accessLog';
 import { contextPlugin } from './plugins/context';
 import { httpPlugin } from './plugins/http';
+import { machineChecksPlugin } from './plugins/machineChecks';
 import { routesPlugin } from './plugins/routes';
 import { socketHubPlugin } from './plugins/socketHub';
 import { storageSweepPlugin } from './plugins/storageSweep';
@@ -60,6 +62,10 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     paymentProvider: options.paymentProvider,
   });
   await app.register(storageSweepPlugin);
+  // Reads of personal data, buffered and written in batches; flushed at close, before the database closes.
+  await app.register(accessLogPlugin);
+  // The face match and MRZ read of a call's screenshots; closed after the routes, before the database.
+  await app.register(machineChecksPlugin);
   // Hooks every request goes through, then the routes they guard.
   await app.register(httpPlugin);
   await app.register(routesPlugin);

@@ -11,6 +11,7 @@ import {
 import type { StripeOptions } from './integrations/payment/stripeProvider';
 import type { TwilioOptions } from './integrations/twilioSms';
 import { keptSecret, newSecret } from './secretFile';
+import type { KekConfig } from './storage/keyProvider';
 
 export { DEFAULT_MAIL_RETRY_SCHEDULE, DEFAULT_RETRY_SCHEDULE, readEvidenceKey } from './environment';
 
@@ -97,6 +98,8 @@ export interface ServerConfig {
   mail: MailConfig;
   /** Face comparison at login: `human` (local face-embedding model) or `off` (photo login refused). */
   faceMatch: { engine: 'human' | 'off'; minSimilarity: number };
+  /** The machine checks beside the agent in a guided call (face match, MRZ) and their face threshold. */
+  machineChecks: { enabled: boolean; faceThreshold: number };
   /** A language-model endpoint (OpenAI-compatible chat completions) for profile summaries; unset: local rules. */
   summariser: { url: string; model: string; apiKey: string | undefined } | undefined;
   /** Live calls (docs/server.md): join-link lifetime and how long a dropped socket may take to come back. */
@@ -170,8 +173,12 @@ export interface ServerConfig {
   redisUrl: string | undefined;
   /** Recordings and document pages in an S3-compatible store instead of `${dataDir}/storage`. */
   s3: S3Config | undefined;
+  /** The key-encryption keys of stored files (STORAGE_KEK or STORAGE_KEK_FILE; neither: derived from the secret). */
+  storageKek: KekConfig;
   /** Bearer token of GET /metrics; unset: /metrics answers 404. */
   metricsToken: string | undefined;
+  /** Where spans go over OTLP/HTTP (docs/operators/tracing.md); unset: no tracing, the SDK is not loaded. */
+  otlpEndpoint?: string;
   /** On SIGTERM, how long uploads and requests in flight may take to finish. */
   shutdownGraceMs: number;
   /** Logs: `json` (one JSON object per line) or `pretty` (pino-pretty). */
@@ -187,6 +194,12 @@ export interface EvidenceConfig {
   signingKeyPem: string | undefined;
   /** How often this process runs the retention job (0: never). */
   retentionSweepMs: number;
+  /** How often this process writes its buffered reads to the access log. */
+  accessLogFlushMs: number;
+  /** How long the access log keeps a read. */
+  accessLogRetentionDays: number;
+  /** How often this process carries out due erasures (0: never). */
+  erasureSweepMs: number;
 }
 
 /**
@@ -351,6 +364,7 @@ function configFrom(e: Environment): ServerConfig {
       worker: e.MAIL_WORKER,
     },
     faceMatch: { engine: e.FACE_MATCH, minSimilarity: e.FACE_MATCH_MIN_SIMILARITY },
+    machineChecks: { enabled: e.MACHINE_CHECKS === 'on', faceThreshold: e.MACHINE_CHECK_FACE_THRESHOLD },
     summariser: e.SUMMARISER_URL
       ? { url: e.SUMMARISER_URL, model: e.SUMMARISER_MODEL, apiKey: e.SUMMARISER_API_KEY }
       : undefined,
@@ -384,7 +398,9 @@ function configFrom(e: Environment): ServerConfig {
     ipAllowListCacheMs: 2_000,
     redisUrl: e.REDIS_URL,
     s3: s3Of(e),
+    storageKek: { keys: e.STORAGE_KEK, file: e.STORAGE_KEK_FILE },
     metricsToken: e.METRICS_TOKEN,
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     logFormat: e.LOG_FORMAT ?? (!production && process.stdout.isTTY ? 'pretty' : 'json'),
     payment: {
@@ -398,6 +414,9 @@ function configFrom(e: Environment): ServerConfig {
     evidence: {
       signingKeyPem: e.EVIDENCE_SIGNING_KEY,
       retentionSweepMs: e.EVIDENCE_RETENTION_SWEEP_MS,
+      accessLogFlushMs: e.ACCESS_LOG_FLUSH_MS,
+      accessLogRetentionDays: e.ACCESS_LOG_RETENTION_DAYS,
+      erasureSweepMs: e.ERASURE_SWEEP_MS,
     },
   };
 }

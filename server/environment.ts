@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_COUNT_CAP } from './domain/counting';
 import { readTrustProxy } from './domain/ipAllowList';
+import { readKekList } from './storage/keyProvider';
 
 /**
  * The server's environment as one schema: every variable it reads, its type, its default and what it means.
@@ -103,6 +104,18 @@ function flag(fallback: boolean, meaning: string, doc: Doc) {
 function optionalFlag(meaning: string, doc: Doc) {
   return variable(flagValue.optional(), meaning, { type: FLAG_TYPE, ...doc });
 }
+
+/** A number strictly between 0 and 1 (a similarity of two faces). */
+const similarity = (fallback: number) =>
+  z
+    .string()
+    .transform((value, ctx) => {
+      const number = Number(value);
+      if (number > 0 && number < 1) return number;
+      ctx.issues.push({ code: 'custom', message: 'must be between 0 and 1', input: value });
+      return z.NEVER;
+    })
+    .default(fallback);
 
 const enumOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` });
@@ -346,6 +359,14 @@ export const environmentSchema = z.object({
     section: 'Logs and operations',
     secret: true,
   }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: variable(
+    httpAddress.optional(),
+    'OpenTelemetry: the collector spans are sent to over OTLP/HTTP (protobuf; `/v1/traces` is added). Set, ' +
+      'the server traces requests, queries, Redis commands and the call desk, and logs carry `trace_id`; ' +
+      'unset, no tracing code is loaded. The SDK reads the other `OTEL_*` variables (headers, service ' +
+      'name, sampler) itself (docs/operators/tracing.md).',
+    { section: 'Logs and operations', type: 'http(s) address' },
+  ),
 
   // Sign-in
   LOGIN_LIMIT_PER_ACCOUNT: count(
@@ -366,15 +387,7 @@ export const environmentSchema = z.object({
     { section: 'Sign-in' },
   ),
   FACE_MATCH_MIN_SIMILARITY: variable(
-    z
-      .string()
-      .transform((value, ctx) => {
-        const similarity = Number(value);
-        if (similarity > 0 && similarity < 1) return similarity;
-        ctx.issues.push({ code: 'custom', message: 'must be between 0 and 1', input: value });
-        return z.NEVER;
-      })
-      .default(0.7),
+    similarity(0.7),
     'The least similarity of two faces taken as the same person.',
     { section: 'Sign-in', type: 'number between 0 and 1', default: shown(0.7) },
   ),
@@ -470,6 +483,19 @@ export const environmentSchema = z.object({
   TURN_CREDENTIAL_TTL_SECONDS: count(3_600, 'How long a minted TURN credential is valid.', {
     section: 'Calls',
   }),
+  MACHINE_CHECKS: oneOf(
+    ['on', 'off'],
+    'on',
+    "Machine checks beside the agent in a guided call: the face match and the document's MRZ read by OCR " +
+      '(docs/users/machine-checks.md); off: no hints.',
+    { section: 'Calls' },
+  ),
+  MACHINE_CHECK_FACE_THRESHOLD: variable(
+    similarity(0.62),
+    'The least similarity of the face screenshot and the ID portrait hinted as "likely the same person" ' +
+      '(calibrated on the sample faces: docs/decisions/0209-machine-checks-beside-the-agent.md).',
+    { section: 'Calls', type: 'number between 0 and 1', default: shown(0.62) },
+  ),
   ICE_TRANSPORT_POLICY: oneOf(
     ['all', 'relay'],
     'all',
@@ -628,10 +654,29 @@ export const environmentSchema = z.object({
   ),
   S3_DIRECT_DOWNLOADS: flag(
     false,
-    '`/storage` redirects to a 5-minute presigned link of the store instead of streaming.',
+    'No effect: stored files are encrypted (docs/operators/encryption.md), so `/storage` always streams and ' +
+      'decrypts them.',
     {
       section: 'Distributed mode and storage',
     },
+  ),
+  STORAGE_KEK: variable(
+    checkedBy((value) => {
+      readKekList(value);
+      return value;
+    }).optional(),
+    'The key-encryption keys of stored files (docs/operators/encryption.md): each the base64 of 32 random ' +
+      'bytes, comma-separated; the first wraps new files, the others stay readable for `npm run storage:rotate-key`.',
+    {
+      section: 'Distributed mode and storage',
+      type: 'base64 keys, comma-separated',
+      default: 'derived from JWT_SECRET',
+      secret: true,
+    },
+  ),
+  STORAGE_KEK_FILE: optionalPath(
+    'A file holding the key-encryption keys instead of STORAGE_KEK (one a line, the first current; `#` comments).',
+    { section: 'Distributed mode and storage', type: 'file path' },
   ),
 
   // Payments
@@ -692,6 +737,21 @@ export const environmentSchema = z.object({
   EVIDENCE_RETENTION_SWEEP_MS: wholeOrZero(
     3_600_000,
     'How often this process deletes evidence past its company’s retention period (0: never).',
+    { section: 'Evidence' },
+  ),
+  ACCESS_LOG_FLUSH_MS: count(
+    1_000,
+    'How often this process writes the reads of personal data it noted (the access log) to the database.',
+    { section: 'Evidence' },
+  ),
+  ACCESS_LOG_RETENTION_DAYS: count(
+    1_825,
+    'How many days the access log (who read which person’s data) is kept; older entries are pruned.',
+    { section: 'Evidence' },
+  ),
+  ERASURE_SWEEP_MS: wholeOrZero(
+    3_600_000,
+    'How often this process carries out erasures whose retention has ended (0: never).',
     { section: 'Evidence' },
   ),
 

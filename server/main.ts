@@ -1,12 +1,15 @@
-import { buildApp } from './app';
 import { loadConfig } from './config';
-import { demoLoginLines } from './db/seed';
 import { ensureSecretFile } from './secretFile';
+import { startTelemetry } from './telemetry/start';
 
 async function main() {
   // Loading the configuration writes nothing: the secret a new data folder needs is kept before it is read.
   ensureSecretFile();
   const config = loadConfig();
+  // Tracing starts before the app's modules load: its instrumentations patch fastify, pg and ioredis as they
+  // are imported, so the app is imported afterwards.
+  const telemetry = config.otlpEndpoint ? await startTelemetry({ endpoint: config.otlpEndpoint }) : null;
+  const [{ buildApp }, { demoLoginLines }] = await Promise.all([import('./app'), import('./db/seed')]);
   const app = await buildApp(config);
   const address = await app.listen({ port: config.port, host: config.host });
   console.log(
@@ -15,6 +18,7 @@ async function main() {
   console.log(
     `Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.pgliteDir}`}`,
   );
+  if (config.otlpEndpoint) console.log(`Tracing: OpenTelemetry spans to ${config.otlpEndpoint}`);
   if (config.redisUrl || config.s3)
     console.log(
       `Distributed mode: ${config.redisUrl ? 'Redis (REDIS_URL)' : 'no Redis'}, storage ${config.s3 ? `S3 bucket ${config.s3.bucket}` : 'local folder'}`,
@@ -39,6 +43,8 @@ async function main() {
     // Closing stops accepting connections, closes the sockets without a "server disconnect" (clients
     // reconnect, through the load balancer to another process), then waits for the requests in flight.
     await app.close();
+    // The spans of the last requests are sent before the process ends.
+    await telemetry?.shutdown().catch((error: unknown) => app.log.warn({ err: error }, 'traces not sent'));
     console.log(`Stopped in ${Date.now() - started} ms`);
     process.exit(0);
   };

@@ -24,6 +24,7 @@ import type reviewAdmin from '../locales/en-US/reviewAdmin.json';
 import type screens from '../locales/en-US/screens.json';
 import type sessions from '../locales/en-US/sessions.json';
 import type signup from '../locales/en-US/signup.json';
+import type sso from '../locales/en-US/sso.json';
 import type stats from '../locales/en-US/stats.json';
 import type webhooks from '../locales/en-US/webhooks.json';
 
@@ -45,6 +46,7 @@ declare module 'i18next' {
       entities: typeof entities;
       modules: typeof modules;
       webhooks: typeof webhooks;
+      sso: typeof sso;
       admin: typeof admin;
       presence: typeof presence;
       allowlist: typeof allowlist;

@@ -35,6 +35,8 @@ export interface Database {
   rollupChanges?: Changes;
   /** Which users' principals (role, flags, state, groups) changed, told at commit (docs/decisions/0179-principals-kept-until-they-change.md, docs/decisions/0180-postgresql-tells-what-changed.md). */
   principalChanges?: Changes;
+  /** PGlite: its data folder as a gzipped tarball, while it runs (scripts/backup.ts; PostgreSQL has pg_dump). */
+  dump?(): Promise<Uint8Array>;
 }
 
 /** pg_advisory_lock key of the start-up (migrations and seed). */
@@ -214,7 +216,7 @@ export function pgliteDatabase(client: PGlite): Database {
  */
 function pgliteDatabaseOn(
   queries: PGlite | PgliteThread,
-  client: Listening & Pick<PGlite, 'close'>,
+  client: Listening & Pick<PGlite | PgliteThread, 'close' | 'dumpDataDir'>,
 ): Database {
   const db = drizzlePglite({ client: queries as PGlite, schema, casing: 'snake_case' });
   return {
@@ -222,6 +224,10 @@ function pgliteDatabaseOn(
     kind: 'pglite',
     rollupChanges: pgliteChanges(client, ROLLUPS_CHANGED),
     principalChanges: pgliteChanges(client, PRINCIPALS_CHANGED),
+    dump: async () => {
+      const dump = await client.dumpDataDir('gzip');
+      return dump instanceof Uint8Array ? dump : new Uint8Array(await dump.arrayBuffer());
+    },
     close: () => client.close(),
   };
 }

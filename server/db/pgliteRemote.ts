@@ -18,6 +18,7 @@ type ThreadCall =
   | { op: 'begin' }
   | { op: 'end'; tx: number; commit: boolean }
   | { op: 'listen'; channel: string }
+  | { op: 'dump' }
   | { op: 'close' };
 export type ThreadRequest = ThreadCall & { id: number };
 
@@ -38,6 +39,8 @@ export interface ThreadTransaction {
 export interface PgliteThread extends ThreadTransaction {
   transaction<T>(callback: (tx: ThreadTransaction) => Promise<T>): Promise<T>;
   listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
+  /** The data folder as a gzipped tarball, taken between two statements (a backup of the running server). */
+  dumpDataDir(compression: 'gzip'): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -156,6 +159,7 @@ export async function openPgliteThread(dir: string): Promise<PgliteThread> {
         channelListeners.delete(callback);
       };
     },
+    dumpDataDir: () => call<Uint8Array>({ op: 'dump' }),
     async close() {
       if (stopped) return;
       await call({ op: 'close' });

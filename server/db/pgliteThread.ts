@@ -103,6 +103,9 @@ async function main() {
           port.postMessage({ notify: request.channel, payload } satisfies ThreadReply),
         );
         return undefined;
+      case 'dump':
+        // PGlite takes it between two queries; a restore replays the write-ahead log it holds, as after a crash.
+        return new Uint8Array(await (await client.dumpDataDir('gzip')).arrayBuffer());
       case 'close':
         await client.close();
         return undefined;

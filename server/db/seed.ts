@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { createSecretBox } from '../auth/secrets';
 import { loadConfig } from '../config';
 import { ensureSecretFile } from '../secretFile';
-import { createLocalStorage } from '../storage/storage';
+import { createStorage } from '../storage/encryptedStorage';
 import { openDatabase } from './client';
 import { DEMO_USERS, seedDemo, truncateAll } from './seed/demo';
 
@@ -31,7 +31,7 @@ async function main() {
     const started = Date.now();
     await truncateAll(database.db);
     await seedDemo(database.db, {
-      storage: createLocalStorage(`${config.dataDir}/storage`, config.jwtSecret, config.publicUrl),
+      storage: createStorage(config, database.db),
       secrets: createSecretBox(config.jwtSecret),
       argon2: config.argon2,
       ...(profiles === undefined ? {} : { profiles }),

@@ -23,6 +23,9 @@ interface AuditRequestContext {
 
 const requestContext = new AsyncLocalStorage<AuditRequestContext>();
 
+/** The caller and client address of the request running now (undefined outside a route handler). */
+export const currentRequest = (): Readonly<AuditRequestContext> | undefined => requestContext.getStore();
+
 /**
  * Runs every route handler inside a context that knows the caller and the client address. A `preHandler`
  * (after the body is read, whose stream events would lose the context) with a callback, so the handler
@@ -127,7 +130,8 @@ function filters(companyId: number, query: Omit<AuditListQuery, 'limit' | 'offse
   return and(...where);
 }
 
-function toEntry(row: typeof auditLog.$inferSelect): AuditEntry {
+/** An audit row as the API answers it (the log, its CSV, a person's export). */
+export function toEntry(row: typeof auditLog.$inferSelect): AuditEntry {
   return {
     id: row.id,
     created_at: row.createdAt.toISOString(),

@@ -257,8 +257,11 @@ export async function enterSerialNumber(
   });
 }
 
-/** What a typed serial number records: whether it matches a document number on file for the profile. */
-async function serialResult(db: DbOrTx, call: CallRow, typed: string) {
+/** The document numbers on file for the call's profile (its documents' read or corrected `DocumentNumber`). */
+export async function documentNumbersOnFile(
+  db: DbOrTx,
+  call: { profileId: number; companyId: number },
+): Promise<string[]> {
   const onFile = await db
     .select({ content: documents.content, overrides: documents.contentOverrides })
     .from(documents)
@@ -269,9 +272,14 @@ async function serialResult(db: DbOrTx, call: CallRow, typed: string) {
         isNull(documents.deletedAt),
       ),
     );
-  const numbers = onFile
+  return onFile
     .map((d) => ({ ...d.content, ...d.overrides }).DocumentNumber)
     .filter((n): n is string => typeof n === 'string' && n.trim() !== '');
+}
+
+/** What a typed serial number records: whether it matches a document number on file for the profile. */
+async function serialResult(db: DbOrTx, call: CallRow, typed: string) {
+  const numbers = await documentNumbersOnFile(db, call);
   const matches = numbers.some((n) => normalSerial(n) === normalSerial(typed));
   return {
     kind: 'serial_number' as const,

@@ -15,7 +15,8 @@ import { badRequest, notFound } from '../errors';
 import { recordAudit } from './audit';
 
 export type IceConfig = ServerConfig['ice'];
-export type CallSide = 'agent' | 'customer';
+/** A watcher's side is their own, so their credentials are theirs alone (docs/decisions/0208-supervisors-watch-calls.md). */
+export type CallSide = 'agent' | 'customer' | `watcher-${number}`;
 
 export const RELAY_ONLY_NEEDS_TURN =
   'Relay-only calls need a TURN server: the server has no turn: address in TURN_URLS';

@@ -10,7 +10,9 @@ import { Readable } from 'node:stream';
 import { and, asc, eq, gte, inArray, lte, or } from 'drizzle-orm';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { type CallQuality, callIssues, QUALITY_THRESHOLDS, type QualitySummary } from '#contract/callQuality';
+import type { CallWatcher, Whisper } from '#contract/callWatch';
 import { CALL_STATUSES } from '#contract/common';
+import type { MachineCheck } from '#contract/machineChecks';
 import type { DbOrTx } from '../db/client';
 import {
   auditLog,
@@ -26,10 +28,13 @@ import type { Storage } from '../storage/storage';
 import { callAnswerRows } from './callEntries';
 import { callQualityOf } from './callQuality';
 import { screenshotRows } from './callScreenshots';
+import { callWatchers, callWhispers } from './callWatch';
 import { type EvidenceFile, recordHashMismatch } from './evidence';
 import type { EvidenceSigner } from './evidenceKey';
 import { renderReport } from './evidenceReport';
 import { fullName, iso } from './format';
+import { checksOf } from './machineChecks/checks';
+import { machineCheckLines } from './machineChecks/report';
 import { requireCall } from './videocalls/calls';
 
 /** One file of the package. */
@@ -83,6 +88,12 @@ export interface CallFacts {
     /** The user who took it (the call's agent: only they may). */
     created_by: number | null;
   }[];
+  /** The machine checks of the screenshots (face match, MRZ), with their engines: hints beside the agent. */
+  checks: MachineCheck[];
+  /** Who watched the call live, from when to when (docs/decisions/0208-supervisors-watch-calls.md). */
+  watchers: CallWatcher[];
+  /** What the watchers whispered to the agent. */
+  whispers: Whisper[];
 }
 
 /** A user named in the package. */
@@ -208,6 +219,9 @@ export async function callFacts(db: DbOrTx, companyId: number, callId: number): 
           : null,
     })),
     screenshots,
+    checks: await checksOf(db, callId),
+    watchers: await callWatchers(db, callId),
+    whispers: await callWhispers(db, companyId, callId),
   };
 }
 
@@ -486,6 +500,9 @@ export function callJson(
         ? { path: null, size: null, sha256_at_upload: call.recordingSha256, deleted: true }
         : null,
     questions: facts.entries,
+    // Who watched the call live and what they whispered to the agent (the customer saw neither).
+    watchers: facts.watchers,
+    whispers: facts.whispers,
     files: meta.files,
     // Every file the call's records name, in the package or not, with who uploaded it, when, and any gap.
     evidence_files: meta.evidence,
@@ -500,6 +517,7 @@ export function stepsJson(facts: CallFacts) {
     call: facts.call.id,
     steps: facts.steps,
     screenshots: facts.screenshots.map(({ key, ...shot }) => ({ ...shot, deleted: key === null })),
+    checks: facts.checks,
   };
 }
 
@@ -626,6 +644,7 @@ export function callReport(facts: CallFacts, json: ReturnType<typeof callJson>):
                 };
               }),
       },
+      { title: 'Machine checks', lines: machineCheckLines(facts.checks) },
       {
         title: 'Call quality',
         lines: [
@@ -648,6 +667,22 @@ export function callReport(facts: CallFacts, json: ReturnType<typeof callJson>):
                 label: entry.created_at,
                 value: [entry.question?.['en-US'], entry.value, entry.note].filter(Boolean).join(' - '),
               })),
+      },
+      {
+        title: 'Supervisors watching',
+        lines:
+          facts.watchers.length === 0
+            ? [{ label: none, value: 'Nobody watched the call' }]
+            : [
+                ...facts.watchers.map((watch) => ({
+                  label: watch.name,
+                  value: `From ${watch.started_at} to ${watch.ended_at ?? 'the end of the call'}${watch.end_reason ? ` (${watch.end_reason})` : ''}`,
+                })),
+                ...facts.whispers.map((whisper) => ({
+                  label: `Whisper ${whisper.created_at}`,
+                  value: `${whisper.author.name}: ${whisper.text}`,
+                })),
+              ],
       },
       {
         title: 'Evidence files',
@@ -698,6 +733,8 @@ export function zipPackage(
     signer: EvidenceSigner;
     publicKeyPem: string;
     mtime: Date;
+    /** README.txt: how to check this kind of package (default: the call's evidence package). */
+    readme?: string;
     /** A stored file whose bytes differ from the hash it was stored with. */
     onMismatch: (file: EvidenceFile, key: string, actual: string) => Promise<void>;
   },
@@ -716,7 +753,7 @@ export function zipPackage(
     const manifest: string[] = [];
     const all: PackageFile[] = [
       ...files,
-      { path: 'README.txt', body: Buffer.from(README), compress: true },
+      { path: 'README.txt', body: Buffer.from(options.readme ?? README), compress: true },
       { path: 'public_key.pem', body: Buffer.from(options.publicKeyPem), compress: true },
     ];
     const add = (file: PackageFile) => {

@@ -16,6 +16,7 @@ import type { Storage } from '../storage/storage';
 import { recordAudit } from './audit';
 import { rowsOf } from './callReport';
 import { iso } from './format';
+import { periodicJob } from './periodicJob';
 
 export async function getRetention(db: DbOrTx, companyId: number): Promise<EvidenceRetention> {
   const [row] = await db
@@ -235,21 +236,5 @@ export function startRetentionJob(
   everyMs: number,
   onError: (error: unknown) => void,
 ): { stop(): Promise<void> } {
-  if (everyMs <= 0) return { stop: async () => {} };
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = runEvidenceRetention(db, storage)
-      .catch(onError)
-      .finally(() => {
-        running = undefined;
-      });
-  }, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return periodicJob(() => runEvidenceRetention(db, storage), everyMs, onError);
 }

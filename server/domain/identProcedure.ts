@@ -19,6 +19,7 @@ import { badRequest, conflict, forbidden } from '../errors';
 import { recordAudit } from './audit';
 import { checkStepScreenshots } from './callScreenshots';
 import { iso } from './format';
+import { checkHintOverride } from './machineChecks/override';
 import { type Seen, StaleVersionError } from './versions';
 import { requireCall } from './videocalls/calls';
 
@@ -131,6 +132,7 @@ export async function addCallStep(
   const { steps } = await identProcedure(db, companyId);
   if (!steps.some((s) => s.kind === step.kind)) throw badRequest(STEP_DETAILS.notInProcedure(step.kind));
   await checkStepScreenshots(db, callId, step);
+  await checkHintOverride(db, callId, step);
   const [row] = await db
     .insert(videoCallSteps)
     .values({

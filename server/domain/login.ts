@@ -15,6 +15,7 @@ import type { Storage } from '../storage/storage';
 import { enforceIpAllowList, type IpAllowListCache } from './ipAllowList';
 import { passkeySecondFactor, requirePasskeyRegistration } from './passkeys';
 import type { SessionService } from './sessions';
+import { refuseLocalSignIn } from './sso';
 
 interface Candidate {
   id: number;
@@ -159,6 +160,8 @@ export async function login(
   const user = chosen[0] as Candidate;
   if (deps.ipAllowList && client.ip !== undefined)
     await enforceIpAllowList({ ipAllowList: deps.ipAllowList }, user.companyId, client.ip);
+  // A company on "SSO only" signs in through its provider; its break-glass accounts keep their password.
+  await refuseLocalSignIn(deps.db, user);
 
   if (user.forcePasswordReset) throw badRequest(DETAILS.passwordResetRequired);
   if (user.forceMfaReset) {

@@ -10,6 +10,7 @@ import { badRequest, DETAILS } from '../errors';
 import { enforceIpAllowList } from './ipAllowList';
 import { checkFacePhoto, type LoginClient, type LoginDeps } from './login';
 import { verifyAssertion } from './passkeys';
+import { refuseLocalSignIn } from './sso';
 
 /**
  * Sign-in without a password: the passkey (discoverable, user-verified) names its user. The same checks as
@@ -30,6 +31,7 @@ export async function loginWithPasskey(
   if (!found) throw badRequest(DETAILS.invalidCredentials);
   const { user: row, regionName } = found;
   if (!row.isActive || row.isApiUser) throw badRequest(DETAILS.invalidCredentials);
+  await refuseLocalSignIn(deps.db, row);
   const region = deps.regions.find((r) => r.name === regionName) ?? (deps.regions[0] as Region);
   if (deps.ipAllowList && client.ip !== undefined)
     await enforceIpAllowList({ ipAllowList: deps.ipAllowList }, row.companyId, client.ip);

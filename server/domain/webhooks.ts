@@ -43,6 +43,7 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'profile.created': 'A customer profile was created',
   'profile.updated': 'A customer profile was edited',
   'profile.status_changed': 'A customer profile changed status',
+  'profile.erased': "A customer's personal data was erased (only an anonymised stub is left)",
   'document.uploaded': 'A document was uploaded',
   'document.approved': 'A document was approved',
   'document.rejected': 'A document was rejected',

@@ -1,5 +1,6 @@
 import type { FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from '../config';
+import { activeTraceFields } from '../telemetry/spans';
 import { requestLogSerializer } from './logRedaction';
 
 /**
@@ -18,7 +19,7 @@ export const REDACTED = [
 ];
 
 export function loggerOptions(
-  config: Pick<ServerConfig, 'logLevel' | 'logFormat'>,
+  config: Pick<ServerConfig, 'logLevel' | 'logFormat' | 'otlpEndpoint'>,
   /** Where the lines go instead of stdout (tests read them). */
   stream?: { write(line: string): void },
 ): FastifyServerOptions['logger'] {
@@ -28,6 +29,8 @@ export function loggerOptions(
     redact: { paths: REDACTED, censor: '[redacted]' },
     // Join-link and file-link tokens never reach the log.
     serializers: { req: requestLogSerializer },
+    // Traced: a line written while a span is active names its trace and span, so a trace's logs can be found.
+    ...(config.otlpEndpoint ? { mixin: activeTraceFields } : {}),
     ...(stream ? { stream } : {}),
     ...(pretty && !stream
       ? {

@@ -15,7 +15,7 @@ export interface FaceMatcher {
 
 export type FaceComparison =
   | { outcome: 'match'; similarity: number }
-  | { outcome: 'no_match'; similarity: number | null }
+  | { outcome: 'no_match'; similarity: number | null; noFaceIn?: 'reference' | 'probe' }
   | { outcome: 'unavailable'; reason: string };
 
 /** Refuses every comparison (`FACE_MATCH=off`, or no engine on this machine). */
@@ -161,7 +161,8 @@ export function createHumanFaceMatcher(
           references.set(key, known);
         }
         const seen = await embeddingOf(human, probe).catch(() => null);
-        if (!known || !seen) return { outcome: 'no_match', similarity: null };
+        if (!known || !seen)
+          return { outcome: 'no_match', similarity: null, noFaceIn: known ? 'probe' : 'reference' };
         const similarity = human.match.similarity(known, seen);
         return similarity >= options.minSimilarity
           ? { outcome: 'match', similarity }

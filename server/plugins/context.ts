@@ -15,6 +15,7 @@ import { createPrincipalReads } from '../domain/principal';
 import { createReportReads } from '../domain/reportReads';
 import { createSessionService } from '../domain/sessions';
 import { countedStorage, createOperations, type Operations } from '../http/operations';
+import { readerBoundStorage } from '../http/readerUrls';
 import { createHumanFaceMatcher, type FaceMatcher, unavailableFaceMatcher } from '../integrations/faceMatch';
 import { createDbOutbox } from '../integrations/mail';
 import { createMailWorker, smtpTransport } from '../integrations/mailWorker';
@@ -25,12 +26,13 @@ import { createDbSmsOutbox, type SmsSender } from '../integrations/sms';
 import { createTwilioSmsSender } from '../integrations/twilioSms';
 import { createWebhookWorker } from '../integrations/webhooks/worker';
 import { createCallDesk } from '../realtime/callDesk';
+import { createCallTraces } from '../realtime/callDesk/traces';
 import { type Cluster, openCluster } from '../realtime/cluster';
 import { createProfileWatch } from '../realtime/profileWatch';
 import { createReviewFeed } from '../realtime/reviewFeed';
 import { createUserPush } from '../realtime/userPush';
-import { createS3Storage } from '../storage/s3';
-import { createLocalStorage, type Storage } from '../storage/storage';
+import { createStorage } from '../storage/encryptedStorage';
+import type { Storage } from '../storage/storage';
 import { createUploadGate } from '../storage/uploadGate';
 
 declare module 'fastify' {
@@ -64,13 +66,8 @@ export const contextPlugin = fp<ContextOptions>(async (app, options) => {
       onConnectionError: (error) => app.log.warn({ err: error }, 'database connection failed'),
     }));
   const secrets = createSecretBox(config.jwtSecret);
-  const ops = createOperations();
-  const storage = countedStorage(
-    config.s3
-      ? createS3Storage(config.s3, config.jwtSecret, config.publicUrl)
-      : createLocalStorage(`${config.dataDir}/storage`, config.jwtSecret, config.publicUrl),
-    ops,
-  );
+  const ops = createOperations({ dumpDatabase: database.dump });
+  const storage = countedStorage(createStorage(config, database.db), ops);
   // Seeded before anything follows the database's changes or restores calls, so both see the finished seed.
   await seedWhenEmpty(config, database, storage, secrets);
   const cluster = config.redisUrl ? await openCluster(config.redisUrl) : null;
@@ -87,7 +84,17 @@ export const contextPlugin = fp<ContextOptions>(async (app, options) => {
     if (!options.database) await database.close();
   });
 
-  const ctx = createContext(app, options, { database, secrets, storage, cluster, reports, principals });
+  // Addresses made in a staff user's request name their reader, so /storage can log who read a person's files.
+  const readerUrls = readerBoundStorage(storage, config.jwtSecret);
+  const ctx = createContext(app, options, {
+    database,
+    secrets,
+    storage: readerUrls,
+    cluster,
+    reports,
+    principals,
+    ops,
+  });
   app.decorate('ctx', ctx);
   app.decorate('ops', ops);
   app.decorate('cluster', cluster);
@@ -118,10 +125,11 @@ function createContext(
     cluster: Cluster | null;
     reports: AppContext['reports'];
     principals: AppContext['principals'];
+    ops: Operations;
   },
 ): AppContext {
   const { config } = options;
-  const { database, secrets, storage, cluster } = opened;
+  const { database, secrets, storage, cluster, ops } = opened;
   const db = database.db;
   const logError = (message: string) => (error: unknown) => app.log.error({ err: error }, message);
   // With SMTP_URL a worker hands the mail queue to the relay; without, the outbox is all there is.
@@ -190,6 +198,9 @@ function createContext(
       unattachedCallMs: config.calls.unattachedCallMs,
       onError: logError('call desk failed'),
       shared: cluster?.shared,
+      // Traced and distributed: an answer on another process than the ring continues the call's trace.
+      traces: createCallTraces(config.otlpEndpoint ? cluster?.redis : undefined),
+      onCallEnded: (reason) => ops.callsEnded.inc({ reason }),
     }),
     webhooks: createWebhookWorker({
       db,

@@ -29,7 +29,17 @@ export const httpPlugin = fp(async (app) => {
   const isAllowedOrigin = corsOriginCheck(ctx.config);
   await app.register(fastifyCors, {
     origin: (origin, done) => done(null, isAllowedOrigin(origin)),
-    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Accept-Language', 'X-Password', 'If-Match'],
+    // traceparent/tracestate: the studio's requests start a trace the server's spans join.
+    allowedHeaders: [
+      'Authorization',
+      'Content-Type',
+      'Accept',
+      'Accept-Language',
+      'X-Password',
+      'If-Match',
+      'traceparent',
+      'tracestate',
+    ],
     exposedHeaders: ['ETag'],
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     maxAge: 600,

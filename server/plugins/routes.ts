@@ -12,6 +12,7 @@ import { callNetworkRoutes } from '../routes/callNetwork';
 import { callQualityRoutes } from '../routes/callQuality';
 import { callReportRoutes } from '../routes/callReport';
 import { callRoutingRoutes } from '../routes/callRouting';
+import { callWatchRoutes } from '../routes/callWatch';
 import { companyRoutes } from '../routes/companies';
 import { devRoutes } from '../routes/dev';
 import { documentRoutes } from '../routes/documents';
@@ -20,19 +21,23 @@ import { groupRoutes } from '../routes/groups';
 import { identProcedureRoutes } from '../routes/identProcedure';
 import { ipAllowListRoutes } from '../routes/ipAllowList';
 import { loginRoutes } from '../routes/login';
+import { machineCheckRoutes } from '../routes/machineChecks';
 import { mailRoutes } from '../routes/mail';
 import { noteRoutes } from '../routes/notes';
 import { notificationRoutes } from '../routes/notifications';
 import { passkeyLoginRoutes, passkeyRoutes } from '../routes/passkeys';
 import { paymentRoutes } from '../routes/payments';
+import { privacyRoutes } from '../routes/privacy';
 import { profileRoutes } from '../routes/profiles';
 import { profileWriteRoutes } from '../routes/profileWrites';
 import { questionnaireRoutes } from '../routes/questionnaires';
 import { referenceRoutes } from '../routes/reference';
 import { reviewRoutes } from '../routes/review';
 import { reviewMetricsRoutes } from '../routes/reviewMetrics';
+import { scimRoutes } from '../routes/scim';
 import { sessionRoutes } from '../routes/sessions';
 import { signupRoutes } from '../routes/signup';
+import { ssoRoutes } from '../routes/sso';
 import { storageRoutes } from '../routes/storage';
 import { registerStudio } from '../routes/studio';
 import { supportRoutes } from '../routes/support';
@@ -70,15 +75,19 @@ const companyServerRoutes = (ctx: AppContext): FastifyPluginAsyncZod[] => [
   signupRoutes(ctx),
   passkeyRoutes(ctx),
   identProcedureRoutes(ctx),
+  machineCheckRoutes(ctx),
   callGuideRoutes(ctx),
   evidenceRoutes(ctx),
+  privacyRoutes(ctx),
   callQualityRoutes(ctx),
   callRoutingRoutes(ctx),
   callNetworkRoutes(ctx),
+  callWatchRoutes(ctx),
   reviewRoutes(ctx),
   notificationRoutes(ctx),
   reviewMetricsRoutes(ctx),
   mailRoutes(ctx),
+  ssoRoutes(ctx),
 ];
 
 /**
@@ -95,6 +104,8 @@ export const routesPlugin = fp(async (app) => {
   app.get(`${API_V2}/openapi.json`, { config: { access: PUBLIC }, schema: { hide: true } }, async () =>
     app.swagger(),
   );
+  // The identity providers' provisioning, with its own token and wire format (server/routes/scim.ts).
+  await app.register(scimRoutes(ctx), { prefix: '/scim/v2' });
   await app.register(storageRoutes(ctx));
   await registerStudio(app, ctx);
 });

@@ -28,6 +28,7 @@ export const socketHubPlugin = fp(async (app) => {
     statsEveryMs: ctx.config.calls.statsEveryMs,
     cluster: cluster ? { adapter: cluster.adapter, sweepMs: cluster.sweepMs } : undefined,
     onConnection: (change) => ops.socketConnections.inc(change),
+    watchGraceMs: ctx.config.calls.agentGraceMs,
   });
   app.decorate('hub', hub);
   ctx.sessions.onEnded((ids) => hub.io.in(ids.map(sessionRoom)).disconnectSockets(true));

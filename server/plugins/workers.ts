@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { startErasureJob } from '../domain/erasure';
 import { startRetentionJob } from '../domain/evidenceRetention';
 
 /**
@@ -29,4 +30,10 @@ export const workersPlugin = fp(async (app) => {
     app.log.error({ err: error }, 'evidence retention failed'),
   );
   app.addHook('onClose', async () => retention.stop());
+
+  // Erasures whose retained evidence has reached its day.
+  const erasures = startErasureJob(ctx.db, ctx.storage, config.evidence.erasureSweepMs, (error) =>
+    app.log.error({ err: error }, 'erasure job failed'),
+  );
+  app.addHook('onClose', async () => erasures.stop());
 });

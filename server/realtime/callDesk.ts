@@ -1,9 +1,12 @@
+import type { Context } from '@opentelemetry/api';
 import type { AgentStatus } from '#contract/common';
+import type { CallEndReason } from '#contract/constants';
 import { CALL_STATUS_DISCONNECTED, CALL_STATUS_TALKING, CALL_STATUS_WAITING } from '#contract/constants';
 import type { AgentState, AnsweredCall, QueuedCall } from '#contract/socket';
 import type { DbOrTx } from '../db/client';
 import { type CallClose, closeCall, hangUpCall, missCall } from '../domain/videocalls/lifecycle';
 import { toQueuedCall } from '../domain/videocalls/queue';
+import { callAttributes, inSpan } from '../telemetry/spans';
 import { createAgentAvailability } from './callDesk/availability';
 import type { DeskContext, DeskEvent, HubServer, Result } from './callDesk/context';
 import { createCallOffers } from './callDesk/offers';
@@ -18,6 +21,7 @@ import {
 } from './callDesk/persistence';
 import { createCallQueue } from './callDesk/queue';
 import { createCallRouter } from './callDesk/routing';
+import { type CallTraces, createCallTraces } from './callDesk/traces';
 import { agentStatusOf, agentsRoom, callRoom, customerRoom, userRoom } from './rooms';
 import type { SharedDesk } from './shared';
 
@@ -64,6 +68,8 @@ export interface CallDesk {
   /** The waiting calls whose customer is connected, oldest first. */
   queue(companyId: number): Promise<QueuedCall[]>;
   answer(companyId: number, agentId: number, callId: number): Promise<Result<{ call: AnsweredCall }>>;
+  /** The trace a waiting call's answer continues (its ring's); undefined when it was not traced. */
+  traceOf(callId: number): Promise<Context | undefined>;
   hangUp(companyId: number, by: { agentId: number } | { callId: number }, callId: number): Promise<Result>;
   setAgentStatus(companyId: number, userId: number, status: AgentStatus): Promise<void>;
   /** An agent's availability and call as the server holds them. */
@@ -114,6 +120,13 @@ export function createCallDesk(deps: {
   shared?: SharedDesk;
   /** One-at-a-time routing's random source (tests pass a seeded one); Math.random by default. */
   random?: () => number;
+  /** Where waiting calls' traces are kept (distributed and traced: in Redis too); this process's memory by default. */
+  traces?: CallTraces;
+  /**
+   * A call reached its end on this process, once per call: its agent set the status, its customer left before
+   * an answer, or it was closed with a reason (the metrics count them).
+   */
+  onCallEnded?: (reason: CallEndReason | 'status_set' | 'missed') => void;
 }): CallDesk {
   const shared = deps.shared;
   let io: HubServer | null = null;
@@ -132,6 +145,7 @@ export function createCallDesk(deps: {
     },
     onError: deps.onError,
     isClosed: () => closed,
+    traces: deps.traces ?? createCallTraces(),
   };
   const hub = ctx.hub;
   /** Grace periods `restore` found: they start once the desk is bound. */
@@ -168,6 +182,7 @@ export function createCallDesk(deps: {
   async function closeOpen(companyId: number, callId: number, close: CallClose): Promise<boolean> {
     const closed = await closeCall(deps.db, companyId, callId, close);
     if (!closed) return false;
+    deps.onCallEnded?.(close.reason);
     queue.cancel(callId);
     if (closed.agentId === null) {
       // Closed while waiting: it leaves the queue (it is not a missed call).
@@ -197,6 +212,7 @@ export function createCallDesk(deps: {
     await queue.left(companyId, callId);
     router.done(callId);
     if (await missCall(deps.db, callId)) {
+      deps.onCallEnded?.('missed');
       hub().to(agentsRoom(companyId)).emit('call.cancelled', { call_id: callId, reason: 'customer_left' });
       ctx.emitDesk({ kind: 'missed', companyId, callId });
       queue.reposition(companyId);
@@ -230,11 +246,12 @@ export function createCallDesk(deps: {
         // yet: its customer hears it on coming back (the call is over), its agent's studio from the status
         // request (409 "The call is already closed").
         if (call.agentId !== null) {
-          await closeCall(deps.db, call.companyId, call.id, {
+          const closed = await closeCall(deps.db, call.companyId, call.id, {
             status: CALL_STATUS_DISCONNECTED,
             reason: 'server_restart',
             by: null,
           });
+          if (closed) deps.onCallEnded?.('server_restart');
           continue;
         }
         restoredGraces.push(() =>
@@ -247,22 +264,28 @@ export function createCallDesk(deps: {
       startRestoredGraces();
     },
 
-    async customerConnected(companyId, profileId, callId, join) {
-      const row = await callWithName(deps.db, callId);
-      if (!row || row.call.companyId !== companyId || row.call.profileId !== profileId) return null;
-      // Over: answered and hung up (the customer came back too late), or ended with a status.
-      const open =
-        row.call.status === CALL_STATUS_WAITING ||
-        (row.call.status === CALL_STATUS_TALKING && row.call.callEndTime === null);
-      if (!open) return null;
-      const queued = toQueuedCall(row.call, row.name);
-      // Gone while we looked the call up: its disconnect has set the timer that decides whether it left.
-      if (!(await join(row.call.roomId))) return queued;
-      queue.cancel(callId);
-      const returning = await queue.arrived(companyId, callId);
-      if (row.call.status === CALL_STATUS_WAITING && !returning) await offers.ring(companyId, queued);
-      queue.reposition(companyId);
-      return queued;
+    customerConnected(companyId, profileId, callId, join) {
+      const attributes = callAttributes(companyId, callId);
+      return inSpan('call_desk.customer_connected', { attributes }, async (span) => {
+        const row = await callWithName(deps.db, callId);
+        if (!row || row.call.companyId !== companyId || row.call.profileId !== profileId) return null;
+        // Over: answered and hung up (the customer came back too late), or ended with a status.
+        const open =
+          row.call.status === CALL_STATUS_WAITING ||
+          (row.call.status === CALL_STATUS_TALKING && row.call.callEndTime === null);
+        if (!open) return null;
+        const queued = toQueuedCall(row.call, row.name);
+        // Gone while we looked the call up: its disconnect has set the timer that decides whether it left.
+        if (!(await join(row.call.roomId))) return queued;
+        queue.cancel(callId);
+        const returning = await inSpan('call_desk.queue', { attributes }, () =>
+          queue.arrived(companyId, callId),
+        );
+        span.setAttribute('idv.call.returning', returning);
+        if (row.call.status === CALL_STATUS_WAITING && !returning) await offers.ring(companyId, queued);
+        queue.reposition(companyId);
+        return queued;
+      });
     },
 
     customerDisconnected(companyId, callId) {
@@ -281,7 +304,19 @@ export function createCallDesk(deps: {
       });
     },
 
-    answer: offers.answer,
+    answer: (companyId, agentId, callId) =>
+      inSpan(
+        'call_desk.answer',
+        { attributes: { ...callAttributes(companyId, callId), 'idv.agent_id': agentId } },
+        async (span) => {
+          const answered = await offers.answer(companyId, agentId, callId);
+          span.setAttribute('idv.answer', answered.ok ? 'taken' : answered.detail);
+          if (answered.ok) ctx.traces.forget(callId);
+          return answered;
+        },
+      ),
+
+    traceOf: (callId) => ctx.traces.of(callId),
 
     async hangUp(companyId, by, callId) {
       const current =
@@ -320,6 +355,7 @@ export function createCallDesk(deps: {
     },
 
     async finished(companyId, callId) {
+      deps.onCallEnded?.('status_set');
       await offers.release(companyId, callId);
       // The status can arrive before the hang-up (sent over a socket that was reconnecting): the customer
       // hears the call is over either way.
@@ -360,6 +396,7 @@ export function createCallDesk(deps: {
       router.close();
       availability.close();
       offers.close();
+      ctx.traces.close();
     },
   };
 }

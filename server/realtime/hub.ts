@@ -21,7 +21,9 @@ import { unreadCount } from '../domain/notifications';
 import { loadPrincipal, type Principal } from '../domain/principal';
 import { callOfLink } from '../domain/videocalls/joinLinks';
 import { HttpError } from '../errors';
+import { callAttributes, inSpan, SpanKind } from '../telemetry/spans';
 import type { CallDesk, DeskEvent } from './callDesk';
+import { type CallWatchHub, createCallWatchHub } from './callWatch';
 import { createInstantStats } from './instantStats';
 import {
   agentsRoom,
@@ -48,6 +50,8 @@ export interface RealtimeHub {
    * leaves the agents' room.
    */
   refreshAccess(userIds: readonly number[]): Promise<void>;
+  /** Supervisors watching calls: their channels, who watches, and the end of watches. */
+  watch: CallWatchHub;
   close(): Promise<void>;
 }
 
@@ -150,6 +154,8 @@ export function createHub(
     onConnection?: (change: 1 | -1) => void;
     /** Server-side sessions: a socket token of an ended session is refused. */
     sessions?: { isActive(claims: { session_id: string; user_id: number }): Promise<boolean> };
+    /** A watcher with no socket back in a call's watch channel this long stops watching it (30 s by default). */
+    watchGraceMs?: number;
   },
 ): RealtimeHub {
   const io: HubServer = new Server(httpServer, {
@@ -173,6 +179,18 @@ export function createHub(
     everyMs: deps.statsEveryMs,
   });
   deps.calls.onEvent((event) => stats.record(event));
+  const watch = createCallWatchHub({
+    io: () => io,
+    db: deps.db,
+    inCall: (userId) => deps.calls.inCall(userId),
+    relayOnly: (companyId) => deps.ice.relayOnly(companyId),
+    leftGraceMs: deps.watchGraceMs ?? 30_000,
+    onError: deps.onError,
+  });
+  // The desk tells the process that ended a call: its watches end there, once.
+  deps.calls.onEvent((event) => {
+    if (event.kind === 'ended') watch.callEnded(event.companyId, event.callId).catch(deps.onError);
+  });
   let sweep: NodeJS.Timeout | undefined;
   if (cluster) {
     const serverSide = io as unknown as {
@@ -243,7 +261,9 @@ export function createHub(
 
   function onCustomer(socket: HubSocket, data: Extract<SocketData, { kind: 'customer' }>) {
     const { companyId, callId } = data;
-    void (async () => {
+    // The call's trace starts here: the desk, the ring and (through the ring) the agent's answer follow.
+    const joined = { kind: SpanKind.SERVER, attributes: callAttributes(companyId, callId) };
+    void inSpan('socket customer.join', joined, async () => {
       const call = await deps.calls.customerConnected(companyId, data.profileId, callId, async (roomId) => {
         await socket.join([customerRoom(callId), callRoom(companyId, roomId)]);
         return socket.connected;
@@ -258,7 +278,7 @@ export function createHub(
         call_id: callId,
         ice: await deps.ice.forCall(companyId, callId, 'customer'),
       });
-    })().catch(deps.onError);
+    }).catch(deps.onError);
     socket.on('call.ice', async (payload, ack) => {
       try {
         if (callIdOf(payload) !== callId || !(await deps.calls.roomOf(companyId, callId)))
@@ -298,17 +318,25 @@ export function createHub(
     socket.on('call.answer', async (payload, ack) => {
       const callId = callIdOf(payload);
       if (!callId) return ack?.({ ok: false, detail: 'call_id is required' });
-      try {
-        if (!data.takesCalls || !(await takesCallsNow(userId)))
-          return ack?.({ ok: false, detail: MAY_NOT_TAKE_CALLS });
-        const answered = await deps.calls.answer(companyId, userId, callId);
-        if (!answered.ok) return ack?.(answered);
-        // The winner alone learns the call's room and its own servers and credentials.
-        ack?.({ ...answered, ice: await deps.ice.forCall(companyId, callId, 'agent') });
-      } catch (error) {
-        deps.onError(error);
-        ack?.({ ok: false, detail: 'An error occured' });
-      }
+      // Another socket than the customer's: the answer continues the call's trace as the ring's child.
+      const answering = {
+        kind: SpanKind.SERVER,
+        parent: await deps.calls.traceOf(callId),
+        attributes: { ...callAttributes(companyId, callId), 'idv.agent_id': userId },
+      };
+      await inSpan('socket call.answer', answering, async () => {
+        try {
+          if (!data.takesCalls || !(await takesCallsNow(userId)))
+            return ack?.({ ok: false, detail: MAY_NOT_TAKE_CALLS });
+          const answered = await deps.calls.answer(companyId, userId, callId);
+          if (!answered.ok) return ack?.(answered);
+          // The winner alone learns the call's room and its own servers and credentials.
+          ack?.({ ...answered, ice: await deps.ice.forCall(companyId, callId, 'agent') });
+        } catch (error) {
+          deps.onError(error);
+          ack?.({ ok: false, detail: 'An error occured' });
+        }
+      });
     });
     socket.on('call.ice', async (payload, ack) => {
       const callId = callIdOf(payload);
@@ -366,6 +394,7 @@ export function createHub(
       () => deps.ice.relayOnly(data.companyId),
       deps.onError,
     );
+    watch.bind(socket);
     if (data.kind === 'customer') onCustomer(socket, data);
     else onStaff(socket, data);
   });
@@ -384,8 +413,10 @@ export function createHub(
         // Calls: a socket that may no longer take them stops hearing them (answering checks again anyway); one
         // that may now takes them from its next connection, where its handlers learn it too.
         if (!mayTakeCalls(principal)) sockets.socketsLeave(agentsRoom(principal.companyId));
+        await watch.refreshAccess(principal);
       }
     },
+    watch,
     close: () =>
       new Promise<void>((resolve) => {
         clearInterval(sweep);

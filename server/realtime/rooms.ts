@@ -19,6 +19,11 @@ export const reviewersRoom = (companyId: number) => `reviewers:${companyId}`;
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 /** The customer's socket of one call. */
 export const customerRoom = (callId: number) => `customer:${callId}`;
+/** The sockets of one supervisor watching one call: the agent's browser signals to them alone. */
+export const watchRoom = (companyId: number, callId: number, watcherId: number) =>
+  `watch:${companyId}:${callId}:${watcherId}`;
+/** The sockets of everyone watching one call (who watches, whispers, the call's end); never the customer's. */
+export const watchersRoom = (companyId: number, callId: number) => `watchers:${companyId}:${callId}`;
 /** Call rooms are scoped by company, so a room name never reaches another company's sockets. */
 export const callRoom = (companyId: number, room: string) => `call:${companyId}:${room}`;
 

@@ -20,6 +20,7 @@ import { callFacts, evidencePackage } from '../domain/evidencePackage';
 import { getLegalHold, getRetention, setLegalHold, setRetention } from '../domain/evidenceRetention';
 import { EVIDENCE_PACKAGE, need, PUBLIC, principalOf } from '../http/access';
 import { limitsText, rateLimit, rateLimited } from '../http/rateLimits';
+import { recordRead } from '../plugins/accessLog';
 import { authErrors } from './shared';
 
 export function evidenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -86,6 +87,16 @@ export function evidenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           objectId: facts.call.id,
           action: 'evidence_downloaded',
           after: { package_id: built.packageId, files: built.paths },
+        });
+        recordRead(request, {
+          kind: 'evidence_downloaded',
+          target: {
+            companyId,
+            profileId: facts.call.profileId,
+            objectType: 'videocall',
+            objectId: facts.call.id,
+          },
+          detail: { package_id: built.packageId },
         });
         built.stream.on('error', (error) => request.log.error({ err: error }, 'evidence package failed'));
         return reply

@@ -28,6 +28,7 @@ import type { Seen } from '../domain/versions';
 import { badRequest, HttpError } from '../errors';
 import { CALL_EVIDENCE, need, principalOf, SIGNED_IN } from '../http/access';
 import { conflictSchema, ifMatchHeaders, seenVersion, versioned, withEtag } from '../http/versioning';
+import { recordRead } from '../plugins/accessLog';
 import { uploadError } from '../storage/uploadGate';
 import { authErrors } from './shared';
 
@@ -183,6 +184,11 @@ export function identProcedureRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { id, shot } = request.params;
         const row = await screenshotFile(ctx.db, principalOf(request).companyId, id, shot);
+        recordRead(request, {
+          kind: 'screenshot_viewed',
+          target: { callId: id },
+          detail: { screenshot: shot },
+        });
         return reply
           .header('content-type', row.contentType)
           .header('cache-control', 'private, max-age=3600')
@@ -235,6 +241,8 @@ export function identProcedureRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               body,
               quotaBytes: ctx.config.limits.companyStorageBytes,
             });
+            // The face match and MRZ read start after the answer and reach the agent as `call.check_done`.
+            app.machineChecks.screenshotTaken(companyId, shot);
             return reply.code(201).send(shot);
           } catch (error) {
             throw uploadError(error, SCREENSHOT_DETAILS.tooLarge);

@@ -16,6 +16,7 @@ import { assertProfile, listProfiles, requireProfile, toProfile } from '../domai
 import { need, principalOf } from '../http/access';
 import { toKeysetPage } from '../http/paging';
 import { withEtag } from '../http/versioning';
+import { recordRead } from '../plugins/accessLog';
 import { authErrors } from './shared';
 
 const access = need('view_profiles_page');
@@ -63,11 +64,15 @@ export function profileRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           response: { 200: profileSchema, ...authErrors },
         },
       },
-      async (request, reply) =>
-        withEtag(
-          reply,
-          toProfile(await requireProfile(ctx.db, principalOf(request).companyId, request.params.id)),
-        ),
+      async (request, reply) => {
+        const { companyId } = principalOf(request);
+        const profile = toProfile(await requireProfile(ctx.db, companyId, request.params.id));
+        recordRead(request, {
+          kind: 'profile_viewed',
+          target: { companyId, profileId: profile.id, objectType: 'profile', objectId: profile.id },
+        });
+        return withEtag(reply, profile);
+      },
     );
 
     app.get(

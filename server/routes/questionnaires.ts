@@ -7,9 +7,9 @@ import {
   questionnaireQuestionSchema,
 } from '#contract/questionnaires';
 import type { AppContext } from '../context';
-import { questionnaireAnswers, questionnaireQuestions } from '../db/schema';
-import { iso } from '../domain/format';
+import { questionnaireQuestions } from '../db/schema';
 import { assertProfile } from '../domain/profiles';
+import { questionnaireAnswersOf } from '../domain/questionnaireAnswers';
 import { need, principalOf } from '../http/access';
 import { authErrors } from './shared';
 
@@ -62,21 +62,7 @@ export function questionnaireRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         await assertProfile(ctx.db, principalOf(request).companyId, request.query.profile);
-        const rows = await ctx.db
-          .select({ answer: questionnaireAnswers })
-          .from(questionnaireAnswers)
-          .innerJoin(questionnaireQuestions, eq(questionnaireQuestions.id, questionnaireAnswers.questionId))
-          .where(eq(questionnaireAnswers.profileId, request.query.profile))
-          .orderBy(asc(questionnaireQuestions.sortOrder));
-        return rows.map(({ answer: a }) => ({
-          id: a.id,
-          question: a.questionId,
-          skipped: a.skipped,
-          single_option_answer: a.singleOptionAnswer,
-          multiple_option_answer: a.multipleOptionAnswer,
-          typed_answer: a.typedAnswer,
-          created_at: iso(a.createdAt),
-        }));
+        return questionnaireAnswersOf(ctx.db, request.query.profile);
       },
     );
   };

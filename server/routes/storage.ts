@@ -8,6 +8,8 @@ import type { AppContext } from '../context';
 import { type EvidenceFile, evidenceOf, recordHashMismatch } from '../domain/evidence';
 import { forbidden, notFound } from '../errors';
 import { PUBLIC } from '../http/access';
+import { readerOf } from '../http/readerUrls';
+import { recordRead } from '../plugins/accessLog';
 import type { ByteRange } from '../storage/storage';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -86,7 +88,13 @@ export function storageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: PUBLIC },
         schema: {
           hide: true,
-          querystring: z.object({ expires: z.coerce.number().int(), signature: z.string().min(1).max(100) }),
+          querystring: z.object({
+            expires: z.coerce.number().int(),
+            signature: z.string().min(1).max(100),
+            // The staff user the address was made for (server/http/readerUrls.ts).
+            reader: z.coerce.number().int().positive().optional(),
+            rsig: z.string().min(1).max(100).optional(),
+          }),
         },
       },
       async (request, reply) => {
@@ -94,6 +102,19 @@ export function storageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (!ctx.storage.verifySignature(key, request.query.expires, request.query.signature)) {
           throw forbidden('Invalid or expired file address');
         }
+        const reader = readerOf(ctx.config.jwtSecret, key, request.query);
+        // A seek within a recording is a Range from past its start: one read is logged per playing, not per seek.
+        const rangeStart = /^\s*bytes=(\d+)-/.exec(request.headers.range ?? '')?.[1];
+        if (reader !== null && (rangeStart === undefined || rangeStart === '0'))
+          recordRead(request, {
+            kind: key.startsWith('recordings/')
+              ? 'recording_played'
+              : key.startsWith('screenshots/')
+                ? 'screenshot_viewed'
+                : 'document_page_viewed',
+            actorId: reader,
+            target: { storageKey: key },
+          });
         if (ctx.storage.directUrl) {
           if ((await ctx.storage.size(key)) === null) throw notFound();
           return reply.redirect(await ctx.storage.directUrl(key), 302);

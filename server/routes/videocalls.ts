@@ -387,8 +387,13 @@ export function videoCallRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             maxBytes,
             ctx.config.limits.companyStorageBytes,
           );
+          app.ops.recordingUploads.inc({ result: 'stored' });
         } catch (error) {
-          throw uploadError(error, RECORDING_TOO_LARGE);
+          const answer = uploadError(error, RECORDING_TOO_LARGE);
+          // Refused: the client's to fix (too large, not webm, not theirs); failed: the storage or the server.
+          const status = (answer as { statusCode?: number }).statusCode ?? 500;
+          app.ops.recordingUploads.inc({ result: status < 500 ? 'refused' : 'failed' });
+          throw answer;
         } finally {
           leave();
         }

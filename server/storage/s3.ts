@@ -12,17 +12,12 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config';
-import { byteLimit, hashing, KEY_PATTERN, type Storage, storageSigner } from './storage';
+import { byteLimit, checkedKey, hashing, KEY_PATTERN, type Storage, storageSigner } from './storage';
 
 /** Short-lived direct links (S3_DIRECT_DOWNLOADS): five minutes. */
 const DIRECT_URL_SECONDS = 300;
 /** Multipart upload parts: 8 MB, two in flight, so an upload holds at most ~16 MB in memory. */
 const PART_BYTES = 8 * 1024 * 1024;
-
-const checked = (key: string) => {
-  if (!KEY_PATTERN.test(key) || key.includes('..')) throw new Error(`Invalid storage key: ${key}`);
-  return key;
-};
 
 const isNotFound = (error: unknown) => {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -73,7 +68,7 @@ export function createS3Storage(
       });
       const upload = new Upload({
         client,
-        params: { Bucket, Key: checked(key), Body: body },
+        params: { Bucket, Key: checkedKey(key), Body: body },
         partSize: PART_BYTES,
         queueSize: 2,
         leavePartsOnError: false,
@@ -91,7 +86,7 @@ export function createS3Storage(
       const out = new PassThrough();
       const Range = range ? `bytes=${range.start}-${range.end}` : undefined;
       client
-        .send(new GetObjectCommand({ Bucket, Key: checked(key), Range }))
+        .send(new GetObjectCommand({ Bucket, Key: checkedKey(key), Range }))
         .then((object) => {
           const body = object.Body as Readable | undefined;
           if (!body) return out.destroy(new Error(`Empty object ${key}`));
@@ -103,7 +98,7 @@ export function createS3Storage(
     },
     async size(key) {
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket, Key: checked(key) }));
+        const head = await client.send(new HeadObjectCommand({ Bucket, Key: checkedKey(key) }));
         return head.ContentLength ?? 0;
       } catch (error) {
         if (isNotFound(error)) return null;
@@ -111,7 +106,7 @@ export function createS3Storage(
       }
     },
     async remove(key) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: checked(key) }));
+      await client.send(new DeleteObjectCommand({ Bucket, Key: checkedKey(key) }));
     },
     async *list(prefix) {
       let ContinuationToken: string | undefined;
@@ -154,7 +149,7 @@ export function createS3Storage(
   };
   if (config.directDownloads) {
     storage.directUrl = (key) =>
-      getSignedUrl(client, new GetObjectCommand({ Bucket, Key: checked(key) }), {
+      getSignedUrl(client, new GetObjectCommand({ Bucket, Key: checkedKey(key) }), {
         expiresIn: DIRECT_URL_SECONDS,
       });
   }

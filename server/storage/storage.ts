@@ -95,6 +95,12 @@ export function byteLimit(limit: number, counted: (size: number) => void): Trans
 
 export const KEY_PATTERN = /^[a-zA-Z0-9_-]+(\/[a-zA-Z0-9_.-]+)+$/;
 
+/** `key` when it is a valid storage key (a folder and a name, no way out of the store); throws otherwise. */
+export function checkedKey(key: string): string {
+  if (!KEY_PATTERN.test(key) || key.includes('..')) throw new Error(`Invalid storage key: ${key}`);
+  return key;
+}
+
 /** Signed addresses under /storage (both stores: the server streams the file, after checking the signature). */
 export function storageSigner(signingSecret: string, publicUrl = '') {
   const sign = (key: string, expires: number) =>
@@ -119,8 +125,7 @@ export function createLocalStorage(root: string, signingSecret: string, publicUr
   const signer = storageSigner(signingSecret, publicUrl);
 
   function pathOf(key: string): string {
-    if (!KEY_PATTERN.test(key) || key.includes('..')) throw new Error(`Invalid storage key: ${key}`);
-    const full = normalize(join(root, key));
+    const full = normalize(join(root, checkedKey(key)));
     if (!full.startsWith(normalize(root) + sep)) throw new Error(`Invalid storage key: ${key}`);
     return full;
   }

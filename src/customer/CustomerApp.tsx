@@ -11,6 +11,7 @@ import { connectCustomer, profileOfToken } from './connection';
 import { DeviceCheck } from './DeviceCheck';
 import { measureCustomerQuality } from './quality';
 import { StepGuide } from './StepGuide';
+import { SupervisorNotice } from './SupervisorNotice';
 
 /** The customer's page: camera, queue, call. */
 export function CustomerApp({ token }: { token: string }) {
@@ -252,6 +253,7 @@ function CustomerCall({ token, profileId }: { token: string; profileId: number }
           <StreamVideo stream={local} muted label={t('ownVideo')} className="customer-local" />
         </div>
         <StepGuide step={state.context.step} code={state.context.code} enter={enter} />
+        <SupervisorNotice token={token} />
         {leave}
       </Frame>
     );
@@ -270,6 +272,7 @@ function CustomerCall({ token, profileId }: { token: string; profileId: number }
                   : t('position', { position, minutes: Math.max(1, Math.round((expectedWait ?? 60) / 60)) })}
           </p>
           <p className="customer-muted">{t('waitingHelp')}</p>
+          <SupervisorNotice token={token} />
           {leave}
         </>
       ) : (

@@ -56,6 +56,8 @@ export interface IdentStepsContext {
   categories: string[];
   /** Each drawn question marked passed or failed (null: not yet). */
   marks: QuestionMark[];
+  /** Why the agent passes the step against a machine check's hint ("faces differ"); recorded with it. */
+  reason: string;
   /** The screenshots of each step taken since its last recorded result. */
   shots: Partial<Record<ScreenshotStep, Shot[]>>;
   error: string | null;
@@ -65,6 +67,7 @@ export type IdentStepsEvent =
   | { type: 'SELECT'; index: number }
   | { type: 'CATEGORY.TOGGLE'; category: string }
   | { type: 'QUESTION.MARK'; index: number; mark: StepOutcome }
+  | { type: 'REASON.CHANGE'; reason: string }
   | { type: 'SHOOT' }
   | { type: 'PASS' }
   | { type: 'FAIL' }
@@ -194,7 +197,12 @@ function recordOf(context: IdentStepsContext, result: StepOutcome): StepRecord {
         marks: context.marks.map((m) => m ?? 'unmarked'),
       },
     };
-  return { kind: step.kind, result, details: { ...screenshots } };
+  const reason = context.reason.trim();
+  return {
+    kind: step.kind,
+    result,
+    details: { ...screenshots, ...(reason ? { override_reason: reason } : {}) },
+  };
 }
 
 /** The screenshots left once the current step's result is recorded: that step's were named by it. */
@@ -206,7 +214,11 @@ function shotsAfterRecord(context: IdentStepsContext): IdentStepsContext['shots'
 }
 
 /** A fresh check of the step shown: nothing ticked, nothing marked. */
-const freshCheck = (drawn: readonly unknown[]) => ({ categories: [], marks: drawn.map(() => null) });
+const freshCheck = (drawn: readonly unknown[]) => ({
+  categories: [],
+  marks: drawn.map(() => null),
+  reason: '',
+});
 
 export const identStepsMachine = setup({
   types: {
@@ -306,6 +318,7 @@ export const identStepsMachine = setup({
             marks: context.marks.map((m, i) => (i === event.index ? event.mark : m)),
           })),
         },
+        'REASON.CHANGE': { actions: assign(({ event }) => ({ reason: event.reason.slice(0, 500) })) },
         SHOOT: { guard: 'needsShot', target: 'shooting' },
         PASS: { guard: 'mayPass', target: 'recording.passed' },
         FAIL: { guard: 'hasStep', target: 'recording.failed' },

@@ -10,6 +10,7 @@ import type { StartPage } from '#contract/constants';
 import type { PasskeyAssertion } from '#contract/passkeys';
 import { ACCOUNT_DISABLED_DETAIL } from '#contract/sessionEnd';
 import { detailIs, failureOf } from './failure';
+import { isApiUserToken, readTokenClaims } from './tokenClaims';
 
 /** What the login call sends (POST /api/v1/login/). */
 export interface LoginRequest {
@@ -125,25 +126,6 @@ export type SessionEvent =
   /** The forced passkey registration is done. */
   | { type: 'passkey.registered' }
   | { type: 'forced.cancelled' };
-
-/** Reads a JWT's claims without verifying it (the server verifies); null when unreadable. */
-export function readTokenClaims(token: string): Record<string, unknown> | null {
-  const payload = token.split('.')[1];
-  if (!payload) return null;
-  try {
-    const base64 = payload.replace(/-/g, '+').replace(/_/g, '/');
-    const json = decodeURIComponent(
-      Array.from(atob(base64), (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''),
-    );
-    const claims: unknown = JSON.parse(json);
-    return typeof claims === 'object' && claims !== null ? (claims as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A token whose content marks an API user is never stored as a session. */
-export const isApiUserToken = (token: string) => readTokenClaims(token)?.is_api_user === true;
 
 const isRegionChoice = (answer: LoginResponse): answer is { regions: Region[] } => !('access' in answer);
 

@@ -26,6 +26,7 @@ export const NAMESPACES = [
   'review',
   'notifications',
   'reviewAdmin',
+  'sso',
 ] as const;
 
 /** Loaded at start (the shell and the public pages); the others load with the screens that use them. */

@@ -32,6 +32,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   { segments: ['landing'], permission: 'view_reports_page' },
   { segments: ['company-settings'], permission: 'view_company_page' },
   { segments: ['review'], permission: 'review_profiles' },
+  { segments: ['watch'], permission: 'monitor_calls' },
 ];
 
 const firstSegment = (path: string) => path.replace(/^\/+/, '').split(/[/?#]/)[0] ?? '';

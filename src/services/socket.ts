@@ -8,6 +8,7 @@ import { io, type Socket } from 'socket.io-client';
 import type { LiveQuality } from '#contract/callQualityRules';
 import type { AgentStatusName } from '#contract/constants';
 import type { CallStep } from '#contract/identProcedure';
+import type { MachineCheck } from '#contract/machineChecks';
 import type { NotificationEvent } from '#contract/notifications';
 import type {
   AnsweredCall,
@@ -18,6 +19,7 @@ import type {
   ReviewCaseChanged,
   ServerToClientEvents,
 } from '#contract/socket';
+import { type CallWatching, createCallWatching } from './callWatching';
 import { createProfileWatching, type ProfileWatching } from './profileWatch';
 
 export type RealtimeEvent =
@@ -33,6 +35,8 @@ export type RealtimeEvent =
   | { type: 'STATS.UPDATE'; stats: InstantStats }
   /** The customer's entry in a guided call recorded a step result: to the call's agent. */
   | { type: 'STEP.RECORDED'; call_id: number; step: CallStep }
+  /** A machine check of the call's screenshots ended (face match, MRZ): to the call's agent. */
+  | { type: 'CHECK.DONE'; call_id: number; check: MachineCheck }
   /** What the customer receives in a call: to the call's agent. */
   | ({ type: 'QUALITY.CUSTOMER'; call_id: number } & LiveQuality)
   /** Someone mentioned this user (their own room only). */
@@ -71,6 +75,8 @@ export interface Realtime extends Signalling {
   close(): void;
   /** Who else has a profile open, and what they change (src/services/profileWatch.ts). */
   watchProfile: ProfileWatching['watchProfile'];
+  /** Supervisors watching calls: channels, who watches, whispers (src/services/callWatching.ts). */
+  callWatch: Omit<CallWatching, 'rejoin'>;
   /**
    * Review cases that changed (reviewers only); `null` after a (re)connect, when anything may have changed
    * unseen. Returns the unsubscribe.
@@ -109,6 +115,7 @@ const MACHINE_EVENTS = {
   'agent.status': ({ user_id, status, call_id }) => ({ type: 'AGENT.STATUS', user_id, status, call_id }),
   'stats.update': (stats) => ({ type: 'STATS.UPDATE', stats }),
   'call.step_recorded': ({ call_id, step }) => ({ type: 'STEP.RECORDED', call_id, step }),
+  'call.check_done': ({ call_id, check }) => ({ type: 'CHECK.DONE', call_id, check }),
   'call.customer_quality': ({ call_id, sample, summary }) => ({
     type: 'QUALITY.CUSTOMER',
     call_id,
@@ -190,6 +197,7 @@ export function connectRealtime(options: {
   });
   const request = socket.timeout(ACK_TIMEOUT_MS);
   const profiles = createProfileWatching(socket);
+  const callWatch = createCallWatching(socket);
 
   async function syncQueue() {
     const during = { came: new Map<number, QueuedCall>(), went: new Set<number>() };
@@ -246,6 +254,7 @@ export function connectRealtime(options: {
   socket.on('connect', () => {
     retries = 0;
     profiles.rewatch();
+    callWatch.rejoin();
     void resume();
     // Anything may have changed unseen while the socket was away.
     for (const listener of reviewListeners) listener(null);
@@ -305,6 +314,7 @@ export function connectRealtime(options: {
       return () => set.delete(listener);
     },
     watchProfile: profiles.watchProfile,
+    callWatch,
     onReviewCase(listener) {
       reviewListeners.add(listener);
       return () => reviewListeners.delete(listener);

@@ -112,6 +112,13 @@ const ROUTES: Record<string, Entry> = {
   'DELETE /api/v2/videocall/{id}': { does: 'evidence' },
   'POST /api/v2/videocall/{id}/close': { does: 'other', body: () => ({ status: 4, reason: NOTE }) },
   'POST /api/v2/videocall/{id}/notes': { does: 'other', body: () => ({ note: NOTE }) },
+  // Watching a call and whispering to its agent add to the call's record; they change no evidence.
+  'POST /api/v2/videocall/{id}/watch': { does: 'other' },
+  'DELETE /api/v2/videocall/{id}/watch': { does: 'other' },
+  'POST /api/v2/videocall/{id}/whispers': {
+    does: 'other',
+    body: () => ({ text: 'Ask for the back of the ID' }),
+  },
   'POST /api/v2/videocall/agent_status': { does: 'other', body: () => ({ status: 'Online' }) },
   'POST /api/v2/videocall/{id}/steps': {
     does: 'other',
@@ -132,6 +139,11 @@ const ROUTES: Record<string, Entry> = {
   'PUT /api/v2/evidence/retention': { does: 'other', body: () => ({ evidence_retention_days: 365 }) },
   // Set again with the same reason: lifting it is the one thing that ends the hold, and only an Admin may.
   'PUT /api/v2/profile/{id}/legal_hold': { does: 'other', body: () => ({ hold: true, reason: REASON }) },
+  'POST /api/v2/profile/{id}/erasure': {
+    does: 'evidence',
+    body: () => ({ reason: 'The customer asked to be erased' }),
+  },
+  'POST /api/v2/profile/{id}/access_log': { does: 'other', body: () => ({ format: 'pdf', report: 'basic' }) },
   'POST /api/v2/videocall/{id}/quality': { does: 'other', body: () => ({ samples: [] }) },
   'POST /api/v2/videocall/{id}/quality/customer': { does: 'other', body: () => ({ samples: [] }) },
   'POST /api/v2/review/cases/{id}/assign': { does: 'other', body: () => ({}) },

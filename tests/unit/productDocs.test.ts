@@ -46,6 +46,7 @@ import { REVIEW_DETAILS } from '#contract/review';
 import { METRICS_DEFAULT_DAYS } from '#contract/reviewMetrics';
 import { ACCOUNT_DISABLED_DETAIL, SESSION_END_DETAILS } from '#contract/sessionEnd';
 import { CUSTOMER_NOT_CONNECTED } from '#contract/socket';
+import { SSO_DETAILS } from '#contract/sso';
 import {
   BITOOL_DEFAULT_MONTHS,
   BITOOL_MAX_DAYS,
@@ -159,6 +160,7 @@ describe('docs/product/errors.md', () => {
       ...Object.values(DETAILS),
       ...Object.values(SESSION_END_DETAILS),
       ...Object.values(REVIEW_DETAILS),
+      ...Object.values(SSO_DETAILS),
       ...Object.values(rateLimits).filter((value) => typeof value === 'string'),
       ACCOUNT_DISABLED_DETAIL,
       REJECT_REASON_MESSAGE,

@@ -45,6 +45,8 @@ export const companies = pgTable(
     joinLinkRetries: integer().notNull().default(1),
     /** Calls connect through the TURN server only: neither side learns the other's address. */
     relayOnlyCalls: boolean().notNull().default(false),
+    /** The customer's page says a supervisor may join the call for quality purposes (docs/decisions/0208-supervisors-watch-calls.md). */
+    callWatchNotice: boolean().notNull().default(true),
     /** The language of the company's e-mail when its user has none ('en' or 'tr'). */
     mailLanguage: text().notNull().default('en'),
     createdAt: createdAt(),

@@ -210,12 +210,19 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
 export const DEMO_LISTED_NAMES: ReadonlyMap<number, { name: string; gender: string; nationality: string }> =
   new Map([[25, { name: 'Serhat Gençoğlu', gender: 'M', nationality: 'TR' }]]);
 
-/** Removes every row of every table (seed --reset) but the server's own keys (the evidence signing key). */
+/**
+ * Removes every row of every table (seed --reset) but the server's own keys (the evidence signing key). The
+ * access log refuses TRUNCATE: its rows go the one way it allows a delete, and its chain starts again.
+ */
 export async function truncateAll(db: Db): Promise<void> {
   const names = Object.values(schema)
-    .filter((t) => (t as unknown) instanceof PgTable && t !== schema.serverKeys)
+    .filter((t) => (t as unknown) instanceof PgTable && t !== schema.serverKeys && t !== schema.accessLog)
     .map((t) => `"${getTableName(t as PgTable)}"`);
-  await db.execute(sql.raw(`TRUNCATE ${names.join(', ')} RESTART IDENTITY CASCADE`));
+  await db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`SET LOCAL idv.access_log_prune = 'on'`));
+    await tx.delete(schema.accessLog);
+    await tx.execute(sql.raw(`TRUNCATE ${names.join(', ')} RESTART IDENTITY CASCADE`));
+  });
 }
 
 async function seedCompanies(db: Db) {

@@ -3,6 +3,7 @@ import type { AgentStatus } from '#contract/common';
 import type { ClientToServerEvents, ServerToClientEvents, SocketData } from '#contract/socket';
 import type { DbOrTx } from '../../db/client';
 import type { SharedDesk } from '../shared';
+import type { CallTraces } from './traces';
 
 export type HubServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
@@ -37,4 +38,6 @@ export interface DeskContext {
   onError(error: unknown): void;
   /** Closed with its process: no new timer starts. */
   isClosed(): boolean;
+  /** Each waiting call's trace, continued by its answer. */
+  traces: CallTraces;
 }

@@ -7,6 +7,7 @@ import {
 } from '#contract/socket';
 import { fullName } from '../../domain/format';
 import { answerCall, answerCallAlone } from '../../domain/videocalls/lifecycle';
+import { callAttributes, inSpan } from '../../telemetry/spans';
 import { agentStatusOf, agentsRoom, companyRoom, customerRoom, userRoom } from '../rooms';
 import type { DeskContext, Result } from './context';
 import { agentName, agentSince, type CallRow, callById, talkingAgentsOf, talkingCallOf } from './persistence';
@@ -125,10 +126,19 @@ export function createCallOffers(ctx: DeskContext, queue: CallQueue, router: Cal
   }
 
   return {
-    async ring(companyId, call) {
-      if (!(await router.route(companyId, call)))
-        ctx.hub().to(agentsRoom(companyId)).emit('call.incoming', call);
-      ctx.emitDesk({ kind: 'queued', companyId, callId: call.call_id, since: call.created_at });
+    ring(companyId, call) {
+      return inSpan(
+        'call_desk.ring',
+        { attributes: callAttributes(companyId, call.call_id) },
+        async (span) => {
+          // The answer, on an agent's socket, continues this span's trace.
+          ctx.traces.keep(call.call_id, span);
+          const routed = await router.route(companyId, call);
+          span.setAttribute('idv.offer', routed ? 'one_agent' : 'all_agents');
+          if (!routed) ctx.hub().to(agentsRoom(companyId)).emit('call.incoming', call);
+          ctx.emitDesk({ kind: 'queued', companyId, callId: call.call_id, since: call.created_at });
+        },
+      );
     },
 
     async answer(companyId, agentId, callId) {

@@ -106,6 +106,7 @@ export function createCallQueue(
     async left(companyId, callId) {
       present.delete(callId);
       told.delete(callId);
+      ctx.traces.forget(callId);
       if (shared) await shared.remove(companyId, callId);
     },
 

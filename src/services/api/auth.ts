@@ -1,7 +1,8 @@
 /** Signing in (on the login host) and loading the signed-in user into a stored account (docs/product/entities.md#account, docs/product/states.md#sign-in). */
 import type { LoginResponse, LoginSuccess } from '#contract/auth';
 import type { User } from '#contract/users';
-import { type LoginRequest, readTokenClaims, type SignedInAccount } from '../../machines/session.machine';
+import type { LoginRequest, SignedInAccount } from '../../machines/session.machine';
+import { readTokenClaims } from '../../machines/tokenClaims';
 import { ApiError, loginApi, publicApi } from './http';
 
 type Options = { signal?: AbortSignal };

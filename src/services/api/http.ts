@@ -8,6 +8,7 @@ import { sessionEndReasonOf } from '#contract/sessionEnd';
 import { type AccountStore, accounts } from '../accounts';
 import { raiseAppEvent, raiseOnce } from '../appEvents';
 import { studioConfig } from '../config';
+import { newTraceparent } from './traceparent';
 
 export const SERVER_ERROR = 'Remote Server Error';
 
@@ -81,6 +82,17 @@ export function createHttp({ store, loginHost, paymentServiceHost }: HttpOptions
   };
 
   const base = ky.create({ timeout: 30_000, retry: { limit: 1 } });
+  // Requests to the IDV servers (company and login hosts) carry a trace of their own that the server's spans
+  // join; the payment service is another party and hears none.
+  const traced = base.extend({
+    hooks: {
+      beforeRequest: [
+        ({ request }) => {
+          request.headers.set('traceparent', newTraceparent());
+        },
+      ],
+    },
+  });
 
   const companyServer = (server?: string): string => {
     const address = server ?? store.active()?.server;
@@ -88,7 +100,7 @@ export function createHttp({ store, loginHost, paymentServiceHost }: HttpOptions
     return `${address.replace(/\/+$/, '')}/api/v2`;
   };
 
-  const api = base.extend({
+  const api = traced.extend({
     hooks: {
       init: [
         (options) => {
@@ -106,13 +118,13 @@ export function createHttp({ store, loginHost, paymentServiceHost }: HttpOptions
   });
 
   const publicApi = (server?: string) =>
-    base.extend({
+    traced.extend({
       prefix: companyServer(server),
       hooks: { beforeError: [({ error }) => toApiError(false)(error)] },
     });
 
   const loginApi = () =>
-    base.extend({
+    traced.extend({
       prefix: `${loginHost().replace(/\/+$/, '')}/api/v1`,
       hooks: { beforeError: [({ error }) => toApiError(false)(error)] },
     });

@@ -22,6 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useBrowserLocation } from 'wouter/use-browser-location';
 import { type Account, accountKey, accounts } from '../../services/accounts';
+import { isSsoSession, ssoLogout } from '../../services/api/sso';
 import { canVisit } from '../../services/permissions';
 import { LanguageSelect, ThemeToggle } from '../components/ShellControls';
 import { showSuccess } from '../toaster';
@@ -101,6 +102,16 @@ function AccountMenu({ account }: { account: Account }) {
     void showSuccess(t('shell.account.switched', { email: other.email }));
   };
   const logout = (all: boolean) => {
+    // A session that came from the company's identity provider signs out there too (RP-initiated logout): its
+    // server ends it and names the provider's logout address, then the account is forgotten and the browser goes.
+    if (!all && isSsoSession(account.access)) {
+      void ssoLogout(account).then((url) => {
+        accounts.logout();
+        if (url) window.location.assign(url);
+        else reloadPage();
+      });
+      return;
+    }
     if (all) accounts.logoutAll();
     else accounts.logout();
     reloadPage();

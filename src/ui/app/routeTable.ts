@@ -42,6 +42,7 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   { path: '/pdf-expand/:id', chunks: [Screens.PdfExpand] },
   { path: '/calls', chunks: main(Screens.Calls), intent: true },
   { path: '/call/:customerID/:roomID/:callID', chunks: main(Screens.Call), intent: true },
+  { path: '/watch', chunks: main(Screens.Watch) },
   { path: '/landing', chunks: main(Screens.Landing) },
   { path: '/dashboard', chunks: main(Screens.Dashboard) },
   { path: '/smart-modules', chunks: main(Screens.SmartModules) },

@@ -93,6 +93,7 @@ function StudioRoutes() {
       <Route path="/entities">{mainScreen(Screens.Entities)}</Route>
       <Route path="/calls">{mainScreen(Screens.Calls)}</Route>
       <Route path="/call/:customerID/:roomID/:callID">{mainScreen(Screens.Call)}</Route>
+      <Route path="/watch">{mainScreen(Screens.Watch)}</Route>
       <Route path="/landing">{mainScreen(Screens.Landing)}</Route>
       <Route path="/dashboard">{mainScreen(Screens.Dashboard)}</Route>
       <Route path="/smart-modules">{mainScreen(Screens.SmartModules)}</Route>

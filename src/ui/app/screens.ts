@@ -60,6 +60,7 @@ export const Screens = {
   ]),
   Calls: lazyScreen(() => import('../screens/calls/CallsScreen'), 'CallsScreen', ['calls', 'stats']),
   Call: lazyScreen(() => import('../screens/call/CallScreen'), 'CallScreen', ['calls', 'profile']),
+  Watch: lazyScreen(() => import('../screens/watch/WatchScreen'), 'WatchScreen', ['calls', 'procedure']),
   Landing: lazyScreen(() => import('../screens/landing/LandingScreen'), 'LandingScreen', ['stats']),
   Dashboard: lazyScreen(() => import('../screens/dashboard/DashboardScreen'), 'DashboardScreen', [
     'stats',

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import {
-  isApiUserToken,
-  LOGIN_DETAILS,
-  readTokenClaims,
-  sessionMachine,
-} from '../../../src/machines/session.machine';
+import { LOGIN_DETAILS, sessionMachine } from '../../../src/machines/session.machine';
+import { isApiUserToken, readTokenClaims } from '../../../src/machines/tokenClaims';
 import { done, Effects, failed, modelCases, replay } from './modelPaths';
 
 const token = (claims: Record<string, unknown>) =>

@@ -34,6 +34,7 @@ export function wireDesk(parts: DeskParts, agentId: number, setConnected: (up: b
     if (
       event.type === 'STATS.UPDATE' ||
       event.type === 'STEP.RECORDED' ||
+      event.type === 'CHECK.DONE' ||
       event.type === 'NOTIFICATION.NEW' ||
       event.type === 'NOTIFICATION.UNREAD'
     )

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { fromPromise } from 'xstate';
 import { SESSION_END_REASONS, type SessionEndReason } from '#contract/sessionEnd';
+import { SSO_PASSWORD_OFF } from '#contract/ssoDetails';
 import { type SessionError, sessionMachine } from '../../../machines/session.machine';
 import { checkCode, checkEmail, checkRequired } from '../../../machines/validation';
 import { accounts } from '../../../services/accounts';
@@ -17,8 +18,13 @@ import { CodeField, EmailField, PasswordField } from '../../components/Credentia
 import { useValidationText } from '../../components/FieldMessage';
 import { useFormCheck } from '../../components/useFormCheck';
 import { AuthLayout } from './AuthLayout';
+import { isSsoAnswer, NO_SSO, type SsoState } from './SsoSignIn';
 
-/** The camera and the forced steps are rare: they load when needed. */
+/** The camera, the forced steps and single sign-on are rare: they load when needed. */
+const ssoSteps = () => loadChunk(() => import('./SsoSteps'));
+const SsoProbe = lazy(() => ssoSteps().then((m) => ({ default: m.SsoProbe })));
+const SsoContinue = lazy(() => ssoSteps().then((m) => ({ default: m.SsoContinue })));
+const SsoCallback = lazy(() => ssoSteps().then((m) => ({ default: m.SsoCallback })));
 const RegionChoice = lazy(() =>
   loadChunk(() => import('./RegionChoice')).then((m) => ({ default: m.RegionChoice })),
 );
@@ -69,6 +75,7 @@ function useSessionErrorText() {
       case 'passkeyFailed':
         return t('passkeys.failed');
       case 'server':
+        if (detail === SSO_PASSWORD_OFF) return t('ssoPasswordOff');
         return detail || tc('messages.serverError');
     }
   };
@@ -111,6 +118,16 @@ export function LoginScreen() {
   if (state.matches('signedOut')) step.current = (state.value as { signedOut: Step }).signedOut;
   const showing = (name: Step) => step.current === name && (state.matches('signedOut') || busy);
 
+  // The identity provider sent the browser back here with its answer.
+  if (isSsoAnswer(search))
+    return (
+      <AuthLayout title={ts('login.title')}>
+        <Suspense fallback={<div className="studio-loading-bar" />}>
+          <SsoCallback search={search} redirect={redirect} />
+        </Suspense>
+      </AuthLayout>
+    );
+
   return (
     <AuthLayout title={ts('login.title')}>
       {addingAccount && (
@@ -142,6 +159,7 @@ export function LoginScreen() {
         <CredentialsForm
           initialEmail={context.email}
           busy={busy}
+          returnTo={redirect}
           onSubmit={(email, password) => send({ type: 'credentials.submitted', email, password })}
         />
       )}
@@ -281,16 +299,24 @@ export function LoginScreen() {
 function CredentialsForm({
   initialEmail,
   busy,
+  returnTo,
   onSubmit,
 }: {
   initialEmail: string;
   busy: boolean;
+  returnTo: string;
   onSubmit: (email: string, password: string) => void;
 }) {
   const { t } = useTranslation('auth');
   const text = useValidationText();
   const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState('');
+  // The e-mail first: an address of a single sign-on company goes to its identity provider, unless the user
+  // asks for the password (the company's break-glass accounts).
+  // The look-up loads after the page has shown: a password sign-in never waits for it.
+  const [sso, setSso] = useState<SsoState>(NO_SSO);
+  const [withPassword, setWithPassword] = useState(false);
+  const bySso = sso.sso && !withPassword;
   const { failures, passes } = useFormCheck(() => ({
     email: checkEmail(email),
     password: checkRequired(password),
@@ -298,11 +324,15 @@ function CredentialsForm({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (passes()) onSubmit(email, password);
+    if (bySso) sso.continue();
+    else if (passes()) onSubmit(email, password);
   };
 
   return (
     <form onSubmit={submit} noValidate>
+      <Suspense fallback={null}>
+        <SsoProbe email={email} returnTo={returnTo} onState={setSso} />
+      </Suspense>
       <EmailField
         id="login-email"
         label={t('login.email')}
@@ -310,19 +340,35 @@ function CredentialsForm({
         autoComplete="username"
         autoFocus
         value={email}
-        onValueChange={setEmail}
+        onValueChange={(value) => {
+          setEmail(value);
+          setWithPassword(false);
+        }}
         disabled={busy}
       />
-      <PasswordField
-        id="login-password"
-        label={t('login.password')}
-        message={text(failures.password)}
-        autoComplete="current-password"
-        value={password}
-        onValueChange={setPassword}
-        disabled={busy}
-      />
-      <Button type="submit" intent={Intent.PRIMARY} fill text={t('login.submit')} loading={busy} />
+      {bySso ? (
+        <Suspense fallback={<div className="studio-loading-bar" />}>
+          <SsoContinue
+            busy={sso.busy}
+            error={sso.error}
+            onContinue={sso.continue}
+            onUsePassword={() => setWithPassword(true)}
+          />
+        </Suspense>
+      ) : (
+        <>
+          <PasswordField
+            id="login-password"
+            label={t('login.password')}
+            message={text(failures.password)}
+            autoComplete="current-password"
+            value={password}
+            onValueChange={setPassword}
+            disabled={busy}
+          />
+          <Button type="submit" intent={Intent.PRIMARY} fill text={t('login.submit')} loading={busy} />
+        </>
+      )}
     </form>
   );
 }

@@ -36,6 +36,7 @@ import { CallSidebar } from './CallSidebar';
 import { ReconnectingBanner } from './ReconnectingBanner';
 import type { StepsRef } from './StepsPanel';
 import { useCallStreams } from './useCall';
+import { CallWatchers } from './Watchers';
 import './call.css';
 
 type CallRef = ActorRefFrom<typeof callMachine>;
@@ -160,6 +161,7 @@ function CallLayout({
           <CallStateTag call={call} />
           <CallQuality call={call} />
         </header>
+        <CallWatchers callId={queued.call_id} live={live} />
         {socketDown && (
           <Callout intent={Intent.WARNING} icon="offline" title={tc('messages.connectionLost')}>
             {t('call.socketDownHelp')}

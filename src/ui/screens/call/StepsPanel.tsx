@@ -20,6 +20,7 @@ import {
 } from '../../../machines/identSteps.machine';
 import { callLang } from '../../components/useCallEntries';
 import { CustomerEntry } from './CustomerEntry';
+import { StepHints } from './StepHints';
 
 export type StepsRef = ActorRefFrom<typeof identStepsMachine>;
 
@@ -164,6 +165,7 @@ function CurrentStep({
       {isScreenshotStep(step.kind) && (
         <Screenshots steps={steps} kind={step.kind} name={name} busy={busy} live={live} />
       )}
+      {isScreenshotStep(step.kind) && <StepHints callId={callId} kind={step.kind} steps={steps} />}
       {(step.kind === 'serial_number' || step.kind === 'second_channel_code') && (
         <CustomerEntry callId={callId} kind={step.kind} result={context.results[step.kind]} />
       )}

@@ -28,6 +28,7 @@ import { ReasonDialog } from '../../components/ReasonDialog';
 import { formatDuration } from '../../components/useWaited';
 import { showError, showSuccess } from '../../toaster';
 import { useNow } from './InstantStatsPanel';
+import { mayWatch, WatchAction } from './WatchAction';
 
 /**
  * Every agent of the company with availability, time in that state and current call. Supervisors see it;
@@ -40,6 +41,7 @@ export function AgentBoard({ agents }: { agents: readonly BoardAgent[] }) {
   const now = useNow();
   const isAdmin = account?.role === 'Admin';
   const mayClose = account?.permissions.includes('manage_calls') === true;
+  const watcher = mayWatch(account);
   return (
     <Card className="studio-calls-board">
       <H3>{t('board.title')}</H3>
@@ -73,6 +75,7 @@ export function AgentBoard({ agents }: { agents: readonly BoardAgent[] }) {
                   <td>{seconds === null ? t('board.noCall') : formatDuration(seconds)}</td>
                   <td>
                     {agent.call_id === null ? t('board.noCall') : t('board.inCall', { id: agent.call_id })}
+                    {agent.call_id !== null && watcher && !self && <WatchAction callId={agent.call_id} />}
                     {agent.call_id !== null && mayClose && (
                       <CallCloser agent={agent} callId={agent.call_id} />
                     )}

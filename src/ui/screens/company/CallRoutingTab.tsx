@@ -10,6 +10,7 @@ import {
 } from '#contract/callRouting';
 import { callRoutingKeys, getCallRouting, setCallRouting } from '../../../services/api/callRouting';
 import { CallNetworkCard } from './CallNetworkCard';
+import { CallWatchCard } from './CallWatchCard';
 import { CompanySettingCard, useCompanySetting } from './CompanySettingCard';
 
 export function CallRoutingTabTitle() {
@@ -24,6 +25,7 @@ export function CallRoutingTab() {
       <RoutingCard />
       <JoinLinksCard />
       <CallNetworkCard />
+      <CallWatchCard />
     </>
   );
 }

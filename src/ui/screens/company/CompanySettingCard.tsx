@@ -10,7 +10,7 @@ import { showError, showSuccess } from '../../toaster';
  * The texts of one company setting, under `<prefix>.` in the calls namespace: title, body, loadFailed, save,
  * saved, adminOnly.
  */
-type TextPrefix = 'evidence.retention' | 'routing' | 'joinLinks' | 'reviewRules' | 'network';
+type TextPrefix = 'evidence.retention' | 'routing' | 'joinLinks' | 'reviewRules' | 'network' | 'watchSetting';
 
 /**
  * One company setting read and written whole (evidence retention, call routing, four-eyes rules): the active account's

@@ -10,6 +10,7 @@ import { EvidenceRetentionTab, EvidenceRetentionTabTitle } from './EvidenceReten
 import { IdentProcedureTab, IdentProcedureTabTitle } from './IdentProcedureTab';
 import { PasskeyPolicyTab, PasskeyPolicyTabTitle } from './PasskeyPolicyTab';
 import { ReviewDeskTab, ReviewDeskTabTitle } from './ReviewDeskTab';
+import { SsoSettingsCard } from './SsoSettingsCard';
 import { WebhooksTab } from './WebhooksTab';
 import './company.css';
 import './icons';
@@ -40,7 +41,17 @@ export function CompanySettingsScreen() {
         <Tab disabled={false} id="webhooks" title={t('tabs.webhooks')} panel={<WebhooksTab />} />
         <Tab disabled={false} id="ip-allowlist" title={<AllowListTabTitle />} panel={<AllowListTab />} />
         <Tab disabled={false} id="plan" title={<PlanTabTitle />} panel={<PlanTab />} />
-        <Tab disabled={false} id="sign-in" title={<PasskeyPolicyTabTitle />} panel={<PasskeyPolicyTab />} />
+        <Tab
+          disabled={false}
+          id="sign-in"
+          title={<PasskeyPolicyTabTitle />}
+          panel={
+            <>
+              <PasskeyPolicyTab />
+              {isAdmin && <SsoSettingsCard />}
+            </>
+          }
+        />
         <Tab
           disabled={false}
           id="ident-procedure"

@@ -18,6 +18,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'wouter';
 import { isApiError } from '../../../services/api/http';
+import { noteReportExported } from '../../../services/api/privacy';
 import {
   loadReportData,
   profileReportKeys,
@@ -159,6 +160,8 @@ function DownloadActions({ id, data, model }: { id: number; data: ReportData; mo
         t('footer', { date: model.generated, page, pages }),
       );
       saveFile(file, reportFileName(id, data.kind));
+      // The access log names who took the report away; a failure to say so does not take the file back.
+      void noteReportExported(id, { format: 'pdf', report: data.kind }).catch(() => undefined);
     } catch (error) {
       setFailure(errorDetail(error));
     } finally {

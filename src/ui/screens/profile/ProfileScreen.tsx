@@ -19,6 +19,7 @@ import { AiAgentTab } from './AiAgentTab';
 import { AmlTab } from './aml/AmlTab';
 import { DocumentsTab } from './documents/DocumentsTab';
 import { LegalHold } from './LegalHold';
+import { AccessLogTab, ErasureBanner, PrivacyActions } from './Privacy';
 import { ProfileInfoTab } from './ProfileInfoTab';
 import { ProfileChangeNotice, ProfileViewers } from './ProfilePresence';
 import { ProfileSidebar } from './ProfileSidebar';
@@ -64,8 +65,11 @@ export function ProfileScreen() {
 
   const data = profile.data;
   const tabs = visibleTabs(config.data);
-  const requested = query.get('tab') as ProfileTab | null;
-  const selected: ProfileTab = requested && tabs.includes(requested) ? requested : 'info';
+  const requested = query.get('tab') as ProfileTab | 'access' | null;
+  const isAdmin = account?.role === 'Admin';
+  // "Who viewed this profile" is the Admins' tab, beside the ones the company's services allow.
+  const serviceTab = requested !== 'access' && requested && tabs.includes(requested) ? requested : 'info';
+  const selected: ProfileTab | 'access' = requested === 'access' && isAdmin ? 'access' : serviceTab;
 
   return (
     <div className="studio-profile">
@@ -75,11 +79,13 @@ export function ProfileScreen() {
           <StatusMenu profile={data} />
           <RiskTag risk={data.risk_level} />
           <LegalHold profileId={data.id} />
+          {isAdmin && <PrivacyActions profileId={data.id} />}
           <ReportLinks profileId={data.id} />
           <ProfileViewers viewers={live.viewers} />
         </header>
         <ProfileChangeNotice live={live} />
         <ReviewCasePanel profileId={data.id} />
+        <ErasureBanner profileId={data.id} />
         <p className="studio-muted studio-profile-meta">
           {[
             t('meta.idCard', { number: data.id_card_number }),
@@ -113,6 +119,9 @@ export function ProfileScreen() {
               panel={<TabPanel tab={tab} profile={data} config={config.data} />}
             />
           ))}
+          {isAdmin && (
+            <Tab id="access" title={t('privacy.accessTab')} panel={<AccessLogTab profileId={data.id} />} />
+          )}
         </Tabs>
       </section>
       <ProfileSidebar profileId={data.id} bioPay={config.data.active_services.includes('biopay')} />

@@ -21,6 +21,7 @@ import { useActiveAccount } from '../../app/useAccounts';
 import { videoPath } from '../../components/callPaths';
 import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
+import { CallWhispers } from './CallWhispers';
 
 /** The profile's video calls and recordings, and the join link a customer opens to call in. */
 export function VideoCallsTab({ profileId }: { profileId: number }) {
@@ -53,6 +54,7 @@ export function VideoCallsTab({ profileId }: { profileId: number }) {
               <th scope="col">{t('tab.agent')}</th>
               <th scope="col">{t('tab.recording')}</th>
               <th scope="col">{t('tab.sha256')}</th>
+              {canCall && <th scope="col">{t('watch.whispers')}</th>}
               {canDownload && <th scope="col">{t('evidence.column')}</th>}
             </tr>
           </thead>
@@ -83,6 +85,11 @@ export function VideoCallsTab({ profileId }: { profileId: number }) {
                     <span className="studio-muted">{t('tab.none')}</span>
                   )}
                 </td>
+                {canCall && (
+                  <td>
+                    <CallWhispers callId={call.id} />
+                  </td>
+                )}
                 {canDownload && (
                   <td>
                     {call.recorded_file ? (

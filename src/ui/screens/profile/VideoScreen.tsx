@@ -20,6 +20,7 @@ import { deleteRecording } from '../../../services/api/videocalls';
 import { useActiveAccount } from '../../app/useAccounts';
 import { usePageTitle } from '../../app/usePageTitle';
 import { Dialog } from '../../components/Dialog';
+import { CallChecks } from '../../components/MachineHints';
 import { useCallEntries } from '../../components/useCallEntries';
 import { useFormat } from '../../format';
 import { showError, showSuccess } from '../../toaster';
@@ -119,6 +120,7 @@ export function VideoScreen() {
           {call.recorded_file && canSeeSteps && (
             <RecordingSteps callId={call.id} video={player} duration={duration} />
           )}
+          {canSeeSteps && <CallChecks callId={call.id} />}
           <HTMLTable compact className="studio-call-facts">
             <tbody>
               <tr>

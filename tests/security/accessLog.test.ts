@@ -1,0 +1,211 @@
+/**
+ * Every read of a person's data leaves an entry in the access log, with who, what and when: the profile opened, a
+ * document page and a recording fetched through their signed addresses (a seek is not a new read), a screenshot,
+ * an evidence package, a report the studio drew. Only Admins read the log. The log is a hash chain: the database
+ * refuses an UPDATE, and a row changed or removed behind the trigger's back is found by the verification.
+ */
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccessEntry, AccessPage } from '#contract/privacy';
+import { DAY_MS } from '#contract/time';
+import { runAccessLogVerify } from '../../scripts/accessLogVerify';
+import { accessLog, documentTypes } from '../../server/db/schema';
+import { pruneAccessLog, verifyAccessLog } from '../../server/domain/accessLog';
+import { uploadDocument, uploadRecording } from '../server/evidenceUploads';
+import {
+  bearer,
+  get,
+  PASSWORDS,
+  startTestApp,
+  type TestApp,
+  takeScreenshot,
+  talkingCall,
+  tokenFor,
+  userId,
+} from '../server/helpers';
+
+const PROFILE = 4;
+const RECORDING = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(4096, 3)]);
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
+
+let t: TestApp;
+const tokens = { agent: '', admin: '' };
+const ids = { agent: 0, admin: 0 };
+
+beforeAll(async () => {
+  t = await startTestApp();
+  [tokens.agent, tokens.admin] = await Promise.all([
+    tokenFor(t.app, 'agent@acme.test', PASSWORDS.user),
+    tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin),
+  ]);
+  ids.agent = await userId(t.app, 'agent@acme.test');
+  ids.admin = await userId(t.app, 'admin@acme.test');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** The profile's reads as the Admin's tab shows them (after the buffer is written). */
+async function readsOf(profile: number): Promise<AccessEntry[]> {
+  await t.app.accessLog.flush();
+  const { status, body } = await get<AccessPage>(
+    t.app,
+    `/api/v2/profile/${profile}/access_log?limit=200`,
+    tokens.admin,
+  );
+  expect(status).toBe(200);
+  return body.results;
+}
+
+/** GET of a signed address the API handed out (a path with its query). */
+const fetchAddress = (url: string, range?: string) =>
+  t.app.inject({ method: 'GET', url: url.replace(/^https?:\/\/[^/]+/, ''), headers: range ? { range } : {} });
+
+describe('the access log', () => {
+  it('records every kind of read with who and what, and only once per playing of a recording', async () => {
+    const [type] = await t.app.ctx.db.select().from(documentTypes).limit(1);
+    const documentId = await uploadDocument(t.app, tokens.agent, {
+      profile: PROFILE,
+      type: type?.id ?? 1,
+      page: PNG,
+    });
+    const { callId } = await talkingCall(t.app, ids.agent, PROFILE);
+    const shot = await takeScreenshot(t.app, tokens.agent, callId, 'face_screenshot');
+    await uploadRecording(t.app, tokens.agent, callId, RECORDING);
+    const before = (await readsOf(PROFILE)).length;
+
+    // The agent opens the profile, looks at the document's page, plays the recording and seeks in it.
+    expect((await get(t.app, `/api/v2/profile/${PROFILE}`, tokens.agent)).status).toBe(200);
+    const docs = await get<{ id: number; pages: { url: string }[] }[]>(
+      t.app,
+      `/api/v2/profile/${PROFILE}/documents`,
+      tokens.agent,
+    );
+    const pageUrl = docs.body.find((doc) => doc.id === documentId)?.pages[0]?.url as string;
+    expect(pageUrl).toContain(`reader=${ids.agent}`);
+    expect((await fetchAddress(pageUrl)).statusCode).toBe(200);
+    const call = await get<{ recorded_file: string }>(t.app, `/api/v2/videocall/${callId}`, tokens.agent);
+    expect((await fetchAddress(call.body.recorded_file, 'bytes=0-')).statusCode).toBe(206);
+    expect((await fetchAddress(call.body.recorded_file, 'bytes=2048-')).statusCode).toBe(206);
+    const image = await t.app.inject({
+      method: 'GET',
+      url: `/api/v2/videocall/${callId}/screenshots/${shot}`,
+      headers: bearer(tokens.agent),
+    });
+    expect(image.statusCode).toBe(200);
+    // The Admin downloads the evidence package and a PDF report drawn by the studio.
+    const evidence = await t.app.inject({
+      method: 'GET',
+      url: `/api/v2/videocall/${callId}/evidence`,
+      headers: bearer(tokens.admin),
+    });
+    expect(evidence.statusCode).toBe(200);
+    const report = await t.app.inject({
+      method: 'POST',
+      url: `/api/v2/profile/${PROFILE}/access_log`,
+      headers: bearer(tokens.admin),
+      payload: { format: 'pdf', report: 'expanded' },
+    });
+    expect(report.statusCode).toBe(204);
+
+    const all = await readsOf(PROFILE);
+    const reads = all.slice(0, all.length - before).reverse();
+    const seen = reads.map((read) => [read.kind, read.actor, read.object_type, read.object_id]);
+    expect(seen).toEqual([
+      ['profile_viewed', ids.agent, 'profile', String(PROFILE)],
+      ['document_page_viewed', ids.agent, 'document', String(documentId)],
+      ['recording_played', ids.agent, 'videocall', String(callId)],
+      ['screenshot_viewed', ids.agent, 'videocall', String(callId)],
+      ['evidence_downloaded', ids.admin, 'videocall', String(callId)],
+      ['report_exported', ids.admin, 'profile', String(PROFILE)],
+    ]);
+    for (const read of reads) {
+      expect(read.profile_id).toBe(PROFILE);
+      expect(read.actor_email).toMatch(/@acme\.test$/);
+      expect(Date.now() - Date.parse(read.created_at)).toBeLessThan(DAY_MS);
+    }
+    expect(reads[1]?.detail).toEqual({ page: 1 });
+    expect(reads[5]?.detail).toEqual({ format: 'pdf', report: 'expanded' });
+  });
+
+  it('does not take a reader from an address made for someone else', async () => {
+    const docs = await get<{ pages: { url: string }[] }[]>(
+      t.app,
+      `/api/v2/profile/${PROFILE}/documents`,
+      tokens.agent,
+    );
+    const url = docs.body[0]?.pages[0]?.url as string;
+    const before = (await readsOf(PROFILE)).length;
+    // The same address claiming the Admin as its reader: the file is served (its own signature holds) but
+    // nobody is named who did not read it.
+    const forged = url.replace(`reader=${ids.agent}`, `reader=${ids.admin}`);
+    expect((await fetchAddress(forged)).statusCode).toBe(200);
+    expect((await readsOf(PROFILE)).length).toBe(before);
+  });
+
+  it('is for Admins only', async () => {
+    expect((await get(t.app, `/api/v2/profile/${PROFILE}/access_log`, tokens.agent)).status).toBe(403);
+    expect((await get(t.app, '/api/v2/access_log', tokens.agent)).status).toBe(403);
+    const all = await get<AccessPage>(t.app, `/api/v2/access_log?user=${ids.agent}&limit=2`, tokens.admin);
+    expect(all.status).toBe(200);
+    expect(all.body.results.every((read) => read.actor === ids.agent)).toBe(true);
+    expect(all.body.next_before).not.toBeNull();
+  });
+
+  it('is refused an UPDATE, and a row changed or removed behind the trigger is found by the verification', async () => {
+    const db = t.app.ctx.db;
+    await t.app.accessLog.flush();
+    expect(await verifyAccessLog(db)).toMatchObject({ ok: true, broken: null });
+    const lines: string[] = [];
+    expect(await runAccessLogVerify(db, (line) => lines.push(line))).toBe(0);
+    expect(lines[0]).toMatch(/^OK: \d+ rows/);
+
+    await expect(db.execute(sql`update access_log set actor_id = ${ids.admin}`)).rejects.toThrow();
+    await expect(db.execute(sql`delete from access_log`)).rejects.toThrow();
+
+    // Someone with the owner's rights goes around the trigger and puts the blame on the Admin.
+    const [victim] = await db
+      .select({ seq: accessLog.seq })
+      .from(accessLog)
+      .where(eq(accessLog.actorId, ids.agent))
+      .orderBy(accessLog.seq)
+      .limit(1);
+    const seq = victim?.seq as number;
+    await db.execute(sql`alter table access_log disable trigger access_log_append_only`);
+    await db.execute(sql`update access_log set actor_id = ${ids.admin} where seq = ${seq}`);
+    expect(await verifyAccessLog(db)).toMatchObject({
+      ok: false,
+      broken: { seq, reason: 'its content does not match its hash' },
+    });
+    expect(await runAccessLogVerify(db, () => undefined)).toBe(1);
+    // Putting it back is not enough to hide a removal.
+    await db.execute(sql`update access_log set actor_id = ${ids.agent} where seq = ${seq}`);
+    expect((await verifyAccessLog(db)).ok).toBe(true);
+    await db.execute(sql`delete from access_log where seq = ${seq + 1}`);
+    await db.execute(sql`alter table access_log enable trigger access_log_append_only`);
+    expect((await verifyAccessLog(db)).broken).toEqual({
+      seq: seq + 2,
+      reason: `rows ${seq + 1} to ${seq + 1} are missing`,
+    });
+  });
+
+  it('prunes reads past the retention from the start of the chain, which then verifies from its anchor', async () => {
+    const db = t.app.ctx.db;
+    // A fresh chain for this test: the one above was broken on purpose.
+    await db.execute(sql`alter table access_log disable trigger access_log_append_only`);
+    await db.execute(sql`delete from access_log`);
+    await db.execute(sql`alter table access_log enable trigger access_log_append_only`);
+    await db.execute(sql`delete from access_log_anchor`);
+    for (let i = 0; i < 3; i += 1) await get(t.app, `/api/v2/profile/${PROFILE}`, tokens.agent);
+    await t.app.accessLog.flush();
+    expect((await verifyAccessLog(db)).rows).toBe(3);
+
+    expect(await pruneAccessLog(db, 30, new Date(Date.now() + 31 * DAY_MS))).toBe(3);
+    await get(t.app, `/api/v2/profile/${PROFILE}`, tokens.agent);
+    await t.app.accessLog.flush();
+    const check = await verifyAccessLog(db);
+    expect(check).toMatchObject({ ok: true, rows: 1, from: 4 });
+    // Nothing else may delete from the log.
+    await expect(db.execute(sql`delete from access_log where seq = 4`)).rejects.toThrow();
+  });
+});
