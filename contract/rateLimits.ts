@@ -6,3 +6,4 @@ export const PASSKEY_TOO_FAST = 'Too many passkey sign-in requests, try again la
 export const EVIDENCE_TOO_FAST = 'Too many evidence packages, try again later';
 export const REPORTS_TOO_FAST = 'Too many reports, try again later';
 export const OUTSIDE_CALLS_TOO_FAST = 'Too many requests to outside services, try again later';
+export const WHISPERS_TOO_FAST = 'Too many whispers, try again later';

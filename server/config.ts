@@ -149,6 +149,8 @@ export interface ServerConfig {
     passkeySignIns: RouteLimit[];
     /** GET /videocall/{id}/evidence: a ZIP with the recording, a PDF and a signature, built per request. */
     evidencePackages: RouteLimit[];
+    /** POST /videocall/{id}/whispers: each one lands on an agent in a live call. */
+    whispers: RouteLimit[];
     /** Statistics and exports computed over a range of days (bitool, call report, review metrics and CSV). */
     reports: RouteLimit[];
     /** Routes that call a paid or slow service each time (summariser, AML screening, webhook test delivery). */
@@ -217,8 +219,6 @@ export interface S3Config {
   credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
   /** Path-style addresses (http://endpoint/bucket/key), which most S3-compatible stores need. */
   forcePathStyle: boolean;
-  /** /storage redirects to a 5-minute presigned link of the store instead of streaming. */
-  directDownloads: boolean;
 }
 
 export interface PaymentConfig {
@@ -502,7 +502,6 @@ function s3Of(e: Environment): S3Config | undefined {
     region: e.S3_REGION ?? e.AWS_REGION ?? 'us-east-1',
     credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
     forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
-    directDownloads: e.S3_DIRECT_DOWNLOADS,
   };
 }
 
@@ -527,6 +526,7 @@ function rateLimitsOf(e: Environment): ServerConfig['rateLimits'] {
       window('user', e.EVIDENCE_PACKAGES_PER_USER_PER_MINUTE, 60),
       window('company', e.EVIDENCE_PACKAGES_PER_COMPANY_PER_MINUTE, 60),
     ],
+    whispers: [window('user', e.WHISPERS_PER_USER_PER_MINUTE, 60)],
     reports: [
       window('user', e.REPORTS_PER_USER_PER_MINUTE, 60),
       window('company', e.REPORTS_PER_COMPANY_PER_MINUTE, 60),

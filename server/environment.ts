@@ -549,6 +549,13 @@ export const environmentSchema = z.object({
   EVIDENCE_PACKAGES_PER_COMPANY_PER_MINUTE: count(30, 'Evidence packages per company in a minute.', {
     section: 'Route rate limits',
   }),
+  WHISPERS_PER_USER_PER_MINUTE: count(
+    20,
+    'Whispers to agents per supervisor in a minute: each one lands on an agent in a live call.',
+    {
+      section: 'Route rate limits',
+    },
+  ),
   REPORTS_PER_USER_PER_MINUTE: count(
     30,
     'Statistics and exports over a range of days, per user in a minute.',
@@ -650,14 +657,6 @@ export const environmentSchema = z.object({
     {
       section: 'Distributed mode and storage',
       default: 'on when S3_ENDPOINT is set',
-    },
-  ),
-  S3_DIRECT_DOWNLOADS: flag(
-    false,
-    'No effect: stored files are encrypted (docs/operators/encryption.md), so `/storage` always streams and ' +
-      'decrypts them.',
-    {
-      section: 'Distributed mode and storage',
     },
   ),
   STORAGE_KEK: variable(

@@ -16,6 +16,7 @@ import {
   whisperSchema,
 } from '#contract/callWatch';
 import { errorSchema, idParams } from '#contract/common';
+import { WHISPERS_TOO_FAST } from '#contract/rateLimits';
 import type { AppContext } from '../context';
 import {
   addWhisper,
@@ -31,6 +32,7 @@ import {
 } from '../domain/callWatch';
 import { requireCall } from '../domain/videocalls/calls';
 import { CUSTOMER, customerOf, need, principalOf } from '../http/access';
+import { limitsText, rateLimit, rateLimited } from '../http/rateLimits';
 import { userRoom, watchersRoom } from '../realtime/rooms';
 import { authErrors } from './shared';
 
@@ -41,6 +43,12 @@ const WHO_MAY_WATCH =
   '(403); another company’s call is 404.';
 
 export function callWatchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  const whispersLimited = rateLimit(
+    ctx.limiters,
+    'whispers',
+    WHISPERS_TOO_FAST,
+    ctx.config.rateLimits.whispers,
+  );
   return async (app) => {
     app.post(
       '/videocall/:id/watch',
@@ -137,16 +145,18 @@ export function callWatchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/videocall/:id/whispers',
       {
         config: { access: monitor },
+        onRequest: whispersLimited,
         schema: {
           summary: 'Whisper to the agent',
           tags: ['videocalls'],
           description:
             'A line of 1 to 500 characters to the call’s agent alone, from a supervisor watching the call now ' +
             `(409 otherwise, or when the call is no longer in progress). ${WHO_MAY_WATCH} Kept with the call, ` +
-            'shown to reviewers, audited (`call_whisper_sent`); the customer never receives it.',
+            'shown to reviewers, audited (`call_whisper_sent`); the customer never receives it. ' +
+            limitsText(WHISPERS_TOO_FAST, ctx.config.rateLimits.whispers),
           params: idParams,
           body: whisperBodySchema,
-          response: { 201: whisperSchema, ...authErrors, 409: errorSchema },
+          response: { 201: whisperSchema, ...authErrors, 409: errorSchema, ...rateLimited },
         },
       },
       async (request, reply) => {

@@ -115,10 +115,6 @@ export function storageRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             actorId: reader,
             target: { storageKey: key },
           });
-        if (ctx.storage.directUrl) {
-          if ((await ctx.storage.size(key)) === null) throw notFound();
-          return reply.redirect(await ctx.storage.directUrl(key), 302);
-        }
         const [size, evidence] = await Promise.all([ctx.storage.size(key), evidenceOf(ctx.db, key)]);
         if (size === null) throw notFound();
         const range = parseRange(request.headers.range, size);

@@ -107,10 +107,15 @@ export function encryptedStorage(
       checkedKey(key);
       const header = newHeader(chunkBytes);
       const dataKey = randomBytes(DATA_KEY_BYTES);
-      // The data key is kept before the file's last chunk is written, so no complete file is ever without it.
-      const saved = keys
-        .wrap(dataKey)
-        .then((wrapped) => dataKeys.save({ storageKey: key, fileId: header.fileId, ...wrapped }));
+      // The data key is kept just before the file's last chunk is written, so no complete file is ever without
+      // it, and an upload refused on the way (over its size limit, cut off) leaves no key behind.
+      let saved: Promise<void> | null = null;
+      const save = () => {
+        saved ??= keys
+          .wrap(dataKey)
+          .then((wrapped) => dataKeys.save({ storageKey: key, fileId: header.fileId, ...wrapped }));
+        return saved;
+      };
       let size = 0;
       const counter = byteLimit(putOptions.maxBytes ?? Number.POSITIVE_INFINITY, (n) => {
         size = n;
@@ -121,18 +126,23 @@ export function encryptedStorage(
         source,
         counter,
         hash.stream,
-        encryptingStream(dataKey, header, () => saved),
+        encryptingStream(dataKey, header, save),
         (error) => {
           failure ??= error ?? undefined;
         },
       );
       try {
-        await Promise.all([inner.put(key, encrypted), saved]);
+        await inner.put(key, encrypted);
+        // The stream asked for the key before its last chunk; a store that took no chunk at all still needs it.
+        await save();
       } catch (error) {
-        await saved.then(
-          () => dataKeys.forget(key, header.fileId),
-          () => undefined,
-        );
+        // Set by the stream's last chunk, if it came that far (TypeScript cannot see the closure assign it).
+        const keeping = saved as Promise<void> | null;
+        if (keeping)
+          await keeping.then(
+            () => dataKeys.forget(key, header.fileId),
+            () => undefined,
+          );
         // The store's own error, unless it only saw the encrypting stream cut off by the source's failure.
         const cutOff = (error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE';
         throw cutOff && failure ? failure : error;
@@ -159,7 +169,6 @@ export function encryptedStorage(
     removePartial: (before) => inner.removePartial(before),
     signedUrl: (key) => inner.signedUrl(key),
     verifySignature: (key, expires, signature, now) => inner.verifySignature(key, expires, signature, now),
-    // No directUrl: the store holds ciphertext, so /storage always streams and decrypts.
     ping: () => inner.ping(),
   };
 }

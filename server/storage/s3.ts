@@ -10,12 +10,9 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config';
 import { byteLimit, checkedKey, hashing, KEY_PATTERN, type Storage, storageSigner } from './storage';
 
-/** Short-lived direct links (S3_DIRECT_DOWNLOADS): five minutes. */
-const DIRECT_URL_SECONDS = 300;
 /** Multipart upload parts: 8 MB, two in flight, so an upload holds at most ~16 MB in memory. */
 const PART_BYTES = 8 * 1024 * 1024;
 
@@ -28,7 +25,7 @@ const isNotFound = (error: unknown) => {
  * The storage interface on an S3-compatible store (S3_BUCKET, S3_ENDPOINT, credentials): uploads are streamed
  * as multipart uploads (lib-storage) through the same byte limit as the local folder, so nothing past the limit
  * is kept (the multipart upload is aborted); downloads stream through /storage (signed as for the local
- * folder), or redirect to a short-lived presigned link with S3_DIRECT_DOWNLOADS.
+ * folder), which decrypts them: the store holds only ciphertext.
  */
 export function createS3Storage(
   config: S3Config,
@@ -147,11 +144,5 @@ export function createS3Storage(
       await client.send(new HeadBucketCommand({ Bucket }));
     },
   };
-  if (config.directDownloads) {
-    storage.directUrl = (key) =>
-      getSignedUrl(client, new GetObjectCommand({ Bucket, Key: checkedKey(key) }), {
-        expiresIn: DIRECT_URL_SECONDS,
-      });
-  }
   return storage;
 }

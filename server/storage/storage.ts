@@ -45,8 +45,6 @@ export interface Storage {
   signedUrl(key: string): string;
   /** Checks a signature made by signedUrl. */
   verifySignature(key: string, expires: number, signature: string, now?: number): boolean;
-  /** A short-lived address of the store itself (S3 with S3_DIRECT_DOWNLOADS): /storage redirects there. */
-  directUrl?(key: string): Promise<string>;
   /** Whether the store answers (GET /readyz). */
   ping(): Promise<void>;
 }

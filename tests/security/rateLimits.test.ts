@@ -13,6 +13,7 @@ import {
   OUTSIDE_CALLS_TOO_FAST,
   PASSKEY_TOO_FAST,
   REPORTS_TOO_FAST,
+  WHISPERS_TOO_FAST,
 } from '#contract/rateLimits';
 import type { ServerConfig } from '../../server/config';
 import { auditLog, users, webauthnChallenges } from '../../server/db/schema';
@@ -37,6 +38,7 @@ const LIMITS: ServerConfig['rateLimits'] = {
     { per: 'user', points: 1, seconds: 60 },
     { per: 'company', points: 3, seconds: 60 },
   ],
+  whispers: [{ per: 'user', points: 2, seconds: 60 }],
 };
 
 let t: TestApp;
@@ -230,5 +232,29 @@ describe('the OpenAPI document', () => {
       expect(key, path).toBeDefined();
       expect(body.paths[key as string]?.[method]?.responses, `${method} ${path}`).toHaveProperty('429');
     }
+  });
+});
+
+describe('whispers', () => {
+  const whisper = (token: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v2/videocall/${callId}/whispers`,
+      headers: bearer(token),
+      payload: { text: 'Ask for the back of the ID again' },
+    });
+
+  it('count per supervisor, answered or not: the third in a minute is 429, another user goes on', async () => {
+    // The call has ended: each whisper is refused (409) by the watch rule, and still counts.
+    for (let i = 0; i < 2; i++) expect((await whisper(tokens.admin)).statusCode).toBe(409);
+    expectRefused(await whisper(tokens.admin), WHISPERS_TOO_FAST, 60);
+    // Another supervisor has a count of their own.
+    const other = await t.app.inject({
+      method: 'POST',
+      url: `/api/v2/videocall/${callId}/whispers`,
+      headers: bearer(tokens.agent),
+      payload: { text: 'Ask for the back of the ID again' },
+    });
+    expect(other.statusCode).not.toBe(429);
   });
 });

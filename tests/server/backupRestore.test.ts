@@ -212,7 +212,6 @@ describe('backup and restore', () => {
           region: 'us-east-1',
           credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
           forcePathStyle: true,
-          directDownloads: false,
         },
       });
       await roundTrip(

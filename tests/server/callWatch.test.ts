@@ -182,6 +182,8 @@ describe('watching a live call', () => {
   });
 
   it('lists the calls watched (the wall after a reload) and stops at four', async () => {
+    // The agent connected: after the first test's disconnect, this file's short reconnect grace would end their calls.
+    await w.staff(ids.agent);
     const callIds: number[] = [];
     for (const profile of [6, 7, 8, 9, 10])
       callIds.push((await talkingCall(w.t.app, ids.agent, profile)).callId);
@@ -209,7 +211,9 @@ describe('watching a live call', () => {
 
 describe('whispers', () => {
   it('are one line of 1 to 500 characters, only from a watcher of the call', async () => {
-    const { callId } = await talkingCall(w.t.app, ids.agent, 12);
+    // A call whose agent is connected: after a disconnect, this file's short reconnect grace would end it.
+    const agent = await w.staff(ids.agent);
+    const { callId } = await w.liveCall(agent, 12);
     const send = (text: unknown) => call('POST', `/videocall/${callId}/whispers`, tokens.admin, { text });
     const notWatching = await send('hello');
     expect(notWatching.statusCode).toBe(409);

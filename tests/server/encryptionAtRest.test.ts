@@ -231,7 +231,6 @@ describe('files in the S3-compatible store', () => {
       region: 'us-east-1',
       credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
       forcePathStyle: true,
-      directDownloads: true,
     };
     t = await startTestApp({ s3: config });
   });
@@ -270,7 +269,7 @@ describe('files in the S3-compatible store', () => {
     expect(parseHeader(inBucket).chunkBytes).toBe(64 * 1024);
     expect(inBucket.includes(RECORDING.subarray(1000, 1064))).toBe(false);
 
-    // No presigned link to the store, which holds only ciphertext: /storage streams and decrypts.
+    // /storage streams and decrypts: the store holds only ciphertext.
     const url = path(t.app.ctx.storage.signedUrl(key));
     const whole = await t.app.inject({ method: 'GET', url });
     expect(whole.statusCode).toBe(200);

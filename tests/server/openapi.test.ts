@@ -309,6 +309,8 @@ describe('GET /api/v2/openapi.json', () => {
         (op.parameters ?? [])
           .filter((p) => p.schema?.type === 'integer' && !['limit', 'offset', 'status'].includes(p.name))
           .filter((p) => p.schema?.maximum !== 2_147_483_647)
+          // A cursor into a bigint sequence (the access log's `before`) is bounded where JavaScript's numbers are exact.
+          .filter((p) => !(p.name === 'before' && p.schema?.maximum === Number.MAX_SAFE_INTEGER))
           .map((p) => `${method} ${path} ${p.in}.${p.name}`),
       ),
     );

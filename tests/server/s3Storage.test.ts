@@ -39,7 +39,6 @@ beforeAll(async () => {
     region: 'us-east-1',
     credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
     forcePathStyle: true,
-    directDownloads: false,
   };
   client = new S3Client({ ...config, endpoint: config.endpoint });
 });

@@ -75,6 +75,16 @@ const audit: AuditEntry = {
   after: { status: 'Approved' },
 };
 
+/** A profile nobody asked to erase, as the server answers it. */
+const NOT_ERASED = {
+  status: 'none',
+  requested_at: null,
+  requested_by: null,
+  reason: null,
+  completed_at: null,
+  retained: [],
+};
+
 beforeAll(async () => {
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '', 'http://x');
@@ -93,7 +103,9 @@ beforeAll(async () => {
                 ? { count: 0, next: null, previous: null, results: [] }
                 : path.endsWith('/nvi')
                   ? { id: 1, extra_data: {} }
-                  : [];
+                  : path.endsWith('/erasure')
+                    ? NOT_ERASED
+                    : [];
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
   });

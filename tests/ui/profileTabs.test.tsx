@@ -72,6 +72,7 @@ async function tabsFor(given: CompanyConfig): Promise<string[]> {
   return names;
 }
 
+// Signed in as an Admin: the last tab, who viewed the profile, is the Admins' whatever the services.
 describe('profile tabs per service set', () => {
   it('every tab with every service and an AML provider', async () => {
     expect(
@@ -96,6 +97,7 @@ describe('profile tabs per service set', () => {
       'Video Calls',
       'Transactions',
       'Questionnaires',
+      'Viewed by',
     ]);
   });
 
@@ -104,6 +106,7 @@ describe('profile tabs per service set', () => {
       'Profile Info',
       'AI Agent',
       'Documents',
+      'Viewed by',
     ]);
   });
 
@@ -113,6 +116,7 @@ describe('profile tabs per service set', () => {
       'AI Agent',
       'Documents',
       'Video Calls',
+      'Viewed by',
     ]);
   });
 });
