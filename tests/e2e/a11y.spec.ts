@@ -475,6 +475,8 @@ function studioVisits(profile: () => number): Visit[] {
       ready: heading,
     },
     { patterns: ['/calls'], name: 'calls', url: '/calls', ready: heading },
+    // The wall with no call watched; a watched call's tiles are checked in callWatch.spec.ts.
+    { patterns: ['/watch'], name: 'watch', url: '/watch', ready: heading },
     { patterns: ['/review'], name: 'review', url: '/review', ready: heading },
     { patterns: ['/dashboard'], name: 'dashboard', url: '/dashboard', ready: heading },
     { patterns: ['/landing'], name: 'landing', url: '/landing', ready: heading },
