@@ -31,6 +31,8 @@ test('a profile opens with its header, every tab of a company with all services,
     'Video Calls',
     'Transactions',
     'Questionnaires',
+    // An Admin's: who viewed the profile.
+    'Viewed by',
   ]);
   await expect(page.getByRole('tabpanel')).toContainText('ID card number');
 
@@ -74,6 +76,7 @@ test('a company with few services shows only their tabs', async ({ page }) => {
     'AI Agent',
     'Documents',
     'Video Calls',
+    'Viewed by',
   ]);
 });
 
