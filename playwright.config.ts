@@ -30,14 +30,15 @@ export const seededTemplate = join(tmpdir(), `idv-e2e-template-${basePort}`);
 
 /** The specs that hold live calls (see `projects`). */
 const LIVE_CALL_SPECS =
-  /\/(calls|callsAnswer|callClose|callQuality|callWatch|guidedCall|identification|keyboard|machineChecks|realtimeTruth|relayCall|routing)\.spec\.ts$/;
+  /\/(calls|callsAnswer|callClose|callQuality|guidedCall|identification|keyboard|machineChecks|realtimeTruth|relayCall|routing)\.spec\.ts$/;
 /**
- * The specs that measure what a customer's browser sends on a shaped link (frames a second, lines): they run
- * alone, after everything else. Beside another spec the customer's encoder and the studio's sign-in shared two
- * cores with four browsers and a second server: the encoder lowered its picture for the CPU, not the link, and
- * the other spec's sign-in waited over 30 s.
+ * The specs that run alone, after everything else: the ones that measure what a customer's browser sends on a
+ * shaped link (frames a second, lines), and the supervisors' wall, whose four calls hold nine pages at once.
+ * Beside another spec the customer's encoder and the studio's sign-in shared two cores with four browsers and a
+ * second server: the encoder lowered its picture for the CPU, not the link, the other spec's sign-in waited over
+ * 30 s, and a tile of the wall waited over 30 s for its first frame.
  */
-const MEASURED_LINK_SPECS = /\/callNetwork\.spec\.ts$/;
+const ALONE_SPECS = /\/(callNetwork|callWatch)\.spec\.ts$/;
 
 /**
  * The browser of the tests: Debian's old headless shell (package `chromium-headless-shell`, what Playwright
@@ -102,8 +103,8 @@ export default defineConfig({
   snapshotPathTemplate: '{testDir}/{testFilePath}-snapshots/{arg}{-snapshotSuffix}{ext}',
   projects: [
     { name: 'calls', testMatch: LIVE_CALL_SPECS, workers: 1 },
-    { name: 'studio', testIgnore: [LIVE_CALL_SPECS, MEASURED_LINK_SPECS] },
-    { name: 'link', testMatch: MEASURED_LINK_SPECS, workers: 1, dependencies: ['calls', 'studio'] },
+    { name: 'studio', testIgnore: [LIVE_CALL_SPECS, ALONE_SPECS] },
+    { name: 'alone', testMatch: ALONE_SPECS, workers: 1, dependencies: ['calls', 'studio'] },
   ],
   // Every worker's server at once, from one seeded template (scripts/e2e-servers.ts); the port below the first
   // server's answers once they all do.

@@ -5,6 +5,7 @@ import { blueprintIconNames } from './build/blueprintIconNames.ts';
 import { blueprintText } from './build/blueprintText.ts';
 import { iconChunks } from './build/iconChunks.ts';
 import { precompress } from './build/precompress.ts';
+import { signInChunk } from './build/signInChunk.ts';
 
 /** Chunks whose whole import graph is fetched at once when they load (see build.modulePreload). */
 const WHOLE_GRAPH = /\/(routeQueries|MainLayout|CustomersScreen|ProfileLayout|ProfileScreen)-[\w-]+\.js$/;
@@ -36,7 +37,7 @@ export default defineConfig({
     // The studio, and the customer's join page of a video call (served by the server as /customer.html).
     rollupOptions: {
       input: { studio: 'index.html', customer: 'customer.html' },
-      output: { codeSplitting: { groups: [iconChunks] } },
+      output: { codeSplitting: { groups: [iconChunks, signInChunk(import.meta.dirname)] } },
     },
   },
   // The reference server serves the built studio itself; `vite preview` is a bare static server.

@@ -13,7 +13,12 @@
  * The server's CPU time per request is printed too: it moves far less with contention than latency,
  * so it is the better figure to compare runs made on a busy machine (heavy contention still inflates it).
  *
- * Env: BENCH_PROFILES (default 10000), BENCH_SECONDS per endpoint (default 10), BENCH_CONNECTIONS (50).
+ * It measures two servers on the same data, one after the other: as deployed, where every read of a person's
+ * data is noted in the access log, and `bench/serverWithoutAccessLog.ts`, where it is not; a last table puts
+ * the two beside each other, with the machine's load average before and after.
+ *
+ * Env: BENCH_PROFILES (default 10000), BENCH_SECONDS per endpoint (default 10), BENCH_CONNECTIONS (50),
+ * BENCH_ACCESS_LOG (both; on or off measures one side).
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -27,6 +32,36 @@ const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP_SECONDS = 2;
+/** both (default): the access log on, then off, in one run; on or off: that side only. */
+const ACCESS_LOG = process.env.BENCH_ACCESS_LOG ?? 'both';
+
+/** The servers to measure: as deployed (reads noted in the access log), and without noting them. */
+function sidesToMeasure(): [string, string][] {
+  const sides: [string, string][] = [
+    ['access log on', 'server/main.ts'],
+    ['access log off', 'bench/serverWithoutAccessLog.ts'],
+  ];
+  return sides.filter(([side]) => ACCESS_LOG === 'both' || side.endsWith(ACCESS_LOG));
+}
+
+/** Per endpoint, the two sides beside each other: what noting the reads costs. */
+function compared(sides: [string, Row[]][]) {
+  const [[, on = []] = ['', []], [, off = []] = ['', []]] = sides;
+  return on.map((row, index) => {
+    const other = off[index];
+    return {
+      endpoint: row.endpoint,
+      'rps on': row.rps,
+      'rps off': other?.rps ?? 'n/a',
+      'p50 on': row.p50,
+      'p50 off': other?.p50 ?? 'n/a',
+      'p95 on': row.p95,
+      'p95 off': other?.p95 ?? 'n/a',
+      'cpu ms/req on': row['server cpu ms/req'],
+      'cpu ms/req off': other?.['server cpu ms/req'] ?? 'n/a',
+    };
+  });
+}
 
 /** Clock ticks per second of /proc times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -192,44 +227,57 @@ async function main() {
     if (seedCode !== 0) throw new Error(`seed failed (${seedCode})`);
     console.log(`Seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
 
-    server = run(['server/main.ts'], env);
-    await waitForServer(base, server);
-    const login = await fetch(`${base}/api/v1/login/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin@acme.test', password: 'Admin@2026' }),
-    });
-    const { access } = (await login.json()) as { access: string };
-    // Profile 6 has three documents (ID with two pages, selfie, one more) in the demo data.
-    const profileId = 6;
-    const targets: [string, string][] = [
-      ['GET /profile?limit=20', `${base}/api/v2/profile?limit=20`],
-      [`GET /profile/${profileId}`, `${base}/api/v2/profile/${profileId}`],
-      [`GET /profile/${profileId}/documents`, `${base}/api/v2/profile/${profileId}/documents`],
-    ];
+    const rowsBySide: [string, Row[]][] = [];
     const loadBefore = loadavg()
       .map((l) => l.toFixed(2))
       .join(' ');
-    // Warm-up (not measured): JIT and PostgreSQL's caches, so the first endpoint is not measured cold.
-    console.log(`Warming up for ${WARMUP_SECONDS} s per endpoint ...`);
-    for (const [name, url] of targets) await measure(name, url, access, server.pid, WARMUP_SECONDS);
-    const rows: Row[] = [];
-    for (const [name, url] of targets) {
-      console.log(`${name}: ${CONNECTIONS} connections for ${SECONDS} s ...`);
-      rows.push(await measure(name, url, access, server.pid));
+    for (const [side, entry] of sidesToMeasure()) {
+      server = run([entry], env);
+      await waitForServer(base, server);
+      const login = await fetch(`${base}/api/v1/login/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin@acme.test', password: 'Admin@2026' }),
+      });
+      const { access } = (await login.json()) as { access: string };
+      // Profile 6 has three documents (ID with two pages, selfie, one more) in the demo data.
+      const profileId = 6;
+      const targets: [string, string][] = [
+        ['GET /profile?limit=20', `${base}/api/v2/profile?limit=20`],
+        [`GET /profile/${profileId}`, `${base}/api/v2/profile/${profileId}`],
+        [`GET /profile/${profileId}/documents`, `${base}/api/v2/profile/${profileId}/documents`],
+      ];
+      // Warm-up (not measured): JIT and PostgreSQL's caches, so the first endpoint is not measured cold.
+      console.log(`${side}: warming up for ${WARMUP_SECONDS} s per endpoint ...`);
+      for (const [name, url] of targets) await measure(name, url, access, server.pid, WARMUP_SECONDS);
+      const rows: Row[] = [];
+      for (const [name, url] of targets) {
+        console.log(`${side}: ${name}: ${CONNECTIONS} connections for ${SECONDS} s ...`);
+        rows.push(await measure(name, url, access, server.pid));
+      }
+      await stop(server);
+      server = undefined;
+      rowsBySide.push([side, rows]);
     }
-    console.log(
-      `\nResults (${PROFILES} profiles, ${CONNECTIONS} connections, ${SECONDS} s each; latency in ms; ` +
-        `cpu in % of one core, ${CORES} cores; load average before: ${loadBefore})`,
-    );
-    console.table(rows);
-    const notes = cpuNotes(rows);
-    for (const note of notes) console.log(`Note: ${note}`);
-    if (notes.length === 0 && rows.some((r) => typeof r['server cpu %'] === 'number')) {
+    const loadAfter = loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+    for (const [side, rows] of rowsBySide) {
       console.log(
-        'CPU: the server had a core of its own in every run; the client did not distort the figures.',
+        `\nResults, ${side} (${PROFILES} profiles, ${CONNECTIONS} connections, ${SECONDS} s each; latency in ms; ` +
+          `cpu in % of one core, ${CORES} cores)`,
       );
+      console.table(rows);
+      const notes = cpuNotes(rows);
+      for (const note of notes) console.log(`Note: ${note}`);
+      if (notes.length === 0 && rows.some((r) => typeof r['server cpu %'] === 'number')) {
+        console.log(
+          'CPU: the server had a core of its own in every run; the client did not distort the figures.',
+        );
+      }
     }
+    if (rowsBySide.length === 2) console.table(compared(rowsBySide));
+    console.log(`Machine: ${CORES} cores; load average before ${loadBefore}, after ${loadAfter}.`);
   } finally {
     await stop(server);
     rmSync(dataDir, { recursive: true, force: true });

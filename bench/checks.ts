@@ -15,16 +15,28 @@
  *   call's video itself goes peer to peer and never through the server.
  *
  * Nothing is asserted. Env: BENCH_CHECKS_DOCUMENTS, BENCH_CHECKS_SEED (7), MACHINE_CHECK_FACE_THRESHOLD,
- * CHROMIUM_PATH.
+ * CHROMIUM_PATH; BENCH_CHECKS_FRAME_WIDTH (640) shrinks every frame to that width first, as a call on a poor
+ * link delivers it (320 for 320 × 240); BENCH_CHECKS_FACES=0 leaves the face match out (the MRZ alone);
+ * BENCH_CHECKS_DUMP=<dir> writes each document's frame, true zone and read text there.
+ *
+ * Not measured here: the agent's received frame rate while a check runs. The checks run on the server and the
+ * call's video goes peer to peer, so it needs a browser agent receiving a fake-media call beside this process.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { renderDocuments, type SampleDocument, sampleDocument } from '../scripts/sampleDocuments';
 import { readMrz } from '../server/domain/machineChecks/mrz';
 import { createThreadedFaceMatcher } from '../server/integrations/faceMatchThreaded';
 import { type SampleFace, sampleFacePhoto } from '../server/integrations/faceSamples';
 import { createTesseractMrzOcr } from '../server/integrations/mrzOcr';
+import { shrinkFrame } from './frames';
 import { percentile } from './support';
 
 const COUNT = Number(process.env.BENCH_CHECKS_DOCUMENTS ?? 60);
+const FRAME_WIDTH = Number(process.env.BENCH_CHECKS_FRAME_WIDTH ?? 640);
+const FACES_TOO = process.env.BENCH_CHECKS_FACES !== '0';
+/** A folder to write each document's MRZ frame, its true zone and what was read into (looking into misreads). */
+const DUMP = process.env.BENCH_CHECKS_DUMP;
 const THRESHOLD = Number(process.env.MACHINE_CHECK_FACE_THRESHOLD ?? 0.62);
 let seed = Number(process.env.BENCH_CHECKS_SEED ?? 7);
 const random = () => {
@@ -108,7 +120,15 @@ function p95(values: number[]) {
 async function main() {
   const docs = documents();
   console.log(`Drawing ${docs.length} documents…`);
-  const images = await renderDocuments(docs);
+  const images = (await renderDocuments(docs)).map((image) =>
+    FRAME_WIDTH >= 640
+      ? image
+      : {
+          ...image,
+          front: shrinkFrame(image.front, FRAME_WIDTH),
+          back: shrinkFrame(image.back, FRAME_WIDTH),
+        },
+  );
   const ocr = createTesseractMrzOcr({ onError: (error) => console.error(error) });
   const faces = createThreadedFaceMatcher({
     minSimilarity: THRESHOLD,
@@ -171,6 +191,12 @@ async function main() {
       return text;
     });
     const reading = read ? readMrz(read.text, today) : null;
+    if (DUMP) {
+      mkdirSync(DUMP, { recursive: true });
+      writeFileSync(join(DUMP, `${doc.name}.jpg`), image.back);
+      const report = { truth: image.mrz, read: read?.text ?? null, lines: reading?.lines ?? null };
+      writeFileSync(join(DUMP, `${doc.name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+    }
     const truth = {
       document_number: p.documentNumber,
       last_name: p.lastName,
@@ -198,7 +224,7 @@ async function main() {
       [holderPhoto, same],
       [stranger, different],
     ] as const) {
-      if (!live) continue;
+      if (!live || !FACES_TOO) continue;
       const result = await watch(stallsFace, async () => {
         const started = performance.now();
         const compared = await faces.compare(sampleFacePhoto(live), image.front);
@@ -231,6 +257,7 @@ async function main() {
   console.log(`  expired or not told right: ${pct(expiredRight, docs.length)}`);
   const falseRejects = same.filter((s) => s < THRESHOLD).length + sameNoFace;
   const falseAccepts = different.filter((s) => s >= THRESHOLD).length;
+  console.log(`  frames ${FRAME_WIDTH} px wide`);
   console.log(`\nFace match at threshold ${THRESHOLD}`);
   console.log(
     `  same person: ${same.length + sameNoFace} pairs, false rejects ${falseRejects} (${pct(falseRejects, same.length + sameNoFace)}), ` +

@@ -28,7 +28,10 @@
  * BENCH_PROFILES_DATABASE_URL: that database as it is, seeded before, since a million takes 7–17 minutes to seed;
  * BENCH_PROFILES_DATA_DIR names the seed's DATA_DIR, whose stored files, the documents' images, are copied),
  * BENCH_DETAIL=1 (also print the request timeline of each series' last run, for finding where time goes).
- * `--no-build` (`npm run bench:profiles -- --no-build`) measures dist/ as it is.
+ * `--no-build` (`npm run bench:profiles -- --no-build`) measures dist/ as it is. BENCH_ACCESS_LOG: both (the
+ * default) measures every series twice in one run, against the server as deployed (every read of a person's data
+ * noted in the access log) and against `bench/serverWithoutAccessLog.ts` (not noted), and compares the medians;
+ * on or off measures one side.
  */
 import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -474,6 +477,37 @@ function report(label: string, samples: Sample[]) {
   );
 }
 
+/** both (default): the access log on, then off, in one run; on or off: that side only. */
+const ACCESS_LOG = process.env.BENCH_ACCESS_LOG ?? 'both';
+
+/** The servers to measure: as deployed (reads noted in the access log), and without noting them. */
+function sidesToMeasure(): [string, string][] {
+  const sides: [string, string][] = [
+    ['access log on', 'server/main.ts'],
+    ['access log off', 'bench/serverWithoutAccessLog.ts'],
+  ];
+  return sides.filter(([side]) => ACCESS_LOG === 'both' || side.endsWith(ACCESS_LOG));
+}
+
+/** The medians of the two sides beside each other (warm cache): what noting the reads costs the studio. */
+function compareSides(sides: { side: string; warm: Sample[] }[]) {
+  const rows: Record<string, Record<string, number>> = {};
+  const measures: [string, (sample: Sample) => number][] = [
+    ['list painted', (sample) => sample.list],
+    ['profile painted', (sample) => sample.profile],
+    ['hover, then profile painted', (sample) => sample.hover],
+    ['back to the list painted', (sample) => sample.back],
+    ['document page painted', (sample) => sample.document],
+  ];
+  for (const [name, pick] of measures) {
+    rows[name] = {};
+    for (const { side, warm } of sides)
+      (rows[name] as Record<string, number>)[`median, ${side}`] = median(warm.map(pick));
+  }
+  console.log('\nWarm HTTP cache, medians in ms, the access log on and off');
+  console.table(rows);
+}
+
 // ---------------------------------------------------------------------------------------------------
 
 let dataDir: string | undefined;
@@ -518,28 +552,36 @@ async function main() {
         `("${target.name}", first row of the list) has ${target.documents} documents`,
     );
 
-    server = run(['server/main.ts'], env);
-    await waitForServer(base, server);
     browser = await launchChromium();
-    const context = await browser.newContext({
-      baseURL: base,
-      locale: 'en-US',
-      viewport: { width: 1440, height: 900 },
-    });
-    await context.addInitScript(INSTRUMENT);
-    const page = await context.newPage();
-
-    await signInAs(page, { email: EMAIL, password: PASSWORD });
-    console.log(`Signed in as ${EMAIL}; measuring (${WARMUP} warm-ups + ${RUNS} runs per series) ...`);
-
     const loadBefore = loadavg()
       .map((l) => l.toFixed(2))
       .join(' ');
-    const warm = await series(page, target.id, 'warm HTTP cache');
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    const cold = await series(page, target.id, 'HTTP cache disabled');
+    const measuredSides: { side: string; warm: Sample[]; cold: Sample[] }[] = [];
+    for (const [side, entry] of sidesToMeasure()) {
+      server = run([entry], env);
+      await waitForServer(base, server);
+      const context = await browser.newContext({
+        baseURL: base,
+        locale: 'en-US',
+        viewport: { width: 1440, height: 900 },
+      });
+      await context.addInitScript(INSTRUMENT);
+      const page = await context.newPage();
+
+      await signInAs(page, { email: EMAIL, password: PASSWORD });
+      console.log(
+        `${side}: signed in as ${EMAIL}; measuring (${WARMUP} warm-ups + ${RUNS} runs per series) ...`,
+      );
+      const warm = await series(page, target.id, `${side}, warm HTTP cache`);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      const cold = await series(page, target.id, `${side}, HTTP cache disabled`);
+      await context.close();
+      await stop(server);
+      server = undefined;
+      measuredSides.push({ side, warm, cold });
+    }
     const loadAfter = loadavg()
       .map((l) => l.toFixed(2))
       .join(' ');
@@ -548,8 +590,14 @@ async function main() {
       `\nResults in ms (${PROFILES} profiles on ${DATABASE_URL ? 'PostgreSQL' : 'PGlite'}; headless Chromium ${browser.version()}; measured in the page ` +
         'with performance.now(); "painted" = after the next frame)',
     );
-    report('Returning user, warm HTTP cache (hashed assets immutable: read from the cache)', warm);
-    report('Returning user, HTTP cache disabled (every JS/CSS file fetched again; session kept)', cold);
+    for (const { side, warm, cold } of measuredSides) {
+      report(`${side}: returning user, warm HTTP cache (hashed assets immutable: read from the cache)`, warm);
+      report(
+        `${side}: returning user, HTTP cache disabled (every JS/CSS file fetched again; session kept)`,
+        cold,
+      );
+    }
+    if (measuredSides.length === 2) compareSides(measuredSides);
     console.log(
       `\nTargets (medians, warm cache): list < ${TARGET_LIST_MS} ms from navigation start, click → ` +
         `profile < ${TARGET_PROFILE_MS} ms, back < ${TARGET_BACK_MS} ms, document with its first image < ` +

@@ -19,13 +19,19 @@
  *          attempts per call = answers sent ÷ calls; the acknowledgement's p50/p95; calls answered twice
  *          (must be 0).
  *
- * Env: BENCH_QUEUE_SIZES (200,1000,5000), BENCH_QUEUE_AGENTS (50). Nothing is asserted. The issue's targets: from
- * 200 to 5,000 waiting the time per join grows by less than 2×, join → ring p95 under 300 ms at 5,000.
+ * Env: BENCH_QUEUE_SIZES (200,1000,5000), BENCH_QUEUE_AGENTS (50). Nothing is asserted. The targets: from
+ * 200 to 5,000 waiting the time per join grows by less than 2×, join → ring p95 under 300 ms at 5,000; one at a
+ * time, join → ring p95 under 150 ms at 2,000 (docs/decisions/0227-events-not-polls.md).
+ *
+ * `npm run bench:queue` runs one at a time first against the server of BENCH_BASELINE_REV (bench/baseline.ts;
+ * default: the revision whose offers queued one pass per change) and then both routings against the working
+ * tree's, and prints them in one table with the machine's load (ring every free agent is the same code in both).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { machineLoad, runIn, type ServerTree, serverTrees } from './baseline';
 import {
   addAgents,
   api,
@@ -42,7 +48,10 @@ import {
   socketOf,
   spread,
 } from './calls';
-import { benchServerEnv, finished, freePort, run, stop, waitForServer } from './support';
+import { benchServerEnv, finished, freePort, stop, waitForServer } from './support';
+
+/** The last revision whose one-at-a-time offers queued one pass per change (the "before"). */
+const BEFORE_REV = '97b46bc';
 
 const SIZES = (process.env.BENCH_QUEUE_SIZES ?? '200,1000,5000').split(',').map(Number);
 const AGENTS = Number(process.env.BENCH_QUEUE_AGENTS ?? 50);
@@ -53,6 +62,10 @@ const AGENT_PASSWORD = 'User@2026';
 type Routing = 'ring_all' | 'one_at_a_time';
 
 export interface QueueFigures {
+  /** Which server: `before (<rev>)` or `after (working tree)`. */
+  server: string;
+  /** The machine's load average (1, 5, 15 minutes) as the run started. */
+  load: string;
   size: number;
   routing: Routing;
   /** One customer's join (link, call, socket connected), ms. */
@@ -94,7 +107,9 @@ async function queueRun(
   agents: Agent[],
   profiles: number[],
   routing: Routing,
+  label: string,
 ): Promise<QueueFigures> {
+  const load = loadAverage();
   await api(base, adminToken, 'PUT', '/api/v2/call_routing', { call_routing: routing, offer_seconds: 120 });
   const size = profiles.length;
   const connectingAt = new Map<number, number>();
@@ -192,6 +207,8 @@ async function queueRun(
     return heardAt === undefined ? [] : [heardAt - at];
   });
   return {
+    server: label,
+    load,
     size,
     routing,
     join: spread(joins),
@@ -213,7 +230,7 @@ export function printQueueFigures(figures: QueueFigures[]): void {
   console.table(
     Object.fromEntries(
       figures.map((f) => [
-        `${f.size} waiting, ${f.routing}`,
+        `${f.size} waiting, ${f.routing}, ${f.server}`,
         {
           'join p50 / p95 ms': ms(f.join),
           'join first → last tenth ms': `${f.joinFirstTenth} → ${f.joinLastTenth}`,
@@ -224,6 +241,7 @@ export function printQueueFigures(figures: QueueFigures[]): void {
           'answers per call': f.attemptsPerCall,
           'answered twice': f.answeredTwice,
           'race s': f.raceSeconds,
+          'load at start': f.load,
         },
       ]),
     ),
@@ -234,7 +252,13 @@ export function printQueueFigures(figures: QueueFigures[]): void {
  * The whole queue section: its own server and data, every size under both routings. Returns the figures (and
  * prints them); the server and data are gone afterwards.
  */
-export async function queueSection(sizes: number[] = SIZES, agentCount = AGENTS): Promise<QueueFigures[]> {
+export async function queueSection(
+  sizes: number[] = SIZES,
+  agentCount = AGENTS,
+  tree: ServerTree = { label: 'working tree', dir: process.cwd(), remove: () => undefined },
+  routings: readonly Routing[] = ['ring_all', 'one_at_a_time'],
+  print = true,
+): Promise<QueueFigures[]> {
   const largest = Math.max(...sizes);
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-queue-'));
   let server: ChildProcess | undefined;
@@ -244,10 +268,12 @@ export async function queueSection(sizes: number[] = SIZES, agentCount = AGENTS)
     const base = `http://127.0.0.1:${port}`;
     const env = benchServerEnv(dataDir, port);
     console.log(`Queue: seeding ${largest} profiles and ${agentCount} agents ...`);
-    const seeded = await finished(run(['server/db/seed.ts', '--profiles', String(largest + 10)], env));
+    const seeded = await finished(
+      runIn(tree, ['server/db/seed.ts', '--profiles', String(largest + 10)], env),
+    );
     if (seeded !== 0) throw new Error(`seed failed (${seeded})`);
     await addAgents(dataDir, agentCount);
-    server = run(['server/main.ts'], env);
+    server = runIn(tree, ['server/main.ts'], env);
     await waitForServer(base, server);
     const adminToken = await login(base, ADMIN.email, ADMIN.password);
     const profiles = await profileIds(base, adminToken, largest);
@@ -265,16 +291,22 @@ export async function queueSection(sizes: number[] = SIZES, agentCount = AGENTS)
     );
     const figures: QueueFigures[] = [];
     for (const size of sizes) {
-      for (const routing of ['ring_all', 'one_at_a_time'] as const) {
-        console.log(`Queue: ${size} customers, ${routing} (load average ${loadAverage()}) ...`);
-        figures.push(await queueRun(base, server, adminToken, agents, profiles.slice(0, size), routing));
+      for (const routing of routings) {
+        console.log(
+          `Queue, ${tree.label}: ${size} customers, ${routing} (load average ${loadAverage()}) ...`,
+        );
+        figures.push(
+          await queueRun(base, server, adminToken, agents, profiles.slice(0, size), routing, tree.label),
+        );
       }
     }
-    console.log(
-      `\nQueue on one process (${agentCount} agents Online, customers joining ${JOINING_AT_ONCE} at a time, sockets only; ` +
-        `load average now ${loadAverage()})`,
-    );
-    printQueueFigures(figures);
+    if (print) {
+      console.log(
+        `\nQueue on one process (${agentCount} agents Online, customers joining ${JOINING_AT_ONCE} at a time, sockets only; ` +
+          `load average now ${loadAverage()})`,
+      );
+      printQueueFigures(figures);
+    }
     return figures;
   } finally {
     for (const agent of agents) agent.socket.disconnect();
@@ -283,8 +315,28 @@ export async function queueSection(sizes: number[] = SIZES, agentCount = AGENTS)
   }
 }
 
+/** Before and after: one at a time on the earlier revision's server, then both routings on the working tree's. */
+async function beforeAndAfter(): Promise<void> {
+  const trees = serverTrees(BEFORE_REV);
+  const figures: QueueFigures[] = [];
+  try {
+    for (const tree of trees) {
+      const routings =
+        tree.dir === process.cwd() ? (['ring_all', 'one_at_a_time'] as const) : (['one_at_a_time'] as const);
+      figures.push(...(await queueSection(SIZES, AGENTS, tree, routings, false)));
+    }
+  } finally {
+    for (const tree of trees) tree.remove();
+  }
+  console.log(
+    `\nQueue on one process (${AGENTS} agents Online, customers joining ${JOINING_AT_ONCE} at a time, sockets only; ` +
+      `${machineLoad()} at the end; the machine is shared with other work, so its load varies between the runs)`,
+  );
+  printQueueFigures(figures.sort((a, b) => a.size - b.size || a.routing.localeCompare(b.routing)));
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  queueSection()
+  beforeAndAfter()
     .then(() => process.exit(0))
     .catch((error) => {
       console.error(error);

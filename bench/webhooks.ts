@@ -9,6 +9,10 @@
  *
  * The server is a child process on PGlite in a temporary folder, with WEBHOOK_ALLOW_PRIVATE=1 (the
  * receiver is on loopback). The receiver answers 200 at once. Nothing is asserted: figures only.
+ *
+ * Before and after in one run (bench/baseline.ts): the same driver against the server of BENCH_BASELINE_REV
+ * (default: the revision whose worker polled and sent one delivery per statement group) and against the
+ * working tree's, each with the machine's load beside its figures.
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,7 +23,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../server/db/client';
 import { enqueueWebhookEvent } from '../server/domain/webhooks';
-import { freePort, percentile, run, stop, waitForServer } from './support';
+import { machineLoad, runIn, type ServerTree, serverTrees } from './baseline';
+import { freePort, percentile, stop, waitForServer } from './support';
+
+/** The last revision whose worker polled (the "before" of docs/decisions/0227-events-not-polls.md). */
+const BEFORE_REV = '97b46bc';
 
 const QUEUED = Number(process.env.BENCH_WEBHOOK_QUEUED ?? 1_000);
 const ACTIONS = Number(process.env.BENCH_WEBHOOK_ACTIONS ?? 200);
@@ -45,9 +53,55 @@ const receiver = createServer((req, res) => {
   });
 });
 
+interface Figures {
+  label: string;
+  delivered: string;
+  throughput: string;
+  fromStart: string;
+  action: string;
+  load: string;
+}
+
 async function main() {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const trees = serverTrees(BEFORE_REV);
+  const figures: Figures[] = [];
+  try {
+    for (const tree of trees) {
+      console.log(`Webhooks, ${tree.label}: ${machineLoad()} ...`);
+      figures.push(await measure(tree, receiverUrl));
+    }
+  } finally {
+    for (const tree of trees) tree.remove();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  }
+  console.log(
+    `\nWebhooks: ${QUEUED} queued events, then ${ACTIONS} actions ${CONCURRENCY} at a time (${machineLoad()}; ` +
+      'the machine is shared with other work, so its load varies between the runs)',
+  );
+  console.table(
+    Object.fromEntries(
+      figures.map((f) => [
+        f.label,
+        {
+          'queued delivered (dup.)': f.delivered,
+          'deliveries/s': f.throughput,
+          'last arrival from start ms': f.fromStart,
+          'action → receiver p50 / p95 / max ms': f.action,
+          'load at start': f.load,
+        },
+      ]),
+    ),
+  );
+}
+
+/** One run against one server tree: its own data, server and receiver counts. */
+async function measure(tree: ServerTree, receiverUrl: string): Promise<Figures> {
+  arrivals.clear();
+  byProfile.clear();
+  duplicates = 0;
+  const load = machineLoad().replace(/^load average /, '');
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-webhooks-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -65,7 +119,7 @@ async function main() {
   let server: ChildProcess | undefined;
   try {
     // 1. A seeded server without a worker: sign in, add the endpoint (every event).
-    server = run(['server/main.ts'], { ...env, WEBHOOK_WORKER: '0' });
+    server = runIn(tree, ['server/main.ts'], { ...env, WEBHOOK_WORKER: '0' });
     await waitForServer(base, server);
     const login = (await (
       await fetch(`${base}/api/v1/login/`, {
@@ -106,19 +160,15 @@ async function main() {
 
     // 3. The server with its worker: time until every queued event has arrived.
     const started = performance.now();
-    server = run(['server/main.ts'], env);
+    server = runIn(tree, ['server/main.ts'], env);
     await waitForServer(base, server);
     const deadline = Date.now() + 300_000;
     while (arrivals.size < QUEUED && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const times = [...arrivals.values()].sort((a, b) => a - b);
     const first = times[0] ?? started;
     const last = times.at(-1) ?? started;
-    console.log(`queued events delivered: ${arrivals.size} of ${QUEUED} (duplicates ${duplicates})`);
-    console.log(
-      `throughput: ${((arrivals.size - 1) / ((last - first) / 1000)).toFixed(0)} deliveries/s ` +
-        `(first to last arrival ${(last - first).toFixed(0)} ms; from server start ${(last - started).toFixed(0)} ms)`,
-    );
-
+    const queuedArrived = arrivals.size;
+    const throughput = (queuedArrived - 1) / ((last - first) / 1000);
     // 4. Delay from a real action to the receiver.
     const sentAt = new Map<number, number>();
     let next = 0;
@@ -144,14 +194,18 @@ async function main() {
       .filter(([id]) => byProfile.has(id))
       .map(([id, t0]) => (byProfile.get(id) as number) - t0)
       .sort((a, b) => a - b);
-    console.log(
-      `action to receiver (${delays.length} of ${ACTIONS} profile.created, ${CONCURRENCY} at a time): ` +
-        `median ${percentile(delays, 50).toFixed(0)} ms, p95 ${percentile(delays, 95).toFixed(0)} ms, ` +
-        `max ${(delays.at(-1) ?? Number.NaN).toFixed(0)} ms`,
-    );
+    return {
+      label: tree.label,
+      delivered: `${queuedArrived} of ${QUEUED} (${duplicates})`,
+      throughput: throughput.toFixed(0),
+      fromStart: (last - started).toFixed(0),
+      action:
+        `${percentile(delays, 50).toFixed(0)} / ${percentile(delays, 95).toFixed(0)} / ` +
+        `${(delays.at(-1) ?? Number.NaN).toFixed(0)} (${delays.length} of ${ACTIONS})`,
+      load,
+    };
   } finally {
     await stop(server);
-    await new Promise<void>((resolve) => receiver.close(() => resolve()));
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LiveQuality } from './callQualityRules';
+import type { LiveQuality, QualitySummary } from './callQualityRules';
 import { callOfferSchema } from './callRouting';
 import type { CallWatcher, WatchEnded, Whisper } from './callWatchers';
 import { agentStatusSchema, callStatusCodeSchema, idSchema } from './common';
@@ -252,6 +252,20 @@ export interface ServerToClientEvents {
   'watch.signal': (event: { call_id: number; watcher_id: number; data: Record<string, unknown> }) => void;
   /** The watched call ended, or the watch was ended (to the watcher's sockets of that call). */
   'watch.ended': (event: WatchEnded) => void;
+  /**
+   * A step of a watched call was passed, failed or skipped: to its watchers (never the customer). Without the
+   * step's details (what the customer typed), which stay behind `view_calls_page`.
+   */
+  'watch.step': (event: {
+    call_id: number;
+    step: Pick<CallStep, 'id' | 'kind' | 'result' | 'offset_ms' | 'created_at'>;
+  }) => void;
+  /** A quality reading of a watched call arrived: both sides' summaries so far, to its watchers. */
+  'watch.quality': (event: {
+    call_id: number;
+    agent: QualitySummary | null;
+    customer: QualitySummary | null;
+  }) => void;
 }
 
 /** What a reviewer's socket hears of a case change: enough to know the lists it shows may be stale. */

@@ -8,7 +8,17 @@
  * runs and to the others when it is down; without the cookie, round robin.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -51,6 +61,131 @@ export interface RunningCluster {
   s3Endpoint: string;
   dir: string;
   stop(): Promise<void>;
+  /**
+   * The rolling restart of one process, as an orchestrator does it: SIGTERM, wait for its exit (its graceful
+   * stop), start it again on the same port, wait for /readyz.
+   */
+  restartServer(index: number, onSignal?: () => void): Promise<ServerProcess>;
+}
+
+/** What starting one server process of a cluster needs (kept in the cluster's folder for other processes). */
+export interface ServerSpec {
+  dir: string;
+  basePort: number;
+  url: string;
+  databaseUrl: string;
+  redisUrl: string;
+  s3Endpoint: string;
+  studioDist: string;
+  env: Record<string, string>;
+}
+
+const SPEC_FILE = 'servers.json';
+const PIDS_FILE = 'server-pids';
+
+/** The cluster's server spec, read from its folder (a test's worker restarting a process the setup started). */
+export function clusterSpec(dir: string): ServerSpec {
+  return JSON.parse(readFileSync(join(dir, SPEC_FILE), 'utf8')) as ServerSpec;
+}
+
+/** Ends every server process ever started for the cluster in `dir` that still runs. */
+function killStartedProcesses(dir: string): void {
+  if (!existsSync(join(dir, PIDS_FILE))) return;
+  for (const line of readFileSync(join(dir, PIDS_FILE), 'utf8').split('\n')) {
+    const pid = Number(line);
+    if (!pid) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** Whether the process runs (it need not be a child of this one). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts server process `index` (its port is basePort + 10 + index); resolves once /readyz answers 200. */
+export function startServerProcess(spec: ServerSpec, index: number): ServerProcess {
+  const port = spec.basePort + 10 + index;
+  const dataDir = join(spec.dir, `server-${pinName(index)}`);
+  mkdirSync(dataDir, { recursive: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      // Not NODE_ENV=production: the run reads e-mailed codes through the dev endpoints, which production
+      // never serves; every process listens on loopback behind nginx on loopback.
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: spec.databaseUrl,
+      REDIS_URL: spec.redisUrl,
+      // nginx on loopback names the client in X-Forwarded-For (the IP allow-list sees the browser's address).
+      TRUST_PROXY: '127.0.0.1',
+      S3_BUCKET: BUCKET,
+      S3_ENDPOINT: spec.s3Endpoint,
+      S3_ACCESS_KEY_ID: S3_KEY,
+      S3_SECRET_ACCESS_KEY: S3_KEY,
+      JWT_SECRET: 'cluster-secret-that-is-long-enough-0123456789',
+      PUBLIC_URL: spec.url,
+      SECOND_REGION_URL: spec.url,
+      STUDIO_DIST: spec.studioDist,
+      METRICS_TOKEN,
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      DEV_ENDPOINTS: '1',
+      LOGIN_LIMIT_PER_ACCOUNT: '100000',
+      LOGIN_LIMIT_PER_ADDRESS: '100000',
+      // Every customer and agent of the run comes from loopback; the call and upload limits are tested in tests/server.
+      CALLS_PER_ADDRESS_PER_HOUR: '100000',
+      UPLOADS_PER_MINUTE: '100000',
+      SHUTDOWN_GRACE_MS: '5000',
+      ...spec.env,
+    },
+  });
+  if (child.pid) appendFileSync(join(spec.dir, PIDS_FILE), `${child.pid}\n`);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { name: pinName(index), port, url: `http://127.0.0.1:${port}`, child, exited };
+}
+
+/** Waits until the server answers /readyz with 200 (or fails when it exits first). */
+export function serverReady(server: ServerProcess, timeoutMs = 180_000): Promise<void> {
+  return Promise.race([
+    waitFor(`server ${server.name} (${server.port})`, ready(server.url), timeoutMs),
+    server.exited.then((code) => {
+      throw new Error(`server ${server.name} exited (${code}) while starting`);
+    }),
+  ]);
+}
+
+/**
+ * SIGTERM to the running process `pid` of slot `index`, its exit awaited (polled: it need not be a child of
+ * this process), then the slot started again and awaited ready. `onSignal` runs right after SIGTERM is sent.
+ */
+export async function restartServerProcess(
+  spec: ServerSpec,
+  index: number,
+  old: { child?: ChildProcess; pid?: number },
+  onSignal?: () => void,
+): Promise<ServerProcess> {
+  const pid = old.child?.pid ?? old.pid;
+  if (pid && isRunning(pid)) {
+    process.kill(pid, 'SIGTERM');
+    onSignal?.();
+    await waitFor(`server ${pinName(index)} to exit`, async () => !isRunning(pid), 60_000);
+  }
+  const next = startServerProcess(spec, index);
+  await serverReady(next);
+  return next;
 }
 
 function pg(tool: string, args: string[]): void {
@@ -215,64 +350,27 @@ export async function startCluster(options: {
     await options.prepare?.({ databaseUrl, redisUrl, s3Endpoint });
 
     // The server processes, started together (the first migrates and seeds; the others wait: client.ts).
-    const servers: ServerProcess[] = [];
-    const startServer = (index: number): ServerProcess => {
-      const port = options.basePort + 10 + index;
-      const dataDir = join(dir, `server-${pinName(index)}`);
-      mkdirSync(dataDir);
-      const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-        stdio: ['ignore', 'ignore', 'inherit'],
-        env: {
-          ...process.env,
-          // Not NODE_ENV=production: the run reads e-mailed codes through the dev endpoints, which production
-          // never serves; every process listens on loopback behind nginx on loopback.
-          NODE_ENV: 'test',
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          DATABASE_URL: databaseUrl,
-          REDIS_URL: redisUrl,
-          // nginx on loopback names the client in X-Forwarded-For (the IP allow-list sees the browser's address).
-          TRUST_PROXY: '127.0.0.1',
-          S3_BUCKET: BUCKET,
-          S3_ENDPOINT: s3Endpoint,
-          S3_ACCESS_KEY_ID: S3_KEY,
-          S3_SECRET_ACCESS_KEY: S3_KEY,
-          JWT_SECRET: 'cluster-secret-that-is-long-enough-0123456789',
-          PUBLIC_URL: url,
-          SECOND_REGION_URL: url,
-          STUDIO_DIST: options.studioDist ?? 'dist',
-          METRICS_TOKEN,
-          LOG_LEVEL: 'warn',
-          LOG_FORMAT: 'json',
-          DEV_ENDPOINTS: '1',
-          LOGIN_LIMIT_PER_ACCOUNT: '100000',
-          LOGIN_LIMIT_PER_ADDRESS: '100000',
-          // Every customer and agent of the run comes from loopback; the call and upload limits are tested in tests/server.
-          CALLS_PER_ADDRESS_PER_HOUR: '100000',
-          UPLOADS_PER_MINUTE: '100000',
-          SHUTDOWN_GRACE_MS: '5000',
-          ...options.env,
-        },
-      });
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      return { name: pinName(index), port, url: `http://127.0.0.1:${port}`, child, exited };
+    const spec: ServerSpec = {
+      dir,
+      basePort: options.basePort,
+      url,
+      databaseUrl,
+      redisUrl,
+      s3Endpoint,
+      studioDist: options.studioDist ?? 'dist',
+      env: options.env ?? {},
     };
+    writeFileSync(join(dir, SPEC_FILE), JSON.stringify(spec));
+    const servers: ServerProcess[] = [];
+    const startServer = (index: number) => startServerProcess(spec, index);
     for (let i = 0; i < options.servers; i++) servers.push(startServer(i));
     cleanups.push(async () => {
       for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL');
       await Promise.all(servers.map((s) => s.exited));
+      // Processes started again elsewhere (a rolling restart in a test's worker) are ended too.
+      killStartedProcesses(dir);
     });
-    await Promise.all(
-      servers.map((s) =>
-        Promise.race([
-          waitFor(`server ${s.name} (${s.port})`, ready(s.url), 180_000),
-          s.exited.then((code) => {
-            throw new Error(`server ${s.name} exited (${code}) while starting`);
-          }),
-        ]),
-      ),
-    );
+    await Promise.all(servers.map((s) => serverReady(s)));
     log(`${servers.length} server processes on ${servers.map((s) => s.port).join(', ')}`);
 
     // nginx in the foreground, its configuration, pid and logs in the temporary folder.
@@ -300,7 +398,22 @@ export async function startCluster(options: {
     await waitFor('nginx', async () => (await fetch(`${url}/healthz`)).ok, 15_000);
     log(`nginx on ${nginxPort}`);
 
-    return { url, servers, databaseUrl, redisUrl, s3Endpoint, dir, stop };
+    return {
+      url,
+      servers,
+      databaseUrl,
+      redisUrl,
+      s3Endpoint,
+      dir,
+      stop,
+      async restartServer(index, onSignal) {
+        const old = servers[index];
+        if (!old) throw new Error(`no server ${index}`);
+        const next = await restartServerProcess(spec, index, old, onSignal);
+        servers[index] = next;
+        return next;
+      },
+    };
   } catch (error) {
     await stop();
     throw error;

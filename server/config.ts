@@ -46,6 +46,8 @@ export interface ServerConfig {
   jwtSecret: string;
   studioDist: string;
   logLevel: LogLevel;
+  /** A request slower than this is logged as a warning (milliseconds). */
+  slowRequestMs: number;
   /** argon2 cost; tests lower it. */
   argon2: { memoryCost: number; timeCost: number };
   /**
@@ -327,6 +329,7 @@ function configFrom(e: Environment): ServerConfig {
     jwtSecret,
     studioDist: e.STUDIO_DIST,
     logLevel: e.LOG_LEVEL,
+    slowRequestMs: e.SLOW_REQUEST_MS,
     argon2: { memoryCost: 19_456, timeCost: 2 },
     loginRateLimit: {
       perAccount: e.LOGIN_LIMIT_PER_ACCOUNT,

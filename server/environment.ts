@@ -355,6 +355,12 @@ export const environmentSchema = z.object({
     section: 'Logs and operations',
     default: '`pretty` on a terminal outside production, else `json`',
   }),
+  SLOW_REQUEST_MS: count(
+    2_000,
+    'A request that takes longer than this many milliseconds is logged as a warning, with its route and the ' +
+      'trace id of its `traceparent`, so a slow answer a user saw can be found.',
+    { section: 'Logs and operations' },
+  ),
   METRICS_TOKEN: optionalText('Bearer token of `GET /metrics` (Prometheus); unset: /metrics answers 404.', {
     section: 'Logs and operations',
     secret: true,

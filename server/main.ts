@@ -40,6 +40,10 @@ async function main() {
     }, config.shutdownGraceMs);
     timer.unref();
     const started = Date.now();
+    // New connections are refused from now on, before the workers' stops below take their time: a refused
+    // connection is one the load balancer retries on another process at once (any method, nothing was sent),
+    // and the sockets closed next reconnect there instead of to this process while it still listens.
+    app.server.close();
     // Closing stops accepting connections, closes the sockets without a "server disconnect" (clients
     // reconnect, through the load balancer to another process), then waits for the requests in flight.
     await app.close();

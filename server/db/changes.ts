@@ -7,6 +7,8 @@
  */
 export const ROLLUPS_CHANGED = 'rollups_changed';
 export const PRINCIPALS_CHANGED = 'principals_changed';
+/** Webhook messages were queued (payload '*'): the delivery workers wake (migration 0048). */
+export const WEBHOOKS_QUEUED = 'webhooks_queued';
 
 /** The id of what changed (a company, a user), or null for everything. */
 export type Change = number | null;

@@ -9,7 +9,14 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { type Changes, type Listening, PRINCIPALS_CHANGED, pgliteChanges, ROLLUPS_CHANGED } from './changes';
+import {
+  type Changes,
+  type Listening,
+  PRINCIPALS_CHANGED,
+  pgliteChanges,
+  ROLLUPS_CHANGED,
+  WEBHOOKS_QUEUED,
+} from './changes';
 import { PGLITE_EXTENSIONS, readDatesAsText, withPreparedSelects } from './pglite';
 import { openPgliteThread, type PgliteThread } from './pgliteRemote';
 import { createChangeFeed } from './postgresChanges';
@@ -35,6 +42,8 @@ export interface Database {
   rollupChanges?: Changes;
   /** Which users' principals (role, flags, state, groups) changed, told at commit (docs/decisions/0179-principals-kept-until-they-change.md, docs/decisions/0180-postgresql-tells-what-changed.md). */
   principalChanges?: Changes;
+  /** Webhook messages were queued (any process), told at commit: the delivery worker wakes (docs/decisions/0227-events-not-polls.md). */
+  webhooksQueued?: Changes;
   /** PGlite: its data folder as a gzipped tarball, while it runs (scripts/backup.ts; PostgreSQL has pg_dump). */
   dump?(): Promise<Uint8Array>;
 }
@@ -114,7 +123,7 @@ export async function openDatabase(options: {
   if (options.databaseUrl) {
     const feed = await createChangeFeed(
       { connectionString: options.databaseUrl },
-      [ROLLUPS_CHANGED, PRINCIPALS_CHANGED],
+      [ROLLUPS_CHANGED, PRINCIPALS_CHANGED, WEBHOOKS_QUEUED],
       options.onConnectionError,
     );
     const connectionFailed = (error: unknown) => options.onConnectionError?.(error);
@@ -169,6 +178,7 @@ export async function openDatabase(options: {
       startupDone: release,
       rollupChanges: feed.changes(ROLLUPS_CHANGED),
       principalChanges: feed.changes(PRINCIPALS_CHANGED),
+      webhooksQueued: feed.changes(WEBHOOKS_QUEUED),
       close: async () => {
         await release().catch(() => undefined);
         await end();
@@ -224,6 +234,7 @@ function pgliteDatabaseOn(
     kind: 'pglite',
     rollupChanges: pgliteChanges(client, ROLLUPS_CHANGED),
     principalChanges: pgliteChanges(client, PRINCIPALS_CHANGED),
+    webhooksQueued: pgliteChanges(client, WEBHOOKS_QUEUED),
     dump: async () => {
       const dump = await client.dumpDataDir('gzip');
       return dump instanceof Uint8Array ? dump : new Uint8Array(await dump.arrayBuffer());

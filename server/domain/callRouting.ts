@@ -80,15 +80,15 @@ export async function setCallRouting(
   });
 }
 
-/** The company's Online agents among `ids`, with the languages they speak. */
+/** The company's Online agents among `ids`, with the languages they speak and their names (shown with an offer). */
 export function onlineAgents(
   db: DbOrTx,
   companyId: number,
   ids: number[],
-): Promise<{ id: number; languages: string[] }[]> {
+): Promise<{ id: number; languages: string[]; first: string; last: string }[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db
-    .select({ id: users.id, languages: users.languages })
+    .select({ id: users.id, languages: users.languages, first: users.firstName, last: users.lastName })
     .from(users)
     .where(and(eq(users.companyId, companyId), eq(users.agentStatus, 'Online'), inArray(users.id, ids)));
 }
@@ -119,7 +119,7 @@ export async function callLanguage(db: DbOrTx, callId: number): Promise<string |
   return row?.language ?? null;
 }
 
-/** Records an offer and why that agent (the choice is kept). */
-export async function recordOffer(db: DbOrTx, offer: typeof callOffers.$inferInsert): Promise<void> {
-  await db.insert(callOffers).values(offer);
+/** Records offers and why those agents (the choices are kept): one statement for a pass's offers. */
+export async function recordOffers(db: DbOrTx, offers: (typeof callOffers.$inferInsert)[]): Promise<void> {
+  if (offers.length > 0) await db.insert(callOffers).values(offers);
 }

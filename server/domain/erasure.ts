@@ -1,14 +1,15 @@
 /**
  * Erasure of a person (GDPR Art. 17) within the retention the law sets. Asked for by an Admin, it removes at once
- * what no duty keeps (contact details, notes, activity, answers, transactions, device data) and the evidence whose
- * retention has already ended; the identification evidence of the last `evidence_retention_days` (calls with their
- * recordings and screenshots, documents with their pages) and the AML screening records wait for their day, and
- * with them the identity fields that make them evidence of someone. The erasure job removes each on its day; when
- * nothing is left, the profile becomes an anonymised stub (status, dates and check results, which the statistics
- * count) and `profile.erased` is sent. A legal hold refuses the request and stops the job for that profile. Stored
- * files are removed after the transaction commits. Why this split: docs/decisions/0220-erasure-within-retention.md.
+ * what no duty keeps (contact details, notes and the reviewers' notes, activity, answers, transactions, device data)
+ * and the evidence whose retention has already ended; the identification evidence of the last
+ * `evidence_retention_days` (calls with their recordings, screenshots and whispers, documents with their pages) and
+ * the AML screening records wait for their day, and with them the identity fields that make them evidence of
+ * someone. The erasure job removes each on its day; when nothing is left, the profile becomes an anonymised stub
+ * (status, dates and check results, which the statistics count) and `profile.erased` is sent. A legal hold refuses
+ * the request and stops the job for that profile. Stored files are removed after the transaction commits. Why this
+ * split: docs/decisions/0220-erasure-within-retention.md (staff text: 0225-staff-text-and-data-access-view.md).
  */
-import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, notInArray, type SQLWrapper, sql } from 'drizzle-orm';
 import { type Erasure, erasureRefused } from '#contract/privacy';
 import { DAY_MS } from '#contract/time';
 import type { DbOrTx, Tx } from '../db/client';
@@ -29,11 +30,15 @@ import {
   profileLogs,
   profiles,
   questionnaireAnswers,
+  reviewCaseEvents,
+  reviewCases,
+  reviewPendingDecisions,
   transactions,
   videoCallAnswers,
   videoCallScreenshots,
   videoCallSteps,
   videoCalls,
+  videoCallWhispers,
 } from '../db/schema';
 import { conflict, notFound } from '../errors';
 import type { Storage } from '../storage/storage';
@@ -54,6 +59,58 @@ const ERASURE_ACTIONS = [
   'legal_hold_refused',
   'profile_exported',
 ];
+
+/**
+ * What stands in place of free text staff wrote about the person (a reviewer's note, a supervisor's whisper): that
+ * there was one, and who wrote it when, stays for the desk's figures and the supervision record; what it said goes.
+ */
+const ERASED_TEXT = '[erased]';
+
+/** A JSON column with its `key` replaced by ERASED_TEXT where it holds a value. */
+const withErasedKey = (column: SQLWrapper, key: string) =>
+  sql`case when ${column} ->> ${key} is not null
+      then jsonb_set(${column}, array[${key}]::text[], to_jsonb(${ERASED_TEXT}::text)) else ${column} end`;
+
+/** The free text `key` erased in the audit entries of these objects (the entries themselves stay). */
+async function eraseAuditTexts(tx: Tx, objectType: string, objectIds: number[], key: string): Promise<void> {
+  if (objectIds.length === 0) return;
+  await tx
+    .update(auditLog)
+    .set({ before: withErasedKey(auditLog.before, key), after: withErasedKey(auditLog.after, key) })
+    .where(
+      and(
+        eq(auditLog.objectType, objectType),
+        inArray(auditLog.objectId, objectIds.map(String)),
+        sql`(${auditLog.before} ->> ${key} is not null or ${auditLog.after} ->> ${key} is not null)`,
+      ),
+    );
+}
+
+/**
+ * The notes reviewers wrote on the profile's cases (timeline steps, decisions waiting for a second reviewer, their
+ * audit entries): erased at once like the profile's own notes. The cases keep their decisions and reason codes,
+ * which the review desk's figures count.
+ */
+async function eraseReviewNotes(tx: Tx, profileId: number): Promise<void> {
+  const caseIds = (
+    await tx.select({ id: reviewCases.id }).from(reviewCases).where(eq(reviewCases.profileId, profileId))
+  ).map((row) => row.id);
+  if (caseIds.length === 0) return;
+  await tx
+    .update(reviewCaseEvents)
+    .set({ data: withErasedKey(reviewCaseEvents.data, 'note') })
+    .where(
+      and(inArray(reviewCaseEvents.caseId, caseIds), sql`${reviewCaseEvents.data} ->> 'note' is not null`),
+    );
+  await tx
+    .update(reviewPendingDecisions)
+    .set({
+      note: sql`case when ${reviewPendingDecisions.note} is null then null else ${ERASED_TEXT} end`,
+      resolveNote: sql`case when ${reviewPendingDecisions.resolveNote} is null then null else ${ERASED_TEXT} end`,
+    })
+    .where(inArray(reviewPendingDecisions.caseId, caseIds));
+  await eraseAuditTexts(tx, 'review_case', caseIds, 'note');
+}
 
 const untilOf = (item: PendingErasure, days: number) => new Date(Date.parse(item.since) + days * DAY_MS);
 const reasonOf = (item: PendingErasure) =>
@@ -105,6 +162,12 @@ async function eraseCalls(tx: Tx, callIds: number[], now: Date): Promise<string[
     .returning({ key: videoCallScreenshots.storageKey });
   await tx.delete(videoCallSteps).where(inArray(videoCallSteps.callId, callIds));
   await tx.delete(videoCallAnswers).where(inArray(videoCallAnswers.callId, callIds));
+  // Whispers are kept with the call as evidence of its supervision; their text goes with the call.
+  await tx
+    .update(videoCallWhispers)
+    .set({ text: ERASED_TEXT })
+    .where(inArray(videoCallWhispers.callId, callIds));
+  await eraseAuditTexts(tx, 'videocall', callIds, 'text');
   await tx
     .update(videoCalls)
     .set({
@@ -179,6 +242,7 @@ async function eraseUnretained(tx: Tx, profileId: number): Promise<void> {
     .where(eq(profiles.id, profileId));
   await tx.delete(deviceData).where(eq(deviceData.profileId, profileId));
   await tx.delete(notes).where(eq(notes.profileId, profileId));
+  await eraseReviewNotes(tx, profileId);
   await tx.delete(profileLogs).where(eq(profileLogs.profileId, profileId));
   await tx.delete(questionnaireAnswers).where(eq(questionnaireAnswers.profileId, profileId));
   await tx.delete(checklistAnswers).where(eq(checklistAnswers.profileId, profileId));
@@ -227,7 +291,7 @@ async function complete(
     await tx.select({ id: videoCalls.id }).from(videoCalls).where(eq(videoCalls.profileId, profileId))
   ).map((row) => String(row.id));
   const erasedValues = (column: typeof auditLog.before | typeof auditLog.after) =>
-    sql`(select coalesce(jsonb_object_agg(key, '"[erased]"'::jsonb), '{}'::jsonb) from jsonb_each(${column}))`;
+    sql`(select coalesce(jsonb_object_agg(key, to_jsonb(${ERASED_TEXT}::text)), '{}'::jsonb) from jsonb_each(${column}))`;
   await tx
     .update(auditLog)
     .set({ before: erasedValues(auditLog.before), after: erasedValues(auditLog.after) })

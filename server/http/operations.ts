@@ -11,6 +11,7 @@ import type { AppContext } from '../context';
 import { mailOutbox, videoCalls, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { notFound, unauthorized } from '../errors';
 import type { Storage } from '../storage/storage';
+import { traceIdOf } from '../telemetry/traceparent';
 import { PUBLIC } from './access';
 import { backupToken } from './backupToken';
 
@@ -294,6 +295,19 @@ export function installOperations(
     const labels = { method: request.method, route };
     requests.inc({ ...labels, status: String(reply.statusCode) });
     latency.observe(labels, reply.elapsedTime / 1000);
+    if (reply.elapsedTime >= ctx.config.slowRequestMs) {
+      const trace = traceIdOf(request.headers.traceparent);
+      request.log.warn(
+        {
+          method: request.method,
+          route,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+          ...(trace ? { trace } : {}),
+        },
+        'slow request',
+      );
+    }
   });
 
   const token = ctx.config.metricsToken ? Buffer.from(`Bearer ${ctx.config.metricsToken}`) : null;

@@ -209,6 +209,7 @@ function createContext(
       mail,
       studioUrl: config.publicUrl,
       onError: logError('webhook delivery failed'),
+      queued: database.webhooksQueued,
     }),
     profileWatch: createProfileWatch({ db, onError: logError('profile watch failed') }),
     reviewFeed: createReviewFeed({ db, onError: logError('review feed failed') }),

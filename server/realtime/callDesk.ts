@@ -223,6 +223,33 @@ export function createCallDesk(deps: {
     if (call?.status === CALL_STATUS_TALKING) await endCall(companyId, callId, 'customer');
   }
 
+  /**
+   * A call left talking by an earlier run is closed, with the reason. Nobody is connected: its customer hears
+   * it on coming back (the call is over), its agent's studio from the status request (409 "The call is
+   * already closed").
+   */
+  async function closeRestored(companyId: number, callId: number): Promise<void> {
+    const closed = await closeCall(deps.db, companyId, callId, {
+      status: CALL_STATUS_DISCONNECTED,
+      reason: 'server_restart',
+      by: null,
+    });
+    if (closed) deps.onCallEnded?.('server_restart');
+  }
+
+  /** A restored talking call (distributed): over only when its customer is connected to no live process. */
+  async function restoredTalkLeft(companyId: number, callId: number): Promise<void> {
+    if ((await hub().in(customerRoom(callId)).fetchSockets()).length > 0) return;
+    if (shared && (await shared.ownedElsewhere(companyId, callId))) return;
+    await queue.left(companyId, callId);
+    // Its agent, if connected somewhere, hears the call is closed.
+    await closeOpen(companyId, callId, {
+      status: CALL_STATUS_DISCONNECTED,
+      reason: 'server_restart',
+      by: null,
+    });
+  }
+
   async function endCall(companyId: number, callId: number, by: 'agent' | 'customer'): Promise<void> {
     const ended = await hangUpCall(deps.db, callId);
     const call = await offers.release(companyId, callId);
@@ -242,16 +269,17 @@ export function createCallDesk(deps: {
       for (const call of open) {
         // Distributed: a call another live process looks after is its business.
         if (shared && (await shared.ownedElsewhere(call.companyId, call.id))) continue;
-        // A call left talking by an earlier run is closed now, with the reason. Nobody is connected
-        // yet: its customer hears it on coming back (the call is over), its agent's studio from the status
-        // request (409 "The call is already closed").
         if (call.agentId !== null) {
-          const closed = await closeCall(deps.db, call.companyId, call.id, {
-            status: CALL_STATUS_DISCONNECTED,
-            reason: 'server_restart',
-            by: null,
-          });
-          if (closed) deps.onCallEnded?.('server_restart');
+          // Distributed: in a rolling restart its customer and agent are moving to another process right
+          // now (their owner may not be marked yet); closing it at once would end a call that is still
+          // talking. It is judged after the customer's grace period, as any dropped socket is.
+          if (shared) {
+            restoredGraces.push(() =>
+              queue.later(call.id, deps.customerGraceMs, () => restoredTalkLeft(call.companyId, call.id)),
+            );
+            continue;
+          }
+          await closeRestored(call.companyId, call.id);
           continue;
         }
         restoredGraces.push(() =>

@@ -7,6 +7,7 @@
 import type { Socket } from 'socket.io';
 import type { WatchEndReason } from '#contract/callWatch';
 import { mayMonitorCalls } from '#contract/constants';
+import type { CallStep } from '#contract/identProcedure';
 import {
   type ClientToServerEvents,
   type ServerToClientEvents,
@@ -15,6 +16,7 @@ import {
 } from '#contract/socket';
 import type { DbOrTx } from '../db/client';
 import { relayOnlySignal } from '../domain/callIce';
+import { callQualityOf } from '../domain/callQuality';
 import { callsWatchedBy, callWatchers, endWatches, openWatchOf } from '../domain/callWatch';
 import { loadPrincipal, type Principal } from '../domain/principal';
 import { requireCall } from '../domain/videocalls/calls';
@@ -43,6 +45,13 @@ export interface CallWatchHub {
   callEnded(companyId: number, callId: number): Promise<void>;
   /** The user's permissions changed: a user who may no longer watch stops watching everything. */
   refreshAccess(principal: Principal): Promise<void>;
+  /**
+   * A step result of the call was recorded (by its agent or the customer's entry): its watchers see it at once,
+   * without the step's details. Every path that records a step during a call calls this.
+   */
+  stepRecorded(companyId: number, callId: number, step: CallStep): void;
+  /** Quality samples of the call arrived (either side): its watchers, if any, get both sides' summaries. */
+  qualityArrived(companyId: number, callId: number): Promise<void>;
 }
 
 export function createCallWatchHub(deps: {
@@ -186,6 +195,18 @@ export function createCallWatchHub(deps: {
           done.map((watch) => watch.watcherId),
           'call_ended',
         );
+    },
+    stepRecorded(companyId, callId, step) {
+      const { id, kind, result, offset_ms, created_at } = step;
+      io()
+        .to(watchersRoom(companyId, callId))
+        .emit('watch.step', { call_id: callId, step: { id, kind, result, offset_ms, created_at } });
+    },
+    async qualityArrived(companyId, callId) {
+      // Most calls are not watched: their samples cost no summary.
+      if ((await callWatchers(deps.db, callId, true)).length === 0) return;
+      const { agent, customer } = await callQualityOf(deps.db, callId);
+      io().to(watchersRoom(companyId, callId)).emit('watch.quality', { call_id: callId, agent, customer });
     },
     async refreshAccess(principal) {
       if (mayMonitorCalls(principal)) return;

@@ -48,6 +48,7 @@ export function callGuideRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       callOfLink(ctx.db, customerOf(request), bearerToken(request) ?? '', callId);
     const toAgent = async (companyId: number, callId: number, step: CallStep | null) => {
       if (!step) return;
+      hub().watch.stepRecorded(companyId, callId, step);
       const call = await requireCall(ctx.db, companyId, callId);
       if (call.agentId)
         hub().io.to(userRoom(call.agentId)).emit('call.step_recorded', { call_id: callId, step });

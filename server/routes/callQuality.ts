@@ -22,7 +22,8 @@ import { authErrors } from './shared';
 const t = QUALITY_THRESHOLDS;
 const sending =
   `Up to ${MAX_QUALITY_BATCH} samples at once, at most ${MAX_QUALITY_SAMPLES} per side of a call (409 beyond), ` +
-  `while the call is talking or up to ${QUALITY_GRACE_MS / 1000} s after it ended (409 otherwise).`;
+  `while the call is talking or up to ${QUALITY_GRACE_MS / 1000} s after it ended (409 otherwise). ` +
+  'Supervisors watching the call hear both sides’ summaries so far (socket `watch.quality`).';
 
 /** The quality of a call as both sides received it: `server/domain/callQuality.ts`. */
 export function callQualityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -64,6 +65,7 @@ export function callQualityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { companyId, id: actorId } = principalOf(request);
         await addAgentQuality(ctx.db, companyId, request.params.id, actorId, request.body.samples);
+        await app.hub.watch.qualityArrived(companyId, request.params.id);
         return reply.code(204).send(null);
       },
     );
@@ -96,6 +98,7 @@ export function callQualityRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         );
         if (agentId && live)
           app.hub.io.to(userRoom(agentId)).emit('call.customer_quality', { call_id: callId, ...live });
+        await app.hub.watch.qualityArrived(customerOf(request).company_id, callId);
         return reply.code(204).send(null);
       },
     );

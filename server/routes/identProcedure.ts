@@ -136,7 +136,8 @@ export function identProcedureRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             `The result of one step (passed, failed, skipped) with its details and its offset in the recording ` +
             `(0 to ${MAX_STEP_OFFSET_MS} ms). Only the call's agent (403), while the call is talking or up to ` +
             `${STEP_GRACE_MS / 60_000} minutes after it ended (409); the kind must be a step of the company's ` +
-            'procedure (400). Written once, never changed. 404 for a call of another company.',
+            'procedure (400). Written once, never changed. Supervisors watching the call hear it without its ' +
+            'details (socket `watch.step`). 404 for a call of another company.',
           params: idParams,
           body: callStepBodySchema,
           response: { 201: callStepSchema, ...authErrors, 409: errorSchema },
@@ -145,6 +146,7 @@ export function identProcedureRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { companyId, id: actorId } = principalOf(request);
         const step = await addCallStep(ctx.db, companyId, request.params.id, actorId, request.body);
+        app.hub.watch.stepRecorded(companyId, request.params.id, step);
         return reply.code(201).send(step);
       },
     );

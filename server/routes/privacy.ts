@@ -144,10 +144,11 @@ export function privacyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           summary: 'Erase this person (Art. 17)',
           tags: ['privacy'],
           description:
-            'Admins only, with a reason (10 to 500 characters). At once: contact details, address, notes, activity, ' +
-            'questionnaire and checklist answers, transactions, device data, and the evidence whose retention has ' +
-            'ended. Kept until the company’s evidence retention ends: the calls (recordings, screenshots, steps, ' +
-            'consent) and documents (pages, read fields) of that period, the AML screening records, and the ' +
+            'Admins only, with a reason (10 to 500 characters). At once: contact details, address, notes, the ' +
+            'review desk’s notes on the profile’s cases (the decisions stay), activity, questionnaire and checklist ' +
+            'answers, transactions, device data, and the evidence whose retention has ended. Kept until the ' +
+            'company’s evidence retention ends: the calls (recordings, screenshots, steps, consent, the text of ' +
+            'supervisors’ whispers) and documents (pages, read fields) of that period, the AML screening records, and the ' +
             'identity fields that make them someone’s; the erasure job removes each on its day. Then only an ' +
             'anonymised stub is left (status, dates, check results: the statistics stay right) and ' +
             '`profile.erased` is sent. 409 while a legal hold stands (naming its reason; audited) or when an ' +

@@ -1,12 +1,15 @@
 /**
  * Watching calls over the realtime socket (docs/decisions/0208-supervisors-watch-calls.md). A watcher joins the
  * watch channel of each call it holds a grant for, again after every reconnect; the agent and the watchers hear
- * who watches, whispers, and (watchers) the end of a watch; signals go between a watcher and the call's agent.
+ * who watches, whispers, and (watchers) the steps, the quality and the end of a watch; signals go between a
+ * watcher and the call's agent.
  * Views use it through the shell's realtime context, never the socket itself.
  */
 import type { Socket } from 'socket.io-client';
 import type { CallWatcher, WatchEnded, Whisper } from '#contract/callWatch';
 import type { ClientToServerEvents, ServerToClientEvents } from '#contract/socket';
+
+type Payload<E extends keyof ServerToClientEvents> = Parameters<ServerToClientEvents[E]>[0];
 
 export type CallWatchEvent =
   | { type: 'WATCHERS'; call_id: number; watchers: CallWatcher[] }
@@ -14,7 +17,16 @@ export type CallWatchEvent =
   /** A watcher's socket joined: the agent's browser offers it the call's media (agent only). */
   | { type: 'READY'; call_id: number; watcher_id: number }
   | { type: 'SIGNAL'; call_id: number; watcher_id: number; data: Record<string, unknown> }
-  | ({ type: 'ENDED' } & WatchEnded);
+  | ({ type: 'ENDED' } & WatchEnded)
+  /**
+   * This socket is in the call's watch channel (at first and after every reconnect): a watcher reads what it may
+   * have missed now; from here on steps and quality come as events.
+   */
+  | { type: 'JOINED'; call_id: number }
+  /** A step of a watched call was recorded (watchers only). */
+  | ({ type: 'STEP' } & Payload<'watch.step'>)
+  /** A quality reading of a watched call arrived: both sides' summaries (watchers only). */
+  | ({ type: 'QUALITY' } & Payload<'watch.quality'>);
 
 export interface CallWatching {
   /** Joins the call's watch channel now and after every reconnect, until the returned function is called. */
@@ -42,6 +54,8 @@ export function createCallWatching(socket: Socket<ServerToClientEvents, ClientTo
     tell({ type: 'SIGNAL', call_id, watcher_id, data }),
   );
   socket.on('watch.ended', (event) => tell({ type: 'ENDED', ...event }));
+  socket.on('watch.step', (event) => tell({ type: 'STEP', ...event }));
+  socket.on('watch.quality', (event) => tell({ type: 'QUALITY', ...event }));
 
   const ask = (callId: number) => {
     if (!socket.connected) return;
@@ -49,7 +63,9 @@ export function createCallWatching(socket: Socket<ServerToClientEvents, ClientTo
       .timeout(ACK_TIMEOUT_MS)
       .emitWithAck('watch.join', { call_id: callId })
       .then((reply) => {
-        if (reply.ok) tell({ type: 'WATCHERS', call_id: callId, watchers: reply.watchers });
+        if (!reply.ok) return;
+        tell({ type: 'WATCHERS', call_id: callId, watchers: reply.watchers });
+        tell({ type: 'JOINED', call_id: callId });
       })
       .catch(() => undefined);
   };

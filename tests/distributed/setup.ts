@@ -14,6 +14,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   const cluster = await startCluster({
     basePort: distBasePort,
     servers: 2,
+    // The rolling restart's webhook receiver listens on loopback.
+    env: { WEBHOOK_ALLOW_PRIVATE: '1' },
     log: (line) => console.log(`[cluster ${((Date.now() - started) / 1000).toFixed(1)} s] ${line}`),
   });
   const db = new pg.Client({ connectionString: cluster.databaseUrl });
@@ -27,6 +29,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   );
   await db.end();
   process.env.DIST_DATABASE_URL = cluster.databaseUrl;
+  process.env.DIST_CLUSTER_DIR = cluster.dir;
   process.env.DIST_REDIS_URL = cluster.redisUrl;
   process.env.DIST_S3_ENDPOINT = cluster.s3Endpoint;
   process.env.DIST_SERVERS = JSON.stringify(

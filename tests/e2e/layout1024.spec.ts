@@ -72,6 +72,21 @@ test('1024×768 in Turkish: the navbar holds one row; the customers table shows 
   expect(Math.abs((firstBox?.x ?? 0) - (scrollBox?.x ?? -100))).toBeLessThanOrEqual(1);
 });
 
+test('1280×800 in Turkish: an Admin’s navbar holds one row, the areas as icons', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInAs(page, 'tr', 'dark');
+  await expect(page.getByRole('link', { name: 'Gösterge paneli' })).toBeVisible();
+  await expect(page.locator('nav.studio-nav')).not.toContainText('Gösterge paneli');
+  expect((await page.locator('.studio-navbar').boundingBox())?.height).toBeLessThanOrEqual(56);
+});
+
+test('1280×800 in English: the areas keep their names in one row', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInAs(page, 'en-US', 'light');
+  await expect(page.locator('nav.studio-nav')).toContainText('Dashboard');
+  expect((await page.locator('.studio-navbar').boundingBox())?.height).toBeLessThanOrEqual(56);
+});
+
 test('1440×900: the navbar shows the areas with their names', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await signInAs(page, 'tr', 'light');

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import type { APIRequestContext, Browser, BrowserContext, CDPSession, Page } from '@playwright/test';
 import { baseURL } from '../../playwright.config';
 import { expect, test } from './cspGuard';
+import { mailedCode } from './ownCompany';
 
 const localhostURL = baseURL.replace('127.0.0.1', 'localhost');
 test.use({ baseURL: localhostURL });
@@ -29,20 +30,6 @@ const words = (language: Language) => {
 
 const PASSWORD = 'Passkey#2026';
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
-
-/** The code of the newest e-mail to an address in the server's dev-only outbox. */
-async function mailedCode(request: APIRequestContext, to: string): Promise<string> {
-  let code = '';
-  await expect
-    .poll(async () => {
-      const answer = await request.get(`/api/dev/outbox?to=${encodeURIComponent(to)}`);
-      const messages = (await answer.json()) as { body?: string }[];
-      code = /\b(\d{6})\b/.exec(messages[0]?.body ?? '')?.[1] ?? '';
-      return code;
-    })
-    .not.toBe('');
-  return code;
-}
 
 /** A new company signed up through the API: its Admin's e-mail and access token. */
 async function newCompany(request: APIRequestContext) {

@@ -80,3 +80,42 @@ test('an Admin sees who viewed a profile, exports it and erases the person', asy
     await page.screenshot({ path: join(shots, 'privacy-erased-tr-dark.png') });
   }
 });
+
+test("an Admin sees the company's reads of personal data beside the audit log", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const token = await tokenOf(request, DEMO.admin);
+  const created = await request.post('/api/v2/profile', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { id_card_number: `ACCESS-${Date.now()}`, name: 'Ada Access' },
+  });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: number };
+  // Opening the profile through the API is a read like the studio's.
+  const opened = await request.get(`/api/v2/profile/${id}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(opened.status()).toBe(200);
+
+  await signIn(page, DEMO.admin);
+  await page.goto('/admin?tab=audit');
+  await page.getByRole('radio', { name: 'Data access' }).click();
+  await expect(page).toHaveURL(/log=access/);
+  const profileFilter = page.getByRole('textbox', { name: 'Profile number' });
+  await profileFilter.fill(String(id));
+  await profileFilter.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`profile=${id}`));
+  // Reads are written within a second: the list shows this one once it is there.
+  const table = page.getByRole('table', { name: 'Reads of personal data' });
+  await expect(async () => {
+    await page.reload();
+    await expect(table.getByRole('link', { name: `#${id}` }).first()).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(table.getByRole('cell', { name: 'Opened the profile' }).first()).toBeVisible();
+  await expect(table.getByRole('cell', { name: DEMO.admin.email }).first()).toBeVisible();
+  await expect(page.getByText('Page 1')).toBeVisible();
+  if (shots) await page.screenshot({ path: join(shots, 'privacy-data-access-en-US-light.png') });
+
+  await page.getByRole('radio', { name: 'Changes' }).click();
+  await expect(page).not.toHaveURL(/log=access/);
+  await expect(page.getByRole('table', { name: 'Audit log' })).toBeVisible();
+});

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { path } from './support';
+import { DEMO, path, tokenOf } from './support';
 
 async function signIn(page: Page, email: string, password: string) {
   await page.goto('/login');
@@ -152,4 +152,43 @@ test('the Transactions tab lists payments with their status and monitoring flags
     }
   }
   throw new Error('no profile with transactions among the first ten');
+});
+
+test('a reviewer’s profile shows with its review cases above the tabs, which never move once shown', async ({
+  page,
+  request,
+}) => {
+  const token = await tokenOf(request, DEMO.agent);
+  const open = await request.get('/api/v2/review/cases?limit=1', {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(open.status()).toBe(200);
+  const [first] = ((await open.json()) as { results: { profile: number }[] }).results;
+  expect(first, 'the demo data has open review cases').toBeDefined();
+  // Every layout shift of the page, with the elements it moved.
+  await page.addInitScript(() => {
+    const shifts: string[] = [];
+    (window as unknown as { shifts: string[] }).shifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {
+        sources?: { node?: Node | null }[];
+      })[]) {
+        for (const source of entry.sources ?? []) {
+          const node = source.node;
+          if (node instanceof Element) shifts.push(node.className || node.nodeName);
+        }
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await signIn(page, DEMO.agent.email, DEMO.agent.password);
+  await page.goto(`/profile/${first?.profile}?tab=videoCalls`);
+  const tabs = page.getByRole('tablist');
+  await expect(tabs).toBeVisible();
+  // Shown together: the cases came in with the profile, not after the tabs were under the pointer.
+  expect(await page.getByRole('region', { name: 'Review cases of this profile' }).isVisible()).toBe(true);
+  const shown = await tabs.boundingBox();
+  await page.waitForLoadState('networkidle');
+  expect((await tabs.boundingBox())?.y).toBe(shown?.y);
+  const moved = await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts);
+  expect(moved.filter((name) => /bp6-tab|studio-profile-meta|studio-video-calls/.test(name))).toEqual([]);
 });

@@ -2,14 +2,15 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { baseURL } from '../../playwright.config';
 import { type OidcProviderFixture, startOidcProvider } from '../support/oidcProvider';
 import { expect, test } from './cspGuard';
-import { DEMO, tokenOf } from './support';
+import { addColleague, type OwnCompany, signUpCompany, unique } from './ownCompany';
+import { signIn } from './support';
 
 /**
  * Single sign-on in the browser, in both languages, through a real OpenID provider this spec starts in its own
  * process (tests/support/oidcProvider.ts): the sign-in page asks for the e-mail first and sends an address of
  * the company's domain to the provider; the user comes back signed in, created with the role their group maps
- * to. With SSO only, a password is refused but the break-glass Admin's. The spec leaves SSO off for the specs
- * after it on the same server.
+ * to. With SSO only, a password is refused but the break-glass Admin's. Everything happens in a company the spec
+ * signs up for itself, so the specs after it on the same server never see its settings or its users.
  */
 const TEXT = {
   'en-US': {
@@ -33,30 +34,34 @@ const TEXT = {
 } as const;
 type Lang = keyof typeof TEXT;
 
+const PASSWORD = 'Sso#Pass2026';
+/** The company's domain at the provider: a new one each run, as a domain belongs to one company. */
+const SSO_DOMAIN = `sso-${unique()}.test`;
 const PEOPLE = {
-  'en-US': { sub: 'e2e-bob', email: 'bob.e2e@acme-sso.test', groups: ['idv-agents'], role: 'User' },
-  tr: { sub: 'e2e-alice', email: 'alice.e2e@acme-sso.test', groups: ['idv-admins'], role: 'Admin' },
+  'en-US': { sub: `bob-${SSO_DOMAIN}`, email: `bob@${SSO_DOMAIN}`, groups: ['idv-agents'], role: 'User' },
+  tr: { sub: `alice-${SSO_DOMAIN}`, email: `alice@${SSO_DOMAIN}`, groups: ['idv-admins'], role: 'Admin' },
 } as const;
 
 let provider: OidcProviderFixture;
-let adminToken = '';
-let adminId = 0;
+let company: OwnCompany;
+/** A colleague with a password, for SSO only to refuse. */
+let colleague: { email: string; password: string };
 
 async function configure(request: APIRequestContext, changes: Record<string, unknown>) {
   const response = await request.put('/api/v2/company/sso', {
-    headers: { authorization: `Bearer ${adminToken}` },
+    headers: { authorization: `Bearer ${company.admin.access}` },
     data: {
       enabled: true,
       issuer: provider.issuer,
       client_id: provider.clientId,
       client_secret: provider.clientSecret,
-      domains: ['acme-sso.test'],
+      domains: [SSO_DOMAIN],
       default_role: 'Restricted User',
       mappings: [
         { claim: 'idv-admins', role: 'Admin', group_id: null },
         { claim: 'idv-agents', role: 'User', group_id: null },
       ],
-      break_glass_user_ids: [adminId],
+      break_glass_user_ids: [company.admin.id],
       ...changes,
     },
   });
@@ -75,20 +80,19 @@ test.beforeAll(async ({ request }) => {
       groups: [...p.groups],
     })),
   });
-  adminToken = await tokenOf(request, DEMO.admin);
-  adminId = JSON.parse(Buffer.from(adminToken.split('.')[1] ?? '', 'base64url').toString()).user_id;
+  company = await signUpCompany(request, PASSWORD);
+  colleague = await addColleague(request, company, 'Restricted User', PASSWORD);
   await configure(request, {});
 });
 
-test.afterAll(async ({ request }) => {
-  await configure(request, { enabled: false, sso_only: false });
+test.afterAll(async () => {
   await provider?.close();
 });
 
 /** The role the studio gave `email` (the Admin's user list). */
 async function roleOf(request: APIRequestContext, email: string) {
   const response = await request.get(`/api/v2/user?search=${encodeURIComponent(email)}`, {
-    headers: { authorization: `Bearer ${adminToken}` },
+    headers: { authorization: `Bearer ${company.admin.access}` },
   });
   const page = (await response.json()) as { results: { username: string; role: string }[] };
   return page.results.find((u) => u.username === email)?.role;
@@ -126,17 +130,17 @@ for (const lng of ['en-US', 'tr'] as const) {
       page,
       request,
     }) => {
-      await configure(request, { domains: ['acme-sso.test', 'acme.test'], sso_only: true });
+      await configure(request, { domains: [SSO_DOMAIN, company.domain], sso_only: true });
       try {
-        await openSignIn(page, lng, DEMO.viewer.email);
+        await openSignIn(page, lng, colleague.email);
         await page.getByRole('button', { name: text.usePassword }).click();
-        await page.getByLabel(text.password, { exact: true }).fill(DEMO.viewer.password);
+        await page.getByLabel(text.password, { exact: true }).fill(colleague.password);
         await page.getByRole('button', { name: text.signIn, exact: true }).click();
         await expect(page.getByRole('alert')).toContainText(text.passwordOff);
 
-        await openSignIn(page, lng, DEMO.admin.email);
+        await openSignIn(page, lng, company.admin.email);
         await page.getByRole('button', { name: text.usePassword }).click();
-        await page.getByLabel(text.password, { exact: true }).fill(DEMO.admin.password);
+        await page.getByLabel(text.password, { exact: true }).fill(company.admin.password);
         await page.getByRole('button', { name: text.signIn, exact: true }).click();
         await expect(page.getByRole('navigation', { name: text.nav })).toBeVisible({ timeout: 30_000 });
       } finally {
@@ -145,6 +149,24 @@ for (const lng of ['en-US', 'tr'] as const) {
     });
   });
 }
+
+test.describe('tr', () => {
+  test.use({ locale: 'tr' });
+
+  test('the Sign-in settings name the roles of the group mapping in the interface language', async ({
+    page,
+  }) => {
+    await signIn(page, { email: company.admin.email, password: company.admin.password }, 'tr');
+    await page.goto('/company-settings?tab=sign-in');
+    const mappedRoles = page.getByLabel('Rol', { exact: true });
+    await expect(mappedRoles).toHaveCount(2);
+    await expect(mappedRoles.first().locator('option:checked')).toHaveText('Yönetici');
+    await expect(mappedRoles.nth(1).locator('option:checked')).toHaveText('Kullanıcı');
+    await expect(
+      page.getByLabel('Hiçbir grup eşleşmediğinde rol', { exact: true }).locator('option:checked'),
+    ).toHaveText('Kısıtlı Kullanıcı');
+  });
+});
 
 test('Logout of an SSO session signs out at the identity provider too', async ({ page }) => {
   await openSignIn(page, 'en-US', PEOPLE['en-US'].email);

@@ -280,6 +280,34 @@ describe('one agent at a time', () => {
     expect(rows[1]).toMatchObject({ agentId: english, language: 'tr', languageMatched: false });
   });
 
+  it('never offers two calls at once to one agent while customers join together', async () => {
+    await oneAtATime(30);
+    const ids = await makeAgents('together', [[], [], []]);
+    const agents = await Promise.all(ids.map((id) => onlineAgent(id)));
+    const heard = agents.map((a) => collect(a));
+    const watcher = await supervisor();
+    const announced = new Map<number, number | null>();
+    watcher.on('call.offer', (c) => announced.set(c.call_id, c.offer?.agent_id ?? null));
+    const joined = await Promise.all(
+      [7, 8, 9, 10, 11, 12, 13, 14].map((profile) => waitingCustomer(profile)),
+    );
+    // Every call is announced to the agents: three offered, one to each agent, the rest waiting for one.
+    await expect
+      .poll(() => joined.every(({ call }) => announced.has(call.id)), { timeout: 15_000 })
+      .toBe(true);
+    await expect.poll(() => heard.flat().length, { timeout: 15_000 }).toBe(3);
+    expect(heard.map((h) => h.length)).toEqual([1, 1, 1]);
+    const offered = [...announced.values()].filter((agent) => agent !== null);
+    expect(offered.sort()).toEqual([...ids].sort());
+    const rows = await Promise.all(joined.map(({ call }) => offersOf(call.id)));
+    expect(
+      rows
+        .flat()
+        .map((r) => r.agentId)
+        .sort(),
+    ).toEqual([...ids].sort());
+  });
+
   it('passes the offer on when the offered agent goes away, and offers it to an agent who comes', async () => {
     await oneAtATime(30);
     const [first, later] = await makeAgents('away', [[], []]);

@@ -4,6 +4,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallQuality } from '#contract/callQuality';
 import type { CallWatcher, WatchGrant, Whisper } from '#contract/callWatch';
 import { auditLog, videoCallWatches } from '../../server/db/schema';
 import { callFacts, callJson } from '../../server/domain/evidencePackage';
@@ -149,6 +150,83 @@ describe('watching a live call', () => {
     expect(json.whispers.map((x) => x.text)).toEqual(['Ask for the back of the ID again']);
     watcher.socket.disconnect();
     agent.socket.disconnect();
+  });
+
+  it('pushes the steps and the quality of a watched call to its watchers alone', async () => {
+    const agent = await w.staff(ids.agent);
+    const agentsOther = await w.staff(ids.agent);
+    const { callId, customer } = await w.liveCall(agent, 14);
+    const watcher = await w.staff(ids.admin);
+    // The same supervisor's socket that did not join the channel hears nothing: it is the channel, not the user.
+    const watchersOther = await w.staff(ids.admin);
+    try {
+      expect((await call('POST', `/videocall/${callId}/watch`, tokens.admin)).statusCode).toBe(201);
+      expect(await watcher.socket.emitWithAck('watch.join', { call_id: callId })).toMatchObject({ ok: true });
+
+      // A step the agent records reaches the watcher at once, without what the customer typed.
+      const step = await call('POST', `/videocall/${callId}/steps`, tokens.agent, {
+        kind: 'id_front',
+        result: 'failed',
+        details: { typed_serial: 'A1234567' },
+        offset_ms: 1200,
+      });
+      expect(step.statusCode, step.body).toBe(201);
+      const recorded = step.json() as { id: number; created_at: string };
+      await expect
+        .poll(() => heardOf(watcher.heard, 'watch.step'))
+        .toEqual([
+          {
+            call_id: callId,
+            step: {
+              id: recorded.id,
+              kind: 'id_front',
+              result: 'failed',
+              offset_ms: 1200,
+              created_at: recorded.created_at,
+            },
+          },
+        ]);
+
+      // A quality reading of either side: the watcher gets both sides' summaries so far.
+      const sample = { width: 640, height: 480, fps: 30, loss_pct: 0, kbps: 900, audio_level: 0.2 };
+      expect(
+        (await call('POST', `/videocall/${callId}/quality`, tokens.agent, { samples: [sample] })).statusCode,
+      ).toBe(204);
+      await expect
+        .poll(() => heardOf(watcher.heard, 'watch.quality').at(-1))
+        .toMatchObject({ call_id: callId, agent: { count: 1 }, customer: null });
+      const fromCustomer = await w.t.app.inject({
+        method: 'POST',
+        url: `/api/v2/videocall/${callId}/quality/customer`,
+        headers: bearer(customer.token),
+        payload: { samples: [{ ...sample, height: 240, fps: 8 }] },
+      });
+      expect(fromCustomer.statusCode, fromCustomer.body).toBe(204);
+      await expect
+        .poll(() => heardOf(watcher.heard, 'watch.quality').at(-1))
+        .toMatchObject({ call_id: callId, customer: { count: 1 } });
+      // The same summaries as the call's quality reads.
+      const read = (await call('GET', `/videocall/${callId}/quality`, tokens.admin)).json() as CallQuality;
+      expect(heardOf(watcher.heard, 'watch.quality').at(-1)).toEqual({
+        call_id: callId,
+        agent: read.agent,
+        customer: read.customer,
+      });
+
+      // Nobody else heard either: not the agent's sockets, not the customer, not the supervisor's other tab. A
+      // whisper, sent last to every watcher and the agent, shows each socket has heard all it will.
+      expect(
+        (await call('POST', `/videocall/${callId}/whispers`, tokens.admin, { text: 'fence' })).statusCode,
+      ).toBe(201);
+      for (const socket of [agent, agentsOther, watcher])
+        await expect.poll(() => heardOf(socket.heard, 'call.whisper')).toHaveLength(1);
+      for (const other of [agent.heard, agentsOther.heard, customer.heard, watchersOther.heard])
+        expect(other.filter((h) => h.event === 'watch.step' || h.event === 'watch.quality')).toEqual([]);
+    } finally {
+      // Hung up whatever happened: the agent in a call would be refused the next tests' calls.
+      await agent.socket.emitWithAck('call.hangup', { call_id: callId });
+      for (const socket of [agent, agentsOther, watcher, watchersOther]) socket.socket.disconnect();
+    }
   });
 
   it('stops on request, and ends when no socket of the watcher comes back', async () => {

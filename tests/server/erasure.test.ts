@@ -16,10 +16,15 @@ import {
   documentPages,
   documents,
   documentTypes,
+  reviewCaseEvents,
+  reviewCases,
+  reviewPendingDecisions,
   transactions,
   videoCalls,
+  videoCallWhispers,
   webhookMessages,
 } from '../../server/db/schema';
+import { recordAudit } from '../../server/domain/audit';
 import { rowsOf } from '../../server/domain/callReport';
 import { runDueErasures } from '../../server/domain/erasure';
 import { uploadDocument, uploadRecording } from './evidenceUploads';
@@ -56,7 +61,7 @@ beforeAll(async () => {
   retentionDays = (
     await get<{ evidence_retention_days: number }>(t.app, '/api/v2/evidence/retention', tokens.admin)
   ).body.evidence_retention_days;
-});
+}, 180_000);
 afterAll(async () => {
   await t?.close();
 });
@@ -68,7 +73,8 @@ const erase = (profile: number, token = tokens.admin) =>
 
 /**
  * A person with everything: contact details (edited, so the audit log holds old values), a note, a transaction, a
- * document uploaded now and one uploaded past the retention, a call now (recording and screenshot) and a call
+ * review case escalated with a note and a decision waiting for a second reviewer with notes, a document uploaded
+ * now and one uploaded past the retention, a call now (recording, screenshot, a supervisor's whisper) and a call
  * that ended past the retention (recording).
  */
 async function person() {
@@ -94,6 +100,7 @@ async function person() {
     counterparty: `${MARK} Counterparty`,
     status: 'completed',
   });
+  await reviewNotes(id);
   const [type] = await t.app.ctx.db.select().from(documentTypes).limit(1);
   const recentDoc = await uploadDocument(t.app, tokens.agent, {
     profile: id,
@@ -115,6 +122,7 @@ async function person() {
       callEndTime: new Date(),
     })
     .where(eq(videoCalls.id, recent));
+  await whisper(recent, `${MARK} looks away from the camera`);
   const old = (await talkingCall(t.app, agent, id)).callId;
   await uploadRecording(t.app, tokens.agent, old, RECORDING);
   await t.app.ctx.db
@@ -122,6 +130,53 @@ async function person() {
     .set({ callStartTime: new Date(past.getTime() - 60_000), callEndTime: past })
     .where(eq(videoCalls.id, old));
   return { id, recentDoc, oldDoc, recent, old };
+}
+
+/** The reviewers' notes on the person's case: an escalation's, and a four-eyes decision's and its checker's. */
+async function reviewNotes(profile: number) {
+  const status = await send('PATCH', `/profile/${profile}/status`, { status: 'Pending Review' });
+  expect(status.statusCode, status.body).toBe(200);
+  const [row] = await t.app.ctx.db.select().from(reviewCases).where(eq(reviewCases.profileId, profile));
+  if (!row) throw new Error('no review case opened');
+  const url = `/review/cases/${row.id}`;
+  expect((await send('POST', `${url}/assign`, {}, tokens.agent)).statusCode).toBe(200);
+  const escalated = await send(
+    'POST',
+    `${url}/decision`,
+    {
+      decision: 'escalate',
+      reason_code: 'possible_fraud',
+      note: `${MARK} shares a device with another profile`,
+    },
+    tokens.agent,
+  );
+  expect(escalated.statusCode, escalated.body).toBe(200);
+  await t.app.ctx.db.insert(reviewPendingDecisions).values({
+    caseId: row.id,
+    companyId: 1,
+    makerId: agent,
+    decision: 'reject',
+    note: `${MARK} used a forged passport`,
+    outcome: 'returned',
+    resolveNote: `${MARK}'s passport looks genuine`,
+    resolvedAt: new Date(),
+  });
+}
+
+/** A supervisor's whisper on the call, stored and audited as the watch stores it. */
+async function whisper(callId: number, text: string) {
+  const [row] = await t.app.ctx.db
+    .insert(videoCallWhispers)
+    .values({ callId, authorId: agent, authorName: 'Supervisor', text })
+    .returning();
+  await recordAudit(t.app.ctx.db, {
+    companyId: 1,
+    actorId: agent,
+    object: 'videocall',
+    objectId: callId,
+    action: 'call_whisper_sent',
+    after: { whisper: row?.id, text },
+  });
 }
 
 /** Every stored key under the storage folder. */
@@ -220,6 +275,19 @@ describe('erasing a person', () => {
     expect(storedKeys()).not.toContain(oldDocPage?.key);
     expect(storedKeys()).toContain(recentCall?.recordingKey);
     expect((await erase(p.id)).statusCode).toBe(409);
+    // The reviewers' notes went with the profile's notes; the whisper stays with the kept call until its day.
+    const foundNow = await foundInDatabase(MARK);
+    expect(foundNow.filter((column) => column.startsWith('review_'))).toEqual([]);
+    expect(foundNow).toContain('video_call_whispers.text');
+    const [caseNow] = await t.app.ctx.db.select().from(reviewCases).where(eq(reviewCases.profileId, p.id));
+    expect(caseNow?.state).toBe('escalated');
+    const steps = await t.app.ctx.db
+      .select({ data: reviewCaseEvents.data })
+      .from(reviewCaseEvents)
+      .where(and(eq(reviewCaseEvents.caseId, caseNow?.id ?? 0), eq(reviewCaseEvents.kind, 'escalated')));
+    expect(steps.map((step) => step.data)).toEqual([
+      expect.objectContaining({ reason_code: 'possible_fraud', note: '[erased]' }),
+    ]);
 
     // Not yet due: the job keeps it.
     expect(await runDueErasures(t.app.ctx.db, t.app.ctx.storage)).toBe(0);
@@ -250,10 +318,17 @@ describe('erasing a person', () => {
     expect(JSON.stringify((await get(t.app, `/api/v2/profile/${p.id}`, tokens.admin)).body)).not.toContain(
       MARK,
     );
+    // The name, the e-mail, the notes, the reviewers' notes and the whisper all carry the mark (found in any case).
     expect(await foundInDatabase(MARK)).toEqual([]);
+    const whispers = await t.app.ctx.db
+      .select({ text: videoCallWhispers.text, author: videoCallWhispers.authorName })
+      .from(videoCallWhispers)
+      .where(eq(videoCallWhispers.callId, p.recent));
+    expect(whispers).toEqual([{ text: '[erased]', author: 'Supervisor' }]);
     const removed = keysBefore.filter((key) => !storedKeys().includes(key));
     expect(storedKeys()).not.toContain(recentCall?.recordingKey);
     expect(removed.length).toBeGreaterThanOrEqual(5);
     expect(await statistics()).toEqual(before);
-  });
+    // Three searches of every text column of the database: room for a loaded machine.
+  }, 180_000);
 });

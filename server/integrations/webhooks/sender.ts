@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { FORBIDDEN_TARGET, guardedLookup, isForbiddenAddress } from './ssrf';
 
@@ -14,6 +14,15 @@ export interface SendResult {
 }
 
 export const RESPONSE_EXCERPT = 2_000;
+
+/**
+ * Connections to receivers stay open between deliveries (keep-alive): a burst to one endpoint reuses a few
+ * sockets instead of opening (and, over TLS, shaking hands on) one per delivery.
+ */
+const agents = {
+  'http:': new HttpAgent({ keepAlive: true, keepAliveMsecs: 1_000, maxSockets: 64 }),
+  'https:': new HttpsAgent({ keepAlive: true, keepAliveMsecs: 1_000, maxSockets: 64 }),
+};
 const MAX_READ = 64 * 1024;
 
 /**
@@ -53,6 +62,7 @@ export function sendWebhook(
       target,
       {
         method: 'POST',
+        agent: target.protocol === 'https:' ? agents['https:'] : agents['http:'],
         headers: {
           ...headers,
           'content-type': 'application/json',

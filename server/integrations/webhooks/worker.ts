@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, lte, notInArray, sql } from 'drizzle-orm';
 import type { SecretBox } from '../../auth/secrets';
 import type { WebhookConfig } from '../../config';
+import type { Changes } from '../../db/changes';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import {
   users,
@@ -50,7 +51,39 @@ interface Deps {
   /** The studio's address, for the link in the e-mail to Admins. */
   studioUrl: string;
   onError: (error: unknown) => void;
+  /**
+   * The database telling, at commit, that messages were queued (any process's): the worker wakes on it
+   * instead of waiting for its next look. Without it, only kicks and the poll interval wake it.
+   */
+  queued?: Changes | undefined;
 }
+
+/** A claimed delivery with what its attempt sends. */
+interface Claimed {
+  delivery: typeof webhookDeliveries.$inferSelect;
+  message: typeof webhookMessages.$inferSelect;
+  endpoint: typeof webhookEndpoints.$inferSelect;
+}
+
+/** What one attempt writes: its log line, its delivery's new state, and (active endpoints) its health. */
+interface Outcome {
+  log: typeof webhookLogs.$inferInsert;
+  deliveryId: number;
+  status: 'succeeded' | 'pending' | 'failed';
+  attempts: number;
+  nextAt: Date | null;
+  endpointId: number;
+  /** The attempt's success for the endpoint's failing streak; null when the endpoint is disabled. */
+  health: boolean | null;
+}
+
+/** Deliveries with the message and endpoint an attempt sends. */
+const withParts = (db: DbOrTx) =>
+  db
+    .select({ delivery: webhookDeliveries, message: webhookMessages, endpoint: webhookEndpoints })
+    .from(webhookDeliveries)
+    .innerJoin(webhookMessages, eq(webhookMessages.id, webhookDeliveries.messageId))
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId));
 
 /** Attempts in flight in one process, and at most this many to one endpoint (a slow one cannot starve others). */
 const MAX_IN_FLIGHT = 32;
@@ -64,6 +97,15 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
   /** Attempts in flight: delivery id → endpoint id, and their promises (stop waits for them). */
   const inFlight = new Map<number, number>();
   const attempts = createAttempts(deps.onError, () => loop.kick());
+
+  /** Messages were queued since the last fan-out (or it left some behind). */
+  let fanOutDue = true;
+  let fannedOutAt = 0;
+  /** Messages were queued: fan them out and deliver now. */
+  const queuedNow = () => {
+    fanOutDue = true;
+    loop.kick();
+  };
 
   const loop = createPollLoop({
     pass: pump,
@@ -84,121 +126,141 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
 
   /** Fans out new messages, then fills the free slots with due deliveries; true when no slot is left. */
   async function pump(): Promise<boolean> {
-    await fanOut();
+    // Fan-out only when messages were queued (told at their commit) or, in case a notification was lost, once a
+    // poll interval: the passes that refill slots as attempts end cost one claim, not a look at the outbox too.
+    const fanning = fanOutDue || Date.now() - fannedOutAt >= config.pollMs;
+    fanOutDue = false;
     const free = MAX_IN_FLIGHT - inFlight.size;
-    if (free <= 0) return true;
     const perEndpoint = new Map<number, number>();
     for (const endpointId of inFlight.values())
       perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
     const saturated = [...perEndpoint].filter(([, n]) => n >= PER_ENDPOINT).map(([id]) => id);
-    const claimed = await claim(free, saturated);
-    for (const { id, endpointId } of claimed) {
-      inFlight.set(id, endpointId);
+    let claimed: Claimed[];
+    try {
+      // One transaction for both: the new messages' deliveries are claimable in the same pass.
+      claimed = await db.transaction(async (tx) => {
+        if (fanning) {
+          fannedOutAt = Date.now();
+          // A full batch leaves more behind: the next pass fans out again.
+          if (await fanOut(tx)) fanOutDue = true;
+        }
+        return free > 0 ? claim(tx, free, saturated) : [];
+      });
+    } catch (error) {
+      if (fanning) fanOutDue = true;
+      throw error;
+    }
+    if (free <= 0) return true;
+    for (const row of claimed) {
+      const id = row.delivery.id;
+      inFlight.set(id, row.delivery.endpointId);
       attempts.start(
-        () => attempt(id, false),
+        () => attempt(row, false),
         () => inFlight.delete(id),
       );
     }
     return claimed.length >= free;
   }
 
-  /** New messages become deliveries, one per active endpoint subscribed to the type (empty: every type). */
-  async function fanOut(): Promise<void> {
-    await db.transaction(async (tx) => {
-      const messages = await tx
-        .select()
-        .from(webhookMessages)
-        .where(eq(webhookMessages.fannedOut, false))
-        .orderBy(asc(webhookMessages.id))
-        .limit(FAN_OUT_BATCH)
-        .for('update', { skipLocked: true });
-      if (messages.length === 0) return;
-      const companies = [...new Set(messages.map((m) => m.companyId))];
-      const endpoints = await tx
-        .select()
-        .from(webhookEndpoints)
-        .where(and(inArray(webhookEndpoints.companyId, companies), eq(webhookEndpoints.isActive, true)));
-      const deliveries: (typeof webhookDeliveries.$inferInsert)[] = [];
-      const triggered = new Map<string, { companyId: number; event: string; at: Date }>();
-      for (const m of messages) {
-        if (m.endpointId !== null) continue; // a test message: its delivery exists already
-        triggered.set(`${m.companyId} ${m.eventType}`, {
+  /**
+   * New messages become deliveries, one per active endpoint subscribed to the type (empty: every type); true
+   * when the batch was full (more may be waiting).
+   */
+  async function fanOut(tx: Tx): Promise<boolean> {
+    const messages = await tx
+      .select()
+      .from(webhookMessages)
+      .where(eq(webhookMessages.fannedOut, false))
+      .orderBy(asc(webhookMessages.id))
+      .limit(FAN_OUT_BATCH)
+      .for('update', { skipLocked: true });
+    if (messages.length === 0) return false;
+    const companies = [...new Set(messages.map((m) => m.companyId))];
+    const endpoints = await tx
+      .select()
+      .from(webhookEndpoints)
+      .where(and(inArray(webhookEndpoints.companyId, companies), eq(webhookEndpoints.isActive, true)));
+    const deliveries: (typeof webhookDeliveries.$inferInsert)[] = [];
+    const triggered = new Map<string, { companyId: number; event: string; at: Date }>();
+    for (const m of messages) {
+      if (m.endpointId !== null) continue; // a test message: its delivery exists already
+      triggered.set(`${m.companyId} ${m.eventType}`, {
+        companyId: m.companyId,
+        event: m.eventType,
+        at: m.createdAt,
+      });
+      for (const e of endpoints) {
+        if (e.companyId !== m.companyId) continue;
+        if (e.enabledEvents.length > 0 && !e.enabledEvents.includes(m.eventType)) continue;
+        deliveries.push({
+          messageId: m.id,
+          endpointId: e.id,
           companyId: m.companyId,
-          event: m.eventType,
-          at: m.createdAt,
+          nextAttemptAt: m.createdAt,
         });
-        for (const e of endpoints) {
-          if (e.companyId !== m.companyId) continue;
-          if (e.enabledEvents.length > 0 && !e.enabledEvents.includes(m.eventType)) continue;
-          deliveries.push({
-            messageId: m.id,
-            endpointId: e.id,
-            companyId: m.companyId,
-            nextAttemptAt: m.createdAt,
-          });
-        }
       }
-      if (deliveries.length > 0) await tx.insert(webhookDeliveries).values(deliveries);
-      for (const t of triggered.values()) {
-        await tx
-          .insert(webhookEventToggles)
-          .values({ companyId: t.companyId, event: t.event, enabled: true, lastTriggeredAt: t.at })
-          .onConflictDoUpdate({
-            target: [webhookEventToggles.companyId, webhookEventToggles.event],
-            set: {
-              lastTriggeredAt: sql`greatest(${webhookEventToggles.lastTriggeredAt}, excluded.last_triggered_at)`,
-            },
-          });
-      }
+    }
+    if (deliveries.length > 0) await tx.insert(webhookDeliveries).values(deliveries);
+    for (const t of triggered.values()) {
       await tx
-        .update(webhookMessages)
-        .set({ fannedOut: true })
-        .where(
-          inArray(
-            webhookMessages.id,
-            messages.map((m) => m.id),
-          ),
-        );
-    });
+        .insert(webhookEventToggles)
+        .values({ companyId: t.companyId, event: t.event, enabled: true, lastTriggeredAt: t.at })
+        .onConflictDoUpdate({
+          target: [webhookEventToggles.companyId, webhookEventToggles.event],
+          set: {
+            lastTriggeredAt: sql`greatest(${webhookEventToggles.lastTriggeredAt}, excluded.last_triggered_at)`,
+          },
+        });
+    }
+    await tx
+      .update(webhookMessages)
+      .set({ fannedOut: true })
+      .where(
+        inArray(
+          webhookMessages.id,
+          messages.map((m) => m.id),
+        ),
+      );
+    return messages.length >= FAN_OUT_BATCH;
   }
 
-  /** Takes up to `limit` due deliveries: their next attempt moves a lease ahead, so no other worker takes them. */
-  async function claim(
-    limit: number,
-    skipEndpoints: number[],
-  ): Promise<{ id: number; endpointId: number }[]> {
-    return db.transaction(async (tx) => {
-      const due = await tx
-        .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId })
-        .from(webhookDeliveries)
-        .where(
-          and(
-            eq(webhookDeliveries.status, 'pending'),
-            lte(webhookDeliveries.nextAttemptAt, new Date()),
-            skipEndpoints.length > 0 ? notInArray(webhookDeliveries.endpointId, skipEndpoints) : undefined,
-          ),
-        )
-        .orderBy(asc(webhookDeliveries.nextAttemptAt))
-        .limit(limit)
-        .for('update', { skipLocked: true });
-      if (due.length === 0) return [];
-      const ids = due.map((d) => d.id);
-      await tx
-        .update(webhookDeliveries)
-        .set({ nextAttemptAt: new Date(Date.now() + leaseMs) })
-        .where(inArray(webhookDeliveries.id, ids));
-      return due;
-    });
+  /**
+   * Takes up to `limit` due deliveries, with their message and endpoint: their next attempt moves a lease ahead,
+   * so no other worker takes them. One read and one write for the whole batch, not one read per attempt.
+   */
+  async function claim(tx: Tx, limit: number, skipEndpoints: number[]): Promise<Claimed[]> {
+    const due = await withParts(tx)
+      .where(
+        and(
+          eq(webhookDeliveries.status, 'pending'),
+          lte(webhookDeliveries.nextAttemptAt, new Date()),
+          skipEndpoints.length > 0 ? notInArray(webhookDeliveries.endpointId, skipEndpoints) : undefined,
+        ),
+      )
+      .orderBy(asc(webhookDeliveries.nextAttemptAt))
+      .limit(limit)
+      .for('update', { of: webhookDeliveries, skipLocked: true });
+    if (due.length === 0) return [];
+    await tx
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: new Date(Date.now() + leaseMs) })
+      .where(
+        inArray(
+          webhookDeliveries.id,
+          due.map((d) => d.delivery.id),
+        ),
+      );
+    return due;
   }
 
-  async function attempt(deliveryId: number, final: boolean): Promise<AttemptOutcome> {
-    const [row] = await db
-      .select({ delivery: webhookDeliveries, message: webhookMessages, endpoint: webhookEndpoints })
-      .from(webhookDeliveries)
-      .innerJoin(webhookMessages, eq(webhookMessages.id, webhookDeliveries.messageId))
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .where(eq(webhookDeliveries.id, deliveryId));
+  /** A delivery with its message and endpoint, as read when it is claimed (or sent now). */
+  async function loadDelivery(deliveryId: number): Promise<Claimed> {
+    const [row] = await withParts(db).where(eq(webhookDeliveries.id, deliveryId));
     if (!row) throw new Error(`delivery ${deliveryId} vanished`);
+    return row;
+  }
+
+  async function attempt(row: Claimed, final: boolean): Promise<AttemptOutcome> {
     const { delivery, message, endpoint } = row;
     const attemptNo = delivery.attempts + 1;
     const now = Date.now();
@@ -227,8 +289,8 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
         : nextRetryDelayMs(config.retrySchedule, attemptNo, retryAfter);
     const nextAt = delay === null ? null : new Date(Date.now() + delay);
     const status = success ? 'succeeded' : nextAt ? 'pending' : 'failed';
-    const disabledNow = await record(async (tx) => {
-      await tx.insert(webhookLogs).values({
+    const disabledNow = await record({
+      log: {
         companyId: delivery.companyId,
         endpointId: endpoint.id,
         deliveryId: delivery.id,
@@ -244,13 +306,13 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
         attempt: attemptNo,
         durationMs: result.durationMs,
         nextRetryAt: nextAt,
-      });
-      await tx
-        .update(webhookDeliveries)
-        .set({ status, attempts: attemptNo, nextAttemptAt: nextAt ?? new Date(), updatedAt: new Date() })
-        .where(eq(webhookDeliveries.id, delivery.id));
-      if (!endpoint.isActive) return false;
-      return recordHealth(tx, endpoint.id, success);
+      },
+      deliveryId: delivery.id,
+      status,
+      attempts: attemptNo,
+      nextAt,
+      endpointId: endpoint.id,
+      health: endpoint.isActive ? success : null,
     });
     if (disabledNow) await tellAdmins(delivery.companyId, endpoint.url).catch(deps.onError);
     return { result, msgId: message.msgId };
@@ -258,15 +320,16 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
 
   /**
    * Group commit: outcomes that finish while a write is running are written together in the next
-   * transaction (one commit for many attempts). An outcome not yet written when the process dies leaves its
-   * delivery pending, so it is attempted again after the lease: at least once, never lost.
+   * transaction, a few statements for the whole batch (one insert of the logs, one update per kind of outcome),
+   * so the database's work per delivery stays well under one statement. An outcome not yet written when the
+   * process dies leaves its delivery pending, so it is attempted again after the lease: at least once, never lost.
    */
-  type Write = { run: (tx: Tx) => Promise<boolean>; done: (v: boolean) => void; fail: (e: unknown) => void };
+  type Write = { outcome: Outcome; done: (v: boolean) => void; fail: (e: unknown) => void };
   let writes: Write[] = [];
   let writing: Promise<void> | undefined;
-  function record(run: Write['run']): Promise<boolean> {
+  function record(outcome: Outcome): Promise<boolean> {
     return new Promise<boolean>((done, fail) => {
-      writes.push({ run, done, fail });
+      writes.push({ outcome, done, fail });
       if (!writing) writing = flush();
     });
   }
@@ -275,14 +338,13 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
       const batch = writes;
       writes = [];
       try {
-        const results = await db.transaction(async (tx) => {
-          const out: boolean[] = [];
-          for (const w of batch) out.push(await w.run(tx));
-          return out;
-        });
-        batch.forEach((w, i) => {
-          w.done(results[i] ?? false);
-        });
+        const disabled = await db.transaction((tx) =>
+          writeOutcomes(
+            tx,
+            batch.map((w) => w.outcome),
+          ),
+        );
+        for (const w of batch) w.done(disabled.has(w.outcome.deliveryId));
       } catch (error) {
         for (const w of batch) w.fail(error);
       }
@@ -290,13 +352,56 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
     writing = undefined;
   }
 
+  /** Writes a batch of outcomes; answers the deliveries whose failure disabled their endpoint just now. */
+  async function writeOutcomes(tx: Tx, outcomes: Outcome[]): Promise<Set<number>> {
+    await tx.insert(webhookLogs).values(outcomes.map((o) => o.log));
+    // Final outcomes (succeeded, failed) of the same attempt number are one update; retries carry their own time.
+    const now = new Date();
+    const finals = new Map<string, number[]>();
+    for (const o of outcomes) {
+      if (o.nextAt !== null) {
+        await tx
+          .update(webhookDeliveries)
+          .set({ status: o.status, attempts: o.attempts, nextAttemptAt: o.nextAt, updatedAt: now })
+          .where(eq(webhookDeliveries.id, o.deliveryId));
+        continue;
+      }
+      const key = `${o.status} ${o.attempts}`;
+      finals.set(key, [...(finals.get(key) ?? []), o.deliveryId]);
+    }
+    for (const [key, ids] of finals) {
+      const [status, attempts] = key.split(' ');
+      await tx
+        .update(webhookDeliveries)
+        .set({ status, attempts: Number(attempts), nextAttemptAt: now, updatedAt: now })
+        .where(inArray(webhookDeliveries.id, ids));
+    }
+    // An endpoint whose every outcome here succeeded is cleared in one statement; one with a failure among them
+    // is written outcome by outcome, in order, as its failing streak depends on it.
+    const failing = new Set(outcomes.filter((o) => o.health === false).map((o) => o.endpointId));
+    const healthy = new Set(
+      outcomes.filter((o) => o.health === true && !failing.has(o.endpointId)).map((o) => o.endpointId),
+    );
+    if (healthy.size > 0) await clearFailing(tx, [...healthy]);
+    const disabled = new Set<number>();
+    for (const o of outcomes) {
+      if (o.health === null || !failing.has(o.endpointId)) continue;
+      if (await recordHealth(tx, o.endpointId, o.health)) disabled.add(o.deliveryId);
+    }
+    return disabled;
+  }
+
+  async function clearFailing(tx: DbOrTx, endpointIds: number[]): Promise<void> {
+    await tx
+      .update(webhookEndpoints)
+      .set({ failingSince: null })
+      .where(and(inArray(webhookEndpoints.id, endpointIds), isNotNull(webhookEndpoints.failingSince)));
+  }
+
   /** A success clears the failing streak; a failure starts it, and disables the endpoint once it is too long. */
   async function recordHealth(tx: DbOrTx, endpointId: number, success: boolean): Promise<boolean> {
     if (success) {
-      await tx
-        .update(webhookEndpoints)
-        .set({ failingSince: null })
-        .where(and(eq(webhookEndpoints.id, endpointId), isNotNull(webhookEndpoints.failingSince)));
+      await clearFailing(tx, [endpointId]);
       return false;
     }
     const [row] = await tx
@@ -334,14 +439,30 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
     }
   }
 
+  /** Stops listening for queued messages (set while the worker runs). */
+  let unlisten: Promise<() => Promise<void>> | undefined;
+
   return {
-    start: loop.start,
+    start() {
+      loop.start();
+      if (deps.queued && !unlisten) {
+        // While the notifications may go untold (blind), the poll interval still finds the work.
+        unlisten = deps.queued.listen(queuedNow);
+        unlisten.catch(deps.onError);
+      }
+    },
     async stop() {
+      const listening = unlisten;
+      unlisten = undefined;
+      if (listening) await (await listening.catch(() => async () => undefined))();
       await loop.stop();
       await attempts.settled();
     },
-    kick: loop.kick,
-    runOnce: () => attempts.runOnce(pump),
-    attemptNow: (deliveryId) => attempt(deliveryId, true),
+    kick: queuedNow,
+    runOnce: () => {
+      fanOutDue = true;
+      return attempts.runOnce(pump);
+    },
+    attemptNow: async (deliveryId) => attempt(await loadDelivery(deliveryId), true),
   };
 }

@@ -6,13 +6,12 @@ import {
   callsSince,
   getCallRouting,
   onlineAgents,
-  recordOffer,
+  recordOffers,
 } from '../../domain/callRouting';
 import { fullName } from '../../domain/format';
 import { agentsRoom, userRoom } from '../rooms';
-import { chooseAgent, eligibleThisRound, type RandomSource } from './chooseAgent';
+import { chooseAgent, eligibleThisRound, type RandomSource, type RoutingChoice } from './chooseAgent';
 import type { DeskContext } from './context';
-import { agentName } from './persistence';
 
 export const OFFERED_TO_ANOTHER = 'This call is offered to another agent';
 
@@ -65,6 +64,8 @@ export function createCallRouter(
   /** Each company's routed calls, oldest first (kept in order as calls come and go, never sorted again). */
   const lines = new Map<number, Routed[]>();
   const chains = new Map<number, Promise<void>>();
+  /** Each company's pass that has not started yet: later requests join it. */
+  const pending = new Map<number, Promise<void>>();
 
   /** Where a call goes in its company's line: after every older call (by created_at, then id). */
   function placeOf(line: readonly Routed[], call: QueuedCall): number {
@@ -88,6 +89,22 @@ export function createCallRouter(
     void next.then(() => {
       if (chains.get(companyId) === next) chains.delete(companyId);
     });
+    return next;
+  }
+
+  /**
+   * Looks at the company's offers again, after the pass under way. Requests that come while a pass waits to
+   * start share it: that pass sees every call and agent that came meanwhile, so a burst of a hundred joins costs
+   * two passes, not a hundred one after the other (each join's ring waiting for all the passes before it).
+   */
+  function settleNow(companyId: number): Promise<void> {
+    const waiting = pending.get(companyId);
+    if (waiting) return waiting;
+    const next = serial(companyId, () => {
+      pending.delete(companyId);
+      return reoffer(companyId);
+    });
+    pending.set(companyId, next);
     return next;
   }
 
@@ -126,6 +143,7 @@ export function createCallRouter(
     const live = (e: Routed) => e.offer !== null && e.offer.until > now && freeIds.has(e.offer.agent_id);
     const holding = new Set(line.filter(live).map((e) => e.offer?.agent_id as number));
     const open = free.filter((a) => !holding.has(a.id));
+    const names = new Map(free.map((a) => [a.id, a]));
     const calls = await callsSince(
       ctx.db,
       open.map((a) => a.id),
@@ -133,7 +151,9 @@ export function createCallRouter(
     );
     /** Free agents not holding an offer yet. */
     let left = open.length;
-    // A copy: the awaits below let calls join or leave the line meanwhile.
+    /** The offers of this pass: recorded in one statement, then rung. */
+    const made: { entry: Routed; choice: RoutingChoice }[] = [];
+    // A copy: calls may join or leave the line meanwhile.
     for (const entry of [...line]) {
       if (!routed.has(entry.call.call_id) || live(entry)) continue;
       const previous = entry.offer;
@@ -158,14 +178,18 @@ export function createCallRouter(
       left -= 1;
       entry.hadIt.add(choice.agentId);
       const until = Date.now() + entry.offerSeconds * 1000;
-      const name = await agentName(ctx.db, choice.agentId);
+      const name = names.get(choice.agentId);
       entry.offer = {
         agent_id: choice.agentId,
         agent_name: fullName(name?.first ?? '', name?.last ?? ''),
         expires_at: new Date(until).toISOString(),
         until,
       };
-      await recordOffer(ctx.db, {
+      made.push({ entry, choice });
+    }
+    await recordOffers(
+      ctx.db,
+      made.map(({ entry, choice }) => ({
         companyId,
         callId: entry.call.call_id,
         agentId: choice.agentId,
@@ -173,15 +197,20 @@ export function createCallRouter(
         languageMatched: choice.languageMatched,
         candidates: choice.candidates,
         fewestCalls: choice.fewestCalls,
-        expiresAt: new Date(until),
-      });
+        expiresAt: new Date(entry.offer?.until ?? now),
+      })),
+    );
+    for (const { entry, choice } of made) {
+      const offer = entry.offer;
+      // Answered or gone while the offers were recorded: `done` has looked at the line again.
+      if (!routed.has(entry.call.call_id) || offer?.agent_id !== choice.agentId) continue;
       const call = withOffer(entry);
       entry.announced = true;
       ctx.hub().to(agentsRoom(companyId)).emit('call.offer', call);
       ctx.hub().to(userRoom(choice.agentId)).emit('call.incoming', call);
       entry.timer = setTimeout(() => {
-        if (!ctx.isClosed()) void serial(companyId, () => reoffer(companyId));
-      }, until - Date.now());
+        if (!ctx.isClosed()) void settleNow(companyId);
+      }, offer.until - Date.now());
     }
   }
 
@@ -209,7 +238,7 @@ export function createCallRouter(
           lines.set(companyId, line);
         }
       }
-      await serial(companyId, () => reoffer(companyId));
+      await settleNow(companyId);
       return true;
     },
 
@@ -235,13 +264,13 @@ export function createCallRouter(
       if (at >= 0) line.splice(at, 1);
       if (line.length === 0) lines.delete(entry.companyId);
       // The agent it was offered to may take another waiting call now.
-      if (entry.offer) void serial(entry.companyId, () => reoffer(entry.companyId));
+      if (entry.offer) void settleNow(entry.companyId);
     },
 
     settle(companyId) {
       if (ctx.isClosed()) return;
       if (!lines.has(companyId)) return;
-      void serial(companyId, () => reoffer(companyId));
+      void settleNow(companyId);
     },
 
     close() {

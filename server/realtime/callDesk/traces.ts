@@ -1,5 +1,6 @@
 import { type Context, ROOT_CONTEXT, type Span, type SpanContext, trace } from '@opentelemetry/api';
 import type { Redis } from 'ioredis';
+import { TRACEPARENT } from '../../telemetry/traceparent';
 
 /**
  * Where a waiting call's trace goes on: the span that offered it to the agents (the ring), kept until the call
@@ -21,11 +22,9 @@ export interface CallTraces {
 const SHARED_TTL_SECONDS = 24 * 60 * 60;
 const sharedKey = (callId: number) => `idv:desk:trace:${callId}`;
 
-/** W3C `traceparent` (version 00), the one form the context takes across processes. */
+/** The context as a W3C `traceparent`, the one form it takes across processes. */
 const traceparentOf = ({ traceId, spanId, traceFlags }: SpanContext) =>
   `00-${traceId}-${spanId}-${`0${traceFlags.toString(16)}`.slice(-2)}`;
-
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
 function contextOf(traceparent: string | null): Context | undefined {
   const match = traceparent ? TRACEPARENT.exec(traceparent) : null;

@@ -1,5 +1,5 @@
 /** A person's data: who read it, all of it as one ZIP, its erasure (docs/evidence.md). */
-import type { AccessPage, Erasure } from '#contract/privacy';
+import type { AccessKind, AccessPage, Erasure } from '#contract/privacy';
 import { saveBlob } from '../download';
 import { api } from './http';
 
@@ -8,7 +8,26 @@ type Options = { signal?: AbortSignal };
 export const privacyKeys = {
   access: (profileId: number) => ['profile', profileId, 'access_log'] as const,
   erasure: (profileId: number) => ['profile', profileId, 'erasure'] as const,
+  company: (query: CompanyAccessQuery) => ['access_log', query] as const,
 };
+
+/** The company-wide access log's filters and page: `before` is the previous page's `next_before`. */
+export interface CompanyAccessQuery {
+  limit: number;
+  before?: number;
+  user?: number;
+  profile?: number;
+  kind?: AccessKind;
+}
+
+/** GET /access_log (Admins): a page of the company's reads of personal data, newest first. */
+export const listCompanyAccess = (query: CompanyAccessQuery, { signal }: Options = {}) =>
+  api
+    .get('access_log', {
+      searchParams: Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)),
+      signal,
+    })
+    .json<AccessPage>();
 
 /** GET /profile/{id}/access_log (Admins): a page of the reads of the person's data, newest first. */
 export const getAccessLog = (profileId: number, before: number | undefined, { signal }: Options = {}) =>

@@ -1,3 +1,4 @@
+import 'virtual:blueprint-pages.css';
 import 'virtual:blueprint-shell.css';
 import './shellIcons';
 import './realtime/realtime.css';
@@ -17,7 +18,15 @@ import {
   Tooltip,
 } from '@blueprintjs/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useSyncExternalStore } from 'react';
+import {
+  type ReactNode,
+  type RefObject,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useBrowserLocation } from 'wouter/use-browser-location';
@@ -56,13 +65,42 @@ function useMediaQuery(query: string): boolean {
   );
 }
 
+/**
+ * Whether the areas show as icons alone: below COMPACT_NAV, or wherever their names would push the bar to a second
+ * row (an Admin's areas in Turkish at 1280 px). Measured before the browser paints, so names never flash: when the
+ * bar's last group drops below its first, the names go; when the bar grows wider than it was then, or the language
+ * or the account changes, the names are tried again.
+ */
+function useCompactAreas(nav: RefObject<HTMLElement | null>, key: string): boolean {
+  const narrow = useMediaQuery(COMPACT_NAV);
+  const [wrapped, setWrapped] = useState<{ key: string; width: number } | null>(null);
+  const wraps = wrapped !== null && wrapped.key === key;
+  useLayoutEffect(() => {
+    const bar = nav.current?.closest<HTMLElement>('.studio-navbar');
+    if (!bar || narrow || typeof ResizeObserver === 'undefined') return;
+    const check = () => {
+      const first = bar.firstElementChild as HTMLElement | null;
+      const last = bar.lastElementChild as HTMLElement | null;
+      if (!first || !last) return;
+      if (!wraps && last.offsetTop > first.offsetTop) setWrapped({ key, width: bar.clientWidth });
+      else if (wraps && bar.clientWidth > (wrapped?.width ?? 0)) setWrapped(null);
+    };
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(bar);
+    return () => observer.disconnect();
+  }, [nav, narrow, key, wraps, wrapped]);
+  return narrow || wraps;
+}
+
 function NavAreas({ account }: { account: Account }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   // The full path: the shell also shows inside nested routes (profile, entity).
   const [location] = useBrowserLocation();
-  const compact = useMediaQuery(COMPACT_NAV);
+  const nav = useRef<HTMLElement>(null);
+  const compact = useCompactAreas(nav, `${i18n.language} ${accountKey(account)}`);
   return (
-    <nav aria-label={t('nav.label')} className="studio-nav">
+    <nav ref={nav} aria-label={t('nav.label')} className="studio-nav">
       {NAV_AREAS.filter((area) => canVisit(area.path, account)).map((area) => {
         const active = isAreaActive(area, location);
         const label = t(area.label);

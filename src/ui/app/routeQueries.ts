@@ -17,6 +17,8 @@ export interface RouteContext {
   /** The URL's query, without the '?'. */
   search: string;
   companyId: number;
+  /** The account's permissions: a first query only some roles may make is declared for them alone. */
+  permissions: readonly string[];
 }
 
 /**

@@ -116,7 +116,12 @@ export function preloadRoute(
   const declare = match.entry.chunks.at(-1)?.needs.queries;
   const account = accounts.active();
   if (declare && !chunksOnly && account) {
-    const context: RouteContext = { params: match.params, search, companyId: account.company_id };
+    const context: RouteContext = {
+      params: match.params,
+      search,
+      companyId: account.company_id,
+      permissions: account.permissions,
+    };
     work.push(import('./routeQueries').then((m) => m.startQueries(declare, context, waitMs)));
   }
   return Promise.allSettled(work).then(() => undefined);

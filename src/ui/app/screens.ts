@@ -90,9 +90,10 @@ export const Screens = {
       'admin',
     ],
     {
-      queries: (q, { params, companyId }) => [
+      queries: (q, { params, companyId, permissions }) => [
         q.profileQuery(Number(params.profileID)),
         q.companyConfigQuery(companyId),
+        q.profileCasesQuery(Number(params.profileID), permissions.includes('review_profiles')),
       ],
     },
   ),

@@ -6,7 +6,13 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { documentKeys, getDocuments } from '../../services/api/documents';
 import { getCompanyConfig, getProfile, profileDetailKeys } from '../../services/api/profileDetail';
 import { listProfiles, type ProfileListParams, profileKeys } from '../../services/api/profiles';
-import { type CaseListParams, listCases, listQueues, reviewKeys } from '../../services/api/review';
+import {
+  type CaseListParams,
+  listCases,
+  listQueues,
+  profileCases,
+  reviewKeys,
+} from '../../services/api/review';
 import { readView, toRequest } from '../screens/customers/useListParams';
 
 // The desk's first request, for the route table's declaration (screens.ts loads nothing of the api itself: the
@@ -48,6 +54,17 @@ export const documentsQuery = (profileId: number) =>
     queryKey: documentKeys.list(profileId),
     queryFn: ({ signal }) => getDocuments(profileId, { signal }),
     enabled: isId(profileId),
+  });
+
+/**
+ * A profile's open review cases, for those who review: their panel sits above the profile's tabs, so the profile
+ * shows once they are in, and the tabs never move under a pointer about to click.
+ */
+export const profileCasesQuery = (profileId: number, mayReview: boolean) =>
+  queryOptions({
+    queryKey: reviewKeys.ofProfile(profileId),
+    queryFn: ({ signal }) => profileCases(profileId, { signal }),
+    enabled: mayReview && isId(profileId),
   });
 
 /** One page of the reviewers' desk; the navigation to /review starts the first one. */

@@ -1,3 +1,4 @@
+import 'virtual:blueprint-pages.css';
 import './icons';
 import './createAccount.css';
 import { Button, Callout, Intent, ProgressBar } from '@blueprintjs/core';

@@ -13,6 +13,7 @@ import { Pager } from '../../components/Pager';
 import { useLogReader } from '../../components/useLogReader';
 import { useFormat } from '../../format';
 import { showError } from '../../toaster';
+import { AuditLogSwitch, DataAccessLog, useAuditLogKind } from './DataAccessLog';
 import { PAGE_SIZES, pageOf, useUrlView } from './useUrlView';
 
 interface AuditView {
@@ -58,8 +59,19 @@ const filtersOf = (view: AuditView): Omit<AuditListParams, 'limit' | 'offset'> =
   end_date: view.end_date || undefined,
 });
 
-/** The audit log: who changed what, when and from where; filters in the URL; CSV export. */
+/** The audit screen: the log of changes, or (switched by an Admin) the log of reads of personal data. */
 export function AuditTab() {
+  const [log, setLog] = useAuditLogKind();
+  return (
+    <div>
+      <AuditLogSwitch value={log} onChange={setLog} />
+      {log === 'access' ? <DataAccessLog /> : <ChangesLog />}
+    </div>
+  );
+}
+
+/** The audit log: who changed what, when and from where; filters in the URL; CSV export. */
+function ChangesLog() {
   const { t } = useTranslation('admin');
   const { t: paging } = useTranslation('admin', { keyPrefix: 'paging' });
   const { t: tc } = useTranslation();

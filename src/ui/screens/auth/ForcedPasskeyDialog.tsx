@@ -1,3 +1,4 @@
+import 'virtual:blueprint-pages.css';
 import { Callout, Intent } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import type { TwoFactorSetupSession } from '../../../machines/session.machine';

@@ -1,3 +1,4 @@
+import 'virtual:blueprint-pages.css';
 import { Callout, DialogBody, Intent } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';

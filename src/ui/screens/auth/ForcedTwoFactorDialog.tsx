@@ -1,3 +1,4 @@
+import 'virtual:blueprint-pages.css';
 import { Callout, DialogBody, Intent } from '@blueprintjs/core';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';

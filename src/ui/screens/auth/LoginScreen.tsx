@@ -1,4 +1,4 @@
-import { Button, Callout, Classes, Intent } from '@blueprintjs/core';
+import { Button, Classes, Intent } from '@blueprintjs/core';
 import { useMachine } from '@xstate/react';
 import { type FormEvent, lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +18,7 @@ import { CodeField, EmailField, PasswordField } from '../../components/Credentia
 import { useValidationText } from '../../components/FieldMessage';
 import { useFormCheck } from '../../components/useFormCheck';
 import { AuthLayout } from './AuthLayout';
+import { Notice } from './Notice';
 import { isSsoAnswer, NO_SSO, type SsoState } from './SsoSignIn';
 
 /** The camera, the forced steps and single sign-on are rare: they load when needed. */
@@ -131,28 +132,28 @@ export function LoginScreen() {
   return (
     <AuthLayout title={ts('login.title')}>
       {addingAccount && (
-        <Callout intent={Intent.PRIMARY} icon="info-sign" className="studio-auth-callout">
+        <Notice intent={Intent.PRIMARY} icon="info-sign" className="studio-auth-callout">
           {t('login.addAccount')} <Link href="~/">{t('login.backToStudio')}</Link>
-        </Callout>
+        </Notice>
       )}
       {context.notice && (
-        <Callout intent={Intent.SUCCESS} icon="tick" className="studio-auth-callout" role="status">
+        <Notice intent={Intent.SUCCESS} icon="tick" className="studio-auth-callout" role="status">
           {context.notice === 'passwordChanged'
             ? tc('success.passwordChanged')
             : context.notice === 'passkeyRegistered'
               ? t('passkeys.registered')
               : t('login.notices.twoFactorEnabled')}
-        </Callout>
+        </Notice>
       )}
       {ended && !errorText && (
-        <Callout intent={Intent.WARNING} icon="warning-sign" className="studio-auth-callout" role="status">
+        <Notice intent={Intent.WARNING} icon="warning-sign" className="studio-auth-callout" role="status">
           {t(`login.ended.${ended}`)}
-        </Callout>
+        </Notice>
       )}
       {errorText && (
-        <Callout intent={Intent.DANGER} icon="error" className="studio-auth-callout" role="alert">
+        <Notice intent={Intent.DANGER} icon="error" className="studio-auth-callout" role="alert">
           {errorText}
-        </Callout>
+        </Notice>
       )}
 
       {showing('credentials') && (
@@ -180,9 +181,9 @@ export function LoginScreen() {
         <section aria-label={t('passkeys.askTitle')}>
           <p>{t('passkeys.askBody')}</p>
           {!passkeysAvailable() && (
-            <Callout intent={Intent.WARNING} icon="warning-sign" className="studio-auth-callout">
+            <Notice intent={Intent.WARNING} icon="warning-sign" className="studio-auth-callout">
               {t('passkeys.unavailableHere')}
-            </Callout>
+            </Notice>
           )}
           <Button
             icon="key"

@@ -1,3 +1,4 @@
+import 'virtual:blueprint-pages.css';
 import { Button, Intent, Radio, RadioGroup } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,3 +1,4 @@
+import 'virtual:blueprint-pages.css';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';

@@ -14,6 +14,18 @@ import { rememberSsoSession, ssoFinish, ssoLookup, ssoStart } from '../../../ser
 import { safeRedirect } from '../../app/redirect';
 import type { SsoState } from './SsoSignIn';
 import './sso.css';
+import type { IconPaths } from '@blueprintjs/icons';
+import { registerIcons } from '../../icons';
+
+// The SSO steps' own icon, registered when their chunk loads (the sign-in page's first load does not carry it).
+registerIcons(
+  import.meta.glob<IconPaths>('/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/log-in.js', {
+    import: 'default',
+  }),
+  import.meta.glob<IconPaths>('/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/log-in.js', {
+    import: 'default',
+  }),
+);
 
 /*
  * The single sign-on steps the sign-in page shows only for an SSO address or on the provider's answer: loaded

@@ -30,6 +30,7 @@ import {
 import { listUsers } from '../../../services/api/users';
 import { useActiveAccount } from '../../app/useAccounts';
 import { showError, showSuccess } from '../../toaster';
+import { useRoleLabel } from '../admin/roles';
 import './sso.css';
 
 interface Draft {
@@ -82,6 +83,7 @@ const bodyOf = (draft: Draft): SsoConfigBody => ({
 export function SsoSettingsCard() {
   const { t } = useTranslation('admin');
   const { t: tc } = useTranslation();
+  const roleLabel = useRoleLabel();
   const account = useActiveAccount();
   const queryClient = useQueryClient();
   const key = [...ssoKeys.settings, account?.server ?? '', account?.company_id ?? 0];
@@ -194,7 +196,7 @@ export function SsoSettingsCard() {
             <HTMLSelect
               id="sso-default-role"
               value={form.default_role}
-              options={ROLES.map((r) => ({ value: r, label: r }))}
+              options={ROLES.map((r) => ({ value: r, label: roleLabel(r) }))}
               onChange={(e) => change({ default_role: e.currentTarget.value as Role })}
             />
           </FormGroup>
@@ -213,7 +215,7 @@ export function SsoSettingsCard() {
                 value={mapping.role ?? ''}
                 options={[
                   { value: '', label: t('ssoSettings.none') },
-                  ...ROLES.map((r) => ({ value: r, label: r })),
+                  ...ROLES.map((r) => ({ value: r, label: roleLabel(r) })),
                 ]}
                 onChange={(e) => setMapping(index, { role: (e.currentTarget.value || null) as Role | null })}
               />

@@ -1,3 +1,4 @@
+import 'virtual:blueprint-pages.css';
 import 'virtual:blueprint-shell.css';
 import './report.css';
 import {

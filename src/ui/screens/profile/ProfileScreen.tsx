@@ -12,7 +12,7 @@ import { useAddressQuery } from '../../app/useAddressQuery';
 import { usePageTitle } from '../../app/usePageTitle';
 import { RiskTag } from '../../components/profileLabels';
 import { useFormat } from '../../format';
-import { companyConfigQuery, profileQuery } from '../../queries';
+import { companyConfigQuery, profileCasesQuery, profileQuery } from '../../queries';
 import { ReportLinks } from '../pdf/ReportLinks';
 import { ReviewCasePanel } from '../review/ReviewCasePanel';
 import { AiAgentTab } from './AiAgentTab';
@@ -40,13 +40,15 @@ export function ProfileScreen() {
   // The first queries the navigation started (screens.ts): read from the cache.
   const profile = useQuery(profileQuery(id));
   const config = useQuery(companyConfigQuery(companyId));
+  // The review panel above the tabs: waited for like the profile, or the tabs would jump down under the pointer.
+  const cases = useQuery(profileCasesQuery(id, account?.permissions.includes('review_profiles') ?? false));
   // Who else has it open, and live refreshes when someone changes it.
   const live = useProfileLive(Number.isInteger(id) ? id : 0);
   const [query, changeQuery] = useAddressQuery();
   const date = useFormat().dateTime;
   usePageTitle(profile.data?.name ?? t('unnamed'));
 
-  if (profile.isError || !profile.data || !config.data) {
+  if (profile.isError || !profile.data || !config.data || cases.isLoading) {
     return (
       <section aria-labelledby="page-title">
         <H2 id="page-title">{ts('profile.title')}</H2>

@@ -29,7 +29,6 @@ import {
   confirmDecision,
   decideCase,
   getCase,
-  profileCases,
   resumeCase,
   returnDecision,
   reviewKeys,
@@ -40,7 +39,9 @@ import { useActiveAccount } from '../../app/useAccounts';
 import { Dialog } from '../../components/Dialog';
 import { useErrorText } from '../../components/useErrorText';
 import { useFormat } from '../../format';
+import { profileCasesQuery } from '../../queries';
 import { showError, showSuccess } from '../../toaster';
+import { CaseCallChecks } from './CaseCallChecks';
 import {
   codesFor,
   decisionProblem,
@@ -77,10 +78,7 @@ export function ReviewCasePanel({ profileId }: { profileId: number }) {
 function Cases({ profileId }: { profileId: number }) {
   const { t } = useTranslation('review');
   useReviewLive();
-  const cases = useQuery({
-    queryKey: reviewKeys.ofProfile(profileId),
-    queryFn: ({ signal }) => profileCases(profileId, { signal }),
-  });
+  const cases = useQuery(profileCasesQuery(profileId, true));
   if (cases.isError)
     return (
       <Callout intent={Intent.DANGER} icon="error" role="alert" className="studio-review-panel">
@@ -187,6 +185,7 @@ function CaseCard({ summary }: { summary: ReviewCase }) {
           {t('panel.returned', { note: returnedNote })}
         </Callout>
       )}
+      <CaseCallChecks c={c} />
       {role !== 'none' && c.pending && <FourEyes detail={c} role={role} onDone={refresh} />}
       {c.state !== 'awaiting_second_review' && (
         <div className="studio-review-actions">

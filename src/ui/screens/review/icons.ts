@@ -4,11 +4,11 @@ import { registerIcons } from '../../icons';
 
 registerIcons(
   import.meta.glob<IconPaths>(
-    '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{inbox,step-forward,hand-right,person,cross,swap-horizontal,time,pause,play,endorsed,undo,take-action,eye-open,people}.js',
+    '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{inbox,step-forward,hand-right,person,cross,swap-horizontal,time,pause,play,endorsed,undo,take-action,eye-open,people,predictive-analysis,video}.js',
     { import: 'default' },
   ),
   import.meta.glob<IconPaths>(
-    '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{inbox,step-forward,hand-right,person,cross,swap-horizontal,time,pause,play,endorsed,undo,take-action,eye-open,people}.js',
+    '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{inbox,step-forward,hand-right,person,cross,swap-horizontal,time,pause,play,endorsed,undo,take-action,eye-open,people,predictive-analysis,video}.js',
     { import: 'default' },
   ),
 );

@@ -32,6 +32,13 @@ export function WatchScreen() {
   );
 }
 
+/** The wall's calls with these added (in the order they came, the newest four). */
+function withCalls(before: number[], callIds: readonly number[]): number[] {
+  const next = [...before];
+  for (const callId of callIds) if (!next.includes(callId)) next.push(callId);
+  return next.length === before.length ? before : next.slice(-MAX_WATCHED_CALLS);
+}
+
 function Wall({ realtime }: { realtime: RealtimeDesk }) {
   const { t } = useTranslation('calls');
   const queryClient = useQueryClient();
@@ -44,6 +51,8 @@ function Wall({ realtime }: { realtime: RealtimeDesk }) {
     queryKey: callWatchKeys.watching,
     queryFn: ({ signal }) => getWatching({ signal }),
   });
+  // Calls stay on the wall after they end (their tile says how) until removed.
+  const [shown, setShown] = useState<number[]>([]);
 
   // The Watch action: the server decides, then the call joins the wall (the address loses `add`).
   useEffect(() => {
@@ -53,6 +62,9 @@ function Wall({ realtime }: { realtime: RealtimeDesk }) {
       .then((grant) => {
         queryClient.setQueryData(['videocall', add, 'watch'], grant);
         setRefused(null);
+        // On the wall at once: the list read while the server decided may not have it yet.
+        setShown((before) => withCalls(before, [add]));
+        setRemoved((before) => new Set([...before].filter((id) => id !== add)));
       })
       .catch((error: unknown) => {
         if (!controller.signal.aborted) setRefused(isApiError(error) ? error.detail : String(error));
@@ -65,15 +77,9 @@ function Wall({ realtime }: { realtime: RealtimeDesk }) {
     return () => controller.abort();
   }, [add, queryClient, setQuery]);
 
-  // Calls stay on the wall after they end (their tile says how) until removed.
-  const [shown, setShown] = useState<number[]>([]);
   useEffect(() => {
-    if (!watching.data) return;
-    setShown((before) => {
-      const next = [...before];
-      for (const { call_id } of watching.data) if (!next.includes(call_id)) next.push(call_id);
-      return next.slice(-MAX_WATCHED_CALLS);
-    });
+    const listed = watching.data?.map((watch) => watch.call_id);
+    if (listed) setShown((before) => withCalls(before, listed));
   }, [watching.data]);
   const calls = shown.filter((id) => !removed.has(id));
   const visible = open && calls.includes(open) ? [open] : calls;

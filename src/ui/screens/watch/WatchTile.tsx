@@ -13,6 +13,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { CallQuality } from '#contract/callQuality';
 import { callIssues } from '#contract/callQualityRules';
 import type { WatchEnded, Whisper } from '#contract/callWatch';
 import type { CallStep } from '#contract/identProcedure';
@@ -31,8 +32,20 @@ import { StreamVideo } from '../../../shared/StreamVideo';
 import type { RealtimeDesk } from '../../app/realtime/RealtimeProvider';
 import { useWaited } from '../../components/useWaited';
 
-const POLL_MS = 3_000;
 const WHISPER_MAX = 500;
+
+/** What the wall shows of a step: the event leaves out the details (what the customer typed). */
+type WatchedStep = Pick<CallStep, 'id' | 'kind' | 'result' | 'offset_ms' | 'created_at'>;
+type WatchedQuality = Pick<CallQuality, 'agent' | 'customer'>;
+
+const stepsKey = (callId: number) => ['videocall', callId, 'steps', 'watch'] as const;
+const qualityKey = (callId: number) => ['videocall', callId, 'quality', 'watch'] as const;
+
+/** Steps in the order of the recording, each once (an event may cross the read that follows a reconnect). */
+const withStep = (list: WatchedStep[] = [], step: WatchedStep) =>
+  list.some((s) => s.id === step.id)
+    ? list
+    : [...list, step].sort((a, b) => a.offset_ms - b.offset_ms || a.id - b.id);
 
 /**
  * One watched call: both videos (received only), what the agent sees of the call (profile, steps, quality,
@@ -65,23 +78,26 @@ export function WatchTile({
   const [ended, setEnded] = useState<WatchEnded | null>(null);
   const [streams, setStreams] = useState<Partial<Record<WatchSide, MediaStream>>>({});
   const [heard, setHeard] = useState(false);
+  /** The channel was joined once: steps and quality are read then, and again after every reconnect. */
+  const [joined, setJoined] = useState(false);
   const live = grant.isSuccess && !ended;
   const whispers = useQuery({
     queryKey: callWatchKeys.whispers(callId),
     queryFn: ({ signal }) => getWhispers(callId, { signal }),
     enabled: grant.isSuccess,
   });
-  const steps = useQuery({
-    queryKey: ['videocall', callId, 'steps', 'watch'],
+  // Pushed while the channel is joined (`watch.step`, `watch.quality`); read only when it is (re)joined.
+  const steps = useQuery<WatchedStep[]>({
+    queryKey: stepsKey(callId),
     queryFn: ({ signal }) => getCallSteps(callId, { signal }),
-    enabled: grant.isSuccess,
-    refetchInterval: live ? POLL_MS : false,
+    enabled: joined,
+    staleTime: Number.POSITIVE_INFINITY,
   });
-  const quality = useQuery({
-    queryKey: ['videocall', callId, 'quality', 'watch'],
+  const quality = useQuery<WatchedQuality>({
+    queryKey: qualityKey(callId),
     queryFn: ({ signal }) => getCallQuality(callId, { signal }),
-    enabled: grant.isSuccess,
-    refetchInterval: live ? POLL_MS : false,
+    enabled: joined,
+    staleTime: Number.POSITIVE_INFINITY,
   });
 
   const ice = grant.data?.ice;
@@ -95,11 +111,23 @@ export function WatchTile({
       onStream: (side, stream) => setStreams((now) => ({ ...now, [side]: stream })),
     });
     const unsubscribe = channel.subscribe((event) => {
-      if (event.type === 'ENDED' && event.call_id === callId) setEnded(event);
       if (event.type === 'WHISPER' && event.whisper.call_id === callId)
         queryClient.setQueryData<Whisper[]>(callWatchKeys.whispers(callId), (list = []) =>
           list.some((w) => w.id === event.whisper.id) ? list : [...list, event.whisper],
         );
+      if (event.type === 'WHISPER' || event.call_id !== callId) return;
+      if (event.type === 'ENDED') setEnded(event);
+      else if (event.type === 'JOINED') {
+        setJoined(true);
+        void queryClient.invalidateQueries({ queryKey: stepsKey(callId) });
+        void queryClient.invalidateQueries({ queryKey: qualityKey(callId) });
+      } else if (event.type === 'STEP')
+        queryClient.setQueryData<WatchedStep[]>(stepsKey(callId), (list) => withStep(list, event.step));
+      else if (event.type === 'QUALITY')
+        queryClient.setQueryData<WatchedQuality>(qualityKey(callId), {
+          agent: event.agent,
+          customer: event.customer,
+        });
     });
     return () => {
       unsubscribe();
@@ -132,7 +160,7 @@ export function WatchTile({
 
   const facts = grant.data;
   const agentName = facts.agent?.name ?? '';
-  const latest: CallStep | undefined = steps.data?.at(-1);
+  const latest: WatchedStep | undefined = steps.data?.at(-1);
   const issues = callIssues(quality.data?.agent, quality.data?.customer);
   const measured = quality.data?.agent || quality.data?.customer;
   const stepName = (kind: string) => tp(`kinds.${kind}` as never);
@@ -219,8 +247,17 @@ export function WatchTile({
                 {steps.data.map((step) => (
                   <li key={step.id}>
                     {stepName(step.kind)}{' '}
-                    <Tag minimal intent={step.result === 'passed' ? Intent.SUCCESS : Intent.DANGER}>
-                      {t(`guide.results.${step.result === 'passed' ? 'passed' : 'failed'}`)}
+                    <Tag
+                      minimal
+                      intent={
+                        step.result === 'passed'
+                          ? Intent.SUCCESS
+                          : step.result === 'failed'
+                            ? Intent.DANGER
+                            : Intent.NONE
+                      }
+                    >
+                      {t(`recordingSteps.results.${step.result}`)}
                     </Tag>
                   </li>
                 ))}
