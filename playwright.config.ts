@@ -30,15 +30,14 @@ export const seededTemplate = join(tmpdir(), `idv-e2e-template-${basePort}`);
 
 /** The specs that hold live calls (see `projects`). */
 const LIVE_CALL_SPECS =
-  /\/(calls|callsAnswer|callClose|callQuality|guidedCall|identification|keyboard|machineChecks|realtimeTruth|relayCall|routing)\.spec\.ts$/;
+  /\/(calls|callsAnswer|callClose|callQuality|callWatch|guidedCall|identification|keyboard|machineChecks|realtimeTruth|relayCall|routing)\.spec\.ts$/;
 /**
  * The specs that run alone, after everything else: the ones that measure what a customer's browser sends on a
- * shaped link (frames a second, lines), and the supervisors' wall, whose four calls hold nine pages at once.
- * Beside another spec the customer's encoder and the studio's sign-in shared two cores with four browsers and a
- * second server: the encoder lowered its picture for the CPU, not the link, the other spec's sign-in waited over
- * 30 s, and a tile of the wall waited over 30 s for its first frame.
+ * shaped link (frames a second, lines). Beside another spec the customer's encoder and the studio's sign-in shared
+ * two cores with four browsers and a second server: the encoder lowered its picture for the CPU, not the link, and
+ * the other spec's sign-in waited over 30 s.
  */
-const ALONE_SPECS = /\/(callNetwork|callWatch)\.spec\.ts$/;
+const ALONE_SPECS = /\/callNetwork\.spec\.ts$/;
 
 /**
  * The browser of the tests: Debian's old headless shell (package `chromium-headless-shell`, what Playwright
