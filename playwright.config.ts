@@ -35,9 +35,9 @@ const LIVE_CALL_SPECS =
  * The specs that run alone, after everything else: the ones that measure what a customer's browser sends on a
  * shaped link (frames a second, lines). Beside another spec the customer's encoder and the studio's sign-in shared
  * two cores with four browsers and a second server: the encoder lowered its picture for the CPU, not the link, and
- * the other spec's sign-in waited over 30 s.
+ * the other spec's sign-in waited over 30 s. And the supervisor's wall: nine pages with four calls in them.
  */
-const ALONE_SPECS = /\/callNetwork\.spec\.ts$/;
+const ALONE_SPECS = /\/(callNetwork|callWatchWall)\.spec\.ts$/;
 
 /**
  * The browser of the tests: Debian's old headless shell (package `chromium-headless-shell`, what Playwright

@@ -8,7 +8,8 @@ import { precompress } from './build/precompress.ts';
 import { signInChunk } from './build/signInChunk.ts';
 
 /** Chunks whose whole import graph is fetched at once when they load (see build.modulePreload). */
-const WHOLE_GRAPH = /\/(routeQueries|MainLayout|CustomersScreen|ProfileLayout|ProfileScreen)-[\w-]+\.js$/;
+const WHOLE_GRAPH =
+  /\/(routeQueries|MainLayout|CustomersScreen|ProfileLayout|ProfileScreen|signInSession)-[\w-]+\.js$/;
 
 const serverUrl = process.env.STUDIO_SERVER_URL ?? 'http://127.0.0.1:8080';
 
@@ -29,8 +30,9 @@ export default defineConfig({
       // small as screens are added.
       // The exceptions: the query side of a navigation (imported by the route table's chunk, so the
       // entry does not list it) and the screens of a reviewer's first page load and most frequent click (the
-      // shell, the customers list, the profile) fetch all their scripts at once, in parallel with their
-      // stylesheets, instead of one wave of imports after another.
+      // shell, the customers list, the profile) and the sign-in's session machine (loaded after the sign-in
+      // page has shown) fetch all their scripts at once, in parallel with their stylesheets, instead of one
+      // wave of imports after another.
       resolveDependencies: (file, deps, { hostType }) =>
         hostType === 'js' && !WHOLE_GRAPH.test(file) ? deps.filter((dep) => dep.endsWith('.css')) : deps,
     },

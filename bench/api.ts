@@ -13,12 +13,14 @@
  * The server's CPU time per request is printed too: it moves far less with contention than latency,
  * so it is the better figure to compare runs made on a busy machine (heavy contention still inflates it).
  *
- * It measures two servers on the same data, one after the other: as deployed, where every read of a person's
- * data is noted in the access log, and `bench/serverWithoutAccessLog.ts`, where it is not; a last table puts
- * the two beside each other, with the machine's load average before and after.
+ * It measures two servers on the same data: as deployed, where every read of a person's data is noted in the
+ * access log, and `bench/serverWithoutAccessLog.ts`, where it is not. They take turns for several rounds, the
+ * order swapped each round, and each side's table is the median of its rounds: measured one after the other
+ * once, a drift of the machine (another process, the data's caches) looked like a difference between them.
+ * A last table puts the two beside each other, with the machine's load average before and after.
  *
  * Env: BENCH_PROFILES (default 10000), BENCH_SECONDS per endpoint (default 10), BENCH_CONNECTIONS (50),
- * BENCH_ACCESS_LOG (both; on or off measures one side).
+ * BENCH_ACCESS_LOG (both; on or off measures one side), BENCH_ROUNDS (3).
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -34,6 +36,27 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARMUP_SECONDS = 2;
 /** both (default): the access log on, then off, in one run; on or off: that side only. */
 const ACCESS_LOG = process.env.BENCH_ACCESS_LOG ?? 'both';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+/** Per endpoint, the median of each figure over the rounds (the rounds list the endpoints in the same order). */
+export function medianRows(rounds: Row[][]): Row[] {
+  const middle = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const half = Math.floor(sorted.length / 2);
+    return sorted.length % 2
+      ? (sorted[half] as number)
+      : ((sorted[half - 1] as number) + (sorted[half] as number)) / 2;
+  };
+  return (rounds[0] ?? []).map((first, index) => {
+    const row = { ...first } as Record<string, unknown>;
+    for (const [key, value] of Object.entries(first)) {
+      const values = rounds.map((round) => (round[index] as unknown as Record<string, unknown>)[key]);
+      if (typeof value === 'number' && values.every((v) => typeof v === 'number'))
+        row[key] = Math.round(middle(values as number[]) * 1000) / 1000;
+    }
+    return row as unknown as Row;
+  });
+}
 
 /** The servers to measure: as deployed (reads noted in the access log), and without noting them. */
 function sidesToMeasure(): [string, string][] {
@@ -227,11 +250,14 @@ async function main() {
     if (seedCode !== 0) throw new Error(`seed failed (${seedCode})`);
     console.log(`Seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
 
-    const rowsBySide: [string, Row[]][] = [];
+    const roundsBySide = new Map<string, Row[][]>();
     const loadBefore = loadavg()
       .map((l) => l.toFixed(2))
       .join(' ');
-    for (const [side, entry] of sidesToMeasure()) {
+    const turns = Array.from({ length: ROUNDS }, (_, round) =>
+      round % 2 === 0 ? sidesToMeasure() : sidesToMeasure().reverse(),
+    ).flatMap((sides, round) => sides.map((side) => [...side, round + 1] as const));
+    for (const [side, entry, round] of turns) {
       server = run([entry], env);
       await waitForServer(base, server);
       const login = await fetch(`${base}/api/v1/login/`, {
@@ -252,19 +278,22 @@ async function main() {
       for (const [name, url] of targets) await measure(name, url, access, server.pid, WARMUP_SECONDS);
       const rows: Row[] = [];
       for (const [name, url] of targets) {
-        console.log(`${side}: ${name}: ${CONNECTIONS} connections for ${SECONDS} s ...`);
+        console.log(`${side}, round ${round}: ${name}: ${CONNECTIONS} connections for ${SECONDS} s ...`);
         rows.push(await measure(name, url, access, server.pid));
       }
       await stop(server);
       server = undefined;
-      rowsBySide.push([side, rows]);
+      roundsBySide.set(side, [...(roundsBySide.get(side) ?? []), rows]);
     }
+    const rowsBySide = [...roundsBySide].map(
+      ([side, rounds]) => [side, medianRows(rounds)] as [string, Row[]],
+    );
     const loadAfter = loadavg()
       .map((l) => l.toFixed(2))
       .join(' ');
     for (const [side, rows] of rowsBySide) {
       console.log(
-        `\nResults, ${side} (${PROFILES} profiles, ${CONNECTIONS} connections, ${SECONDS} s each; latency in ms; ` +
+        `\nResults, ${side}, median of ${ROUNDS} rounds (${PROFILES} profiles, ${CONNECTIONS} connections, ${SECONDS} s each; latency in ms; ` +
           `cpu in % of one core, ${CORES} cores)`,
       );
       console.table(rows);

@@ -1,8 +1,10 @@
 /**
  * Bundle benchmark: builds the studio and prints the gzip size of the JS and CSS the /login route loads
- * (entry, its static imports, the login screen's chunk and the en-US language chunks), and of the largest
- * lazy chunk. Budget: the login route at most 166 KB gzip. `--check` fails (exit 1) over the budget:
- * the test command runs it after its build (scripts/test.sh), so the first load cannot grow past it unseen.
+ * before its first paint (entry, its static imports, the login screen's chunk and the en-US language
+ * chunks), then what the page loads while it already shows (`then`: the session machine, the single sign-on
+ * probe), and the largest lazy chunk. Budget: the login route at most 150 KB gzip. `--check` fails (exit 1)
+ * over the budget: the test command runs it after its build (scripts/test.sh), so the first load cannot grow
+ * past it unseen.
  *
  *   npx tsx bench/bundle.ts [--no-build] [--check] [--dist <dir>] [--compare <other dir>] [--files]
  *
@@ -27,7 +29,7 @@ interface Chunk {
   css?: string[];
 }
 
-const BUDGET = 166 * 1024;
+const BUDGET = 150 * 1024;
 const argv = process.argv.slice(2);
 const option = (name: string) => {
   const at = argv.indexOf(name);
@@ -46,8 +48,16 @@ interface Measure {
   js: number;
   css: number;
   files: { file: string; size: number }[];
+  /** What the page loads without waiting for it (the session machine, the single sign-on probe). */
+  later: number;
   lazy: { src: string; size: number } | undefined;
 }
+
+/**
+ * Loaded by the sign-in page while it already shows and takes typing (a build made before the session machine
+ * was split off has no such chunk).
+ */
+const AFTER_PAINT = ['src/ui/screens/auth/signInSession.ts', 'src/ui/screens/auth/SsoSteps.tsx'];
 
 /** The /login route of one build: the entry, the sign-in screen and the en-US namespaces loaded at start. */
 function measure(folder: string): Measure {
@@ -75,7 +85,11 @@ function measure(folder: string): Measure {
   ];
   const missing = loginKeys.filter((key) => !manifest[key]);
   if (missing.length) throw new Error(`Not in the manifest of ${folder}: ${missing.join(', ')}`);
-  const files = [...closure(loginKeys)].map((file) => ({ file, size: gzip(file) }));
+  const route = closure(loginKeys);
+  const files = [...route].map((file) => ({ file, size: gzip(file) }));
+  const later = [...closure(AFTER_PAINT)]
+    .filter((file) => !route.has(file))
+    .reduce((total, file) => total + gzip(file), 0);
   const sum = (ext: string) =>
     files.filter(({ file }) => file.endsWith(ext)).reduce((total, { size }) => total + size, 0);
 
@@ -83,7 +97,7 @@ function measure(folder: string): Measure {
     .filter((chunk) => chunk.isDynamicEntry && /^(src|locales)\//.test(chunk.src ?? ''))
     .map((chunk) => ({ src: chunk.src ?? chunk.file, size: gzip(chunk.file) }))
     .sort((a, b) => b.size - a.size);
-  return { dist: folder, js: sum('.js'), css: sum('.css'), files, lazy: lazy[0] };
+  return { dist: folder, js: sum('.js'), css: sum('.css'), files, later, lazy: lazy[0] };
 }
 
 const now = measure(dist);
@@ -104,6 +118,10 @@ row('js', (m) => m.js);
 row('css', (m) => m.css);
 row('total', (m) => m.js + m.css);
 console.log(`  budget ${kb(BUDGET)}`);
+row('then', (m) => m.later);
+console.log(
+  '  (then: loaded while the page already shows and takes typing: the session machine, the SSO probe)',
+);
 console.log(
   `bundle: largest lazy chunk: ${now.lazy?.src} ${kb(now.lazy?.size ?? 0)} (gzip, own file only; screens and languages)`,
 );

@@ -5,7 +5,7 @@
  * Before the restarts: calls talking (each agent pinned to one process, its customer to another, both
  * exchanging signalling messages in the call's room as the browsers' WebRTC negotiation does), customers
  * waiting in the queue, an endpoint receiving webhooks. Then each process in turn is restarted the way an
- * orchestrator does it (SIGTERM, exit, start, /readyz) while API requests keep coming through nginx and a
+ * orchestrator does it (SIGTERM, exit, start, /readyz, nginx sending to it again) while API requests keep coming through nginx and a
  * recording upload runs across the first restart. What a user saw is measured honestly without browsers: the
  * longest gap between signalling messages of a talking call (the video itself flows peer to peer and never
  * through the server), sockets' reconnect times, failed requests.
@@ -499,7 +499,8 @@ export async function rollingRestart(options: RollingOptions): Promise<RollingFi
     const figures: RollingFigures = {
       talkingCalls,
       waitingCalls,
-      endsHeard,
+      // A copy: the clean-up below hangs the talking calls up, and its own ends are not the restart's.
+      endsHeard: [...endsHeard],
       callsAfter,
       queueBefore,
       queueAfter,
@@ -510,7 +511,7 @@ export async function rollingRestart(options: RollingOptions): Promise<RollingFi
       signalsBack,
       reconnect: spread(times.back),
       notReconnected: times.dropped.size,
-      reconnectErrors: times.refused,
+      reconnectErrors: [...times.refused],
       upload: {
         status: uploadStatus,
         sha256: sha256(RECORDING),

@@ -1,6 +1,6 @@
 /**
  * One chunk for what the sign-in page loads beside the studio's entry: the libraries and shared modules the
- * sign-in screen imports (XState, ky, Blueprint's form components, the field and API modules). Left alone,
+ * sign-in screen imports (Blueprint's form components, the field modules, the page's controls). Left alone,
  * Rolldown made about 25 chunks of them, each its own request and its own gzip stream (48.5 KB gzip apart,
  * 43.2 KB as one). The screens' own modules (src/ui/screens) stay in their chunks, so a signed-in page that
  * imports one of these libraries does not load the sign-in screen with it.

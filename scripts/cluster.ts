@@ -63,7 +63,7 @@ export interface RunningCluster {
   stop(): Promise<void>;
   /**
    * The rolling restart of one process, as an orchestrator does it: SIGTERM, wait for its exit (its graceful
-   * stop), start it again on the same port, wait for /readyz.
+   * stop), start it again on the same port, wait for /readyz and until nginx sends it requests again.
    */
   restartServer(index: number, onSignal?: () => void): Promise<ServerProcess>;
 }
@@ -169,7 +169,8 @@ export function serverReady(server: ServerProcess, timeoutMs = 180_000): Promise
 
 /**
  * SIGTERM to the running process `pid` of slot `index`, its exit awaited (polled: it need not be a child of
- * this process), then the slot started again and awaited ready. `onSignal` runs right after SIGTERM is sent.
+ * this process), then the slot started again and awaited ready, and taken back by nginx (the next process may
+ * be stopped then). `onSignal` runs right after SIGTERM is sent.
  */
 export async function restartServerProcess(
   spec: ServerSpec,
@@ -185,7 +186,26 @@ export async function restartServerProcess(
   }
   const next = startServerProcess(spec, index);
   await serverReady(next);
+  await balancerSends(spec.url, next);
   return next;
+}
+
+/**
+ * Waits until nginx sends its round-robin traffic to `server` again. nginx learns that a process it marked
+ * failed (`max_fails`) is back only by trying it once `fail_timeout` has passed: stopping the next process
+ * before that leaves nginx no process it believes alive, and it answers 502 ("no live upstreams").
+ */
+export function balancerSends(url: string, server: ServerProcess, timeoutMs = 30_000): Promise<void> {
+  const address = `127.0.0.1:${server.port}`;
+  return waitFor(
+    `nginx to send to server ${server.name} again`,
+    async () => {
+      const response = await fetch(`${url}/healthz`);
+      await response.arrayBuffer();
+      return response.headers.get('x-upstream') === address;
+    },
+    timeoutMs,
+  );
 }
 
 function pg(tool: string, args: string[]): void {
@@ -236,11 +256,15 @@ const ready = (url: string) => async () => (await fetch(`${url}/readyz`)).status
 
 function nginxConfig(dir: string, port: number, servers: number[]): string {
   const line = (p: number, extra = '') => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s${extra};`;
+  // A pinned client tries its own process first and the others when that one refuses, every time: with
+  // failures counted per upstream block, a pin would otherwise keep its process marked failed on its own
+  // (apart from the pool's) and answer 502 while both processes run.
+  const pinned = (p: number, extra = '') => `    server 127.0.0.1:${p} max_fails=0${extra};`;
   const pins = servers.map(
     (p, i) =>
-      `  upstream pin_${pinName(i)} {\n${line(p)}\n${servers
+      `  upstream pin_${pinName(i)} {\n${pinned(p)}\n${servers
         .filter((o) => o !== p)
-        .map((o) => line(o, ' backup'))
+        .map((o) => pinned(o, ' backup'))
         .join('\n')}\n  }`,
   );
   return `${asRoot ? 'user root;\n' : ''}worker_processes 1;
@@ -248,7 +272,12 @@ error_log ${dir}/nginx-error.log warn;
 pid ${dir}/nginx.pid;
 events { worker_connections 4096; }
 http {
-  access_log off;
+  # Only what a user could have noticed: an error status, or a request nginx passed to a second
+  # process (a retry); with the upstream statuses, for a rolling restart's reader.
+  log_format notable '$msec $request_method $uri $status upstream=[$upstream_addr] '
+                     'upstream_status=[$upstream_status] connect=[$upstream_connect_time]';
+  map "$status $upstream_addr" $notable { "~^[123]\\d\\d [^,]*$" 0; default 1; }
+  access_log ${dir}/nginx-notable.log notable if=$notable;
   client_body_temp_path ${dir}/nginx-body;
   proxy_temp_path ${dir}/nginx-proxy;
   fastcgi_temp_path ${dir}/nginx-fastcgi;
@@ -259,6 +288,9 @@ http {
   upstream pool {
 ${servers.map((p) => line(p)).join('\n')}
     keepalive 64;
+    # Shorter than the servers' own (72 s) and than half their stop's grace: nginx closes an idle connection
+    # before a stopping process would have to (a request sent on it at that instant would be reset).
+    keepalive_timeout 2s;
   }
 ${pins.join('\n')}
   map $cookie_${PIN_COOKIE} $backend {

@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { type Browser, chromium } from '@playwright/test';
 import { composeMrz, type MrzPerson } from '../server/domain/machineChecks/mrz';
 import { type SampleFace, sampleFaceDataUrl } from '../server/integrations/faceSamples';
+import { decodeImage } from '../server/integrations/images';
 
 export interface SampleDocument {
   /** The file name's stem. */
@@ -134,6 +135,51 @@ export async function renderDocuments(docs: SampleDocument[], given?: Browser): 
   } finally {
     if (!given) await browser.close();
   }
+}
+
+/**
+ * A drawn document as a YUV4MPEG2 video of `frames` identical frames, the raw format Chromium's fake camera
+ * plays (`--use-file-for-fake-video-capture`, looping): planar 4:2:0 (I420), BT.601 studio range, each chroma
+ * sample the average of its 2 × 2 pixels. Width and height must be even.
+ */
+export function y4mOf(image: Buffer, frames = 1): Buffer {
+  const { width, height, data } = decodeImage(image);
+  if (width % 2 || height % 2) throw new Error('Y4M frames need an even width and height');
+  const y = Buffer.alloc(width * height);
+  const u = Buffer.alloc((width / 2) * (height / 2));
+  const v = Buffer.alloc(u.length);
+  const rgb = (x: number, row: number) => {
+    const i = (row * width + x) * 3;
+    return [data[i] as number, data[i + 1] as number, data[i + 2] as number] as const;
+  };
+  for (let row = 0; row < height; row++)
+    for (let x = 0; x < width; x++) {
+      const [r, g, b] = rgb(x, row);
+      y[row * width + x] = Math.round(16 + 0.257 * r + 0.504 * g + 0.098 * b);
+    }
+  for (let row = 0; row < height; row += 2)
+    for (let x = 0; x < width; x += 2) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (const [dx, dy] of [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ] as const) {
+        const [pr, pg, pb] = rgb(x + dx, row + dy);
+        r += pr / 4;
+        g += pg / 4;
+        b += pb / 4;
+      }
+      const at = (row / 2) * (width / 2) + x / 2;
+      u[at] = Math.round(128 - 0.148 * r - 0.291 * g + 0.439 * b);
+      v[at] = Math.round(128 + 0.439 * r - 0.368 * g - 0.071 * b);
+    }
+  const frame = Buffer.concat([Buffer.from('FRAME\n'), y, u, v]);
+  const header = Buffer.from(`YUV4MPEG2 W${width} H${height} F30:1 Ip A1:1 C420jpeg\n`);
+  return Buffer.concat([header, ...Array.from({ length: frames }, () => frame)]);
 }
 
 /** YYMMDD of an ISO date, and the date as printed on the card (DD.MM.YYYY). */

@@ -48,6 +48,10 @@ export async function buildApp(config: ServerConfig, options: BuildOptions = {})
     // closed (a stalled body), the headers must arrive within `headersMs` and the whole request (a large
     // upload) within `requestMs`.
     connectionTimeout: config.timeouts.idleMs,
+    // A request that reaches a stopping process on a connection the load balancer kept open is answered, with
+    // `Connection: close`, rather than refused with a 503: nginx never passes a POST or PATCH it has already
+    // sent on to another process (it may have done its work), so the client would see that 503.
+    return503OnClosing: false,
     requestTimeout: config.timeouts.requestMs,
     http: { headersTimeout: config.timeouts.headersMs, connectionsCheckingInterval: TIMEOUT_CHECK_MS },
   });

@@ -1,3 +1,4 @@
+import { Server, type Socket } from 'node:net';
 import { loadConfig } from './config';
 import { ensureSecretFile } from './secretFile';
 import { startTelemetry } from './telemetry/start';
@@ -11,6 +12,17 @@ async function main() {
   const telemetry = config.otlpEndpoint ? await startTelemetry({ endpoint: config.otlpEndpoint }) : null;
   const [{ buildApp }, { demoLoginLines }] = await Promise.all([import('./app'), import('./db/seed')]);
   const app = await buildApp(config);
+  // The plain HTTP connections (upgraded sockets leave the set): the stop below waits for them to close.
+  const httpConnections = new Set<Socket>();
+  let connectionClosed: () => void = () => undefined;
+  app.server.on('connection', (socket: Socket) => {
+    httpConnections.add(socket);
+    socket.once('close', () => {
+      httpConnections.delete(socket);
+      connectionClosed();
+    });
+  });
+  app.server.on('upgrade', (_request, socket: Socket) => httpConnections.delete(socket));
   const address = await app.listen({ port: config.port, host: config.host });
   console.log(
     `\nIDV Studio server on ${address}  (studio: ${config.publicUrl}, API: ${config.publicUrl}/api/v2)`,
@@ -43,7 +55,20 @@ async function main() {
     // New connections are refused from now on, before the workers' stops below take their time: a refused
     // connection is one the load balancer retries on another process at once (any method, nothing was sent),
     // and the sockets closed next reconnect there instead of to this process while it still listens.
-    app.server.close();
+    // Only the listener: http's close() also drops the idle keep-alive connections at once, and one the load
+    // balancer is sending a request on at that instant is reset (a POST it may not pass on: a 502).
+    Server.prototype.close.call(app.server);
+    // Each answer from now on closes its connection; idle ones are closed by the balancer (its keep-alive
+    // timeout, shorter than ours) or by the next answer. Waited for up to half the grace period.
+    app.server.prependListener('request', (_request, reply) => reply.setHeader('connection', 'close'));
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if (httpConnections.size === 0) resolve();
+      };
+      connectionClosed = check;
+      setTimeout(resolve, config.shutdownGraceMs / 2).unref();
+      check();
+    });
     // Closing stops accepting connections, closes the sockets without a "server disconnect" (clients
     // reconnect, through the load balancer to another process), then waits for the requests in flight.
     await app.close();

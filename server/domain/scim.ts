@@ -6,6 +6,7 @@
  * user for the audit trail. Break-glass accounts are not the provider's to change.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { AnyPgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import type { Role } from '#contract/common';
 import type { SsoMapping } from '#contract/sso';
 import type { AppContext } from '../context';
@@ -68,23 +69,47 @@ export function parseFilter(filter: string | undefined, attributes: readonly str
   });
 }
 
-export function pageOf(
-  startIndex: unknown,
-  count: unknown,
-): { offset: number; limit: number; start: number } {
+function pageOf(startIndex: unknown, count: unknown): { offset: number; limit: number; start: number } {
   const start = Math.max(1, Number.parseInt(String(startIndex ?? '1'), 10) || 1);
   const parsed = Number.parseInt(String(count ?? SCIM_MAX_COUNT), 10);
   const limit = Math.min(SCIM_MAX_COUNT, Math.max(0, Number.isNaN(parsed) ? SCIM_MAX_COUNT : parsed));
   return { offset: start - 1, limit, start };
 }
 
-export const listResponse = (resources: unknown[], total: number, start: number) => ({
-  schemas: [SCIM_LIST],
-  totalResults: total,
-  startIndex: start,
-  itemsPerPage: resources.length,
-  Resources: resources,
-});
+interface ListQuery {
+  filter?: string;
+  startIndex?: unknown;
+  count?: unknown;
+}
+
+/**
+ * A list's ListResponse (RFC 7644 §3.4.2): the total `matched` selects, and the page `startIndex` and `count`
+ * ask for in the order of `order`, each row as its resource. A `count` of 0 asks for the total alone.
+ */
+async function listOf<Q extends PgSelect>(
+  db: DbOrTx,
+  matched: Q,
+  order: AnyPgColumn,
+  query: ListQuery,
+  resource: (row: Awaited<Q>[number]) => Promise<unknown>,
+) {
+  const page = pageOf(query.startIndex, query.count);
+  const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(sql`${matched} matched`);
+  const rows: Awaited<Q> | [] =
+    page.limit === 0 ? [] : await matched.orderBy(asc(order)).offset(page.offset).limit(page.limit);
+  const resources = await Promise.all(rows.map(resource));
+  return {
+    schemas: [SCIM_LIST],
+    totalResults: counted?.n ?? 0,
+    startIndex: page.start,
+    itemsPerPage: resources.length,
+    Resources: resources,
+  };
+}
+
+/** `id eq "…"`: a malformed id matches nothing rather than failing the query. */
+const idIs = (column: AnyPgColumn, value: string) =>
+  /^\d{1,9}$/.test(value) ? eq(column, Number(value)) : sql`false`;
 
 // --- Users --------------------------------------------------------------------------------------------------
 
@@ -130,59 +155,43 @@ function visibleUsers(companyId: number) {
   );
 }
 
+/** Users with the provider's `externalId` of those it provisioned. */
+const linkedUsers = (db: DbOrTx) =>
+  db
+    .select({ user: users, externalId: scimUsers.externalId })
+    .from(users)
+    .leftJoin(scimUsers, eq(scimUsers.userId, users.id));
+
 const USER_FILTERS = ['userName', 'externalId', 'id', 'emails.value', 'displayName'] as const;
 
-export async function listUsers(
-  db: DbOrTx,
-  base: string,
-  companyId: number,
-  query: { filter?: string; startIndex?: unknown; count?: unknown },
-) {
+export async function listUsers(db: DbOrTx, base: string, companyId: number, query: ListQuery) {
   const filters = parseFilter(query.filter, USER_FILTERS);
-  const page = pageOf(query.startIndex, query.count);
-  const where = and(
-    visibleUsers(companyId),
-    ...filters.map(({ attribute, value }) => {
-      switch (attribute) {
-        case 'userName':
-        case 'emails.value':
-          return eq(sql`lower(${users.email})`, value.toLowerCase());
-        case 'id':
-          return /^\d{1,9}$/.test(value) ? eq(users.id, Number(value)) : sql`false`;
-        case 'displayName':
-          return eq(sql`trim(${users.firstName} || ' ' || ${users.lastName})`, value);
-        default:
-          return eq(scimUsers.externalId, value);
-      }
-    }),
-  );
-  const [counted] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(users)
-    .leftJoin(scimUsers, eq(scimUsers.userId, users.id))
-    .where(where);
-  const rows =
-    page.limit === 0
-      ? []
-      : await db
-          .select({ user: users, externalId: scimUsers.externalId })
-          .from(users)
-          .leftJoin(scimUsers, eq(scimUsers.userId, users.id))
-          .where(where)
-          .orderBy(asc(users.id))
-          .offset(page.offset)
-          .limit(page.limit);
-  const resources = await Promise.all(rows.map((r) => userResource(db, base, r.user, r.externalId)));
-  return listResponse(resources, counted?.n ?? 0, page.start);
+  const matched = linkedUsers(db)
+    .where(
+      and(
+        visibleUsers(companyId),
+        ...filters.map(({ attribute, value }) => {
+          switch (attribute) {
+            case 'userName':
+            case 'emails.value':
+              return eq(sql`lower(${users.email})`, value.toLowerCase());
+            case 'id':
+              return idIs(users.id, value);
+            case 'displayName':
+              return eq(sql`trim(${users.firstName} || ' ' || ${users.lastName})`, value);
+            default:
+              return eq(scimUsers.externalId, value);
+          }
+        }),
+      ),
+    )
+    .$dynamic();
+  return listOf(db, matched, users.id, query, (r) => userResource(db, base, r.user, r.externalId));
 }
 
 async function findUser(db: DbOrTx, companyId: number, id: string) {
   if (!/^\d{1,9}$/.test(id)) throw notFound();
-  const [row] = await db
-    .select({ user: users, externalId: scimUsers.externalId })
-    .from(users)
-    .leftJoin(scimUsers, eq(scimUsers.userId, users.id))
-    .where(and(visibleUsers(companyId), eq(users.id, Number(id))));
+  const [row] = await linkedUsers(db).where(and(visibleUsers(companyId), eq(users.id, Number(id))));
   if (!row) throw notFound();
   return row;
 }
@@ -255,6 +264,12 @@ async function breakGlass(db: DbOrTx, companyId: number): Promise<Set<number>> {
   return new Set((await connectionOf(db, companyId))?.breakGlassUserIds ?? []);
 }
 
+/** The provider may not disable nor delete a break-glass account: it is the way in when the provider fails. */
+async function refuseBreakGlass(db: DbOrTx, companyId: number, userId: number) {
+  if ((await breakGlass(db, companyId)).has(userId))
+    throw invalid('A break-glass account is managed in the studio, not by the identity provider');
+}
+
 async function linkUser(tx: Tx, companyId: number, userId: number, externalId: string | null | undefined) {
   await tx
     .insert(scimUsers)
@@ -300,8 +315,7 @@ export async function createScimUser(
 
 /** Applies a user's new values (PUT, or PATCH's result) and ends their sessions when they were deactivated. */
 async function writeUser(ctx: Ctx, companyId: number, userId: number, next: UserInput) {
-  if (next.active === false && (await breakGlass(ctx.db, companyId)).has(userId))
-    throw invalid('A break-glass account is managed in the studio, not by the identity provider');
+  if (next.active === false) await refuseBreakGlass(ctx.db, companyId, userId);
   const deactivated = await ctx.db.transaction(async (tx) => {
     const [row] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
     if (!row) throw notFound();
@@ -411,8 +425,7 @@ export async function patchScimUser(
 /** DELETE: the user is disabled (sessions and sockets end now) and leaves SCIM; the row stays for the audit trail. */
 export async function deleteScimUser(ctx: Ctx, companyId: number, id: string) {
   const { user } = await findUser(ctx.db, companyId, id);
-  if ((await breakGlass(ctx.db, companyId)).has(user.id))
-    throw invalid('A break-glass account is managed in the studio, not by the identity provider');
+  await refuseBreakGlass(ctx.db, companyId, user.id);
   await ctx.db.transaction(async (tx) => {
     await setProvisionedActive(tx, companyId, user.id, false, 'scim');
     await linkUser(tx, companyId, user.id, undefined);
@@ -458,58 +471,45 @@ async function groupResource(
   };
 }
 
+/** Groups with the provider's `externalId` of those it provisioned. */
+const linkedGroups = (db: DbOrTx) =>
+  db
+    .select({ group: groups, externalId: scimGroups.externalId })
+    .from(groups)
+    .leftJoin(scimGroups, eq(scimGroups.groupId, groups.id));
+
 const GROUP_FILTERS = ['displayName', 'externalId', 'id'] as const;
 
 export async function listGroups(
   db: DbOrTx,
   base: string,
   companyId: number,
-  query: { filter?: string; startIndex?: unknown; count?: unknown; excludedAttributes?: string },
+  query: ListQuery & { excludedAttributes?: string },
 ) {
   const filters = parseFilter(query.filter, GROUP_FILTERS);
-  const page = pageOf(query.startIndex, query.count);
-  const where = and(
-    eq(groups.companyId, companyId),
-    ...filters.map(({ attribute, value }) =>
-      attribute === 'displayName'
-        ? eq(sql`lower(${groups.name})`, value.toLowerCase())
-        : attribute === 'id'
-          ? /^\d{1,9}$/.test(value)
-            ? eq(groups.id, Number(value))
-            : sql`false`
-          : eq(scimGroups.externalId, value),
-    ),
-  );
-  const [counted] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(groups)
-    .leftJoin(scimGroups, eq(scimGroups.groupId, groups.id))
-    .where(where);
-  const rows =
-    page.limit === 0
-      ? []
-      : await db
-          .select({ group: groups, externalId: scimGroups.externalId })
-          .from(groups)
-          .leftJoin(scimGroups, eq(scimGroups.groupId, groups.id))
-          .where(where)
-          .orderBy(asc(groups.id))
-          .offset(page.offset)
-          .limit(page.limit);
+  const matched = linkedGroups(db)
+    .where(
+      and(
+        eq(groups.companyId, companyId),
+        ...filters.map(({ attribute, value }) =>
+          attribute === 'displayName'
+            ? eq(sql`lower(${groups.name})`, value.toLowerCase())
+            : attribute === 'id'
+              ? idIs(groups.id, value)
+              : eq(scimGroups.externalId, value),
+        ),
+      ),
+    )
+    .$dynamic();
   const withMembers = !/\bmembers\b/i.test(query.excludedAttributes ?? '');
-  const resources = await Promise.all(
-    rows.map((r) => groupResource(db, base, r.group, r.externalId, withMembers)),
+  return listOf(db, matched, groups.id, query, (r) =>
+    groupResource(db, base, r.group, r.externalId, withMembers),
   );
-  return listResponse(resources, counted?.n ?? 0, page.start);
 }
 
 async function findGroup(db: DbOrTx, companyId: number, id: string) {
   if (!/^\d{1,9}$/.test(id)) throw notFound();
-  const [row] = await db
-    .select({ group: groups, externalId: scimGroups.externalId })
-    .from(groups)
-    .leftJoin(scimGroups, eq(scimGroups.groupId, groups.id))
-    .where(and(eq(groups.companyId, companyId), eq(groups.id, Number(id))));
+  const [row] = await linkedGroups(db).where(and(eq(groups.companyId, companyId), eq(groups.id, Number(id))));
   if (!row) throw notFound();
   return row;
 }
@@ -585,6 +585,23 @@ async function setMembers(tx: Tx, companyId: number, groupId: number, add: numbe
     });
 }
 
+const membersOf = async (tx: DbOrTx, groupId: number) =>
+  (await tx.select({ id: userGroups.userId }).from(userGroups).where(eq(userGroups.groupId, groupId))).map(
+    (r) => r.id,
+  );
+
+/** Makes `wanted` (distinct ids) the group's members: PUT's `members`, and PATCH's `replace` of them. */
+async function replaceMembers(tx: Tx, companyId: number, groupId: number, wanted: number[]) {
+  const current = await membersOf(tx, groupId);
+  await setMembers(
+    tx,
+    companyId,
+    groupId,
+    wanted.filter((m) => !current.includes(m)),
+    current.filter((m) => !wanted.includes(m)),
+  );
+}
+
 async function ensureFreeName(tx: DbOrTx, companyId: number, name: string, exceptId?: number) {
   const [clash] = await tx
     .select({ id: groups.id })
@@ -657,17 +674,7 @@ export async function replaceScimGroup(
           target: scimGroups.groupId,
           set: { externalId: text(body.externalId, 500) ?? null },
         });
-    const wanted = new Set(await memberIds(tx, companyId, body.members));
-    const current = (
-      await tx.select({ id: userGroups.userId }).from(userGroups).where(eq(userGroups.groupId, group.id))
-    ).map((r) => r.id);
-    await setMembers(
-      tx,
-      companyId,
-      group.id,
-      [...wanted].filter((m) => !current.includes(m)),
-      current.filter((m) => !wanted.has(m)),
-    );
+    await replaceMembers(tx, companyId, group.id, await memberIds(tx, companyId, body.members));
   });
   return getScimGroup(db, base, companyId, id);
 }
@@ -697,29 +704,10 @@ export async function patchScimGroup(
       else if (path.toLowerCase() === 'members') {
         const ids = await memberIds(tx, companyId, operation.value);
         if (op === 'add') await setMembers(tx, companyId, group.id, ids, []);
-        else if (op === 'remove') {
-          const current = (
-            await tx
-              .select({ id: userGroups.userId })
-              .from(userGroups)
-              .where(eq(userGroups.groupId, group.id))
-          ).map((r) => r.id);
-          await setMembers(tx, companyId, group.id, [], ids.length > 0 ? ids : current);
-        } else if (op === 'replace') {
-          const current = (
-            await tx
-              .select({ id: userGroups.userId })
-              .from(userGroups)
-              .where(eq(userGroups.groupId, group.id))
-          ).map((r) => r.id);
-          await setMembers(
-            tx,
-            companyId,
-            group.id,
-            ids.filter((m) => !current.includes(m)),
-            current.filter((m) => !ids.includes(m)),
-          );
-        } else throw invalid(`Unsupported op: ${String(operation.op).slice(0, 20)}`);
+        else if (op === 'remove')
+          await setMembers(tx, companyId, group.id, [], ids.length > 0 ? ids : await membersOf(tx, group.id));
+        else if (op === 'replace') await replaceMembers(tx, companyId, group.id, ids);
+        else throw invalid(`Unsupported op: ${String(operation.op).slice(0, 20)}`);
       } else if (op === 'replace' || op === 'add') {
         const value =
           path.toLowerCase() === 'displayname'
@@ -738,10 +726,7 @@ export async function patchScimGroup(
 export async function deleteScimGroup(db: Db, companyId: number, id: string) {
   const { group } = await findGroup(db, companyId, id);
   await db.transaction(async (tx) => {
-    const members = (
-      await tx.select({ id: userGroups.userId }).from(userGroups).where(eq(userGroups.groupId, group.id))
-    ).map((r) => r.id);
-    await setMembers(tx, companyId, group.id, [], members);
+    await setMembers(tx, companyId, group.id, [], await membersOf(tx, group.id));
     await tx.delete(groups).where(eq(groups.id, group.id));
     await recordAudit(tx, {
       companyId,

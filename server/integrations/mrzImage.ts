@@ -31,8 +31,10 @@ interface Grey {
 }
 
 export interface MrzBand {
-  /** The band as a greyscale PNG. */
+  /** The band as a greyscale PNG, its glyphs GLYPH_HEIGHT pixels high. */
   png: Buffer;
+  /** The same band at other glyph heights, as asked (`mrzBand`'s `alsoAt`), in that order. */
+  alsoAt: Buffer[];
   /** The skew measured and undone, degrees. */
   skew: number;
   /** Lines of print found in the band (2 for a passport, 3 for an ID card). */
@@ -259,9 +261,10 @@ function zoneOf(runs: Run[]): Run[] | null {
 
 /**
  * The zone of a frame as a straight, enlarged band; null when no zone of 2 or 3 lines is found (the
- * caller then reads the whole frame).
+ * caller then reads the whole frame). `alsoAt`: other glyph heights to sample the same band at (a second look
+ * for the engine, whose misreads change with the glyphs' size); the zone is found once.
  */
-export function mrzBand(bytes: Buffer): MrzBand | null {
+export function mrzBand(bytes: Buffer, alsoAt: readonly number[] = []): MrzBand | null {
   const grey = toGrey(bytes);
   // The zone is looked for in a frame of at most LOCATE_WIDTH pixels (HD frames shrunk by box averaging),
   // and the band sampled from the full frame.
@@ -298,12 +301,32 @@ export function mrzBand(bytes: Buffer): MrzBand | null {
   const first = zone[0] as Run;
   const last = zone[zone.length - 1] as Run;
   const glyph = (factor * zone.reduce((sum, r) => sum + r.bottom - r.top + 1, 0)) / zone.length;
-  const scale = GLYPH_HEIGHT / glyph;
   const margin = glyph * MARGIN;
-  const left = factor * Math.min(...zone.map((r) => r.left)) - margin;
-  const right = factor * Math.max(...zone.map((r) => r.right + 1)) + margin;
-  const top = factor * first.top - margin;
-  const bottom = factor * (last.bottom + 1) + margin;
+  const box = {
+    left: factor * Math.min(...zone.map((r) => r.left)) - margin,
+    right: factor * Math.max(...zone.map((r) => r.right + 1)) + margin,
+    top: factor * first.top - margin,
+    bottom: factor * (last.bottom + 1) + margin,
+  };
+  const png = bandAt(grey, box, angle, GLYPH_HEIGHT / glyph);
+  if (!png) return null;
+  return {
+    png,
+    alsoAt: alsoAt.flatMap((height) => bandAt(grey, box, angle, height / glyph) ?? []),
+    skew: Math.round(((angle * 180) / Math.PI) * 100) / 100,
+    lines: zone.length,
+    glyphHeight: Math.round(glyph * 10) / 10,
+  };
+}
+
+/** The band's box sampled from the frame along the straightened axes, enlarged by `scale`, as a grey PNG. */
+function bandAt(
+  grey: Grey,
+  box: { left: number; right: number; top: number; bottom: number },
+  angle: number,
+  scale: number,
+): Buffer | null {
+  const { left, right, top, bottom } = box;
   const outWidth = Math.round((right - left) * scale);
   const outHeight = Math.round((bottom - top) * scale);
   if (outWidth <= 0 || outHeight <= 0 || outWidth * outHeight > 8_000_000) return null;
@@ -340,12 +363,7 @@ export function mrzBand(bytes: Buffer): MrzBand | null {
     inputHasAlpha: false,
   });
   png.data = out;
-  return {
-    png: PNG.sync.write(png, { colorType: 0, inputColorType: 0, inputHasAlpha: false }),
-    skew: Math.round(((angle * 180) / Math.PI) * 100) / 100,
-    lines: zone.length,
-    glyphHeight: Math.round(glyph * 10) / 10,
-  };
+  return PNG.sync.write(png, { colorType: 0, inputColorType: 0, inputHasAlpha: false });
 }
 
 /** Bilinear sample; white outside the frame, so the margin of a band at the frame's edge is paper. */

@@ -8,11 +8,12 @@ import { mrzBand, prepareForOcr } from './mrzImage';
 
 const port = parentPort;
 if (!port) throw new Error('mrzImageThread runs in a worker thread');
-port.on('message', (request: { id: number; image: Uint8Array }) => {
+port.on('message', (request: { id: number; image: Uint8Array; alsoAt: number[] }) => {
   try {
     const image = Buffer.from(request.image);
-    const band = mrzBand(image);
-    port.postMessage({ id: request.id, band: band?.png ?? null, frame: prepareForOcr(image) });
+    const band = mrzBand(image, request.alsoAt);
+    const bands = band ? [band.png, ...band.alsoAt] : [];
+    port.postMessage({ id: request.id, bands, frame: prepareForOcr(image) });
   } catch (error) {
     port.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
   }

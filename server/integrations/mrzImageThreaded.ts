@@ -9,13 +9,16 @@ const TSX_API = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/ap
 const BOOTSTRAP = `import(${JSON.stringify(TSX_API)})
   .then(({ register }) => { register(); return import(${JSON.stringify(THREAD_ENTRY)}); })`;
 
-/** A frame made ready for the engine: the zone's band (null when none was found) and the whole frame. */
+/**
+ * A frame made ready for the engine: the zone's band at its usual glyph height, then at each other height asked
+ * (empty when no zone was found), and the whole frame.
+ */
 export interface PreparedFrame {
-  band: Buffer | null;
+  bands: Buffer[];
   frame: Buffer;
 }
 
-type Reply = { id: number; band: Uint8Array | null; frame: Uint8Array } | { id: number; error: string };
+type Reply = { id: number; bands: Uint8Array[]; frame: Uint8Array } | { id: number; error: string };
 
 /**
  * `mrzImage.ts` in a worker thread of its own, started on first use and kept only while a frame waits for it:
@@ -23,7 +26,7 @@ type Reply = { id: number; band: Uint8Array | null; frame: Uint8Array } | { id: 
  * frames waiting; the next frame starts a new one.
  */
 export function createMrzImageThread(): {
-  prepare(image: Buffer): Promise<PreparedFrame>;
+  prepare(image: Buffer, alsoAt?: readonly number[]): Promise<PreparedFrame>;
   close(): Promise<void>;
 } {
   let worker: Worker | null = null;
@@ -42,7 +45,7 @@ export function createMrzImageThread(): {
       if ('error' in reply) waiting?.reject(new Error(reply.error));
       else
         waiting?.resolve({
-          band: reply.band ? Buffer.from(reply.band) : null,
+          bands: reply.bands.map((band) => Buffer.from(band)),
           frame: Buffer.from(reply.frame),
         });
       if (pending.size === 0) started.unref();
@@ -56,13 +59,13 @@ export function createMrzImageThread(): {
     return started;
   }
   return {
-    prepare(image) {
+    prepare(image, alsoAt = []) {
       const id = ++lastId;
       return new Promise<PreparedFrame>((resolve, reject) => {
         pending.set(id, { resolve, reject });
         const target = thread();
         target.ref();
-        target.postMessage({ id, image });
+        target.postMessage({ id, image, alsoAt });
       });
     },
     async close() {

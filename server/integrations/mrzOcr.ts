@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { CheckEngine } from '#contract/machineChecks';
-import { findMrzLines } from '../domain/machineChecks/mrz';
+import { readMrz } from '../domain/machineChecks/mrz';
 import { createMrzImageThread } from './mrzImageThreaded';
 
 /**
@@ -22,6 +22,16 @@ export const unavailableMrzOcr = (): MrzOcr => ({
 
 const require = createRequire(import.meta.url);
 
+/**
+ * Glyph heights (pixels) the band is read again at when the zone read at the usual height has a check digit
+ * that fails. The engine's misreads (8 as B, 5 as S, 9 as I, 0 as O or D, J as I or JI) change with the glyphs'
+ * size, so a second look sometimes reads the zone right (measured from 16 to 32 px: 20 and 16 helped most,
+ * larger ones not at all). A reading is taken over the first only when every check digit holds, the composite
+ * included: a document whose number's check digit is really wrong would need a misread that makes two
+ * independent check digits hold, about one in a hundred, to pass for a good one.
+ */
+export const REREAD_GLYPH_HEIGHTS: readonly number[] = [20, 16];
+
 interface TesseractWorker {
   setParameters(params: Record<string, string>): Promise<unknown>;
   recognize(
@@ -38,7 +48,10 @@ interface TesseractWorker {
  * it the call's signalling. Only the MRZ's characters are allowed, which is what makes a general model read it
  * well. Started on first use; one recognition at a time (the worker is single-threaded anyway).
  */
-export function createTesseractMrzOcr(options: { onError?: (error: unknown) => void } = {}): MrzOcr {
+export function createTesseractMrzOcr(
+  options: { onError?: (error: unknown) => void; rereadAt?: readonly number[] } = {},
+): MrzOcr {
+  const rereadAt = options.rereadAt ?? REREAD_GLYPH_HEIGHTS;
   const tesseractVersion = (require('tesseract.js/package.json') as { version: string }).version;
   const data = require('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
   const dataVersion = (require('@tesseract.js-data/eng/package.json') as { version: string }).version;
@@ -78,12 +91,20 @@ export function createTesseractMrzOcr(options: { onError?: (error: unknown) => v
         if (!w) return null;
         // First the zone's band alone, straightened, enlarged and contrast-stretched (`mrzImage.ts`), read as one
         // block of uniform text: what the engine reads best.
-        const prepared = await images.prepare(image);
-        if (prepared.band) {
+        // A zone whose check digits fail is read again from the band at other glyph heights, and the first
+        // reading whose check digits all hold is taken; when none does, the first reading is.
+        const prepared = await images.prepare(image, rereadAt);
+        let first: { text: string; confidence: number } | null = null;
+        for (const band of prepared.bands) {
           await w.setParameters({ tessedit_pageseg_mode: modes.block });
-          const { data: result } = await w.recognize(prepared.band);
-          if (findMrzLines(result.text)) return { text: result.text, confidence: result.confidence };
+          const { data: result } = await w.recognize(band);
+          const reading = readMrz(result.text, new Date());
+          if (!reading) continue;
+          const read = { text: result.text, confidence: result.confidence };
+          if (reading.check_digits_hold) return read;
+          first ??= read;
         }
+        if (first) return first;
         // No band, or no zone read in it: the whole frame as sparse text, the engine measuring the skew and
         // reading the image turned (a card held to a camera is seldom straight).
         await w.setParameters({ tessedit_pageseg_mode: modes.sparse });

@@ -26,8 +26,8 @@ export function recordRead(
 }
 
 /**
- * The access log of this process: its buffer, written every ACCESS_LOG_FLUSH_MS and at close (before the database
- * closes), and the hourly pruning of reads older than ACCESS_LOG_RETENTION_DAYS (several processes may prune at
+ * The access log of this process: its buffer, written every ACCESS_LOG_FLUSH_MS and at close (after the last
+ * request, before the database closes), and the hourly pruning of reads older than ACCESS_LOG_RETENTION_DAYS (several processes may prune at
  * once: the chain lock serialises them).
  */
 export const accessLogPlugin = fp(async (app) => {
@@ -45,7 +45,9 @@ export const accessLogPlugin = fp(async (app) => {
     );
   }, HOUR_MS);
   prune.unref();
-  app.addHook('preClose', async () => {
+  // After the last request has been answered (a stopping process still answers what reaches it while the load
+  // balancer moves away) and before the database closes (its hook was added first, so it runs last).
+  app.addHook('onClose', async () => {
     clearInterval(prune);
     await logger.stop();
   });

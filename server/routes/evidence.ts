@@ -20,6 +20,7 @@ import { callFacts, evidencePackage } from '../domain/evidencePackage';
 import { getLegalHold, getRetention, setLegalHold, setRetention } from '../domain/evidenceRetention';
 import { EVIDENCE_PACKAGE, need, PUBLIC, principalOf } from '../http/access';
 import { limitsText, rateLimit, rateLimited } from '../http/rateLimits';
+import { sendZip } from '../http/zipReply';
 import { recordRead } from '../plugins/accessLog';
 import { authErrors } from './shared';
 
@@ -98,12 +99,7 @@ export function evidenceRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           },
           detail: { package_id: built.packageId },
         });
-        built.stream.on('error', (error) => request.log.error({ err: error }, 'evidence package failed'));
-        return reply
-          .header('content-type', 'application/zip')
-          .header('content-disposition', `attachment; filename="call-${facts.call.id}-evidence.zip"`)
-          .header('cache-control', 'no-store')
-          .send(built.stream);
+        return sendZip(reply, built.stream, `call-${facts.call.id}-evidence.zip`, 'evidence package failed');
       },
     );
 

@@ -20,6 +20,7 @@ import { getErasure, requestErasure } from '../domain/erasure';
 import { exportProfile } from '../domain/profileExport';
 import { assertProfile } from '../domain/profiles';
 import { need, principalOf } from '../http/access';
+import { sendZip } from '../http/zipReply';
 import { recordRead } from '../plugins/accessLog';
 import { authErrors } from './shared';
 
@@ -110,12 +111,7 @@ export function privacyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           target: { companyId, profileId, objectType: 'profile', objectId: profileId },
           detail: { export_id: built.exportId },
         });
-        built.stream.on('error', (error) => request.log.error({ err: error }, 'profile export failed'));
-        return reply
-          .header('content-type', 'application/zip')
-          .header('content-disposition', `attachment; filename="profile-${profileId}-export.zip"`)
-          .header('cache-control', 'no-store')
-          .send(built.stream);
+        return sendZip(reply, built.stream, `profile-${profileId}-export.zip`, 'profile export failed');
       },
     );
 

@@ -29,32 +29,56 @@ function candidateQueue(pc: RTCPeerConnection) {
   };
 }
 
+/** Names one offer, so that an answer or a candidate meant for an earlier one is never applied to a later one. */
+const newOfferId = (): string => crypto.randomUUID();
+
+/** What the forwarded media is made of: a new offer is due when it changes (the customer's stream arrived). */
+const mediaKey = (streams: { local: MediaStream | null; remote: MediaStream | null }): string =>
+  [streams.local, streams.remote]
+    .map((stream) => (stream ? `${stream.id}:${stream.getTracks().map((track) => track.id)}` : '-'))
+    .join('|');
+
 /**
  * The agent's side: a send-only connection per watcher, made when the watcher's socket joins its channel (again
- * after the watcher's reload) and closed when the watcher is no longer listed. Returns the stop.
+ * after the watcher's reload), made again when the call's media changes (the customer's stream arrives after the
+ * watch began, or a new peer replaces it), and closed when the watcher is no longer listed. Returns the stop.
+ * Offers may overlap (a watcher rejoining while an offer is on its way): each carries its id, and only the
+ * latest offer's answer and candidates are applied.
  */
 export function forwardToWatchers(options: {
   callId: number;
   channel: Channel;
   ice: () => Promise<CallIce>;
   streams: () => { local: MediaStream | null; remote: MediaStream | null };
+  /** Calls the listener when the call's streams may have changed. Returns the unsubscribe. */
+  onStreamsChange(listener: () => void): () => void;
 }): () => void {
   const { callId, channel } = options;
-  const peers = new Map<number, { pc: RTCPeerConnection; queue: ReturnType<typeof candidateQueue> }>();
+  const peers = new Map<
+    number,
+    { pc: RTCPeerConnection; queue: ReturnType<typeof candidateQueue>; offerId: string }
+  >();
+  /** The offer each watcher should hold: the latest one begun. */
+  const latest = new Map<number, string>();
   let stopped = false;
 
-  const close = (watcherId: number) => {
-    peers.get(watcherId)?.pc.close();
+  /** Closes the watcher's connection; with an offer id, only if it is still that offer's. */
+  const close = (watcherId: number, offerId?: string) => {
+    const peer = peers.get(watcherId);
+    if (!peer || (offerId !== undefined && peer.offerId !== offerId)) return;
+    peer.pc.close();
     peers.delete(watcherId);
   };
 
   async function offer(watcherId: number) {
+    const offerId = newOfferId();
+    latest.set(watcherId, offerId);
     close(watcherId);
     const ice = await options.ice();
-    if (stopped) return;
+    if (stopped || latest.get(watcherId) !== offerId) return;
     const pc = new RTCPeerConnection(configOf(ice));
     const queue = candidateQueue(pc);
-    peers.set(watcherId, { pc, queue });
+    peers.set(watcherId, { pc, queue, offerId });
     const { local, remote } = options.streams();
     const sides: Partial<Record<WatchSide, string>> = {};
     for (const [side, stream] of [
@@ -69,42 +93,68 @@ export function forwardToWatchers(options: {
     pc.onicecandidate = ({ candidate }) => {
       if (candidate)
         void channel
-          .signal(callId, { type: 'candidate', candidate: candidate.toJSON() }, watcherId)
+          .signal(callId, { type: 'candidate', candidate: candidate.toJSON(), offer: offerId }, watcherId)
           .catch(() => undefined);
     };
     const description = await pc.createOffer();
     await pc.setLocalDescription(description);
-    await channel.signal(callId, { type: 'offer', sdp: description.sdp, sides }, watcherId);
+    if (latest.get(watcherId) !== offerId) return;
+    await channel.signal(callId, { type: 'offer', sdp: description.sdp, sides, offer: offerId }, watcherId);
   }
+
+  const offerTo = (watcherId: number) => {
+    void offer(watcherId).catch(() => close(watcherId, latest.get(watcherId)));
+  };
+
+  let media = mediaKey(options.streams());
+  const unwatchStreams = options.onStreamsChange(() => {
+    const streams = options.streams();
+    const now = mediaKey(streams);
+    // Nothing to send (the call's media is gone as it ends): the watchers keep what they have until the end.
+    if (stopped || now === media || (!streams.local && !streams.remote)) return;
+    media = now;
+    for (const watcherId of latest.keys()) offerTo(watcherId);
+  });
 
   const unsubscribe = channel.subscribe((event: CallWatchEvent) => {
     if (stopped || !('call_id' in event) || event.call_id !== callId) return;
-    if (event.type === 'READY') void offer(event.watcher_id).catch(() => close(event.watcher_id));
+    if (event.type === 'READY') offerTo(event.watcher_id);
     else if (event.type === 'SIGNAL') {
       const peer = peers.get(event.watcher_id);
-      if (!peer) return;
-      const data = event.data as { type?: string; sdp?: string; candidate?: RTCIceCandidateInit };
+      const data = event.data as {
+        type?: string;
+        sdp?: string;
+        candidate?: RTCIceCandidateInit;
+        offer?: string;
+      };
+      if (!peer || data.offer !== peer.offerId) return;
       if (data.type === 'answer' && data.sdp)
         void peer.pc
           .setRemoteDescription({ type: 'answer', sdp: data.sdp })
           .then(() => peer.queue.flush())
-          .catch(() => close(event.watcher_id));
+          .catch(() => close(event.watcher_id, peer.offerId));
       else if (data.type === 'candidate' && data.candidate) peer.queue.add(data.candidate);
     } else if (event.type === 'WATCHERS') {
       const listed = new Set(event.watchers.map((watcher) => watcher.user_id));
-      for (const watcherId of [...peers.keys()]) if (!listed.has(watcherId)) close(watcherId);
+      for (const watcherId of [...latest.keys()])
+        if (!listed.has(watcherId)) {
+          latest.delete(watcherId);
+          close(watcherId);
+        }
     }
   });
 
   return () => {
     stopped = true;
     unsubscribe();
+    unwatchStreams();
     for (const watcherId of [...peers.keys()]) close(watcherId);
   };
 }
 
 /**
  * The watcher's side: answers the agent's offers receive-only and hands over each side's stream as it arrives.
+ * A new offer replaces the connection of the one before; what belonged to an earlier offer is dropped.
  * Returns the stop.
  */
 export function receiveWatchedCall(options: {
@@ -116,23 +166,24 @@ export function receiveWatchedCall(options: {
   const { callId, channel } = options;
   let pc: RTCPeerConnection | null = null;
   let queue: ReturnType<typeof candidateQueue> | null = null;
-  let sides: Partial<Record<WatchSide, string>> = {};
+  let current: string | undefined;
 
-  async function answer(sdp: string) {
+  async function answer(sdp: string, offerId: string | undefined, sides: Partial<Record<WatchSide, string>>) {
     pc?.close();
+    current = offerId;
     const connection = new RTCPeerConnection(configOf(options.ice));
     pc = connection;
     queue = candidateQueue(connection);
     connection.ontrack = ({ streams }) => {
       const stream = streams[0];
-      if (!stream) return;
+      if (!stream || pc !== connection) return;
       const side = (Object.keys(sides) as WatchSide[]).find((key) => sides[key] === stream.id);
       if (side) options.onStream(side, stream);
     };
     connection.onicecandidate = ({ candidate }) => {
       if (candidate)
         void channel
-          .signal(callId, { type: 'candidate', candidate: candidate.toJSON() })
+          .signal(callId, { type: 'candidate', candidate: candidate.toJSON(), offer: offerId })
           .catch(() => undefined);
     };
     await connection.setRemoteDescription({ type: 'offer', sdp });
@@ -141,7 +192,8 @@ export function receiveWatchedCall(options: {
     queue.flush();
     const description = await connection.createAnswer();
     await connection.setLocalDescription(description);
-    await channel.signal(callId, { type: 'answer', sdp: description.sdp });
+    if (pc !== connection) return;
+    await channel.signal(callId, { type: 'answer', sdp: description.sdp, offer: offerId });
   }
 
   const unsubscribe = channel.subscribe((event) => {
@@ -151,11 +203,12 @@ export function receiveWatchedCall(options: {
       sdp?: string;
       candidate?: RTCIceCandidateInit;
       sides?: Partial<Record<WatchSide, string>>;
+      offer?: string;
     };
-    if (data.type === 'offer' && data.sdp) {
-      sides = data.sides ?? {};
-      void answer(data.sdp).catch(() => undefined);
-    } else if (data.type === 'candidate' && data.candidate) queue?.add(data.candidate);
+    if (data.type === 'offer' && data.sdp)
+      void answer(data.sdp, data.offer, data.sides ?? {}).catch(() => undefined);
+    else if (data.type === 'candidate' && data.candidate && data.offer === current)
+      queue?.add(data.candidate);
   });
 
   return () => {

@@ -6,7 +6,7 @@ import { unzipSync } from 'fflate';
 import { DEFAULT_IDENT_PROCEDURE } from '#contract/identProcedure';
 import type { MachineCheck, MrzResult } from '#contract/machineChecks';
 import { chromiumArgs, chromiumPath } from '../../playwright.config';
-import { renderDocuments, sampleDocument } from '../../scripts/sampleDocuments';
+import { renderDocuments, sampleDocument, y4mOf } from '../../scripts/sampleDocuments';
 import { answerAndTalk, Contexts, goOnline, joinLink, joinQueue } from './callSupport';
 import { expect, test } from './cspGuard';
 import { DEMO, tokenOf } from './support';
@@ -26,7 +26,7 @@ const PROFILE = 8;
 const contexts = new Contexts();
 const LOAD = { timeout: 30_000 };
 const dir = mkdtempSync(join(tmpdir(), 'idv-passport-'));
-const video = join(dir, 'passport.mjpeg');
+const video = join(dir, 'passport.y4m');
 
 test.use({
   launchOptions: {
@@ -36,14 +36,15 @@ test.use({
 });
 
 test.beforeAll(async () => {
-  // Chromium's fake camera plays a Motion-JPEG file: the passport page, frame after frame.
+  // Chromium's fake camera plays a Y4M file, looping: the passport page's pixels as raw I420 frames.
   const drawer = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
   const [page] = await renderDocuments(
     [sampleDocument('e2e-passport', { format: 'TD3', face: 'a2', documentNumber: 'U12345678' })],
     drawer,
   );
   await drawer.close();
-  writeFileSync(video, Buffer.concat(Array.from({ length: 30 }, () => page?.front as Buffer)));
+  if (!page) throw new Error('the passport page was not drawn');
+  writeFileSync(video, y4mOf(page.front, 2));
 });
 
 test.afterAll(async ({ request }) => {

@@ -192,3 +192,21 @@ test('a reviewer’s profile shows with its review cases above the tabs, which n
   const moved = await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts);
   expect(moved.filter((name) => /bp6-tab|studio-profile-meta|studio-video-calls/.test(name))).toEqual([]);
 });
+
+test('the profile shows with its sidebar’s check lists and logs, and the cards under them never move', async ({
+  page,
+}) => {
+  await signIn(page, DEMO.agent.email, DEMO.agent.password);
+  await page.goto('/profile/4');
+  await expect(page.getByRole('tablist')).toBeVisible();
+  const sidebar = page.getByRole('complementary', { name: 'Profile sidebar' });
+  // Shown together: the first two cards came in with the profile, not after the page was under the pointer.
+  expect(await sidebar.getByRole('button', { name: 'Yes' }).first().isVisible()).toBe(true);
+  expect(await sidebar.getByRole('list', { name: 'Logs' }).getByRole('listitem').first().isVisible()).toBe(
+    true,
+  );
+  const notes = sidebar.locator('.studio-sidebar-card').nth(2);
+  const shown = await notes.boundingBox();
+  await page.waitForLoadState('networkidle');
+  expect((await notes.boundingBox())?.y).toBe(shown?.y);
+});

@@ -145,7 +145,11 @@ describe('on the socket', () => {
     const { callId, room, customer } = await w.liveCall(agent, 25);
     const refused = { ok: false, detail: 'Not your call' };
     // Without monitor_calls, another company's admin, and an Admin who holds no grant for the call.
-    const others = [await w.staff(ids.viewer), await w.staff(ids.globex, 2), await w.staff(ids.admin)];
+    const others = [
+      await w.staff(ids.viewer),
+      await w.staff(ids.globex, { companyId: 2 }),
+      await w.staff(ids.admin),
+    ];
     const plainAgent = await w.staff(ids.agent);
     for (const other of [...others, plainAgent]) {
       expect(await other.socket.emitWithAck('watch.join', { call_id: callId })).toEqual(refused);

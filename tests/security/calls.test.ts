@@ -4,38 +4,25 @@
  * Online, answer or join, and only an admin closes someone else's call or corrects a final status (audited
  * with before and after).
  */
-import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClientToServerEvents, QueuedCall, ServerToClientEvents } from '#contract/socket';
+import type { QueuedCall } from '#contract/socket';
 import { hashPassword } from '../../server/auth/passwords';
 import { auditLog, users, videoCalls } from '../../server/db/schema';
-import {
-  bearer,
-  FAST_CALLS,
-  PASSWORDS,
-  startTestApp,
-  type TestApp,
-  tokenFor,
-  userId,
-} from '../server/helpers';
+import { bearer, FAST_CALLS, PASSWORDS, type TestApp, tokenFor, userId } from '../server/helpers';
+import { type LiveApp, liveApp } from '../server/liveSockets';
 
-type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
+let live: LiveApp;
 let t: TestApp;
-let url = '';
-const sockets: ClientSocket[] = [];
 const tokens = { admin: '', agent: '', viewer: '', api: '' };
 const ids = { admin: 0, agent: 0, viewer: 0, api: 0, other: 0 };
 
 beforeAll(async () => {
   // The grace periods outlast the test (a loaded machine is slow): nobody's call is closed behind its back.
-  t = await startTestApp({
+  live = await liveApp({
     calls: { ...FAST_CALLS, agentGraceMs: 60_000, customerGraceMs: 60_000, unattachedCallMs: 60_000 },
   });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  t = live.t;
   tokens.admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
   tokens.agent = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
   tokens.viewer = await tokenFor(t.app, 'viewer@acme.test', PASSWORDS.user);
@@ -57,56 +44,11 @@ beforeAll(async () => {
     .returning({ id: users.id });
   ids.other = other?.id ?? 0;
 });
-afterAll(async () => {
-  for (const s of sockets) s.disconnect();
-  await t.close();
-});
-
-function connect(auth: Record<string, unknown>, listen?: (socket: ClientSocket) => void) {
-  const socket: ClientSocket = io(url, {
-    path: '/socket.io',
-    auth,
-    transports: ['websocket'],
-    reconnection: false,
-    autoConnect: false,
-  });
-  sockets.push(socket);
-  listen?.(socket);
-  socket.connect();
-  return new Promise<ClientSocket>((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
+afterAll(() => live.close());
 
 /** A staff socket of a user (Online first when asked), recording every call event and signal it receives. */
-async function staff(user: number, online = false) {
-  if (online) await t.app.ctx.db.update(users).set({ agentStatus: 'Online' }).where(eq(users.id, user));
-  const heard: { event: string; payload: unknown }[] = [];
-  const socket = await connect(
-    { token: await t.app.ctx.tokens.signSocket({ user_id: user, company_id: 1 }) },
-    (s) => s.onAny((event, payload) => heard.push({ event, payload })),
-  );
-  return { socket, heard };
-}
-
-/** A customer who created a call from a join link and connected: waiting. */
-async function customer(profile: number) {
-  const token = await t.app.ctx.tokens.signCustomer({ profile_id: profile, company_id: 1 }, 3600);
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/v2/videocall',
-    headers: bearer(token),
-    payload: { profile, status: 0 },
-  });
-  expect(created.statusCode).toBe(201);
-  const call = created.json() as { id: number; room_id: string };
-  const heard: { event: string; payload: unknown }[] = [];
-  const socket = await connect({ customer: token, call_id: call.id }, (s) =>
-    s.onAny((event, payload) => heard.push({ event, payload })),
-  );
-  return { call, socket, heard };
-}
+const staff = (user: number, online = false) => live.staff(user, { online });
+const customer = (profile: number) => live.customer(profile);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const callRow = async (id: number) =>

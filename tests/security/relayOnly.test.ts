@@ -3,26 +3,14 @@
  * the TURN server's, whatever a client sends: the company setting (GET/PUT /call_network), the answer's and the
  * customer's ICE, `call.ice`, and the server's filter both ways.
  */
-import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallIce, ClientToServerEvents, ServerToClientEvents } from '#contract/socket';
-import { auditLog, users } from '../../server/db/schema';
+import type { CallIce } from '#contract/socket';
+import { auditLog } from '../../server/db/schema';
 import { RELAY_ONLY_NEEDS_TURN, setCallNetwork } from '../../server/domain/callIce';
 import { HttpError } from '../../server/errors';
-import {
-  bearer,
-  FAST_CALLS,
-  PASSWORDS,
-  startTestApp,
-  type TestApp,
-  tokenFor,
-  userId,
-} from '../server/helpers';
-
-type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-type Heard = { event: string; payload: unknown }[];
+import { bearer, FAST_CALLS, PASSWORDS, type TestApp, tokenFor, userId } from '../server/helpers';
+import { type Heard, type LiveApp, liveApp } from '../server/liveSockets';
 
 const ICE = {
   urls: ['stun:stun.example.com:3478', 'turn:turn.example.com:3478?transport=udp'],
@@ -31,70 +19,26 @@ const ICE = {
   transportPolicy: 'all' as const,
 };
 
+let live: LiveApp;
 let t: TestApp;
-let url = '';
-const sockets: ClientSocket[] = [];
 const tokens = { admin: '', agent: '' };
 const ids = { admin: 0, agent: 0 };
 
 beforeAll(async () => {
-  t = await startTestApp({
+  live = await liveApp({
     calls: { ...FAST_CALLS, agentGraceMs: 60_000, customerGraceMs: 60_000, unattachedCallMs: 60_000 },
     ice: ICE,
   });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  t = live.t;
   tokens.admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
   tokens.agent = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
   ids.admin = await userId(t.app, 'admin@acme.test');
   ids.agent = await userId(t.app, 'agent@acme.test');
 });
-afterAll(async () => {
-  for (const s of sockets) s.disconnect();
-  await t.close();
-});
+afterAll(() => live.close());
 
-function connect(auth: Record<string, unknown>, heard: Heard) {
-  const socket: ClientSocket = io(url, {
-    path: '/socket.io',
-    auth,
-    transports: ['websocket'],
-    reconnection: false,
-    autoConnect: false,
-  });
-  sockets.push(socket);
-  socket.onAny((event, payload) => heard.push({ event, payload }));
-  socket.connect();
-  return new Promise<ClientSocket>((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
-
-async function staff(user: number) {
-  await t.app.ctx.db.update(users).set({ agentStatus: 'Online' }).where(eq(users.id, user));
-  const heard: Heard = [];
-  const socket = await connect(
-    { token: await t.app.ctx.tokens.signSocket({ user_id: user, company_id: 1 }) },
-    heard,
-  );
-  return { socket, heard };
-}
-
-async function customer(profile: number) {
-  const token = await t.app.ctx.tokens.signCustomer({ profile_id: profile, company_id: 1 }, 3600);
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/v2/videocall',
-    headers: bearer(token),
-    payload: { profile, status: 0 },
-  });
-  expect(created.statusCode).toBe(201);
-  const call = created.json() as { id: number; room_id: string };
-  const heard: Heard = [];
-  const socket = await connect({ customer: token, call_id: call.id }, heard);
-  return { call, socket, heard };
-}
+const staff = (user: number) => live.staff(user);
+const customer = (profile: number) => live.customer(profile);
 
 const setRelayOnly = (relayOnly: boolean, token = tokens.admin) =>
   t.app.inject({

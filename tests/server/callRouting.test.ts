@@ -6,13 +6,12 @@
  */
 import type { AddressInfo } from 'node:net';
 import { and, asc, eq } from 'drizzle-orm';
-import { io, type Socket } from 'socket.io-client';
+import { io } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ClientToServerEvents, QueuedCall, ServerToClientEvents } from '#contract/socket';
+import type { QueuedCall } from '#contract/socket';
 import { auditLog, callOffers, companies, users } from '../../server/db/schema';
 import { bearer, FAST_CALLS, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
-
-type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+import { type ClientSocket, next } from './liveSockets';
 
 let t: TestApp;
 let url = '';
@@ -57,21 +56,6 @@ function connect(auth: Record<string, unknown>): Promise<ClientSocket> {
   return new Promise((resolve, reject) => {
     socket.once('connect', () => resolve(socket));
     socket.once('connect_error', reject);
-  });
-}
-
-function next<E extends keyof ServerToClientEvents>(
-  socket: ClientSocket,
-  event: E,
-  matching: (payload: Parameters<ServerToClientEvents[E]>[0]) => boolean = () => true,
-): Promise<Parameters<ServerToClientEvents[E]>[0]> {
-  return new Promise((resolve) => {
-    const listener = (payload: Parameters<ServerToClientEvents[E]>[0]) => {
-      if (!matching(payload)) return;
-      socket.off(event, listener as never);
-      resolve(payload);
-    };
-    socket.on(event, listener as never);
   });
 }
 

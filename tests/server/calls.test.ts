@@ -1,73 +1,25 @@
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type ClientToServerEvents,
-  CUSTOMER_NOT_CONNECTED,
-  type InstantStats,
-  type QueuedCall,
-  type ServerToClientEvents,
-} from '#contract/socket';
+import { CUSTOMER_NOT_CONNECTED, type InstantStats, type QueuedCall } from '#contract/socket';
 import { profileLogs, users, videoCalls } from '../../server/db/schema';
-import { bearer, FAST_CALLS, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
+import { bearer, FAST_CALLS, PASSWORDS, type TestApp, tokenFor } from './helpers';
+import { type ClientSocket, type LiveApp, liveApp, next } from './liveSockets';
 
-type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
+let live: LiveApp;
 let t: TestApp;
-let url = '';
 let adminToken = '';
-const sockets: ClientSocket[] = [];
 const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(2048, 7)]);
 
 beforeAll(async () => {
   // A call stays unattached long enough for a burst of 30 customers to connect on a loaded machine: at 2 s the
   // first calls of the burst were missed before their customers' sockets got in.
-  t = await startTestApp({ calls: { ...FAST_CALLS, unattachedCallMs: 30_000 } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  live = await liveApp({ calls: { ...FAST_CALLS, unattachedCallMs: 30_000 } });
+  t = live.t;
   adminToken = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
 });
-afterAll(async () => {
-  for (const s of sockets) s.disconnect();
-  await t.close();
-});
+afterAll(() => live.close());
 
-/** Connects; `listen` runs before the connection, so nothing sent on connect is missed. */
-function connect(
-  auth: Record<string, unknown>,
-  listen?: (socket: ClientSocket) => void,
-): Promise<ClientSocket> {
-  const socket: ClientSocket = io(url, {
-    path: '/socket.io',
-    auth,
-    transports: ['websocket'],
-    reconnection: false,
-    autoConnect: false,
-  });
-  sockets.push(socket);
-  listen?.(socket);
-  socket.connect();
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
-
-function next<E extends keyof ServerToClientEvents>(
-  socket: ClientSocket,
-  event: E,
-  matching: (payload: Parameters<ServerToClientEvents[E]>[0]) => boolean = () => true,
-): Promise<Parameters<ServerToClientEvents[E]>[0]> {
-  return new Promise((resolve) => {
-    const listener = (payload: Parameters<ServerToClientEvents[E]>[0]) => {
-      if (!matching(payload)) return;
-      socket.off(event, listener as never);
-      resolve(payload);
-    };
-    socket.on(event, listener as never);
-  });
-}
+const connect: LiveApp['connect'] = (auth, listen) => live.connect(auth, listen);
 
 /** A staff socket of a user, made Online (or another status) first. */
 async function agentSocket(userId: number, status = 'Online'): Promise<ClientSocket> {

@@ -55,6 +55,17 @@ describe('the MRZ band of a frame', () => {
     expect(png.height).toBeGreaterThan(3 * 22);
   });
 
+  it('samples the same band at the other glyph heights asked, for a second look', () => {
+    const band = mrzBand(BACK, [28, 18]);
+    const [usual, larger, smaller] = [band?.png, ...(band?.alsoAt ?? [])].map((png) =>
+      PNG.sync.read(png as Buffer),
+    );
+    expect(band?.alsoAt).toHaveLength(2);
+    // The same box, enlarged by the ratio of the glyph heights (within a pixel of rounding).
+    expect(Math.abs((larger?.height ?? 0) - ((usual?.height ?? 0) * 28) / 22)).toBeLessThanOrEqual(1);
+    expect(Math.abs((smaller?.width ?? 0) - ((usual?.width ?? 0) * 18) / 22)).toBeLessThanOrEqual(1);
+  });
+
   it.each([-3, 3])('measures and undoes a turn of %i degrees', (degrees) => {
     const band = mrzBand(rotated(BACK, degrees));
     expect(band?.lines).toBe(3);

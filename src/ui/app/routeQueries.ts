@@ -41,7 +41,13 @@ export function startQueries(declare: DeclareQueries, context: RouteContext, wai
     if (options.enabled === false) continue;
     const cached = queryClient.getQueryState(options.queryKey);
     if (cached?.data !== undefined) continue;
-    started.push(queryClient.prefetchQuery(options as Parameters<typeof queryClient.prefetchQuery>[0]));
+    started.push(
+      'initialPageParam' in options
+        ? queryClient.prefetchInfiniteQuery(
+            options as Parameters<typeof queryClient.prefetchInfiniteQuery>[0],
+          )
+        : queryClient.prefetchQuery(options as Parameters<typeof queryClient.prefetchQuery>[0]),
+    );
   }
   if (started.length === 0) return Promise.resolve();
   return new Promise<void>((resolve) => {

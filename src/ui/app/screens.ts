@@ -94,6 +94,8 @@ export const Screens = {
         q.profileQuery(Number(params.profileID)),
         q.companyConfigQuery(companyId),
         q.profileCasesQuery(Number(params.profileID), permissions.includes('review_profiles')),
+        q.profileChecklistsQuery(Number(params.profileID)),
+        q.profileLogsQuery(Number(params.profileID)),
       ],
     },
   ),

@@ -2,9 +2,16 @@
  * Query options shared by the route table and the screens: navigation starts a screen's first
  * queries with these, and the screen reads the same entries from TanStack Query's cache.
  */
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { documentKeys, getDocuments } from '../../services/api/documents';
-import { getCompanyConfig, getProfile, profileDetailKeys } from '../../services/api/profileDetail';
+import {
+  getCompanyConfig,
+  getProfile,
+  listChecklists,
+  listLogs,
+  profileDetailKeys,
+  sidebarKeys,
+} from '../../services/api/profileDetail';
 import { listProfiles, type ProfileListParams, profileKeys } from '../../services/api/profiles';
 import {
   type CaseListParams,
@@ -46,6 +53,27 @@ export const companyConfigQuery = (companyId: number) =>
     queryFn: ({ signal }) => getCompanyConfig(companyId, { signal }),
     enabled: companyId > 0,
     staleTime: 5 * 60_000,
+  });
+
+/**
+ * A profile's check lists: the first card of its sidebar, so the profile shows once they are in (and its logs),
+ * and the cards below never jump down under a pointer about to click.
+ */
+export const profileChecklistsQuery = (profileId: number) =>
+  queryOptions({
+    queryKey: sidebarKeys.checklists(profileId),
+    queryFn: ({ signal }) => listChecklists(profileId, { signal }),
+    enabled: isId(profileId),
+  });
+
+/** A profile's logs, newest first, a page at a time: the sidebar's second card, waited for like the first. */
+export const profileLogsQuery = (profileId: number) =>
+  infiniteQueryOptions({
+    queryKey: profileDetailKeys.logs(profileId),
+    queryFn: ({ pageParam, signal }) => listLogs(profileId, pageParam, { signal }),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (last) => (last.has_more ? last.results.at(-1)?.id : undefined),
+    enabled: isId(profileId),
   });
 
 /** A profile's documents, active and archived (the Documents tab and the document screen). */

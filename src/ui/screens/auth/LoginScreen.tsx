@@ -1,17 +1,13 @@
 import { Button, Classes, Intent } from '@blueprintjs/core';
-import { useMachine } from '@xstate/react';
-import { type FormEvent, lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
-import { fromPromise } from 'xstate';
 import { SESSION_END_REASONS, type SessionEndReason } from '#contract/sessionEnd';
 import { SSO_PASSWORD_OFF } from '#contract/ssoDetails';
-import { type SessionError, sessionMachine } from '../../../machines/session.machine';
+import type { SessionError, SessionEvent } from '../../../machines/session.machine';
 import { checkCode, checkEmail, checkRequired } from '../../../machines/validation';
-import { accounts } from '../../../services/accounts';
-import { loadAccount, login } from '../../../services/api/auth';
-import { loginWithPasskey, passkeyAssertion, passkeysAvailable } from '../../../services/api/passkeys';
 import { loadChunk } from '../../../services/chunks';
+import { passkeysAvailable } from '../../../services/passkeySupport';
 import { ADD_ACCOUNT_QUERY, SESSION_ENDED_QUERY } from '../../app/loginQuery';
 import { safeRedirect } from '../../app/redirect';
 import { CodeField, EmailField, PasswordField } from '../../components/CredentialFields';
@@ -20,6 +16,8 @@ import { useFormCheck } from '../../components/useFormCheck';
 import { AuthLayout } from './AuthLayout';
 import { Notice } from './Notice';
 import { isSsoAnswer, NO_SSO, type SsoState } from './SsoSignIn';
+import type { SessionActor } from './signInSession';
+import { useSignInSession } from './useSignInSession';
 
 /** The camera, the forced steps and single sign-on are rare: they load when needed. */
 const ssoSteps = () => loadChunk(() => import('./SsoSteps'));
@@ -92,32 +90,20 @@ export function LoginScreen() {
   const redirect = safeRedirect(search.get('redirect'));
   const addingAccount = search.has(ADD_ACCOUNT_QUERY);
 
-  const machine = useMemo(
-    () =>
-      sessionMachine.provide({
-        actors: {
-          login: fromPromise(({ input, signal }) => login(input, { signal })),
-          loadAccount: fromPromise(({ input, signal }) => loadAccount(input, { signal })),
-          passkeyAssertion: fromPromise(({ signal }) => passkeyAssertion({ signal })),
-          passkeyLogin: fromPromise(({ input, signal }) => loginWithPasskey(input, { signal })),
-        },
-        actions: {
-          storeAccount: (_, account) => accounts.save(account),
-          signedIn: () => navigate(`~${redirect}`, { replace: true }),
-        },
-      }),
-    [navigate, redirect],
+  // The form draws and takes typing at once; the machine (XState, the HTTP client) loads after the first
+  // paint.
+  const { state, send, waiting } = useSignInSession(search.get('email') ?? '', () =>
+    navigate(`~${redirect}`, { replace: true }),
   );
-  const [state, send] = useMachine(machine, { input: { email: search.get('email') ?? '' } });
-  const { context } = state;
-  const busy = state.hasTag('busy');
-  const errorText = useSessionErrorText()(context.error, context.errorDetail);
+  const context = state?.context;
+  const email = context?.email ?? search.get('email') ?? '';
+  const busy = waiting || !!state?.hasTag('busy');
+  const errorText = useSessionErrorText()(context?.error ?? null, context?.errorDetail ?? null);
   const ended = endedReason(search.get(SESSION_ENDED_QUERY));
-  const onCameraDenied = useCallback(() => send({ type: 'camera.denied' }), [send]);
   // While a request runs, the step the user came from stays on screen (busy).
   const step = useRef<Step>('credentials');
-  if (state.matches('signedOut')) step.current = (state.value as { signedOut: Step }).signedOut;
-  const showing = (name: Step) => step.current === name && (state.matches('signedOut') || busy);
+  if (state?.matches('signedOut')) step.current = (state.value as { signedOut: Step }).signedOut;
+  const showing = (name: Step) => step.current === name && (!state || state.matches('signedOut') || busy);
 
   // The identity provider sent the browser back here with its answer.
   if (isSsoAnswer(search))
@@ -136,7 +122,7 @@ export function LoginScreen() {
           {t('login.addAccount')} <Link href="~/">{t('login.backToStudio')}</Link>
         </Notice>
       )}
-      {context.notice && (
+      {context?.notice && (
         <Notice intent={Intent.SUCCESS} icon="tick" className="studio-auth-callout" role="status">
           {context.notice === 'passwordChanged'
             ? tc('success.passwordChanged')
@@ -158,7 +144,7 @@ export function LoginScreen() {
 
       {showing('credentials') && (
         <CredentialsForm
-          initialEmail={context.email}
+          initialEmail={email}
           busy={busy}
           returnTo={redirect}
           onSubmit={(email, password) => send({ type: 'credentials.submitted', email, password })}
@@ -177,6 +163,35 @@ export function LoginScreen() {
         </div>
       )}
 
+      {state && <LaterSteps state={state} send={send} busy={busy} showing={showing} />}
+
+      <div className="studio-auth-links">
+        <Link href={`~/reset-password${email ? `?email=${encodeURIComponent(email)}` : ''}`}>
+          {t('login.forgot')}
+        </Link>
+        <Link href="~/create-account">{t('login.createAccount')}</Link>
+      </div>
+    </AuthLayout>
+  );
+}
+
+/** The steps after the credentials (passkey, region, code, photo, the forced dialogs), once the machine runs. */
+function LaterSteps({
+  state,
+  send,
+  busy,
+  showing,
+}: {
+  state: ReturnType<SessionActor['getSnapshot']>;
+  send: (event: SessionEvent) => void;
+  busy: boolean;
+  showing: (name: Step) => boolean;
+}) {
+  const { t } = useTranslation('auth');
+  const { context } = state;
+  const onCameraDenied = useCallback(() => send({ type: 'camera.denied' }), [send]);
+  return (
+    <>
       {showing('askingPasskey') && (
         <section aria-label={t('passkeys.askTitle')}>
           <p>{t('passkeys.askBody')}</p>
@@ -286,14 +301,7 @@ export function LoginScreen() {
           />
         )}
       </Suspense>
-
-      <div className="studio-auth-links">
-        <Link href={`~/reset-password${context.email ? `?email=${encodeURIComponent(context.email)}` : ''}`}>
-          {t('login.forgot')}
-        </Link>
-        <Link href="~/create-account">{t('login.createAccount')}</Link>
-      </div>
-    </AuthLayout>
+    </>
   );
 }
 

@@ -33,6 +33,10 @@ function useCallChecks(callId: number) {
           ...old.filter((c) => c.id !== event.check.id),
           event.check,
         ]);
+        // A read on its way was answered before this check ended and would put back the list without it: it is
+        // read again instead (the check is stored before its event is sent).
+        if (queryClient.isFetching({ queryKey: machineCheckKeys.call(callId) }) > 0)
+          void queryClient.invalidateQueries({ queryKey: machineCheckKeys.call(callId) });
       }),
     [realtime, queryClient, callId],
   );

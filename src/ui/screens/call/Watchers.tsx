@@ -53,6 +53,7 @@ export function CallWatchers({ callId, live }: { callId: number; live: boolean }
       channel,
       ice: () => realtime.realtime.ice(callId),
       streams: () => callStreams.get(callId),
+      onStreamsChange: callStreams.subscribe,
     });
   }, [live, realtime, channel, callId]);
 

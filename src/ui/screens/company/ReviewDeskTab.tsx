@@ -145,52 +145,28 @@ function QueueRow({ queue }: { queue: ReviewQueue }) {
         {queue.name} {queue.senior && <Tag minimal>{t('queues.senior')}</Tag>}
       </th>
       <td>{t('queues.openCount', { open: queue.open, overdue: queue.overdue })}</td>
-      <td>
-        <div className="studio-review-admin-number">
-          <NumericInput
-            id={inputId}
-            buttonPosition="none"
-            value={Number.isFinite(sla) ? sla : ''}
-            min={1}
-            max={REVIEW_LIMITS.queueSlaHoursMax}
-            stepSize={1}
-            minorStepSize={null}
-            allowNumericCharactersOnly
-            clampValueOnBlur={false}
-            disabled={save.isPending}
-            intent={slaError ? Intent.DANGER : Intent.NONE}
-            aria-label={t('queues.slaOf', { name: queue.name })}
-            aria-invalid={slaError !== null}
-            aria-describedby={slaError ? `${inputId}-error` : undefined}
-            onValueChange={(value) => setSla(value)}
-            fill
-          />
-        </div>
-        {slaError && (
-          <p id={`${inputId}-error`} className="studio-review-admin-error">
-            {slaError}
-          </p>
-        )}
-      </td>
-      <td>
-        <Switch
-          className="studio-review-admin-switch"
-          checked={auto}
-          disabled={save.isPending}
-          aria-label={t('queues.autoAssignOf', { name: queue.name })}
-          onChange={(event) => setAuto(event.currentTarget.checked)}
-        />
-      </td>
-      <td>
-        <Button
-          text={t('save')}
-          aria-label={t('queues.saveOf', { name: queue.name })}
-          intent={Intent.PRIMARY}
-          disabled={!changed || !checked.success}
-          loading={save.isPending}
-          onClick={() => save.mutate()}
-        />
-      </td>
+      <EditCells
+        number={{
+          id: inputId,
+          value: sla,
+          min: 1,
+          max: REVIEW_LIMITS.queueSlaHoursMax,
+          label: t('queues.slaOf', { name: queue.name }),
+          error: slaError,
+          onChange: setSla,
+        }}
+        toggle={{
+          checked: auto,
+          label: t('queues.autoAssignOf', { name: queue.name }),
+          onChange: setAuto,
+        }}
+        save={{
+          label: t('queues.saveOf', { name: queue.name }),
+          disabled: !changed || !checked.success,
+          pending: save.isPending,
+          onClick: () => save.mutate(),
+        }}
+      />
     </tr>
   );
 }
@@ -250,52 +226,103 @@ function ReviewerRow({ reviewer }: { reviewer: Reviewer }) {
         {reviewer.name} {reviewer.second_review && <Tag minimal>{t('reviewers.secondReview')}</Tag>}
       </th>
       <td>{reviewer.load}</td>
+      <EditCells
+        number={{
+          id: inputId,
+          value: capacity,
+          min: 0,
+          max: REVIEW_LIMITS.capacityMax,
+          label: t('reviewers.capacityOf', { name: reviewer.name }),
+          error: capacityError,
+          onChange: setCapacity,
+        }}
+        toggle={{
+          checked: away,
+          label: t('reviewers.awayOf', { name: reviewer.name }),
+          onChange: setAway,
+        }}
+        save={{
+          label: t('reviewers.saveOf', { name: reviewer.name }),
+          disabled: !changed || !checked.success,
+          pending: save.isPending,
+          onClick: () => save.mutate(),
+        }}
+      />
+    </tr>
+  );
+}
+
+/**
+ * The cells a queue's or a reviewer's row edits: a whole number within its bounds (out of them the field is
+ * marked and the bounds are said beside it), a switch, and the row's own save button.
+ */
+function EditCells({
+  number,
+  toggle,
+  save,
+}: {
+  number: {
+    id: string;
+    value: number;
+    min: number;
+    max: number;
+    label: string;
+    error: string | null;
+    onChange: (value: number) => void;
+  };
+  toggle: { checked: boolean; label: string; onChange: (checked: boolean) => void };
+  save: { label: string; disabled: boolean; pending: boolean; onClick: () => void };
+}) {
+  const { t } = useTranslation('reviewAdmin');
+  const errorId = `${number.id}-error`;
+  return (
+    <>
       <td>
         <div className="studio-review-admin-number">
           <NumericInput
-            id={inputId}
+            id={number.id}
             buttonPosition="none"
-            value={Number.isFinite(capacity) ? capacity : ''}
-            min={0}
-            max={REVIEW_LIMITS.capacityMax}
+            value={Number.isFinite(number.value) ? number.value : ''}
+            min={number.min}
+            max={number.max}
             stepSize={1}
             minorStepSize={null}
             allowNumericCharactersOnly
             clampValueOnBlur={false}
-            disabled={save.isPending}
-            intent={capacityError ? Intent.DANGER : Intent.NONE}
-            aria-label={t('reviewers.capacityOf', { name: reviewer.name })}
-            aria-invalid={capacityError !== null}
-            aria-describedby={capacityError ? `${inputId}-error` : undefined}
-            onValueChange={(value) => setCapacity(value)}
+            disabled={save.pending}
+            intent={number.error ? Intent.DANGER : Intent.NONE}
+            aria-label={number.label}
+            aria-invalid={number.error !== null}
+            aria-describedby={number.error ? errorId : undefined}
+            onValueChange={(value) => number.onChange(value)}
             fill
           />
         </div>
-        {capacityError && (
-          <p id={`${inputId}-error`} className="studio-review-admin-error">
-            {capacityError}
+        {number.error && (
+          <p id={errorId} className="studio-review-admin-error">
+            {number.error}
           </p>
         )}
       </td>
       <td>
         <Switch
           className="studio-review-admin-switch"
-          checked={away}
-          disabled={save.isPending}
-          aria-label={t('reviewers.awayOf', { name: reviewer.name })}
-          onChange={(event) => setAway(event.currentTarget.checked)}
+          checked={toggle.checked}
+          disabled={save.pending}
+          aria-label={toggle.label}
+          onChange={(event) => toggle.onChange(event.currentTarget.checked)}
         />
       </td>
       <td>
         <Button
           text={t('save')}
-          aria-label={t('reviewers.saveOf', { name: reviewer.name })}
+          aria-label={save.label}
           intent={Intent.PRIMARY}
-          disabled={!changed || !checked.success}
-          loading={save.isPending}
-          onClick={() => save.mutate()}
+          disabled={save.disabled}
+          loading={save.pending}
+          onClick={save.onClick}
         />
       </td>
-    </tr>
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import { Button, Callout, H2, Intent, Spinner, Tab, Tabs } from '@blueprintjs/core';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'wouter';
 import type { CompanyConfig } from '#contract/companies';
@@ -12,7 +12,13 @@ import { useAddressQuery } from '../../app/useAddressQuery';
 import { usePageTitle } from '../../app/usePageTitle';
 import { RiskTag } from '../../components/profileLabels';
 import { useFormat } from '../../format';
-import { companyConfigQuery, profileCasesQuery, profileQuery } from '../../queries';
+import {
+  companyConfigQuery,
+  profileCasesQuery,
+  profileChecklistsQuery,
+  profileLogsQuery,
+  profileQuery,
+} from '../../queries';
 import { ReportLinks } from '../pdf/ReportLinks';
 import { ReviewCasePanel } from '../review/ReviewCasePanel';
 import { AiAgentTab } from './AiAgentTab';
@@ -42,13 +48,23 @@ export function ProfileScreen() {
   const config = useQuery(companyConfigQuery(companyId));
   // The review panel above the tabs: waited for like the profile, or the tabs would jump down under the pointer.
   const cases = useQuery(profileCasesQuery(id, account?.permissions.includes('review_profiles') ?? false));
+  // The sidebar's first cards, waited for likewise: the cards under them would move down as they filled.
+  const checklists = useQuery(profileChecklistsQuery(id));
+  const logs = useInfiniteQuery(profileLogsQuery(id));
   // Who else has it open, and live refreshes when someone changes it.
   const live = useProfileLive(Number.isInteger(id) ? id : 0);
   const [query, changeQuery] = useAddressQuery();
   const date = useFormat().dateTime;
   usePageTitle(profile.data?.name ?? t('unnamed'));
 
-  if (profile.isError || !profile.data || !config.data || cases.isLoading) {
+  if (
+    profile.isError ||
+    !profile.data ||
+    !config.data ||
+    cases.isLoading ||
+    checklists.isLoading ||
+    logs.isLoading
+  ) {
     return (
       <section aria-labelledby="page-title">
         <H2 id="page-title">{ts('profile.title')}</H2>

@@ -4,12 +4,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeProfileLog } from '#contract/logText';
 import { isApiError } from '../../../services/api/http';
-import { listDevices, listLogs, listNotes, profileDetailKeys } from '../../../services/api/profileDetail';
+import { listDevices, listNotes, profileDetailKeys } from '../../../services/api/profileDetail';
 import { addNote, askSummary, contactSupport } from '../../../services/api/profileWrites';
 import { useActiveAccount } from '../../app/useAccounts';
 import { TextForm } from '../../components/TextForm';
 import { useLogReader } from '../../components/useLogReader';
 import { useFormat } from '../../format';
+import { profileLogsQuery } from '../../queries';
 import { showError, showSuccess } from '../../toaster';
 import { MentionTextArea } from './MentionTextArea';
 import { Checklists, DocumentList } from './SidebarLists';
@@ -77,12 +78,7 @@ function Logs({ profileId }: { profileId: number }) {
   const { t } = useTranslation('profile');
   const reader = useLogReader();
   const date = useFormat().dateTime;
-  const logs = useInfiniteQuery({
-    queryKey: profileDetailKeys.logs(profileId),
-    queryFn: ({ pageParam, signal }) => listLogs(profileId, pageParam, { signal }),
-    initialPageParam: undefined as number | undefined,
-    getNextPageParam: (last) => (last.has_more ? last.results.at(-1)?.id : undefined),
-  });
+  const logs = useInfiniteQuery(profileLogsQuery(profileId));
   const entries = logs.data?.pages.flatMap((page) => page.results) ?? [];
   return (
     <Card className="studio-sidebar-card">

@@ -11,7 +11,6 @@ import { isApiError } from '../../../services/api/http';
 import {
   answerChecklist,
   type DocumentFilter,
-  listChecklists,
   listDocuments,
   profileDetailKeys,
   sidebarKeys,
@@ -19,16 +18,14 @@ import {
 import { ConflictDialog } from '../../components/ConflictDialog';
 import { useConflict } from '../../components/useConflict';
 import { useFormat } from '../../format';
+import { profileChecklistsQuery } from '../../queries';
 import { showError } from '../../toaster';
 import { useProfileValueFormat } from './useProfileValueFormat';
 
 /** Check Lists (profile sidebar): each question answered yes or no, with a note, saved per question. */
 export function Checklists({ profileId }: { profileId: number }) {
   const { t, i18n } = useTranslation('profile');
-  const groups = useQuery({
-    queryKey: sidebarKeys.checklists(profileId),
-    queryFn: ({ signal }) => listChecklists(profileId, { signal }),
-  });
+  const groups = useQuery(profileChecklistsQuery(profileId));
   return (
     <Card className="studio-sidebar-card">
       <H5>{t('sidebar.checklists')}</H5>
