@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { expect } from '@playwright/test';
 import { seededTemplate, port as suitePort } from '../../playwright.config';
 
+/** How long a stopping server may drain before it is killed: longer than its own grace period (SHUTDOWN_GRACE_MS). */
+const STOP_MS = 30_000;
+
 /**
  * A server of one spec's own, on a copy of the run's seeded data: for what the run's shared servers cannot be
  * given (killed and started again, started with other settings). `offset` above this worker's server keeps it
@@ -62,10 +65,28 @@ export class OwnServer {
     this.child = null;
   }
 
-  /** Stops the server as an operator would, and removes its data. */
-  stop() {
-    if (this.child?.pid) process.kill(-this.child.pid, 'SIGTERM');
+  /**
+   * Stops the server as an operator would (SIGTERM: it drains, answering what still reaches it), waits until its
+   * processes are gone, and removes its data. A server started next on the same port must not meet this one still
+   * draining: its readiness poll, on a connection kept alive from before, would be answered by the old process.
+   */
+  async stop() {
+    const pid = this.child?.pid;
     this.child = null;
+    if (pid) {
+      process.kill(-pid, 'SIGTERM');
+      const gone = () => {
+        try {
+          process.kill(-pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      };
+      const deadline = Date.now() + STOP_MS;
+      while (!gone() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      if (!gone()) process.kill(-pid, 'SIGKILL');
+    }
     rmSync(this.dataDir, { recursive: true, force: true });
   }
 

@@ -115,7 +115,7 @@ test('a relay-only call through coturn: both videos play, every candidate either
       .toBe(true);
   } finally {
     await own.closeAll();
-    server.stop();
+    await server.stop();
   }
 });
 
@@ -148,6 +148,6 @@ test('with a TURN secret that does not match coturn, the agent is told the crede
     await expect(agent.getByRole('cell', { name: 'Connection error', exact: true }).first()).toBeVisible();
   } finally {
     await own.closeAll();
-    server.stop();
+    await server.stop();
   }
 });
