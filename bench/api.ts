@@ -86,6 +86,19 @@ function compared(sides: [string, Row[]][]) {
   });
 }
 
+/** Each round's requests per second and p95, per endpoint and side: whether a difference holds in every round. */
+export function roundRows(roundsBySide: Map<string, Row[][]>) {
+  return [...roundsBySide].flatMap(([side, rounds]) =>
+    (rounds[0] ?? []).map((first, index) => ({
+      endpoint: first.endpoint,
+      side,
+      ...Object.fromEntries(
+        rounds.map((round, r) => [`round ${r + 1} rps / p95`, `${round[index]?.rps} / ${round[index]?.p95}`]),
+      ),
+    })),
+  );
+}
+
 /** Clock ticks per second of /proc times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 const CORES = availableParallelism();
@@ -305,6 +318,8 @@ async function main() {
         );
       }
     }
+    console.log('\nEach round (the order of the sides swapped every round):');
+    console.table(roundRows(roundsBySide));
     if (rowsBySide.length === 2) console.table(compared(rowsBySide));
     console.log(`Machine: ${CORES} cores; load average before ${loadBefore}, after ${loadAfter}.`);
   } finally {

@@ -20,8 +20,10 @@
  * Nothing is asserted. Env: BENCH_CHECKS_DOCUMENTS, BENCH_CHECKS_SEED (7), MACHINE_CHECK_FACE_THRESHOLD,
  * CHROMIUM_PATH; BENCH_CHECKS_FRAME_WIDTH (640) shrinks every frame to that width first, as a call on a poor
  * link delivers it (320 for 320 × 240); BENCH_CHECKS_FACES=0 leaves the face match out (the MRZ alone);
- * BENCH_CHECKS_DUMP=<dir> writes each document's frame, true zone and read text there; BENCH_CHECKS_COMPARE=1
- * also reads every zone with one read of the band only (no re-read at other glyph heights) and prints both;
+ * BENCH_CHECKS_DUMP=<dir> writes each document's frame, true zone and read texts there; BENCH_CHECKS_COMPARE=1
+ * also reads every zone with one read of the band only (no re-read at other glyph heights) and with the reader of
+ * BENCH_BASELINE_REV (bench/baseline.ts; default: the revision whose second look read the whole band again),
+ * and prints them beside the working tree's;
  * BENCH_CHECKS_FPS_WINDOW_MS (10000) is the frame rate's window, 0 leaves the call out.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,6 +41,7 @@ import { readMrz } from '../server/domain/machineChecks/mrz';
 import { createThreadedFaceMatcher } from '../server/integrations/faceMatchThreaded';
 import { type SampleFace, sampleFacePhoto } from '../server/integrations/faceSamples';
 import { createTesseractMrzOcr, type MrzOcr } from '../server/integrations/mrzOcr';
+import { serverTrees } from './baseline';
 import { shrinkFrame } from './frames';
 import { type ReceivingCall, startReceivingCall } from './receivedFrameRate';
 import { percentile } from './support';
@@ -48,8 +51,10 @@ const FRAME_WIDTH = Number(process.env.BENCH_CHECKS_FRAME_WIDTH ?? 640);
 const FACES_TOO = process.env.BENCH_CHECKS_FACES !== '0';
 /** A folder to write each document's MRZ frame, its true zone and what was read into (looking into misreads). */
 const DUMP = process.env.BENCH_CHECKS_DUMP;
-/** Also reads every zone as before the re-reads (one read of the band), and prints both side by side. */
+/** Also reads every zone with one read of the band, and with the baseline's reader, and prints all side by side. */
 const COMPARE = process.env.BENCH_CHECKS_COMPARE === '1';
+/** The last revision whose second look read the whole band (names line included) again. */
+const BEFORE_REV = '245b2ea';
 /** Window over which the agent's received frame rate is counted; 0 leaves the call out. */
 const FPS_WINDOW_MS = Number(process.env.BENCH_CHECKS_FPS_WINDOW_MS ?? 10_000);
 const THRESHOLD = Number(process.env.MACHINE_CHECK_FACE_THRESHOLD ?? 0.62);
@@ -198,9 +203,16 @@ async function main() {
         },
   );
   const onError = (error: unknown) => console.error(error);
-  const tallies = [mrzTally('server', createTesseractMrzOcr({ onError }))];
+  const tallies = [mrzTally(COMPARE ? 'after (working tree)' : 'server', createTesseractMrzOcr({ onError }))];
+  const baseline = COMPARE ? serverTrees(BEFORE_REV).find((tree) => tree.dir !== process.cwd()) : undefined;
   if (COMPARE)
     tallies.push(mrzTally('one read, no re-read', createTesseractMrzOcr({ onError, rereadAt: [] })));
+  if (baseline) {
+    const before = (await import(join(baseline.dir, 'server', 'integrations', 'mrzOcr.ts'))) as {
+      createTesseractMrzOcr: typeof createTesseractMrzOcr;
+    };
+    tallies.push(mrzTally(baseline.label, before.createTesseractMrzOcr({ onError })));
+  }
   const faces = createThreadedFaceMatcher({ minSimilarity: THRESHOLD, onError });
   const today = new Date();
   const faceMs: number[] = [];
@@ -243,11 +255,14 @@ async function main() {
       });
       const reading = read ? readMrz(read.text, today) : null;
       tally.add(doc, reading, today);
-      if (DUMP && tally === tallies[0]) {
+      if (DUMP) {
+        // The first column's reading as <document>.json, the others' as <document>.<column>.json.
+        const column = tallies.indexOf(tally);
         mkdirSync(DUMP, { recursive: true });
         writeFileSync(join(DUMP, `${doc.name}.jpg`), image.back);
         const report = { truth: image.mrz, read: read?.text ?? null, lines: reading?.lines ?? null };
-        writeFileSync(join(DUMP, `${doc.name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+        const file = column === 0 ? `${doc.name}.json` : `${doc.name}.${column}.json`;
+        writeFileSync(join(DUMP, file), `${JSON.stringify(report, null, 2)}\n`);
       }
     }
 
@@ -275,6 +290,7 @@ async function main() {
 
   const frameRate = FPS_WINDOW_MS > 0 ? await receivedFrameRate(images, tallies[0]?.ocr, faces) : null;
   for (const { ocr } of tallies) await ocr.close();
+  baseline?.remove();
   await faces.close();
   clearInterval(ticker);
 

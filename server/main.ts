@@ -61,6 +61,9 @@ async function main() {
     // Each answer from now on closes its connection; idle ones are closed by the balancer (its keep-alive
     // timeout, shorter than ours) or by the next answer. Waited for up to half the grace period.
     app.server.prependListener('request', (_request, reply) => reply.setHeader('connection', 'close'));
+    // Ctrl-C comes from a person at the terminal, not from a balancer that may be sending on an idle connection;
+    // a browser keeps its idle ones open for minutes, and nobody should wait for them.
+    if (signal === 'SIGINT' && 'closeIdleConnections' in app.server) app.server.closeIdleConnections();
     await new Promise<void>((resolve) => {
       const check = () => {
         if (httpConnections.size === 0) resolve();

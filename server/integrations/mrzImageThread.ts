@@ -13,7 +13,8 @@ port.on('message', (request: { id: number; image: Uint8Array; alsoAt: number[] }
     const image = Buffer.from(request.image);
     const band = mrzBand(image, request.alsoAt);
     const bands = band ? [band.png, ...band.alsoAt] : [];
-    port.postMessage({ id: request.id, bands, frame: prepareForOcr(image) });
+    const checked = band?.checkedAt ?? [];
+    port.postMessage({ id: request.id, bands, checked, frame: prepareForOcr(image) });
   } catch (error) {
     port.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) });
   }

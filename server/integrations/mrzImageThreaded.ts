@@ -11,14 +11,17 @@ const BOOTSTRAP = `import(${JSON.stringify(TSX_API)})
 
 /**
  * A frame made ready for the engine: the zone's band at its usual glyph height, then at each other height asked
- * (empty when no zone was found), and the whole frame.
+ * (empty when no zone was found); the band's lines with check digits alone at the other heights; the whole frame.
  */
 export interface PreparedFrame {
   bands: Buffer[];
+  checked: Buffer[];
   frame: Buffer;
 }
 
-type Reply = { id: number; bands: Uint8Array[]; frame: Uint8Array } | { id: number; error: string };
+type Reply =
+  | { id: number; bands: Uint8Array[]; checked: Uint8Array[]; frame: Uint8Array }
+  | { id: number; error: string };
 
 /**
  * `mrzImage.ts` in a worker thread of its own, started on first use and kept only while a frame waits for it:
@@ -46,6 +49,7 @@ export function createMrzImageThread(): {
       else
         waiting?.resolve({
           bands: reply.bands.map((band) => Buffer.from(band)),
+          checked: reply.checked.map((band) => Buffer.from(band)),
           frame: Buffer.from(reply.frame),
         });
       if (pending.size === 0) started.unref();

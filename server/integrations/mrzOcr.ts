@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { CheckEngine } from '#contract/machineChecks';
-import { readMrz } from '../domain/machineChecks/mrz';
+import { findMrzLines, parseMrz, readMrz, withCheckedLinesFrom } from '../domain/machineChecks/mrz';
 import { createMrzImageThread } from './mrzImageThreaded';
 
 /**
@@ -23,8 +23,8 @@ export const unavailableMrzOcr = (): MrzOcr => ({
 const require = createRequire(import.meta.url);
 
 /**
- * Glyph heights (pixels) the band is read again at when the zone read at the usual height has a check digit
- * that fails. The engine's misreads (8 as B, 5 as S, 9 as I, 0 as O or D, J as I or JI) change with the glyphs'
+ * Glyph heights (pixels) the zone's lines with check digits are read again at when the zone read at the usual
+ * height has a check digit that fails (the whole band, when the first reading found no zone). The engine's misreads (8 as B, 5 as S, 9 as I, 0 as O or D, J as I or JI) change with the glyphs'
  * size, so a second look sometimes reads the zone right (measured from 16 to 32 px: 20 and 16 helped most,
  * larger ones not at all). A reading is taken over the first only when every check digit holds, the composite
  * included: a document whose number's check digit is really wrong would need a misread that makes two
@@ -91,18 +91,41 @@ export function createTesseractMrzOcr(
         if (!w) return null;
         // First the zone's band alone, straightened, enlarged and contrast-stretched (`mrzImage.ts`), read as one
         // block of uniform text: what the engine reads best.
-        // A zone whose check digits fail is read again from the band at other glyph heights, and the first
-        // reading whose check digits all hold is taken; when none does, the first reading is.
         const prepared = await images.prepare(image, rereadAt);
-        let first: { text: string; confidence: number } | null = null;
-        for (const band of prepared.bands) {
+        const [band, ...wholeRereads] = prepared.bands;
+        const recognized = async (png: Buffer) => {
           await w.setParameters({ tessedit_pageseg_mode: modes.block });
-          const { data: result } = await w.recognize(band);
-          const reading = readMrz(result.text, new Date());
-          if (!reading) continue;
-          const read = { text: result.text, confidence: result.confidence };
-          if (reading.check_digits_hold) return read;
-          first ??= read;
+          const { data: result } = await w.recognize(png);
+          return { text: result.text, confidence: result.confidence };
+        };
+        const firstRead = band ? await recognized(band) : null;
+        const lines = firstRead ? findMrzLines(firstRead.text) : null;
+        const reading = lines && parseMrz(lines, new Date());
+        if (firstRead && lines && reading) {
+          if (reading.check_digits_hold) return firstRead;
+          // A zone whose check digits fail: its lines with check digits are read again at other glyph heights,
+          // the names line kept as first read, and the first reading whose check digits all hold is taken;
+          // when none does, the first reading is.
+          for (const checked of prepared.checked) {
+            const again = await recognized(checked);
+            const merged = withCheckedLinesFrom(lines, again.text);
+            if (merged && parseMrz(merged, new Date())?.check_digits_hold)
+              return {
+                text: merged.join('\n'),
+                confidence: Math.min(firstRead.confidence, again.confidence),
+              };
+          }
+          return firstRead;
+        }
+        // No zone in the first reading: the whole band at the other heights; the first that parses is kept
+        // unless a later one's check digits all hold.
+        let first: { text: string; confidence: number } | null = null;
+        for (const whole of wholeRereads) {
+          const again = await recognized(whole);
+          const parsed = readMrz(again.text, new Date());
+          if (!parsed) continue;
+          if (parsed.check_digits_hold) return again;
+          first ??= again;
         }
         if (first) return first;
         // No band, or no zone read in it: the whole frame as sparse text, the engine measuring the skew and

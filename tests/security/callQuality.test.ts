@@ -3,28 +3,29 @@
  * side, only the join link the call was created with writes the customer's side; another company reads and
  * writes nothing (404), another user of the company may read but never write in the agent's name (403).
  */
-import type { AddressInfo } from 'node:net';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallQuality } from '#contract/callQuality';
 import type { ServerToClientEvents } from '#contract/socket';
 import { answerCall } from '../../server/domain/videocalls/lifecycle';
-import { bearer, get, PASSWORDS, startTestApp, type TestApp, tokenFor, userId } from '../server/helpers';
+import { bearer, get, PASSWORDS, type TestApp, tokenFor, userId } from '../server/helpers';
+import { type LiveApp, liveApp } from '../server/liveSockets';
 
 type CustomerQualityEvent = Parameters<ServerToClientEvents['call.customer_quality']>[0];
 
+let live: LiveApp;
 let t: TestApp;
 const tokens = { admin: '', agent: '', viewer: '', globex: '' };
 const sample = { width: 640, height: 480, fps: 30, loss_pct: 0, kbps: 900, audio_level: 0.2 };
 
 beforeAll(async () => {
-  t = await startTestApp();
+  live = await liveApp();
+  t = live.t;
   tokens.admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
   tokens.agent = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
   tokens.viewer = await tokenFor(t.app, 'viewer@acme.test', PASSWORDS.user);
   tokens.globex = await tokenFor(t.app, 'admin@globex.test', PASSWORDS.admin);
 });
-afterAll(async () => t?.close());
+afterAll(async () => live?.close());
 
 let links = 0;
 /**
@@ -93,43 +94,13 @@ describe('quality samples of a call', () => {
 });
 
 describe("the customer's figures told live", () => {
-  const sockets: Socket[] = [];
-  afterAll(() => {
-    for (const socket of sockets) socket.close();
-  });
-
-  async function staffSocket(url: string, token: string): Promise<Socket> {
-    const { token: socketToken } = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/v2/user/socket_token',
-        payload: { studio: true },
-        headers: bearer(token),
-      })
-    ).json() as { token: string };
-    const socket = io(url, {
-      path: '/socket.io',
-      auth: { token: socketToken },
-      transports: ['websocket'],
-      reconnection: false,
-    });
-    sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
-    return socket;
-  }
-
   it("reach the call's agent only: not another user of the company, nor another company", async () => {
     const { callId, customer } = await answeredCall();
     // One customer sample of the call before this batch, so that the summary covers more than the batch.
     expect((await send(customer, 'customer', callId)).statusCode).toBe(204);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     const heard = new Map<string, CustomerQualityEvent[]>();
     for (const who of ['agent', 'admin', 'viewer', 'globex'] as const) {
-      const socket = await staffSocket(url, tokens[who]);
+      const socket = await live.studio(tokens[who]);
       heard.set(who, []);
       socket.on('call.customer_quality', (event: CustomerQualityEvent) => heard.get(who)?.push(event));
     }

@@ -4,38 +4,32 @@
  * (MISSED, BAD QUALITY, CONNECTION ERROR, DISCONNECTED) as many more as the company's `join_link_retries` allow;
  * any other ending uses it up (409 with JOIN_LINK_USED), also under a burst of concurrent starts.
  */
-import type { AddressInfo } from 'node:net';
 import { and, count, eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOIN_LINK_USED } from '#contract/constants';
 import { auditLog, videoCallSteps, videoCalls } from '../../server/db/schema';
 import { answerCall, hangUpCall, missCall } from '../../server/domain/videocalls/lifecycle';
-import { bearer, get, PASSWORDS, startTestApp, type TestApp, tokenFor, userId } from '../server/helpers';
+import { bearer, get, PASSWORDS, type TestApp, tokenFor, userId } from '../server/helpers';
+import { type LiveApp, liveApp } from '../server/liveSockets';
 import { testConfig } from '../server/testConfig';
 
+let live: LiveApp;
 let t: TestApp;
-let url = '';
 const tokens = { admin: '', agent: '' };
 let agentId = 0;
 const PROFILE = 2;
-const sockets: Socket[] = [];
 
 beforeAll(async () => {
   // Many calls come from one test address: the per-address limit is not what is tested here.
   const limits = { ...testConfig('/tmp').limits, callsPerAddressPerHour: 10_000 };
-  t = await startTestApp({ limits });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  live = await liveApp({ limits });
+  t = live.t;
   tokens.admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
   tokens.agent = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
   agentId = await userId(t.app, 'agent@acme.test');
 });
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await t?.close();
-});
+afterAll(() => live?.close());
 
 /** A new join link of the profile, as the studio makes it. */
 async function newLink(profile = PROFILE): Promise<string> {
@@ -98,15 +92,6 @@ async function retries(value: number) {
   expect(set.json<{ join_link_retries: number }>().join_link_retries).toBe(value);
 }
 
-function connect(auth: Record<string, unknown>): Promise<Socket> {
-  const socket = io(url, { path: '/socket.io', auth, transports: ['websocket'], reconnection: false });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
-
 describe('a call answers only the link that created it', () => {
   it('another link of the same profile gets 404 on every guided route and on quality, and its socket is refused', async () => {
     const own = await newLink();
@@ -154,7 +139,7 @@ describe('a call answers only the link that created it', () => {
       expect(answer.json()).toEqual({ detail: 'Not found.' });
     }
     expect(await steps()).toBe(before);
-    await expect(connect({ customer: other, call_id: callId })).rejects.toThrow(
+    await expect(live.connect({ customer: other, call_id: callId })).rejects.toThrow(
       'Token is invalid or expired',
     );
 
@@ -164,7 +149,7 @@ describe('a call answers only the link that created it', () => {
     expect(mine[0]?.statusCode).toBe(200);
     expect(mine[1]?.statusCode).toBe(200);
     expect(mine[3]?.statusCode).toBe(204);
-    const socket = await connect({ customer: own, call_id: callId });
+    const socket = await live.connect({ customer: own, call_id: callId });
     expect(socket.connected).toBe(true);
   });
 });

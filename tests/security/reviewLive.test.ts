@@ -3,64 +3,30 @@
  * profiles (`review_profiles`); a staff socket of another company, or of a user without review_profiles, hears
  * nothing of it.
  */
-import type { AddressInfo } from 'node:net';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Group } from '#contract/companies';
 import type { ReviewCase } from '#contract/review';
-import type { ClientToServerEvents, ReviewCaseChanged, ServerToClientEvents } from '#contract/socket';
-import {
-  bearer,
-  get,
-  PASSWORDS,
-  post,
-  startTestApp,
-  type TestApp,
-  tokenFor,
-  userId,
-} from '../server/helpers';
+import type { ReviewCaseChanged } from '#contract/socket';
+import { bearer, get, PASSWORDS, post, type TestApp, tokenFor, userId } from '../server/helpers';
+import { type ClientSocket, type LiveApp, liveApp } from '../server/liveSockets';
 
-type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
+let live: LiveApp;
 let t: TestApp;
-let url = '';
-const sockets: ClientSocket[] = [];
 const access = { admin: '', agent: '', viewer: '', globex: '' };
 
 beforeAll(async () => {
-  t = await startTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  live = await liveApp();
+  t = live.t;
   access.admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
   access.agent = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
   access.viewer = await tokenFor(t.app, 'viewer@acme.test', PASSWORDS.user);
   access.globex = await tokenFor(t.app, 'admin@globex.test', PASSWORDS.admin);
 }, 180_000);
-afterAll(async () => {
-  for (const s of sockets) s.disconnect();
-  await t.close();
-});
+afterAll(() => live.close());
 
 async function connect(token: string): Promise<{ socket: ClientSocket; heard: ReviewCaseChanged[] }> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/v2/user/socket_token',
-    headers: bearer(token),
-    payload: { studio: true },
-  });
-  const socket: ClientSocket = io(url, {
-    path: '/socket.io',
-    auth: { token: response.json().token },
-    transports: ['websocket'],
-    reconnection: false,
-  });
-  sockets.push(socket);
   const heard: ReviewCaseChanged[] = [];
-  socket.on('review.case_changed', (event) => heard.push(event));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', (error) => reject(error));
-  });
+  const socket = await live.studio(token, (s) => s.on('review.case_changed', (event) => heard.push(event)));
   // The rooms are joined right after the connection: give the server a moment.
   await new Promise((resolve) => setTimeout(resolve, 200));
   return { socket, heard };

@@ -3,25 +3,19 @@
  * minted a new Admin session after its company existed (no password, no second factor). Now disabling ends the
  * user's sessions and sockets for good, and the sign-up token is single use.
  */
-import type { AddressInfo } from 'node:net';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmailVerified } from '#contract/signup';
-import { get, mailedCode, PASSWORDS, startTestApp, type TestApp, tokenFor } from '../server/helpers';
+import { get, mailedCode, PASSWORDS, type TestApp, tokenFor } from '../server/helpers';
+import { type LiveApp, liveApp } from '../server/liveSockets';
 
+let live: LiveApp;
 let t: TestApp;
-let url = '';
-const sockets: Socket[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp({ loginRateLimit: { perAccount: 1000, perAddress: 1000, timeWindowMs: 60_000 } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  live = await liveApp({ loginRateLimit: { perAccount: 1000, perAddress: 1000, timeWindowMs: 60_000 } });
+  t = live.t;
 }, 180_000);
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await t.close();
-});
+afterAll(() => live.close());
 
 const userIdOf = (token: string) =>
   JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()).user_id as number;
@@ -35,28 +29,12 @@ async function call(method: 'POST' | 'PATCH', path: string, payload: object, tok
   });
 }
 
-async function connect(token: string): Promise<Socket> {
-  const answer = await call('POST', '/api/v2/user/socket_token', { studio: true }, token);
-  const socket = io(url, {
-    path: '/socket.io',
-    auth: { token: (answer.json() as { token: string }).token },
-    transports: ['websocket'],
-    reconnection: false,
-  });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
-
 describe('sessions', () => {
   it('disabling a user ends their sessions and sockets; enabling again revives neither', async () => {
     const admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
     const agent = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
     const id = userIdOf(agent);
-    const socket = await connect(agent);
+    const socket = await live.studio(agent);
     const closed = new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
 
     const off = await call(

@@ -3,9 +3,7 @@
  * customer), sends the second-channel code (e-mail outbox or the SMS stand-in), the customer types it and the
  * serial number; each entry is a step result recorded by the server, which the agent hears.
  */
-import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CALL_GUIDE_LIMITS,
@@ -16,32 +14,21 @@ import {
 } from '#contract/identProcedure';
 import { documents, profiles } from '../../server/db/schema';
 import { hideContact, normalSerial } from '../../server/domain/callGuide';
-import {
-  bearer,
-  get,
-  PASSWORDS,
-  post,
-  startTestApp,
-  type TestApp,
-  talkingCall,
-  tokenFor,
-  userId,
-} from './helpers';
+import { bearer, get, PASSWORDS, post, type TestApp, talkingCall, tokenFor, userId } from './helpers';
+import { type LiveApp, liveApp, next } from './liveSockets';
 
+let live: LiveApp;
 let t: TestApp;
-let url = '';
 const tokens = { admin: '', agent: '' };
 let agentId = 0;
 let profile = 0;
-const sockets: Socket[] = [];
 const EMAIL = 'customer-one@example.test';
 const PHONE = '+90 555 010 2042';
 const SERIAL = 'A12-345 678';
 
 beforeAll(async () => {
-  t = await startTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  live = await liveApp();
+  t = live.t;
   tokens.admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
   tokens.agent = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
   agentId = await userId(t.app, 'agent@acme.test');
@@ -60,10 +47,7 @@ beforeAll(async () => {
     .set({ content: sql`${documents.content} || ${JSON.stringify({ DocumentNumber: 'A12345678' })}::jsonb` })
     .where(eq(documents.id, doc.id));
 });
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await t?.close();
-});
+afterAll(() => live?.close());
 
 async function procedure(channel: 'email' | 'sms' = 'email', maxTries = 3) {
   const body: IdentProcedureBody = structuredClone({ ...DEFAULT_IDENT_PROCEDURE, guided: true });
@@ -116,23 +100,12 @@ async function newestCode(path: string): Promise<string> {
 const mailed = () => newestCode(`/api/dev/outbox?to=${encodeURIComponent(EMAIL)}`);
 const texted = () => newestCode(`/api/dev/sms?to=${encodeURIComponent(PHONE)}`);
 
-function connect(auth: Record<string, unknown>): Promise<Socket> {
-  const socket = io(url, { path: '/socket.io', auth, transports: ['websocket'], reconnection: false });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
-const next = <T>(socket: Socket, event: string) =>
-  new Promise<T>((resolve) => socket.once(event, (payload: T) => resolve(payload)));
-
 describe('the step the customer is shown', () => {
   it('the agent shows a step: the customer socket hears it, and the page reads it again after a reload', async () => {
     await procedure();
     const { callId, customer } = await talkingCall(t.app, agentId, profile);
-    const socket = await connect({ customer, call_id: callId });
-    const heard = next<{ call_id: number; kind: string }>(socket, 'call.step');
+    const socket = await live.connect({ customer, call_id: callId });
+    const heard = next(socket, 'call.step');
     expect((await showStep(callId, 'id_back')).statusCode).toBe(204);
     expect(await heard).toEqual({ call_id: callId, kind: 'id_back' });
     const guide = await guideOf(customer, callId);
@@ -157,13 +130,9 @@ describe('the second-channel code', () => {
   it('goes by e-mail; a wrong code counts a try; the right one passes the step, which the agent hears', async () => {
     await procedure('email', 3);
     const { callId, customer } = await talkingCall(t.app, agentId, profile);
-    const agentSocket = await connect({
-      token: (
-        await post<{ token: string }>(t.app, '/api/v2/user/socket_token', { studio: true }, tokens.agent)
-      ).body.token,
-    });
-    const customerSocket = await connect({ customer, call_id: callId });
-    const told = next<{ channel: string; to: string; tries_left: number }>(customerSocket, 'call.code_sent');
+    const agentSocket = await live.studio(tokens.agent);
+    const customerSocket = await live.connect({ customer, call_id: callId });
+    const told = next(customerSocket, 'call.code_sent');
     const sent = await sendCode(callId);
     expect(sent.status).toBe(200);
     expect(sent.body).toMatchObject({ channel: 'email', to: hideContact(EMAIL), tries_left: 3 });
@@ -178,7 +147,7 @@ describe('the second-channel code', () => {
       tries_left: 2,
       sent_at: (sent.body as { sent_at: string }).sent_at,
     });
-    const recorded = next<{ call_id: number; step: CallStep }>(agentSocket, 'call.step_recorded');
+    const recorded = next(agentSocket, 'call.step_recorded');
     expect((await enterCode(customer, callId, code)).body).toEqual({ accepted: true, tries_left: 2 });
     const heard = await recorded;
     expect(heard.step).toMatchObject({ kind: 'second_channel_code', result: 'passed', created_by: null });

@@ -4,29 +4,26 @@
  * offered to is refused, the customer's language decides who is offered first, and the agents' queue (the
  * supervisor's view) says who is being offered.
  */
-import type { AddressInfo } from 'node:net';
 import { and, asc, eq } from 'drizzle-orm';
-import { io } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { QueuedCall } from '#contract/socket';
 import { auditLog, callOffers, companies, users } from '../../server/db/schema';
-import { bearer, FAST_CALLS, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
-import { type ClientSocket, next } from './liveSockets';
+import { bearer, FAST_CALLS, PASSWORDS, type TestApp, tokenFor } from './helpers';
+import { type ClientSocket, connectTo, type LiveApp, liveApp, next } from './liveSockets';
 
+let live: LiveApp;
 let t: TestApp;
-let url = '';
 let adminToken = '';
 let sockets: ClientSocket[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp({ calls: FAST_CALLS });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  live = await liveApp({ calls: FAST_CALLS });
+  t = live.t;
   adminToken = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
 });
 afterAll(async () => {
   for (const s of sockets) s.disconnect();
-  await t.close();
+  await live.close();
 });
 beforeEach(async () => {
   // Each test starts from the company's default routing, with no change of it audited yet: the one-at-a-time
@@ -45,19 +42,8 @@ afterEach(async () => {
   await new Promise((r) => setTimeout(r, 300));
 });
 
-function connect(auth: Record<string, unknown>): Promise<ClientSocket> {
-  const socket: ClientSocket = io(url, {
-    path: '/socket.io',
-    auth,
-    transports: ['websocket'],
-    reconnection: false,
-  });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
+/** A socket of this test: it is closed after the test. */
+const connect = (auth: Record<string, unknown>) => connectTo(live.url, sockets, auth);
 
 /** Every `call.incoming` a socket hears, as it comes. */
 function collect(socket: ClientSocket): QueuedCall[] {

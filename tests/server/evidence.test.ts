@@ -8,10 +8,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
+import { Decoder } from 'ts-ebml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, users, videoCalls } from '../../server/db/schema';
 import { parseRange } from '../../server/routes/storage';
 import { seekableHead } from '../../server/storage/webm';
+import { longRecording } from '../support/recordings';
 import { bearer, FAST_CALLS, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
 const RECORDING = readFileSync(join(import.meta.dirname, 'fixtures', 'recording.webm'));
@@ -60,6 +62,27 @@ describe('a recording made seekable', () => {
     const cues = Buffer.from([0x1c, 0x53, 0xbb, 0x6b]);
     expect(RECORDING.indexOf(cues)).toBe(-1);
     expect(head?.head.indexOf(cues)).toBeGreaterThan(0);
+  });
+
+  it("a long call's recording gets a cue every five seconds or so, each at a cluster of the fixed file", async () => {
+    const recording = longRecording(2 * 1024 * 1024);
+    const head = await seekableHead(Readable.from([recording]));
+    expect(head?.duration).toBeGreaterThan(60);
+    const fixed = Buffer.concat([head?.head ?? Buffer.alloc(0), recording.subarray(head?.bodyStart)]);
+    const elements = new Decoder().decode(head?.head.buffer.slice(0) as ArrayBuffer);
+    const segmentData = elements.find((e) => e.name === 'Segment')?.dataStart ?? Number.NaN;
+    const valuesOf = (name: string) =>
+      elements.filter((e) => e.name === name).map((e) => (e as unknown as { value: number }).value);
+    const times = valuesOf('CueTime');
+    const positions = valuesOf('CueClusterPosition');
+    expect(times.length).toBe(positions.length);
+    // One cue per five seconds at least apart, none more than a cluster's length (about half a second) later.
+    const gaps = times.slice(1).map((time, index) => time - (times[index] as number));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(5000);
+    expect(Math.max(...gaps)).toBeLessThan(6000);
+    expect(times.length).toBeGreaterThanOrEqual(Math.floor((head?.duration ?? 0) / 6));
+    for (const position of positions)
+      expect(fixed.readUInt32BE(segmentData + position).toString(16)).toBe('1f43b675');
   });
 
   it('answers null for bytes that are no webm with clusters', async () => {

@@ -1,7 +1,5 @@
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { IpAllowListEntry } from '#contract/ipAllowList';
 import { allowedBy, type IpRange, parseRange, rangeContains } from '#contract/ipRanges';
@@ -13,7 +11,8 @@ import {
   proxyTrust,
   readTrustProxy,
 } from '../../server/domain/ipAllowList';
-import { bearer, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
+import { bearer, PASSWORDS, type TestApp, tokenFor } from './helpers';
+import { type LiveApp, liveApp } from './liveSockets';
 
 const range = (text: string): IpRange => {
   const parsed = parseRange(text);
@@ -116,28 +115,21 @@ describe('the cache', () => {
   });
 });
 
-type Sock = Socket;
-
 describe('the IP allow-list API and its enforcement', () => {
+  let live: LiveApp;
   let t: TestApp;
-  let url = '';
   const tokens: Record<'admin' | 'user' | 'globex', string> = { admin: '', user: '', globex: '' };
-  const sockets: Sock[] = [];
   const ACME = 1;
 
   beforeAll(async () => {
     // No cache: the operator's command line changes the database behind the server's back.
-    t = await startTestApp({ ipAllowListCacheMs: 0 });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    live = await liveApp({ ipAllowListCacheMs: 0 });
+    t = live.t;
     tokens.admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
     tokens.user = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
     tokens.globex = await tokenFor(t.app, 'admin@globex.test', PASSWORDS.admin);
   });
-  afterAll(async () => {
-    for (const s of sockets) s.disconnect();
-    await t.close();
-  });
+  afterAll(() => live.close());
   // Every test starts with empty lists and no audit lines of them, and adds the entries it needs (the app
   // reads the list at every request: no cache to forget).
   beforeEach(async () => {
@@ -179,23 +171,7 @@ describe('the IP allow-list API and its enforcement', () => {
       payload: { username: 'admin@acme.test', password },
       remoteAddress: from,
     });
-  async function socketToken(access: string): Promise<string> {
-    return (await call('POST', '/user/socket_token', { token: access, body: { studio: true } })).body.token;
-  }
-  function connect(token: string, headers: Record<string, string> = {}, server = url): Promise<Sock> {
-    const socket = io(server, {
-      path: '/socket.io',
-      auth: { token },
-      transports: ['websocket'],
-      reconnection: false,
-      extraHeaders: headers,
-    });
-    sockets.push(socket);
-    return new Promise((resolve, reject) => {
-      socket.once('connect', () => resolve(socket));
-      socket.once('connect_error', (error) => reject(error));
-    });
-  }
+  const connect = (token: string) => live.connect({ token });
   const cli = async (...args: string[]) => {
     const lines: string[] = [];
     const code = await runAllowlistCommand(t.app.ctx.db, args, (line) => lines.push(line));
@@ -381,8 +357,8 @@ describe('the IP allow-list API and its enforcement', () => {
   });
 
   it('refuses a staff socket from outside the list and drops open ones when the list changes', async () => {
-    const acmeSocket = await socketToken(tokens.admin);
-    const globexSocket = await socketToken(tokens.globex);
+    const acmeSocket = await live.socketToken(tokens.admin);
+    const globexSocket = await live.socketToken(tokens.globex);
     const open = await connect(acmeSocket);
     const dropped = new Promise<string>((resolve) => open.once('disconnect', (reason) => resolve(reason)));
     // 127.0.0.1 is locked out on purpose (from 10.0.0.7, confirmed).
@@ -399,16 +375,15 @@ describe('the IP allow-list API and its enforcement', () => {
 });
 
 describe('behind a proxy named by TRUST_PROXY', () => {
+  let live: LiveApp;
   let t: TestApp;
-  let url = '';
   let admin = '';
   beforeAll(async () => {
-    t = await startTestApp({ trustProxy: ['127.0.0.1'] });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    live = await liveApp({ trustProxy: ['127.0.0.1'] });
+    t = live.t;
     admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
   });
-  afterAll(() => t.close());
+  afterAll(() => live.close());
 
   const get = (path: string, headers: Record<string, string>, remoteAddress = '127.0.0.1') =>
     t.app.inject({
@@ -457,29 +432,9 @@ describe('behind a proxy named by TRUST_PROXY', () => {
 
   it('applies the same rule to socket connections', async () => {
     expect((await addTen()).statusCode).toBe(201);
-    const token = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/v2/user/socket_token',
-        headers: { ...bearer(admin), 'x-forwarded-for': '10.0.0.1' },
-        payload: { studio: true },
-      })
-    ).json().token as string;
-    const connect = (headers: Record<string, string>) =>
-      new Promise<Socket>((resolve, reject) => {
-        const socket = io(url, {
-          path: '/socket.io',
-          auth: { token },
-          transports: ['websocket'],
-          reconnection: false,
-          extraHeaders: headers,
-        });
-        socket.once('connect', () => resolve(socket));
-        socket.once('connect_error', (error) => {
-          socket.disconnect();
-          reject(error);
-        });
-      });
+    const token = await live.socketToken(admin, { 'x-forwarded-for': '10.0.0.1' });
+    const connect = (extraHeaders: Record<string, string>) =>
+      live.connect({ token }, undefined, { extraHeaders });
     const inside = await connect({ 'x-forwarded-for': '10.0.0.3' });
     expect(inside.connected).toBe(true);
     inside.disconnect();

@@ -14,10 +14,29 @@ import { bearer, startTestApp, type TestApp } from './helpers';
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type Heard = { event: string; payload: unknown }[];
 
+/** How a socket connects beyond its auth. */
+export interface ConnectOptions {
+  /** Headers of the handshake, such as a forwarded address. */
+  extraHeaders?: Record<string, string>;
+}
+
 export interface LiveApp {
   t: TestApp;
-  /** Connects; `listen` runs before the connection, so nothing sent on connect is missed. */
-  connect(auth: Record<string, unknown>, listen?: (socket: ClientSocket) => void): Promise<ClientSocket>;
+  /** Where the app listens. */
+  url: string;
+  /**
+   * Connects; `listen` runs before the connection, so nothing sent on connect is missed. Rejects with the
+   * server's refusal.
+   */
+  connect(
+    auth: Record<string, unknown>,
+    listen?: (socket: ClientSocket) => void,
+    options?: ConnectOptions,
+  ): Promise<ClientSocket>;
+  /** The socket token the studio of a signed-in user (`access`) is given. */
+  socketToken(access: string, headers?: Record<string, string>): Promise<string>;
+  /** The studio's socket of a signed-in user (`access`), with the socket token it is given. */
+  studio(access: string, listen?: (socket: ClientSocket) => void): Promise<ClientSocket>;
   /** A staff socket of `user`, made Online first unless `online` is false, hearing every event. */
   staff(
     user: number,
@@ -33,9 +52,37 @@ export interface LiveApp {
   close(): Promise<void>;
 }
 
-/** A test app of `overrides` (as `startTestApp` takes them) that sockets reach. */
-export async function liveApp(overrides: Parameters<typeof startTestApp>[0]): Promise<LiveApp> {
-  const t = await startTestApp(overrides);
+/**
+ * A socket to the server at `url`, kept in `sockets` for the caller to close; `listen` runs before the
+ * connection. Rejects with the server's refusal.
+ */
+export function connectTo(
+  url: string,
+  sockets: ClientSocket[],
+  auth: Record<string, unknown>,
+  listen?: (socket: ClientSocket) => void,
+  { extraHeaders }: ConnectOptions = {},
+): Promise<ClientSocket> {
+  const socket: ClientSocket = io(url, {
+    path: '/socket.io',
+    auth,
+    transports: ['websocket'],
+    reconnection: false,
+    autoConnect: false,
+    ...(extraHeaders ? { extraHeaders } : {}),
+  });
+  sockets.push(socket);
+  listen?.(socket);
+  socket.connect();
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+}
+
+/** A test app (of what `startTestApp` takes) that sockets reach. */
+export async function liveApp(...start: Parameters<typeof startTestApp>): Promise<LiveApp> {
+  const t = await startTestApp(...start);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const sockets: ClientSocket[] = [];
@@ -44,21 +91,20 @@ export async function liveApp(overrides: Parameters<typeof startTestApp>[0]): Pr
 
   const live: LiveApp = {
     t,
-    connect(auth, listen) {
-      const socket: ClientSocket = io(url, {
-        path: '/socket.io',
-        auth,
-        transports: ['websocket'],
-        reconnection: false,
-        autoConnect: false,
+    url,
+    connect: (auth, listen, options) => connectTo(url, sockets, auth, listen, options),
+    async socketToken(access, headers = {}) {
+      const reply = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/user/socket_token',
+        headers: { ...bearer(access), ...headers },
+        payload: { studio: true },
       });
-      sockets.push(socket);
-      listen?.(socket);
-      socket.connect();
-      return new Promise((resolve, reject) => {
-        socket.once('connect', () => resolve(socket));
-        socket.once('connect_error', reject);
-      });
+      expect(reply.statusCode, reply.body).toBe(200);
+      return (reply.json() as { token: string }).token;
+    },
+    async studio(access, listen) {
+      return live.connect({ token: await live.socketToken(access) }, listen);
     },
     async staff(user, { companyId = 1, online = true } = {}) {
       if (online) await t.app.ctx.db.update(users).set({ agentStatus: 'Online' }).where(eq(users.id, user));

@@ -4,26 +4,23 @@
  * counts and marks read; a review decision that takes effect is logged on the profile with its reason code,
  * note and, under four-eyes, both reviewers.
  */
-import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LogEntry, Note } from '#contract/notes';
 import type { Colleague, NotificationEvent, NotificationPage } from '#contract/notifications';
 import { notifications, profiles, reviewCases, reviewerSettings } from '../../server/db/schema';
 import { recentMail } from '../../server/integrations/mail';
-import { bearer, get, PASSWORDS, post, startTestApp, type TestApp, tokenFor, userId } from './helpers';
+import { bearer, get, PASSWORDS, post, type TestApp, tokenFor, userId } from './helpers';
+import { type LiveApp, liveApp, next } from './liveSockets';
 
+let live: LiveApp;
 let t: TestApp;
-let url = '';
-const sockets: Socket[] = [];
 const tokens = { admin: '', agent: '', reviewer: '' };
 const ids = { admin: 0, agent: 0, reviewer: 0 };
 
 beforeAll(async () => {
-  t = await startTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  live = await liveApp();
+  t = live.t;
   tokens.admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
   tokens.agent = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
   tokens.reviewer = await tokenFor(t.app, 'reviewer@acme.test', PASSWORDS.user);
@@ -31,10 +28,7 @@ beforeAll(async () => {
   ids.agent = await userId(t.app, 'agent@acme.test');
   ids.reviewer = await userId(t.app, 'reviewer@acme.test');
 }, 180_000);
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await t.close();
-});
+afterAll(() => live.close());
 
 const db = () => t.app.ctx.db;
 const addNote = (profile: number, note: string, token = tokens.admin) =>
@@ -42,16 +36,16 @@ const addNote = (profile: number, note: string, token = tokens.admin) =>
 const bell = (token: string, query = '') =>
   get<NotificationPage>(t.app, `/api/v2/notifications${query}`, token);
 
-async function socketOf(token: string): Promise<Socket> {
-  const { body } = await post<{ token: string }>(t.app, '/api/v2/user/socket_token', { studio: true }, token);
-  const socket = io(url, { path: '/socket.io', auth: { token: body.token }, transports: ['websocket'] });
-  sockets.push(socket);
-  // The server joins the user's room before its first events; the bell's count is the last of them.
-  await new Promise<void>((resolve, reject) => {
-    socket.once('notification.unread', () => resolve());
-    socket.once('connect_error', reject);
+/**
+ * A staff socket of the signed-in user (`token`), once it heard the unread count it is told on connecting: the
+ * server joins the user's room before its first events, and the count is the last of them.
+ */
+async function connected(token: string) {
+  let counted: ReturnType<typeof next<'notification.unread'>> | undefined;
+  const socket = await live.studio(token, (s) => {
+    counted = next(s, 'notification.unread');
   });
-  return socket;
+  return { socket, counted: await counted };
 }
 
 describe('mentions in notes', () => {
@@ -101,25 +95,14 @@ describe('mentions in notes', () => {
 
   it('a staff socket hears its user’s unread count when it connects (the bell makes no read of its own)', async () => {
     const unread = (await bell(tokens.agent)).body.unread;
-    const { body } = await post<{ token: string }>(
-      t.app,
-      '/api/v2/user/socket_token',
-      { studio: true },
-      tokens.agent,
-    );
-    const socket = io(url, { path: '/socket.io', auth: { token: body.token }, transports: ['websocket'] });
-    sockets.push(socket);
-    const counted = await new Promise<{ unread: number }>((resolve, reject) => {
-      socket.once('notification.unread', resolve);
-      socket.once('connect_error', reject);
-    });
+    const { counted } = await connected(tokens.agent);
     expect(unread).toBeGreaterThan(0);
     expect(counted).toEqual({ unread });
   });
 
   it('the mentioned user’s own sockets hear it live, with the unread count; nobody else does', async () => {
-    const agent = await socketOf(tokens.agent);
-    const admin = await socketOf(tokens.admin);
+    const { socket: agent } = await connected(tokens.agent);
+    const { socket: admin } = await connected(tokens.admin);
     const heardByAdmin: unknown[] = [];
     admin.on('notification.new', (e) => heardByAdmin.push(e));
     const heard = new Promise<NotificationEvent>((resolve) => agent.once('notification.new', resolve));

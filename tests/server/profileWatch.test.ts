@@ -2,29 +2,24 @@
  * Presence on a profile and live changes (docs/events.md "Profiles"): who has a profile open,
  * at once after a watch, an unwatch and a closed tab; `profile.changed` after writes; company scope.
  */
-import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClientToServerEvents, ProfilePresence, ServerToClientEvents } from '#contract/socket';
+import type { ProfilePresence, ServerToClientEvents } from '#contract/socket';
 import { etagOf } from '#contract/versioning';
 import { companies, profiles, users } from '../../server/db/schema';
-import { bearer, PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
+import { bearer, PASSWORDS, type TestApp, tokenFor } from './helpers';
+import { type ClientSocket, type LiveApp, liveApp, next } from './liveSockets';
 
-type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
+let live: LiveApp;
 let t: TestApp;
-let url = '';
-const sockets: ClientSocket[] = [];
 const access = { admin: '', agent: '', viewer: '', globex: '' };
 const ids = { admin: 0, agent: 0, viewer: 0 };
 let profileId = 0;
 let globexProfileId = 0;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  live = await liveApp();
+  t = live.t;
   access.admin = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
   access.agent = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
   access.viewer = await tokenFor(t.app, 'viewer@acme.test', PASSWORDS.user);
@@ -54,56 +49,25 @@ beforeAll(async () => {
   globexProfileId = g?.id ?? 0;
   expect([profileId, globexProfileId, ids.admin, ids.agent, ids.viewer]).not.toContain(0);
 });
-afterAll(async () => {
-  for (const s of sockets) s.disconnect();
-  await t.close();
-});
-
-async function connect(token: string): Promise<ClientSocket> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/v2/user/socket_token',
-    headers: bearer(token),
-    payload: { studio: true },
-  });
-  const socket: ClientSocket = io(url, {
-    path: '/socket.io',
-    auth: { token: response.json().token },
-    transports: ['websocket'],
-    reconnection: false,
-  });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', (error) => reject(error));
-  });
-}
+afterAll(() => live.close());
 
 /** The next presence of the profile that satisfies `until`. */
-function presence(socket: ClientSocket, until: (p: ProfilePresence) => boolean): Promise<ProfilePresence> {
-  return new Promise((resolve) => {
-    const listener = (event: ProfilePresence) => {
-      if (event.profile !== profileId || !until(event)) return;
-      socket.off('profile.presence', listener);
-      resolve(event);
-    };
-    socket.on('profile.presence', listener);
-  });
-}
+const presence = (socket: ClientSocket, until: (p: ProfilePresence) => boolean) =>
+  next(socket, 'profile.presence', (event) => event.profile === profileId && until(event));
 
 const userIds = (p: { viewers: { user_id: number }[] }) => p.viewers.map((v) => v.user_id).sort();
 
 describe('profile presence', () => {
   it('shows who has the profile open, each user once, and a closed tab leaves at once', async () => {
-    const admin = await connect(access.admin);
+    const admin = await live.studio(access.admin);
     const first = await admin.emitWithAck('profile.watch', { profile: profileId });
     expect(first).toMatchObject({ ok: true });
     expect(first.ok && userIds(first)).toEqual([ids.admin]);
 
     // The agent opens it in two tabs: the admin sees the agent once, with a name.
     const agentSeen = presence(admin, (p) => p.viewers.some((v) => v.user_id === ids.agent));
-    const agentTab1 = await connect(access.agent);
-    const agentTab2 = await connect(access.agent);
+    const agentTab1 = await live.studio(access.agent);
+    const agentTab2 = await live.studio(access.agent);
     const joined = await agentTab1.emitWithAck('profile.watch', { profile: profileId });
     await agentTab2.emitWithAck('profile.watch', { profile: profileId });
     expect(joined.ok && userIds(joined)).toEqual([ids.admin, ids.agent].sort());
@@ -123,9 +87,9 @@ describe('profile presence', () => {
   });
 
   it('watching again after a reconnect restores presence', async () => {
-    const admin = await connect(access.admin);
+    const admin = await live.studio(access.admin);
     await admin.emitWithAck('profile.watch', { profile: profileId });
-    const agent = await connect(access.agent);
+    const agent = await live.studio(access.agent);
     await agent.emitWithAck('profile.watch', { profile: profileId });
     const left = presence(admin, (p) => !p.viewers.some((v) => v.user_id === ids.agent));
     agent.disconnect();
@@ -140,13 +104,13 @@ describe('profile presence', () => {
   });
 
   it("refuses another company's profile and unknown ones; a Restricted User may watch", async () => {
-    const globex = await connect(access.globex);
+    const globex = await live.studio(access.globex);
     expect(await globex.emitWithAck('profile.watch', { profile: profileId })).toEqual({
       ok: false,
       detail: 'Not found.',
     });
     expect(await globex.emitWithAck('profile.watch', { profile: -1 } as never)).toMatchObject({ ok: false });
-    const viewer = await connect(access.viewer);
+    const viewer = await live.studio(access.viewer);
     const watched = await viewer.emitWithAck('profile.watch', { profile: profileId });
     expect(watched.ok && userIds(watched)).toEqual([ids.viewer]);
     globex.disconnect();
@@ -156,9 +120,9 @@ describe('profile presence', () => {
 
 describe('profile.changed', () => {
   it('tells every open copy what changed, the new version and who did it; not other companies', async () => {
-    const watcher = await connect(access.viewer);
+    const watcher = await live.studio(access.viewer);
     await watcher.emitWithAck('profile.watch', { profile: profileId });
-    const globex = await connect(access.globex);
+    const globex = await live.studio(access.globex);
     await globex.emitWithAck('profile.watch', { profile: globexProfileId });
     let leaked = false;
     globex.on('profile.changed', () => {

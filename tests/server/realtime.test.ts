@@ -1,8 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ClientToServerEvents, ServerToClientEvents } from '#contract/socket';
+import type { ServerToClientEvents } from '#contract/socket';
 import { users } from '../../server/db/schema';
 import { agentStatusOf } from '../../server/realtime/rooms';
 import {
@@ -15,56 +13,23 @@ import {
   tokenFor,
   userId,
 } from './helpers';
+import { type ClientSocket, type LiveApp, liveApp, next } from './liveSockets';
 
-type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
+let live: LiveApp;
 let t: TestApp;
-let url = '';
-const sockets: ClientSocket[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp({ calls: FAST_CALLS });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  live = await liveApp({ calls: FAST_CALLS });
+  t = live.t;
 });
-afterAll(async () => {
-  for (const s of sockets) s.disconnect();
-  await t.close();
-});
+afterAll(() => live.close());
 
-async function socketToken(email: string, password: string): Promise<string> {
-  const access = await tokenFor(t.app, email, password);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/v2/user/socket_token',
-    headers: bearer(access),
-    payload: { studio: true },
-  });
-  return response.json().token;
-}
-
-function connect(token: unknown, server = url): Promise<ClientSocket> {
-  const socket: ClientSocket = io(server, {
-    path: '/socket.io',
-    auth: { token },
-    transports: ['websocket'],
-    reconnection: false,
-  });
-  sockets.push(socket);
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', (error) => reject(error));
-  });
-}
-
-function next<E extends keyof ServerToClientEvents>(
-  socket: ClientSocket,
-  event: E,
-): Promise<Parameters<ServerToClientEvents[E]>[0]> {
-  return new Promise((resolve) => {
-    socket.once(event, ((payload: Parameters<ServerToClientEvents[E]>[0]) => resolve(payload)) as never);
-  });
-}
+/** The studio's socket of a user who signs in to `app` with `email` and `password`. */
+const studioOf = async (
+  email: string,
+  password: string,
+  { app = live, listen }: { app?: LiveApp; listen?: (socket: ClientSocket) => void } = {},
+) => app.studio(await tokenFor(app.t.app, email, password), listen);
 
 /** Resolves with what arrives within `ms`, else with undefined. */
 function nothingWithin<E extends keyof ServerToClientEvents>(socket: ClientSocket, event: E, ms = 300) {
@@ -78,24 +43,21 @@ describe('socket.io hub', () => {
   it('refuses a connection without a token, with a bad token or with an access token', async () => {
     const access = await tokenFor(t.app, 'agent@acme.test', PASSWORDS.user);
     for (const token of [undefined, 'nope', access]) {
-      await expect(connect(token)).rejects.toThrow('Token is invalid or expired');
+      await expect(live.connect({ token })).rejects.toThrow('Token is invalid or expired');
     }
   });
 
   it('sends the agent status on connect and broadcasts changes to the company only', async () => {
-    const agentToken = await socketToken('agent@acme.test', PASSWORDS.user);
-    const agent = io(url, {
-      path: '/socket.io',
-      auth: { token: agentToken },
-      transports: ['websocket'],
-      reconnection: false,
+    let initial: ReturnType<typeof next<'agent.status'>> | undefined;
+    const agent = await studioOf('agent@acme.test', PASSWORDS.user, {
+      listen: (socket) => {
+        initial = next(socket, 'agent.status');
+      },
     });
-    sockets.push(agent);
-    const initial = await next(agent, 'agent.status');
-    expect(initial).toEqual({ user_id: 2, status: 'Offline', call_id: null });
+    expect(await initial).toEqual({ user_id: 2, status: 'Offline', call_id: null });
 
-    const colleague = await connect(await socketToken('admin@acme.test', PASSWORDS.admin));
-    const stranger = await connect(await socketToken('admin@globex.test', PASSWORDS.admin));
+    const colleague = await studioOf('admin@acme.test', PASSWORDS.admin);
+    const stranger = await studioOf('admin@globex.test', PASSWORDS.admin);
     const seenByColleague = next(colleague, 'agent.status');
     const seenByStranger = nothingWithin(stranger, 'agent.status');
 
@@ -129,28 +91,16 @@ describe('socket.io hub', () => {
 
   it('a sign-in with no socket of the agent connected starts Offline, and every screen hears it', async () => {
     // A grace period far longer than the test: the Offline below can only come from the sign-in.
-    const slow = await startTestApp({ calls: { ...FAST_CALLS, agentGraceMs: 600_000 } });
+    const slow = await liveApp({ calls: { ...FAST_CALLS, agentGraceMs: 600_000 } });
     try {
-      await slow.app.listen({ port: 0, host: '127.0.0.1' });
-      const slowUrl = `http://127.0.0.1:${(slow.app.server.address() as AddressInfo).port}`;
-      const socketFor = async (email: string, password: string) => {
-        const access = await tokenFor(slow.app, email, password);
-        const reply = await slow.app.inject({
-          method: 'POST',
-          url: '/api/v2/user/socket_token',
-          headers: bearer(access),
-          payload: { studio: true },
-        });
-        return { access, token: reply.json().token as string };
-      };
-      const admin = await connect((await socketFor('admin@acme.test', PASSWORDS.admin)).token, slowUrl);
-      const agent = await socketFor('agent@acme.test', PASSWORDS.user);
-      const agentSocket = await connect(agent.token, slowUrl);
+      const admin = await studioOf('admin@acme.test', PASSWORDS.admin, { app: slow });
+      const agentAccess = await tokenFor(slow.t.app, 'agent@acme.test', PASSWORDS.user);
+      const agentSocket = await slow.studio(agentAccess);
       const online = next(admin, 'agent.status');
-      await slow.app.inject({
+      await slow.t.app.inject({
         method: 'POST',
         url: '/api/v2/videocall/agent_status',
-        headers: bearer(agent.access),
+        headers: bearer(agentAccess),
         payload: { status: 'Online' },
       });
       expect(await online).toEqual({ user_id: 2, status: 'Online', call_id: null });
@@ -158,7 +108,7 @@ describe('socket.io hub', () => {
       agentSocket.disconnect();
       await new Promise((resolve) => setTimeout(resolve, 50));
       const offline = next(admin, 'agent.status');
-      await tokenFor(slow.app, 'agent@acme.test', PASSWORDS.user);
+      await tokenFor(slow.t.app, 'agent@acme.test', PASSWORDS.user);
       expect(await offline).toEqual({ user_id: 2, status: 'Offline', call_id: null });
     } finally {
       await slow.close();
@@ -189,19 +139,9 @@ describe('socket.io hub', () => {
   it('relays WebRTC signals within a call room between its agent and its customer', async () => {
     const agentId = await userId(t.app, 'admin@acme.test');
     const { callId, room, customer: customerToken } = await talkingCall(t.app, agentId);
-    const a = await connect(await socketToken('admin@acme.test', PASSWORDS.admin));
-    const outsider = await connect(await socketToken('admin@globex.test', PASSWORDS.admin));
-    const b: ClientSocket = io(url, {
-      path: '/socket.io',
-      auth: { customer: customerToken, call_id: callId },
-      transports: ['websocket'],
-      reconnection: false,
-    });
-    sockets.push(b);
-    await new Promise<void>((resolve, reject) => {
-      b.once('connect', () => resolve());
-      b.once('connect_error', reject);
-    });
+    const a = await studioOf('admin@acme.test', PASSWORDS.admin);
+    const outsider = await studioOf('admin@globex.test', PASSWORDS.admin);
+    const b = await live.connect({ customer: customerToken, call_id: callId });
 
     expect(await a.emitWithAck('signal.send', { room, data: { type: 'offer' } })).toEqual({
       ok: false,
@@ -231,8 +171,8 @@ describe('socket.io hub', () => {
   });
 
   it('lets the server emit to a company room (used by the call queue)', async () => {
-    const agent = await connect(await socketToken('agent@acme.test', PASSWORDS.user));
-    const stranger = await connect(await socketToken('admin@globex.test', PASSWORDS.admin));
+    const agent = await studioOf('agent@acme.test', PASSWORDS.user);
+    const stranger = await studioOf('admin@globex.test', PASSWORDS.admin);
     const incoming = next(agent, 'call.incoming');
     const leaked = nothingWithin(stranger, 'call.incoming');
     const call = {

@@ -6,40 +6,24 @@
  * pass in any order.
  */
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SSO_DETAILS } from '#contract/sso';
 import { auditLog, users, videoCalls } from '../../server/db/schema';
-import {
-  bearer,
-  FAST_CALLS,
-  get,
-  PASSWORDS,
-  post,
-  startTestApp,
-  type TestApp,
-  talkingCall,
-  tokenFor,
-} from './helpers';
+import { bearer, FAST_CALLS, get, PASSWORDS, post, type TestApp, talkingCall, tokenFor } from './helpers';
+import { type LiveApp, liveApp } from './liveSockets';
 import { newCompany, newMember, type TestCompany } from './ssoSupport';
 
+let live: LiveApp;
 let t: TestApp;
-let url = '';
-const sockets: Socket[] = [];
 const SCIM = 'application/scim+json';
 
 beforeAll(async () => {
-  t = await startTestApp({ calls: FAST_CALLS });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  live = await liveApp({ calls: FAST_CALLS });
+  t = live.t;
 });
 
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await t?.close();
-});
+afterAll(() => live?.close());
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -292,20 +276,7 @@ describe('deactivating a signed-in agent', () => {
     const scim = (method: Method, path: string, payload?: unknown) => scimWith(token, method, path, payload);
     const token = await newScimToken(admin);
     const access = await tokenFor(t.app, agent.email, agent.password);
-    const socketToken = (
-      await post<{ token: string }>(t.app, '/api/v2/user/socket_token', { studio: true }, access)
-    ).body.token;
-    const socket = io(url, {
-      path: '/socket.io',
-      auth: { token: socketToken },
-      transports: ['websocket'],
-      reconnection: false,
-    });
-    sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
+    const socket = await live.studio(access);
     const { callId } = await talkingCall(t.app, agent.id);
     const closed = new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
     const off = await scim('PATCH', `/Users/${agent.id}`, {

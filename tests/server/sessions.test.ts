@@ -1,40 +1,24 @@
 /** Server-side sessions: ended sessions' tokens get 401 at once, their sockets close. */
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionInfo } from '#contract/sessions';
 import { sessions } from '../../server/db/schema';
 import { createSessionService } from '../../server/domain/sessions';
-import {
-  bearer,
-  get,
-  login,
-  mailedCode,
-  PASSWORDS,
-  post,
-  startTestApp,
-  type TestApp,
-  tokenFor,
-} from './helpers';
+import { bearer, get, login, mailedCode, PASSWORDS, post, type TestApp, tokenFor } from './helpers';
+import { type LiveApp, liveApp } from './liveSockets';
 
+let live: LiveApp;
 let t: TestApp;
-let url = '';
-const sockets: Socket[] = [];
 const logLines: string[] = [];
 
 beforeAll(async () => {
-  t = await startTestApp(
+  live = await liveApp(
     { logLevel: 'info', loginRateLimit: { perAccount: 1000, perAddress: 1000, timeWindowMs: 60_000 } },
     { logStream: { write: (line) => logLines.push(line) } },
   );
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  t = live.t;
 }, 180_000);
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await t.close();
-});
+afterAll(() => live.close());
 
 const AGENT = 'agent@acme.test';
 const ADMIN = 'admin@acme.test';
@@ -63,22 +47,6 @@ const endSession = (token: string, id: string) =>
   t.app.inject({ method: 'DELETE', url: `/api/v2/session/${id}`, headers: bearer(token) });
 const logout = (token: string) =>
   t.app.inject({ method: 'POST', url: '/api/v2/session/logout', headers: bearer(token) });
-
-async function connectSocket(token: string): Promise<Socket> {
-  const { body } = await post<{ token: string }>(t.app, '/api/v2/user/socket_token', { studio: true }, token);
-  const socket = io(url, {
-    path: '/socket.io',
-    auth: { token: body.token },
-    transports: ['websocket'],
-    reconnection: false,
-  });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
 
 describe('server-side sessions', () => {
   it('every access token carries a session; the list shows browser, address and this device', async () => {
@@ -142,31 +110,19 @@ describe('server-side sessions', () => {
   it('disconnects the sockets of an ended session and refuses their socket tokens', async () => {
     const token = await signIn(AGENT, PASSWORDS.user);
     const other = await signIn(AGENT, PASSWORDS.user);
-    const socket = await connectSocket(token);
-    const otherSocket = await connectSocket(other);
-    const { body } = await post<{ token: string }>(
-      t.app,
-      '/api/v2/user/socket_token',
-      { studio: true },
-      token,
-    );
+    const socket = await live.studio(token);
+    const otherSocket = await live.studio(other);
+    const lateToken = await live.socketToken(token);
     const closed = new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
     expect((await logout(token)).statusCode).toBe(204);
     expect(await closed).toBe('io server disconnect');
     // The other session's socket stays.
     expect(otherSocket.connected).toBe(true);
     // A socket token issued before the end does not connect any more.
-    const late = io(url, {
-      path: '/socket.io',
-      auth: { token: body.token },
-      transports: ['websocket'],
-      reconnection: false,
-    });
-    sockets.push(late);
-    const refused = await new Promise<string>((resolve) => {
-      late.once('connect', () => resolve('connected'));
-      late.once('connect_error', (error) => resolve(error.message));
-    });
+    const refused = await live.connect({ token: lateToken }).then(
+      () => 'connected',
+      (error: Error) => error.message,
+    );
     expect(refused).toBe('Token is invalid or expired');
     otherSocket.close();
     await logout(other);
@@ -261,11 +217,11 @@ describe('the server log', () => {
   it('never holds a join-link or file-link token', async () => {
     const secret = 'eyJhbGciOiJIUzI1NiJ9.join-link-secret.sig';
     const signature = 'file-link-signature-0123456789';
-    await fetch(`${url}/customer.html?token=${encodeURIComponent(secret)}`, {
+    await fetch(`${live.url}/customer.html?token=${encodeURIComponent(secret)}`, {
       headers: { accept: 'text/html' },
     });
-    await fetch(`${url}/storage/documents/x.png?expires=1&signature=${signature}`);
-    await fetch(`${url}/api/v2/profile?Token=${secret}&page=1`);
+    await fetch(`${live.url}/storage/documents/x.png?expires=1&signature=${signature}`);
+    await fetch(`${live.url}/api/v2/profile?Token=${secret}&page=1`);
     const log = logLines.join('');
     expect(log).toContain('/customer.html?token=[redacted]');
     expect(log).toContain('/storage/documents/x.png?expires=1&signature=[redacted]');

@@ -2,34 +2,23 @@
  * The studio's socket layer (src/services/socket.ts) against the real hub: machine events from server events,
  * and what happens after a dropped connection (re-joined rooms, a re-synced queue, a fresh token).
  */
-import type { AddressInfo } from 'node:net';
-import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRealtime, type Realtime, type RealtimeEvent } from '../../src/services/socket';
-import {
-  bearer,
-  FAST_CALLS,
-  PASSWORDS,
-  startTestApp,
-  type TestApp,
-  talkingCall,
-  tokenFor,
-  userId,
-} from './helpers';
+import { FAST_CALLS, PASSWORDS, type TestApp, talkingCall, tokenFor, userId } from './helpers';
+import { type LiveApp, liveApp } from './liveSockets';
 
+let live: LiveApp;
 let t: TestApp;
-let base = '';
 const opened: Realtime[] = [];
 
 beforeAll(async () => {
   // The agent's drop below outlasts FAST_CALLS' 100 ms grace: past it, the server would close the agent's call.
-  t = await startTestApp({ calls: { ...FAST_CALLS, agentGraceMs: 5_000 } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  live = await liveApp({ calls: { ...FAST_CALLS, agentGraceMs: 5_000 } });
+  t = live.t;
 });
 afterAll(async () => {
   for (const realtime of opened) realtime.close();
-  await t.close();
+  await live.close();
 });
 
 async function studioSocket(email: string, password: string) {
@@ -37,16 +26,10 @@ async function studioSocket(email: string, password: string) {
   let tokens = 0;
   const events: RealtimeEvent[] = [];
   const realtime = connectRealtime({
-    server: base,
-    socketToken: async () => {
+    server: live.url,
+    socketToken: () => {
       tokens += 1;
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/api/v2/user/socket_token',
-        headers: bearer(access),
-        payload: { studio: true },
-      });
-      return response.json().token as string;
+      return live.socketToken(access);
     },
   });
   opened.push(realtime);
@@ -78,16 +61,7 @@ describe('the studio socket layer', () => {
       room,
       customer: token,
     } = await talkingCall(t.app, await userId(t.app, 'agent@acme.test'));
-    const customer = io(base, {
-      path: '/socket.io',
-      auth: { customer: token, call_id: callId },
-      transports: ['websocket'],
-      reconnection: false,
-    });
-    await new Promise<void>((resolve, reject) => {
-      customer.once('connect', () => resolve());
-      customer.once('connect_error', reject);
-    });
+    const customer = await live.connect({ customer: token, call_id: callId });
     await agent.realtime.join(room);
     const heard: unknown[] = [];
     agent.realtime.onSignal(room, (data) => heard.push(data));

@@ -5,117 +5,38 @@
  * holds the join, the desk, the ring and the answer with their parent links; a request's `traceparent` is
  * joined by the server's spans and named by its log lines.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { io, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ClientToServerEvents, QueuedCall, ServerToClientEvents } from '#contract/socket';
-import { PGLITE_EXTENSIONS } from '../../server/db/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QueuedCall } from '#contract/socket';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlpReceiver';
-import { TEMPLATE_FILES, testConfig } from './testConfig';
+import { type ClientSocket, connectTo } from './liveSockets';
+import { type MainProcess, startMainProcess } from './mainProcess';
 
-type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
-const ROOT = join(import.meta.dirname, '../..');
 /** Trace and parent ids the test's "browser" sends. */
 const BROWSER_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const BROWSER_SPAN = '00f067aa0ba902b7';
 
 let receiver: OtlpReceiver;
-let server: ChildProcess;
-let dataDir = '';
+let server: MainProcess;
 let url = '';
 /** The server's stdout, line by line (JSON log lines among them). */
-const output: string[] = [];
+let output: string[] = [];
 const sockets: ClientSocket[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * The run's seeded template (tests/server/template.setup.ts) as a server's data folder, with the secret it was
- * sealed with: the server starts on it without migrating and seeding (half a minute on a loaded machine).
- * Without a template (a run outside the server project) the server seeds a new folder itself.
- */
-async function dataFromTemplate(folder: string): Promise<Record<string, string>> {
-  const template = inject('serverTemplate');
-  if (!template) return {};
-  const dump = new Blob([readFileSync(join(template, TEMPLATE_FILES.database))]);
-  const client = new PGlite({
-    dataDir: join(folder, 'pg'),
-    loadDataDir: dump,
-    extensions: PGLITE_EXTENSIONS,
-  });
-  await client.waitReady;
-  await client.close();
-  cpSync(join(template, TEMPLATE_FILES.storage), join(folder, 'storage'), { recursive: true });
-  return { JWT_SECRET: testConfig(folder).jwtSecret };
-}
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
-  dataDir = mkdtempSync(join(tmpdir(), 'idv-traces-'));
-  const seeded = await dataFromTemplate(dataDir);
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...seeded,
-      // The embedded database and local storage, whatever the run's own environment names (empty is unset).
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      S3_BUCKET: '',
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      LOG_FORMAT: 'json',
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-      // Nothing here uses the face model or the OCR: the server starts without loading them.
-      FACE_MATCH: 'off',
-      MACHINE_CHECKS: 'off',
-      // Spans leave the process a tenth of a second after they end, not five seconds.
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  server = await startMainProcess({
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+    // Spans leave the process a tenth of a second after they end, not five seconds.
+    OTEL_BSP_SCHEDULE_DELAY: '100',
   });
-  let pending = '';
-  const started = new Promise<void>((resolve, reject) => {
-    server.once('exit', (code) => reject(new Error(`the server stopped (exit code ${code})`)));
-    server.stdout?.on('data', (chunk: Buffer) => {
-      const lines = (pending + chunk.toString('utf8')).split('\n');
-      pending = lines.pop() ?? '';
-      output.push(...lines);
-      if (lines.some((line) => line.includes('IDV Studio server on'))) resolve();
-    });
-  });
-  await started;
+  url = server.url;
+  output = server.output;
 }, 120_000);
 
 afterAll(async () => {
   for (const socket of sockets) socket.disconnect();
-  if (server && server.exitCode === null) {
-    const stopped = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await stopped;
-  }
+  await server?.stop();
   await receiver?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function call<T>(method: string, path: string, options: { token?: string; body?: unknown } = {}) {
@@ -135,24 +56,8 @@ async function signIn(username: string, password: string): Promise<string> {
   return (await call<{ access: string }>('POST', '/api/v1/login/', { body: { username, password } })).access;
 }
 
-function connect(
-  auth: Record<string, unknown>,
-  listen?: (socket: ClientSocket) => void,
-): Promise<ClientSocket> {
-  const socket: ClientSocket = io(url, {
-    auth,
-    transports: ['websocket'],
-    reconnection: false,
-    autoConnect: false,
-  });
-  sockets.push(socket);
-  listen?.(socket);
-  socket.connect();
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
-}
+const connect = (auth: Record<string, unknown>, listen?: (socket: ClientSocket) => void) =>
+  connectTo(url, sockets, auth, listen);
 
 /** Waits until the receiver holds a span matching `where`. */
 async function received(where: (span: ReceivedSpan) => boolean): Promise<ReceivedSpan> {

@@ -14,6 +14,7 @@ import {
   mrzDate,
   parseMrz,
   readMrz,
+  withCheckedLinesFrom,
 } from '../../server/domain/machineChecks/mrz';
 
 const TODAY = new Date('2026-06-01T00:00:00Z');
@@ -108,6 +109,36 @@ describe('the ICAO specimens', () => {
     const lines = [...TD1_SPECIMEN];
     lines[1] = `74O8122${(lines[1] as string).slice(7)}`;
     expect(parseMrz(lines, TODAY)?.fields.birth_date).toBe('1974-08-12');
+  });
+});
+
+describe('a second look at the lines with check digits', () => {
+  it("takes a passport's second line from the second reading and keeps its names line as first read", () => {
+    const firstRead = [
+      TD3_SPECIMEN[0] as string,
+      (TD3_SPECIMEN[1] as string).replace('L898902C3', 'L89B902C3'),
+    ];
+    expect(parseMrz(firstRead, TODAY)?.check_digits_hold).toBe(false);
+    // The second reading holds the digits line only; a names line it may have misread is never taken.
+    const merged = withCheckedLinesFrom(firstRead, `\n${TD3_SPECIMEN[1]}\n`);
+    expect(merged).toEqual(TD3_SPECIMEN);
+    expect(parseMrz(merged ?? [], TODAY)?.check_digits_hold).toBe(true);
+  });
+
+  it("takes an ID card's first two lines from the second reading and keeps the names line", () => {
+    const firstRead = [
+      (TD1_SPECIMEN[0] as string).replace('D23145890', 'D2314S890'),
+      ...TD1_SPECIMEN.slice(1),
+    ];
+    const merged = withCheckedLinesFrom(firstRead, `${TD1_SPECIMEN[0]}\n${TD1_SPECIMEN[1]}`);
+    expect(merged).toEqual(TD1_SPECIMEN);
+    expect(parseMrz(merged ?? [], TODAY)?.check_digits_hold).toBe(true);
+  });
+
+  it('answers null when the second reading holds no such lines', () => {
+    expect(withCheckedLinesFrom([...TD3_SPECIMEN], 'NOTHING READ')).toBeNull();
+    // A passport's digits line is 44 characters: a run of ID card lines is no replacement for it.
+    expect(withCheckedLinesFrom([...TD3_SPECIMEN], TD1_SPECIMEN.slice(0, 2).join('\n'))).toBeNull();
   });
 });
 

@@ -66,6 +66,16 @@ describe('the MRZ band of a frame', () => {
     expect(Math.abs((smaller?.width ?? 0) - ((usual?.width ?? 0) * 18) / 22)).toBeLessThanOrEqual(1);
   });
 
+  it('samples the lines with check digits alone at those heights: two of the three lines, as wide', () => {
+    const band = mrzBand(BACK, [28, 18]);
+    expect(band?.checkedAt).toHaveLength(2);
+    const [whole, checked] = [band?.alsoAt[0], band?.checkedAt[0]].map((png) => PNG.sync.read(png as Buffer));
+    expect(checked?.width).toBe(whole?.width);
+    // Two lines and their margins of the whole band's three: more than half, less than the whole.
+    expect(checked?.height).toBeGreaterThan((whole?.height ?? 0) / 2);
+    expect(checked?.height).toBeLessThan(((whole?.height ?? 0) * 5) / 6);
+  });
+
   it.each([-3, 3])('measures and undoes a turn of %i degrees', (degrees) => {
     const band = mrzBand(rotated(BACK, degrees));
     expect(band?.lines).toBe(3);

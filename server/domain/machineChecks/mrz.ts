@@ -27,26 +27,60 @@ function fitLength(line: string, length: number): string {
   return line.length >= length ? line.slice(0, length) : line.padEnd(length, '<');
 }
 
+/** The OCR text's lines that may be MRZ lines, cleaned. */
+const candidateLines = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .map(cleanLine)
+    .filter((l) => l.length >= 20 && l.includes('<'));
+
+/** The last run of `count` lines of about `length` characters, fitted to it; null when there is none. */
+function runOf(lines: string[], length: number, count: number): string[] | null {
+  const close = (l: string) => Math.abs(l.length - length) <= 2;
+  // A blurred run of fillers is often read as fewer of them: a short line that ends in fillers is padded,
+  // as long as another line of the run has the right length.
+  const near = (l: string) => close(l) || (l.endsWith('<<') && l.length >= length / 2 && l.length < length);
+  for (let end = lines.length; end >= count; end--) {
+    const run = lines.slice(end - count, end);
+    if (run.every(near) && run.some(close)) return run.map((l) => fitLength(l, length));
+  }
+  return null;
+}
+
 /**
  * The MRZ lines in an OCR text: the last run of 3 lines near 30 characters (TD1) or 2 lines near 44 (TD3),
  * since the zone is at the bottom of the page. Null when no such run is found.
  */
 export function findMrzLines(text: string): string[] | null {
-  const lines = text
-    .split(/\r?\n/)
-    .map(cleanLine)
-    .filter((l) => l.length >= 20 && l.includes('<'));
+  const lines = candidateLines(text);
   for (const [length, count] of [LINE_LENGTHS.TD3, LINE_LENGTHS.TD1]) {
-    const close = (l: string) => Math.abs(l.length - length) <= 2;
-    // A blurred run of fillers is often read as fewer of them: a short line that ends in fillers is padded,
-    // as long as another line of the run has the right length.
-    const near = (l: string) => close(l) || (l.endsWith('<<') && l.length >= length / 2 && l.length < length);
-    for (let end = lines.length; end >= count; end--) {
-      const run = lines.slice(end - count, end);
-      if (run.every(near) && run.some(close)) return run.map((l) => fitLength(l, length));
-    }
+    const run = runOf(lines, length, count);
+    if (run) return run;
   }
   return null;
+}
+
+/**
+ * Which of a zone's lines carry its check digits: a passport's second line (the first holds the type, the
+ * issuing state and the names), an ID card's first two (the third holds the names).
+ */
+export function checkedLines(lineCount: number): [first: number, last: number] {
+  return lineCount === LINE_LENGTHS.TD3[1] ? [1, 1] : [0, 1];
+}
+
+/**
+ * The zone `lines` with the lines that carry check digits taken from `reread` (a reading of those lines alone);
+ * null when `reread` holds no run of them. The other lines stay as first read: no check digit says whether a
+ * second reading of a name is better than the first.
+ */
+export function withCheckedLinesFrom(lines: string[], reread: string): string[] | null {
+  const [first, last] = checkedLines(lines.length);
+  const length = lines[0]?.length ?? 0;
+  const run = runOf(candidateLines(reread), length, last - first + 1);
+  if (!run) return null;
+  return lines.map((line, index) =>
+    index >= first && index <= last ? (run[index - first] as string) : line,
+  );
 }
 
 /** A YYMMDD date of the MRZ as ISO, its century chosen so birth dates lie in the past and expiries near now. */
