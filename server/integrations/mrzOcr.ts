@@ -24,9 +24,10 @@ const require = createRequire(import.meta.url);
 
 /**
  * Glyph heights (pixels) the zone's lines with check digits are read again at when the zone read at the usual
- * height has a check digit that fails (the whole band, when the first reading found no zone). The engine's misreads (8 as B, 5 as S, 9 as I, 0 as O or D, J as I or JI) change with the glyphs'
- * size, so a second look sometimes reads the zone right (measured from 16 to 32 px: 20 and 16 helped most,
- * larger ones not at all). A reading is taken over the first only when every check digit holds, the composite
+ * height has a check digit that fails (the whole band, when the first reading found no zone). The engine's
+ * misreads (8 as B, 5 as S, 9 as I, 0 as O or D, J as I or JI) change with the glyphs' size, so a second look
+ * sometimes reads the zone right (measured from 16 to 32 px: 20 and 16 helped most, larger ones not at all).
+ * A reading is taken over the first only when every check digit holds, the composite
  * included: a document whose number's check digit is really wrong would need a misread that makes two
  * independent check digits hold, about one in a hundred, to pass for a good one.
  */
