@@ -11,24 +11,31 @@
  * so anything that takes CPU from the server shows up directly in the figures; when the server did not
  * get a whole core, or the client and other processes left it less than one, it says so under the table.
  * The server's CPU time per request is printed too: it moves far less with contention than latency,
- * so it is the better figure to compare runs made on a busy machine (heavy contention still inflates it).
+ * so it is the better figure to compare runs made on a busy machine (heavy contention still inflates it); and
+ * that of its event loop and of its PGlite thread apart, since a request waits for whichever of the two is full.
  *
  * It measures two servers on the same data: as deployed, where every read of a person's data is noted in the
  * access log, and `bench/serverWithoutAccessLog.ts`, where it is not. They take turns for several rounds, the
  * order swapped each round, and each side's table is the median of its rounds: measured one after the other
  * once, a drift of the machine (another process, the data's caches) looked like a difference between them.
- * A last table puts the two beside each other, with the machine's load average before and after.
+ * A last table puts the sides beside each other, with the machine's load average before and after.
+ *
+ * Before and after in one run (bench/baseline.ts): the server of BENCH_BASELINE_REV (default: the revision before
+ * the list's page became one JSON text, docs/decisions/0233-list-page-as-one-json-text.md) takes its turns with the
+ * working tree's, on data its own seed wrote (the same demo data), so each table says what the change did on the
+ * same machine at the same load. BENCH_BASELINE_REV=none measures the working tree alone.
  *
  * Env: BENCH_PROFILES (default 10000), BENCH_SECONDS per endpoint (default 10), BENCH_CONNECTIONS (50),
- * BENCH_ACCESS_LOG (both; on or off measures one side), BENCH_ROUNDS (3).
+ * BENCH_ACCESS_LOG (both; on or off measures one side), BENCH_ROUNDS (3), BENCH_BASELINE_REV (afa9ec8).
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { finished, freePort, percentile, run, stop, waitForServer } from './support';
+import { machineLoad, runIn, type ServerTree, serverTrees } from './baseline';
+import { finished, freePort, percentile, stop, waitForServer } from './support';
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -37,6 +44,8 @@ const WARMUP_SECONDS = 2;
 /** both (default): the access log on, then off, in one run; on or off: that side only. */
 const ACCESS_LOG = process.env.BENCH_ACCESS_LOG ?? 'both';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** The revision before the list's page became one JSON text: the "before" of bench:api. */
+const BEFORE_REV = 'afa9ec8';
 
 /** Per endpoint, the median of each figure over the rounds (the rounds list the endpoints in the same order). */
 export function medianRows(rounds: Row[][]): Row[] {
@@ -58,32 +67,44 @@ export function medianRows(rounds: Row[][]): Row[] {
   });
 }
 
-/** The servers to measure: as deployed (reads noted in the access log), and without noting them. */
-function sidesToMeasure(): [string, string][] {
-  const sides: [string, string][] = [
+/** A server to measure: which tree, and as deployed (reads noted in the access log) or without noting them. */
+interface Side {
+  label: string;
+  tree: ServerTree;
+  entry: string;
+}
+
+/** The servers to measure, per tree: as deployed, and without noting reads (`BENCH_ACCESS_LOG` picks). */
+function sidesToMeasure(trees: ServerTree[]): Side[] {
+  const entries: [string, string][] = [
     ['access log on', 'server/main.ts'],
     ['access log off', 'bench/serverWithoutAccessLog.ts'],
   ];
-  return sides.filter(([side]) => ACCESS_LOG === 'both' || side.endsWith(ACCESS_LOG));
+  return trees.flatMap((tree) =>
+    entries
+      .filter(([log]) => ACCESS_LOG === 'both' || log.endsWith(ACCESS_LOG))
+      .map(([log, entry]) => ({ label: trees.length > 1 ? `${tree.label}, ${log}` : log, tree, entry })),
+  );
 }
 
-/** Per endpoint, the two sides beside each other: what noting the reads costs. */
+/** Per endpoint, every side's requests per second, p50, p95 and CPU a request beside each other. */
 function compared(sides: [string, Row[]][]) {
-  const [[, on = []] = ['', []], [, off = []] = ['', []]] = sides;
-  return on.map((row, index) => {
-    const other = off[index];
-    return {
-      endpoint: row.endpoint,
-      'rps on': row.rps,
-      'rps off': other?.rps ?? 'n/a',
-      'p50 on': row.p50,
-      'p50 off': other?.p50 ?? 'n/a',
-      'p95 on': row.p95,
-      'p95 off': other?.p95 ?? 'n/a',
-      'cpu ms/req on': row['server cpu ms/req'],
-      'cpu ms/req off': other?.['server cpu ms/req'] ?? 'n/a',
-    };
-  });
+  const [[, first = []] = ['', []]] = sides;
+  return first.map((row, index) => ({
+    endpoint: row.endpoint,
+    ...Object.fromEntries(
+      sides.map(([side, rows]) => {
+        const other = rows[index];
+        return [
+          side,
+          other
+            ? `${other.rps} rps, p50 ${other.p50}, p95 ${other.p95}, ${other['server cpu ms/req']} ms cpu ` +
+              `(loop ${other['loop ms/req']}, db ${other['db thread ms/req']})`
+            : 'n/a',
+        ];
+      }),
+    ),
+  }));
 }
 
 /** Each round's requests per second and p95, per endpoint and side: whether a difference holds in every round. */
@@ -115,6 +136,27 @@ function processCpuSeconds(pid: number): number | null {
   }
 }
 
+/**
+ * CPU seconds so far of the server's event loop (`MainThread`) and of its PGlite thread (`WorkerThread`, 0 on
+ * PostgreSQL): the list is bound by whichever of the two is full, which the process's total does not say.
+ */
+function threadCpuSeconds(pid: number): { loop: number; db: number } | null {
+  try {
+    const seconds = { loop: 0, db: 0 };
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const used = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+      if (name === 'MainThread') seconds.loop += used;
+      else if (name === 'WorkerThread') seconds.db += used;
+    }
+    return seconds;
+  } catch {
+    return null;
+  }
+}
+
 /** Busy and total CPU seconds of the whole machine so far (all cores), or null without /proc. */
 function machineCpuSeconds(): { busy: number; total: number } | null {
   try {
@@ -132,6 +174,9 @@ function machineCpuSeconds(): { busy: number; total: number } | null {
 interface CpuShare {
   /** CPU seconds the server used during the run (all its threads). */
   serverSeconds: number;
+  /** Of those, its event loop's and its PGlite thread's (null without /proc's threads). */
+  loopSeconds: number | null;
+  dbSeconds: number | null;
   /** Percent of one core used during the run, by the server, this client and everything else. */
   server: number;
   client: number;
@@ -143,10 +188,12 @@ function cpuMeter(serverPid: number | undefined): () => CpuShare | null {
   const started = performance.now();
   const client0 = process.cpuUsage();
   const server0 = serverPid ? processCpuSeconds(serverPid) : null;
+  const threads0 = serverPid ? threadCpuSeconds(serverPid) : null;
   const machine0 = machineCpuSeconds();
   return () => {
     const seconds = (performance.now() - started) / 1000;
     const server1 = serverPid ? processCpuSeconds(serverPid) : null;
+    const threads1 = serverPid ? threadCpuSeconds(serverPid) : null;
     const machine1 = machineCpuSeconds();
     if (server0 === null || server1 === null || !machine0 || !machine1 || seconds <= 0) return null;
     const client = process.cpuUsage(client0);
@@ -156,6 +203,8 @@ function cpuMeter(serverPid: number | undefined): () => CpuShare | null {
     const percent = (cpuSeconds: number) => Math.round((100 * cpuSeconds) / seconds);
     return {
       serverSeconds,
+      loopSeconds: threads0 && threads1 ? threads1.loop - threads0.loop : null,
+      dbSeconds: threads0 && threads1 ? threads1.db - threads0.db : null,
       server: percent(serverSeconds),
       client: percent(clientSeconds),
       others: percent(othersSeconds),
@@ -173,6 +222,9 @@ export interface Row {
   p99: number;
   /** Server CPU time per request: moves less with contention than the latencies (but still moves). */
   'server cpu ms/req': number | string;
+  /** Of it, the event loop's and the PGlite thread's: the list is bound by the fuller of the two. */
+  'loop ms/req': number | string;
+  'db thread ms/req': number | string;
   'server cpu %': number | string;
   'client cpu %': number | string;
   'others cpu %': number | string;
@@ -202,6 +254,10 @@ export async function measure(
   });
   const share = cpu();
   latencies.sort((a, b) => a - b);
+  const perRequest = (cpuSeconds: number | null | undefined) =>
+    typeof cpuSeconds === 'number' && result.requests.total > 0
+      ? Number(((1000 * cpuSeconds) / result.requests.total).toFixed(3))
+      : 'n/a';
   return {
     endpoint: name,
     requests: result.requests.total,
@@ -210,10 +266,9 @@ export async function measure(
     p50: Number(percentile(latencies, 50).toFixed(1)),
     p95: Number(percentile(latencies, 95).toFixed(1)),
     p99: Number(percentile(latencies, 99).toFixed(1)),
-    'server cpu ms/req':
-      share && result.requests.total > 0
-        ? Number(((1000 * share.serverSeconds) / result.requests.total).toFixed(3))
-        : 'n/a',
+    'server cpu ms/req': perRequest(share?.serverSeconds),
+    'loop ms/req': perRequest(share?.loopSeconds),
+    'db thread ms/req': perRequest(share?.dbSeconds),
     'server cpu %': share?.server ?? 'n/a',
     'client cpu %': share?.client ?? 'n/a',
     'others cpu %': share?.others ?? 'n/a',
@@ -246,32 +301,38 @@ function cpuNotes(rows: Row[]): string[] {
 }
 
 async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-'));
+  const trees = serverTrees(BEFORE_REV);
+  // Each tree's own data folder, written by its own seed: an older server need not read a newer schema.
+  const dataDirs = new Map(trees.map((tree) => [tree, mkdtempSync(join(tmpdir(), 'idv-bench-'))]));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = {
-    DATA_DIR: dataDir,
+  const jwtSecret = randomBytes(32).toString('hex');
+  const envOf = (tree: ServerTree) => ({
+    DATA_DIR: dataDirs.get(tree) as string,
     PORT: String(port),
-    JWT_SECRET: randomBytes(32).toString('hex'),
+    JWT_SECRET: jwtSecret,
     LOG_LEVEL: 'warn',
-  };
+  });
   let server: ChildProcess | undefined;
   try {
-    console.log(`Seeding ${PROFILES} profiles into PGlite in ${dataDir} ...`);
-    const seedStarted = Date.now();
-    const seedCode = await finished(run(['server/db/seed.ts', '--profiles', String(PROFILES)], env));
-    if (seedCode !== 0) throw new Error(`seed failed (${seedCode})`);
-    console.log(`Seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
+    for (const tree of trees) {
+      console.log(`Seeding ${PROFILES} profiles for ${tree.label} into PGlite in ${dataDirs.get(tree)} ...`);
+      const seedStarted = Date.now();
+      const seed = runIn(tree, ['server/db/seed.ts', '--profiles', String(PROFILES)], envOf(tree));
+      const seedCode = await finished(seed);
+      if (seedCode !== 0) throw new Error(`seed failed (${seedCode})`);
+      console.log(`Seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
+    }
 
     const roundsBySide = new Map<string, Row[][]>();
     const loadBefore = loadavg()
       .map((l) => l.toFixed(2))
       .join(' ');
     const turns = Array.from({ length: ROUNDS }, (_, round) =>
-      round % 2 === 0 ? sidesToMeasure() : sidesToMeasure().reverse(),
-    ).flatMap((sides, round) => sides.map((side) => [...side, round + 1] as const));
-    for (const [side, entry, round] of turns) {
-      server = run([entry], env);
+      round % 2 === 0 ? sidesToMeasure(trees) : sidesToMeasure(trees).reverse(),
+    ).flatMap((sides, round) => sides.map((side) => [side, round + 1] as const));
+    for (const [{ label: side, tree, entry }, round] of turns) {
+      server = runIn(tree, [entry], envOf(tree));
       await waitForServer(base, server);
       const login = await fetch(`${base}/api/v1/login/`, {
         method: 'POST',
@@ -287,7 +348,7 @@ async function main() {
         [`GET /profile/${profileId}/documents`, `${base}/api/v2/profile/${profileId}/documents`],
       ];
       // Warm-up (not measured): JIT and PostgreSQL's caches, so the first endpoint is not measured cold.
-      console.log(`${side}: warming up for ${WARMUP_SECONDS} s per endpoint ...`);
+      console.log(`${side}: warming up for ${WARMUP_SECONDS} s per endpoint (${machineLoad()}) ...`);
       for (const [name, url] of targets) await measure(name, url, access, server.pid, WARMUP_SECONDS);
       const rows: Row[] = [];
       for (const [name, url] of targets) {
@@ -320,11 +381,12 @@ async function main() {
     }
     console.log('\nEach round (the order of the sides swapped every round):');
     console.table(roundRows(roundsBySide));
-    if (rowsBySide.length === 2) console.table(compared(rowsBySide));
+    if (rowsBySide.length > 1) console.table(compared(rowsBySide));
     console.log(`Machine: ${CORES} cores; load average before ${loadBefore}, after ${loadAfter}.`);
   } finally {
     await stop(server);
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of dataDirs.values()) rmSync(dir, { recursive: true, force: true });
+    for (const tree of trees) tree.remove();
   }
 }
 

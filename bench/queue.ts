@@ -21,11 +21,13 @@
  *
  * Env: BENCH_QUEUE_SIZES (200,1000,5000), BENCH_QUEUE_AGENTS (50). Nothing is asserted. The targets: from
  * 200 to 5,000 waiting the time per join grows by less than 2×, join → ring p95 under 300 ms at 5,000; one at a
- * time, join → ring p95 under 150 ms at 2,000 (docs/decisions/0227-events-not-polls.md).
+ * time, join → ring p95 under 150 ms at 2,000 (docs/decisions/0227-events-not-polls.md,
+ * docs/decisions/0232-routing-counts-in-memory.md).
  *
- * `npm run bench:queue` runs one at a time first against the server of BENCH_BASELINE_REV (bench/baseline.ts;
- * default: the revision whose offers queued one pass per change) and then both routings against the working
- * tree's, and prints them in one table with the machine's load (ring every free agent is the same code in both).
+ * `npm run bench:queue` runs both routings against the server of BENCH_BASELINE_REV (bench/baseline.ts; default:
+ * the revision whose routing counted the last hour's calls in the database on every pass) and then against the
+ * working tree's, and prints them in one table with the machine's load. Both servers run the same sequence:
+ * ringing everyone first answers 2,000 calls, so one at a time then chooses among agents with a full last hour.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -50,8 +52,11 @@ import {
 } from './calls';
 import { benchServerEnv, finished, freePort, stop, waitForServer } from './support';
 
-/** The last revision whose one-at-a-time offers queued one pass per change (the "before"). */
-const BEFORE_REV = '97b46bc';
+/**
+ * The last revision whose routing passes counted each agent's calls of the last hour in the database (the
+ * "before").
+ */
+const BEFORE_REV = 'afa9ec8';
 
 const SIZES = (process.env.BENCH_QUEUE_SIZES ?? '200,1000,5000').split(',').map(Number);
 const AGENTS = Number(process.env.BENCH_QUEUE_AGENTS ?? 50);
@@ -315,16 +320,16 @@ export async function queueSection(
   }
 }
 
-/** Before and after: one at a time on the earlier revision's server, then both routings on the working tree's. */
+/**
+ * Before and after: both routings on the earlier revision's server, then on the working tree's. The same
+ * sequence on both, so one at a time meets the same database (the calls ringing everyone answered) in each.
+ */
 async function beforeAndAfter(): Promise<void> {
   const trees = serverTrees(BEFORE_REV);
   const figures: QueueFigures[] = [];
   try {
-    for (const tree of trees) {
-      const routings =
-        tree.dir === process.cwd() ? (['ring_all', 'one_at_a_time'] as const) : (['one_at_a_time'] as const);
-      figures.push(...(await queueSection(SIZES, AGENTS, tree, routings, false)));
-    }
+    for (const tree of trees)
+      figures.push(...(await queueSection(SIZES, AGENTS, tree, ['ring_all', 'one_at_a_time'], false)));
   } finally {
     for (const tree of trees) tree.remove();
   }

@@ -10,19 +10,24 @@
  * The server is a child process on PGlite in a temporary folder, with WEBHOOK_ALLOW_PRIVATE=1 (the
  * receiver is on loopback). The receiver answers 200 at once. Nothing is asserted: figures only.
  *
+ * BENCH_WEBHOOKS_POSTGRES=1: on PostgreSQL instead, a throw-away server from Debian's postgresql package
+ * (tests/server/throwawayPostgres.ts), one fresh database per server tree, stopped and removed afterwards.
+ *
  * Before and after in one run (bench/baseline.ts): the same driver against the server of BENCH_BASELINE_REV
  * (default: the revision whose worker polled and sent one delivery per statement group) and against the
  * working tree's, each with the machine's load beside its figures.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { openDatabase } from '../server/db/client';
 import { enqueueWebhookEvent } from '../server/domain/webhooks';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../tests/server/throwawayPostgres';
 import { machineLoad, runIn, type ServerTree, serverTrees } from './baseline';
 import { freePort, percentile, stop, waitForServer } from './support';
 
@@ -32,6 +37,7 @@ const BEFORE_REV = '97b46bc';
 const QUEUED = Number(process.env.BENCH_WEBHOOK_QUEUED ?? 1_000);
 const ACTIONS = Number(process.env.BENCH_WEBHOOK_ACTIONS ?? 200);
 const CONCURRENCY = 4;
+const ON_POSTGRES = process.env.BENCH_WEBHOOKS_POSTGRES === '1';
 
 const arrivals = new Map<string, number>();
 const byProfile = new Map<number, number>();
@@ -59,6 +65,8 @@ interface Figures {
   throughput: string;
   fromStart: string;
   action: string;
+  answer: string;
+  afterAnswer: string;
   load: string;
 }
 
@@ -67,17 +75,21 @@ async function main() {
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   const trees = serverTrees(BEFORE_REV);
   const figures: Figures[] = [];
+  const postgres = ON_POSTGRES ? await startThrowawayPostgres() : undefined;
   try {
-    for (const tree of trees) {
+    for (const [n, tree] of trees.entries()) {
       console.log(`Webhooks, ${tree.label}: ${machineLoad()} ...`);
-      figures.push(await measure(tree, receiverUrl));
+      figures.push(
+        await measure(tree, receiverUrl, postgres && (await freshDatabase(postgres, `bench_${n}`))),
+      );
     }
   } finally {
+    postgres?.stop();
     for (const tree of trees) tree.remove();
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
   }
   console.log(
-    `\nWebhooks: ${QUEUED} queued events, then ${ACTIONS} actions ${CONCURRENCY} at a time (${machineLoad()}; ` +
+    `\nWebhooks on ${ON_POSTGRES ? 'PostgreSQL' : 'PGlite'}: ${QUEUED} queued events, then ${ACTIONS} actions ${CONCURRENCY} at a time (${machineLoad()}; ` +
       'the machine is shared with other work, so its load varies between the runs)',
   );
   console.table(
@@ -89,6 +101,8 @@ async function main() {
           'deliveries/s': f.throughput,
           'last arrival from start ms': f.fromStart,
           'action → receiver p50 / p95 / max ms': f.action,
+          'action answered p50 / p95 ms': f.answer,
+          'answer → receiver p50 / p95 ms': f.afterAnswer,
           'load at start': f.load,
         },
       ]),
@@ -96,8 +110,38 @@ async function main() {
   );
 }
 
-/** One run against one server tree: its own data, server and receiver counts. */
-async function measure(tree: ServerTree, receiverUrl: string): Promise<Figures> {
+/**
+ * The server whose worker is measured; with BENCH_CPU_PROF=<folder> it writes a CPU profile there when it stops
+ * (`--cpu-prof` is not allowed in NODE_OPTIONS, so the arguments are given here).
+ */
+function withWorker(tree: ServerTree, env: NodeJS.ProcessEnv): ChildProcess {
+  const folder = process.env.BENCH_CPU_PROF;
+  if (!folder) return runIn(tree, ['server/main.ts'], env);
+  return spawn(
+    process.execPath,
+    ['--cpu-prof', `--cpu-prof-dir=${folder}`, '--import', 'tsx', 'server/main.ts'],
+    {
+      cwd: tree.dir,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', process.env.BENCH_SERVER_LOG === '1' ? 'inherit' : 'ignore', 'inherit'],
+    },
+  );
+}
+
+/** An empty database of its own on the throw-away server: the URL a server tree seeds and runs on. */
+async function freshDatabase(postgres: ThrowawayPostgres, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: postgres.databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return postgres.databaseUrl.replace(/\/postgres$/, `/${name}`);
+}
+
+/** One run against one server tree: its own data (PGlite, or `databaseUrl`), server and receiver counts. */
+async function measure(tree: ServerTree, receiverUrl: string, databaseUrl?: string): Promise<Figures> {
   arrivals.clear();
   byProfile.clear();
   duplicates = 0;
@@ -115,6 +159,7 @@ async function measure(tree: ServerTree, receiverUrl: string): Promise<Figures> 
     LOGIN_LIMIT_PER_ACCOUNT: '1000',
     LOGIN_LIMIT_PER_ADDRESS: '1000',
     WEBHOOK_ALLOW_PRIVATE: '1',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   let server: ChildProcess | undefined;
   try {
@@ -150,7 +195,7 @@ async function measure(tree: ServerTree, receiverUrl: string): Promise<Figures> 
     await stop(server);
 
     // 2. 1,000 events queued while no server runs (as the domain's write paths do).
-    const database = await openDatabase({ pgliteDir: join(dataDir, 'pg') });
+    const database = await openDatabase({ databaseUrl, pgliteDir: join(dataDir, 'pg') });
     await database.db.transaction(async (tx) => {
       for (let i = 0; i < QUEUED; i++) {
         await enqueueWebhookEvent(tx, login.company_id, 'profile.status_changed', { profile_id: 1, n: i });
@@ -160,7 +205,7 @@ async function measure(tree: ServerTree, receiverUrl: string): Promise<Figures> 
 
     // 3. The server with its worker: time until every queued event has arrived.
     const started = performance.now();
-    server = runIn(tree, ['server/main.ts'], env);
+    server = withWorker(tree, env);
     await waitForServer(base, server);
     const deadline = Date.now() + 300_000;
     while (arrivals.size < QUEUED && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -171,6 +216,7 @@ async function measure(tree: ServerTree, receiverUrl: string): Promise<Figures> 
     const throughput = (queuedArrived - 1) / ((last - first) / 1000);
     // 4. Delay from a real action to the receiver.
     const sentAt = new Map<number, number>();
+    const answeredAt = new Map<number, number>();
     let next = 0;
     const worker = async () => {
       while (next < ACTIONS) {
@@ -183,6 +229,7 @@ async function measure(tree: ServerTree, receiverUrl: string): Promise<Figures> 
         });
         const profile = (await response.json()) as { id: number };
         sentAt.set(profile.id, t0);
+        answeredAt.set(profile.id, performance.now());
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -194,6 +241,14 @@ async function measure(tree: ServerTree, receiverUrl: string): Promise<Figures> 
       .filter(([id]) => byProfile.has(id))
       .map(([id, t0]) => (byProfile.get(id) as number) - t0)
       .sort((a, b) => a - b);
+    // The request's own time, and what the delivery adds after its answer (a delivery may even arrive first).
+    const answers = [...sentAt.entries()]
+      .map(([id, t0]) => (answeredAt.get(id) as number) - t0)
+      .sort((a, b) => a - b);
+    const afterAnswer = [...answeredAt.entries()]
+      .filter(([id]) => byProfile.has(id))
+      .map(([id, t1]) => (byProfile.get(id) as number) - t1)
+      .sort((a, b) => a - b);
     return {
       label: tree.label,
       delivered: `${queuedArrived} of ${QUEUED} (${duplicates})`,
@@ -202,6 +257,8 @@ async function measure(tree: ServerTree, receiverUrl: string): Promise<Figures> 
       action:
         `${percentile(delays, 50).toFixed(0)} / ${percentile(delays, 95).toFixed(0)} / ` +
         `${(delays.at(-1) ?? Number.NaN).toFixed(0)} (${delays.length} of ${ACTIONS})`,
+      answer: `${percentile(answers, 50).toFixed(0)} / ${percentile(answers, 95).toFixed(0)}`,
+      afterAnswer: `${percentile(afterAnswer, 50).toFixed(0)} / ${percentile(afterAnswer, 95).toFixed(0)}`,
       load,
     };
   } finally {

@@ -36,6 +36,8 @@ export const accessEntrySchema = z.object({
   object_type: z.string(),
   object_id: z.string(),
   detail: z.record(z.string(), z.unknown()),
+  /** Identical reads by the same user from the same address within this entry's second, kept as one entry. */
+  count: z.number().int().min(1),
 });
 export type AccessEntry = z.infer<typeof accessEntrySchema>;
 

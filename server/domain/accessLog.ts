@@ -1,6 +1,9 @@
 /**
- * The access log: who read which person's data, and when. A read costs the request one push onto an in-memory
- * buffer; a flush every second (or every `batchSize` reads) writes the buffer as one statement. Each row carries
+ * The access log: who read which person's data, and when. A read costs the request one lookup in an in-memory
+ * buffer: a read identical to one already buffered in the same second (same reader, address, kind, object and
+ * detail) adds to that entry's count instead of making a row, so a reader's client asking again and again costs
+ * the database nothing more while who, what and when stay exact to the second. A flush every second (or every
+ * `batchSize` entries) writes the buffer as one statement. Each row carries
  * the SHA-256 of itself and of the row before it, so `verifyAccessLog` (npm run access-log:verify) finds any row
  * changed, removed or slipped in later. Why a chain and not a database role: docs/decisions/0213-access-log-hash-chain.md.
  */
@@ -36,6 +39,8 @@ export interface AccessRead {
 
 export interface Pending extends AccessRead {
   at: Date;
+  /** Identical reads within `at`'s second that this entry stands for. */
+  count: number;
 }
 
 /** The hash a chain starts from. */
@@ -57,6 +62,7 @@ export interface ChainRow {
   objectType: string;
   objectId: string;
   detail: Record<string, unknown>;
+  count: number;
 }
 
 /** JSON with object keys sorted, so jsonb's reordering never changes a hash. */
@@ -70,27 +76,26 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** SHA-256 (hex) of the previous row's hash and this row's fields. */
+/**
+ * SHA-256 (hex) of the previous row's hash and this row's fields. The count is covered when it is more than one, so
+ * rows written before reads were counted keep their hashes.
+ */
 export function chainHash(prevHash: string, row: ChainRow): string {
-  return createHash('sha256')
-    .update(prevHash)
-    .update('\n')
-    .update(
-      canonical([
-        row.seq,
-        row.createdAt.toISOString(),
-        row.companyId,
-        row.profileId,
-        row.actorId,
-        row.actorEmail,
-        row.ip,
-        row.kind,
-        row.objectType,
-        row.objectId,
-        row.detail,
-      ]),
-    )
-    .digest('hex');
+  const fields: unknown[] = [
+    row.seq,
+    row.createdAt.toISOString(),
+    row.companyId,
+    row.profileId,
+    row.actorId,
+    row.actorEmail,
+    row.ip,
+    row.kind,
+    row.objectType,
+    row.objectId,
+    row.detail,
+  ];
+  if (row.count !== 1) fields.push(row.count);
+  return createHash('sha256').update(prevHash).update('\n').update(canonical(fields)).digest('hex');
 }
 
 /** Where the next row joins the chain: the last row, else the pruning anchor, else the start. */
@@ -209,6 +214,7 @@ export async function appendReads(db: DbOrTx, reads: Pending[]): Promise<number>
         objectType: target.objectType,
         objectId: target.objectId,
         detail: read.detail ?? {},
+        count: read.count,
       };
       const hash = chainHash(head.hash, row);
       rows.push({
@@ -223,6 +229,7 @@ export async function appendReads(db: DbOrTx, reads: Pending[]): Promise<number>
         object_type: row.objectType,
         object_id: row.objectId,
         detail: row.detail,
+        count: row.count,
         prev_hash: head.hash,
         hash,
       });
@@ -231,19 +238,41 @@ export async function appendReads(db: DbOrTx, reads: Pending[]): Promise<number>
     if (rows.length === 0) return 0;
     await tx.execute(sql`
       insert into access_log (seq, created_at, company_id, profile_id, actor_id, actor_email, ip, kind, object_type,
-        object_id, detail, prev_hash, hash)
+        object_id, detail, count, prev_hash, hash)
       select seq, created_at, company_id, profile_id, actor_id, actor_email, ip, kind, object_type, object_id,
-        detail, prev_hash, hash
+        detail, count, prev_hash, hash
         from ${jsonRows(
           rows,
-          'seq bigint, created_at timestamptz, company_id int, profile_id int, actor_id int, actor_email text, ip text, kind text, object_type text, object_id text, detail jsonb, prev_hash text, hash text',
+          'seq bigint, created_at timestamptz, company_id int, profile_id int, actor_id int, actor_email text, ip text, kind text, object_type text, object_id text, detail jsonb, count int, prev_hash text, hash text',
         )}`);
     return rows.length;
   });
 }
 
+/**
+ * What makes two reads the same read for the count: the second they fall in, the reader, the address, the kind,
+ * what was read and the detail (a page number, a format).
+ */
+function sameReadKey(read: AccessRead, at: Date): string {
+  const { target } = read;
+  const what =
+    'callId' in target
+      ? `call:${target.callId}`
+      : 'storageKey' in target
+        ? `file:${target.storageKey}`
+        : `${target.companyId}:${target.profileId}:${target.objectType}:${target.objectId}`;
+  return [
+    Math.floor(at.getTime() / 1000),
+    read.kind,
+    read.actorId,
+    read.ip,
+    what,
+    read.detail ? canonical(read.detail) : '',
+  ].join('|');
+}
+
 export interface AccessLogger {
-  /** Notes a read; written within `flushMs` (or at once when the buffer holds `batchSize`). Never throws. */
+  /** Notes a read; written within `flushMs` (or at once when the buffer holds `batchSize` entries). Never throws. */
   add(read: AccessRead): void;
   /** Writes everything noted so far (tests, and the server's close). */
   flush(): Promise<void>;
@@ -262,20 +291,33 @@ export function createAccessLogger(
   const batchSize = options.batchSize ?? 500;
   const maxBuffered = options.maxBuffered ?? 100_000;
   let buffer: Pending[] = [];
+  /** The buffered entries a read may still be counted into; an entry leaves it when its batch is taken. */
+  const counting = new Map<string, Pending>();
+  const keys = new WeakMap<Pending, string>();
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
+  const stopCounting = (entries: Pending[]) => {
+    for (const entry of entries) {
+      const key = keys.get(entry);
+      if (key !== undefined && counting.get(key) === entry) counting.delete(key);
+    }
+  };
 
   const writeAll = async () => {
     while (buffer.length > 0) {
       const batch = buffer.splice(0, batchSize);
+      stopCounting(batch);
       try {
         await appendReads(db, batch);
       } catch (error) {
         buffer = [...batch, ...buffer];
         if (buffer.length > maxBuffered) {
           const dropped = buffer.length - maxBuffered;
+          const lost = buffer.slice(0, dropped);
+          stopCounting(lost);
           buffer = buffer.slice(dropped);
-          options.onError(new Error(`access log: ${dropped} reads dropped, the database is not taking them`));
+          const reads = lost.reduce((sum, entry) => sum + entry.count, 0);
+          options.onError(new Error(`access log: ${reads} reads dropped, the database is not taking them`));
         }
         throw error;
       }
@@ -289,7 +331,17 @@ export function createAccessLogger(
   };
   return {
     add(read) {
-      buffer.push({ ...read, at: new Date() });
+      const at = new Date();
+      const key = sameReadKey(read, at);
+      const same = counting.get(key);
+      if (same) {
+        same.count += 1;
+        return;
+      }
+      const entry: Pending = { ...read, at, count: 1 };
+      buffer.push(entry);
+      counting.set(key, entry);
+      keys.set(entry, key);
       if (buffer.length >= batchSize && !running) flush().catch(options.onError);
     },
     async flush() {
@@ -325,6 +377,7 @@ function toEntry(row: typeof accessLog.$inferSelect): AccessEntry {
     object_type: row.objectType,
     object_id: row.objectId,
     detail: row.detail,
+    count: row.count,
   };
 }
 

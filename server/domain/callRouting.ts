@@ -2,7 +2,7 @@
  * A company's call routing: ring every free agent, or offer each waiting call to one agent
  * at a time for `offer_seconds`. The desk's reads for choosing the agent are here too.
  */
-import { and, count, eq, gte, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq, gte, inArray } from 'drizzle-orm';
 import {
   CALL_ROUTINGS,
   type CallRouting,
@@ -18,7 +18,8 @@ import { recordAudit } from './audit';
 export const ONE_AT_A_TIME_NEEDS_ONE_PROCESS =
   'One-at-a-time routing needs a single server process; this server runs distributed (REDIS_URL)';
 
-const routingOf = (value: string): CallRouting =>
+/** A stored routing as the product knows it (an unknown value rings every free agent). */
+export const routingOf = (value: string): CallRouting =>
   (CALL_ROUTINGS as readonly string[]).includes(value) ? (value as CallRouting) : 'ring_all';
 
 export async function getCallRouting(db: DbOrTx, companyId: number): Promise<CallRoutingSettings> {
@@ -93,30 +94,32 @@ export function onlineAgents(
     .where(and(eq(users.companyId, companyId), eq(users.agentStatus, 'Online'), inArray(users.id, ids)));
 }
 
-/** How many calls each of the agents answered since `since`. */
-export async function callsSince(db: DbOrTx, agentIds: number[], since: Date): Promise<Map<number, number>> {
-  if (agentIds.length === 0) return new Map();
+/**
+ * The calls the company's agents among `agentIds` answered since `since` (id, agent, when it started): what
+ * "calls in the last hour" counts, read through the company's calls by start time (an index range).
+ */
+export async function answeredSince(
+  db: DbOrTx,
+  companyId: number,
+  agentIds: number[],
+  since: Date,
+): Promise<{ callId: number; agentId: number; startedAt: number }[]> {
+  if (agentIds.length === 0) return [];
   const rows = await db
-    .select({ agent: videoCalls.agentId, calls: count() })
+    .select({ callId: videoCalls.id, agentId: videoCalls.agentId, start: videoCalls.callStartTime })
     .from(videoCalls)
     .where(
       and(
-        inArray(videoCalls.agentId, agentIds),
-        isNotNull(videoCalls.callStartTime),
+        eq(videoCalls.companyId, companyId),
         gte(videoCalls.callStartTime, since),
+        inArray(videoCalls.agentId, agentIds),
       ),
-    )
-    .groupBy(videoCalls.agentId);
-  return new Map(rows.flatMap((r) => (r.agent === null ? [] : [[r.agent, r.calls] as const])));
-}
-
-/** The customer's language of a call: the one they read the join page's consent in, if they gave it. */
-export async function callLanguage(db: DbOrTx, callId: number): Promise<string | null> {
-  const [row] = await db
-    .select({ language: videoCalls.consentLanguage })
-    .from(videoCalls)
-    .where(eq(videoCalls.id, callId));
-  return row?.language ?? null;
+    );
+  return rows.flatMap((r) =>
+    r.agentId === null || r.start === null
+      ? []
+      : [{ callId: r.callId, agentId: r.agentId, startedAt: r.start.getTime() }],
+  );
 }
 
 /** Records offers and why those agents (the choices are kept): one statement for a pass's offers. */

@@ -6,12 +6,29 @@ import jpeg from 'jpeg-js';
 /**
  * Face photos for the demo and the tests, cut at run time from a picture that the @vladmandic/human
  * package ships (`assets/screenshot-facematch.jpg`, a grid of face crops): nothing is copied into this
- * repository. `a1` and `a2` are two different photos of the same man; `b` and `c` are two other people.
+ * repository. The letter names the person, the digit the photo: `a1` and `a2` are two photos of one man, `b`,
+ * `b2` and `b3` three of a woman, `d1` and `d2` two of another man, `c` a fourth person photographed once. Who is
+ * who was told by eye (the grid names nobody) and agrees with the model: its closest pairs of photos not of the
+ * man `a` are these.
  */
-export type SampleFace = 'a1' | 'a2' | 'b' | 'c';
+export type SampleFace = 'a1' | 'a2' | 'b' | 'b2' | 'b3' | 'c' | 'd1' | 'd2';
+
+export const SAMPLE_FACES: readonly SampleFace[] = ['a1', 'a2', 'b', 'b2', 'b3', 'c', 'd1', 'd2'];
+
+/** The person a sample photo shows: photos whose names start with the same letter show the same person. */
+export const personOf = (face: SampleFace): string => face[0] as string;
 
 /** Grid cells (row, column) of the 18 × 6 grid under "Extracted Faces". */
-const CELLS: Record<SampleFace, [number, number]> = { a1: [0, 0], a2: [0, 1], b: [2, 1], c: [1, 6] };
+const CELLS: Record<SampleFace, [number, number]> = {
+  a1: [0, 0],
+  a2: [0, 1],
+  b: [2, 1],
+  b2: [4, 2],
+  b3: [1, 17],
+  c: [1, 6],
+  d1: [2, 5],
+  d2: [2, 6],
+};
 
 const require = createRequire(import.meta.url);
 

@@ -310,7 +310,8 @@ export function createCallDesk(deps: {
           queue.arrived(companyId, callId),
         );
         span.setAttribute('idv.call.returning', returning);
-        if (row.call.status === CALL_STATUS_WAITING && !returning) await offers.ring(companyId, queued);
+        if (row.call.status === CALL_STATUS_WAITING && !returning)
+          await offers.ring(companyId, queued, row.route);
         queue.reposition(companyId);
         return queued;
       });

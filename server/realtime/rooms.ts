@@ -36,6 +36,11 @@ export async function setAgentStatus(db: DbOrTx, userId: number, status: AgentSt
 
 export async function agentStatusOf(db: DbOrTx, userId: number): Promise<AgentStatus> {
   const [row] = await db.select({ status: users.agentStatus }).from(users).where(eq(users.id, userId));
-  const parsed = agentStatusSchema.safeParse(row?.status);
+  return statusOf(row?.status);
+}
+
+/** A stored availability as the product knows it (anything else, or no user, is Offline). */
+export function statusOf(stored: string | undefined): AgentStatus {
+  const parsed = agentStatusSchema.safeParse(stored);
   return parsed.success ? parsed.data : 'Offline';
 }

@@ -5,12 +5,18 @@
  * refuses an UPDATE, and a row changed or removed behind the trigger's back is found by the verification.
  */
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AccessEntry, AccessPage } from '#contract/privacy';
 import { DAY_MS } from '#contract/time';
 import { runAccessLogVerify } from '../../scripts/accessLogVerify';
 import { accessLog, documentTypes } from '../../server/db/schema';
-import { pruneAccessLog, verifyAccessLog } from '../../server/domain/accessLog';
+import {
+  chainHash,
+  createAccessLogger,
+  GENESIS_HASH,
+  pruneAccessLog,
+  verifyAccessLog,
+} from '../../server/domain/accessLog';
 import { uploadDocument, uploadRecording } from '../server/evidenceUploads';
 import {
   bearer,
@@ -198,14 +204,100 @@ describe('the access log', () => {
     await db.execute(sql`delete from access_log_anchor`);
     for (let i = 0; i < 3; i += 1) await get(t.app, `/api/v2/profile/${PROFILE}`, tokens.agent);
     await t.app.accessLog.flush();
-    expect((await verifyAccessLog(db)).rows).toBe(3);
+    // Three reads: one row, or more where they crossed a second.
+    const rows = await db.select({ count: accessLog.count }).from(accessLog);
+    expect(rows.reduce((sum, row) => sum + row.count, 0)).toBe(3);
+    expect((await verifyAccessLog(db)).rows).toBe(rows.length);
 
-    expect(await pruneAccessLog(db, 30, new Date(Date.now() + 31 * DAY_MS))).toBe(3);
+    expect(await pruneAccessLog(db, 30, new Date(Date.now() + 31 * DAY_MS))).toBe(rows.length);
     await get(t.app, `/api/v2/profile/${PROFILE}`, tokens.agent);
     await t.app.accessLog.flush();
     const check = await verifyAccessLog(db);
-    expect(check).toMatchObject({ ok: true, rows: 1, from: 4 });
+    expect(check).toMatchObject({ ok: true, rows: 1, from: rows.length + 1 });
     // Nothing else may delete from the log.
-    await expect(db.execute(sql`delete from access_log where seq = 4`)).rejects.toThrow();
+    await expect(db.execute(sql`delete from access_log where seq = ${rows.length + 1}`)).rejects.toThrow();
+  });
+
+  it('keeps identical reads within one second as one entry with their count, and tells the rest apart', async () => {
+    const errors: unknown[] = [];
+    const logger = createAccessLogger(t.app.ctx.db, { flushMs: 0, onError: (error) => errors.push(error) });
+    const profile = (detail?: Record<string, number>) => ({
+      kind: 'profile_viewed' as const,
+      actorId: ids.agent,
+      ip: '10.0.0.7',
+      ...(detail ? { detail } : {}),
+      target: { companyId: 1, profileId: PROFILE, objectType: 'profile', objectId: PROFILE },
+    });
+    const second = Date.UTC(2026, 11, 6, 10, 0, 0);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(second + 100);
+      for (let i = 0; i < 3; i += 1) logger.add(profile());
+      logger.add({ ...profile(), ip: '10.0.0.8' });
+      logger.add({ ...profile(), actorId: ids.admin });
+      logger.add(profile({ page: 2 }));
+      vi.setSystemTime(second + 999);
+      logger.add(profile());
+      logger.add(profile({ page: 2 }));
+      vi.setSystemTime(second + 1_000);
+      logger.add(profile());
+    } finally {
+      vi.useRealTimers();
+    }
+    await logger.stop();
+    expect(errors).toEqual([]);
+
+    const written = await t.app.ctx.db
+      .select()
+      .from(accessLog)
+      .where(sql`${accessLog.createdAt} >= ${new Date(second).toISOString()}::timestamptz
+        and ${accessLog.createdAt} < ${new Date(second + 2_000).toISOString()}::timestamptz`)
+      .orderBy(accessLog.seq);
+    expect(
+      written.map((row) => [row.createdAt.getTime() - second, row.actorId, row.ip, row.detail, row.count]),
+    ).toEqual([
+      [100, ids.agent, '10.0.0.7', {}, 4],
+      [100, ids.agent, '10.0.0.8', {}, 1],
+      [100, ids.admin, '10.0.0.7', {}, 1],
+      [100, ids.agent, '10.0.0.7', { page: 2 }, 2],
+      [1_000, ids.agent, '10.0.0.7', {}, 1],
+    ]);
+    // The count is part of what the chain protects.
+    expect((await verifyAccessLog(t.app.ctx.db)).ok).toBe(true);
+    const [counted] = written;
+    await t.app.ctx.db.execute(sql`alter table access_log disable trigger access_log_append_only`);
+    try {
+      await t.app.ctx.db.execute(sql`update access_log set count = 1 where seq = ${counted?.seq as number}`);
+      expect((await verifyAccessLog(t.app.ctx.db)).broken).toEqual({
+        seq: counted?.seq,
+        reason: 'its content does not match its hash',
+      });
+    } finally {
+      await t.app.ctx.db.execute(sql`update access_log set count = 4 where seq = ${counted?.seq as number}`);
+      await t.app.ctx.db.execute(sql`alter table access_log enable trigger access_log_append_only`);
+    }
+  });
+
+  it('hashes a single read as rows written before reads were counted', () => {
+    const row = {
+      seq: 7,
+      createdAt: new Date('2026-12-06T10:00:00.250Z'),
+      companyId: 1,
+      profileId: 4,
+      actorId: 2,
+      actorEmail: 'agent@acme.test',
+      ip: '127.0.0.1',
+      kind: 'document_page_viewed',
+      objectType: 'document',
+      objectId: '12',
+      detail: { page: 1 },
+    };
+    // The hash of this row as the chain computed it before the count existed.
+    expect(chainHash(GENESIS_HASH, { ...row, count: 1 })).toBe(
+      'd046ebd2d276c6a328274d74eb68c4bd4163d1e4b2a6d9c581a54241f6de60c8',
+    );
+    expect(chainHash(GENESIS_HASH, { ...row, count: 3 })).not.toBe(
+      'd046ebd2d276c6a328274d74eb68c4bd4163d1e4b2a6d9c581a54241f6de60c8',
+    );
   });
 });

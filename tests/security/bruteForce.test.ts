@@ -6,11 +6,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR_MS } from '#contract/time';
 import { FIRST_DELAY_SECONDS, WRONG_CODES_PER_HOUR } from '../../server/auth/attemptLimiter';
 import { mailedCode, PASSWORDS, startTestApp, type TestApp } from '../server/helpers';
+import { freePort } from '../support/freePort';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -122,17 +122,6 @@ describe('e-mailed codes', () => {
 // ---------------------------------------------------------------- shared through Redis (REDIS_URL)
 
 const REDIS = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe.runIf(existsSync(REDIS))('limits shared by every process through Redis', () => {
   let redis: ChildProcess | undefined;

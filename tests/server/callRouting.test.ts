@@ -4,10 +4,10 @@
  * offered to is refused, the customer's language decides who is offered first, and the agents' queue (the
  * supervisor's view) says who is being offered.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { QueuedCall } from '#contract/socket';
-import { auditLog, callOffers, companies, users } from '../../server/db/schema';
+import { auditLog, callOffers, companies, users, videoCalls } from '../../server/db/schema';
 import { bearer, FAST_CALLS, PASSWORDS, type TestApp, tokenFor } from './helpers';
 import { type ClientSocket, connectTo, type LiveApp, liveApp, next } from './liveSockets';
 
@@ -248,6 +248,52 @@ describe('one agent at a time', () => {
     expect(rows[0]).toMatchObject({ agentId: turkish, language: 'tr', languageMatched: true, candidates: 1 });
     // Once the Turkish speaker let it lapse, nobody left speaks Turkish: any free agent (recorded as such).
     expect(rows[1]).toMatchObject({ agentId: english, language: 'tr', languageMatched: false });
+  });
+
+  it('offers the call to the agent who answered the fewest calls in the last hour, counting no older call', async () => {
+    await oneAtATime(30);
+    const [busier, rested] = (await makeAgents('hour', [[], []])) as [number, number];
+    const now = Date.now();
+    const finished = (agentId: number, minutesAgo: number, roomId: string) => ({
+      companyId: 1,
+      profileId: 15,
+      agentId,
+      roomId,
+      status: 3,
+      callStartTime: new Date(now - minutesAgo * 60_000),
+      callEndTime: new Date(now - minutesAgo * 60_000 + 30_000),
+    });
+    // One call within the hour for one agent; two, but older than an hour, for the other.
+    const earlier = await t.app.ctx.db
+      .insert(videoCalls)
+      .values([
+        finished(busier, 10, 'hour-recent'),
+        finished(rested, 61, 'hour-old-1'),
+        finished(rested, 120, 'hour-old-2'),
+      ])
+      .returning({ id: videoCalls.id });
+    try {
+      await onlineAgent(busier);
+      await onlineAgent(rested);
+      const watcher = await supervisor();
+      const offers: QueuedCall[] = [];
+      watcher.on('call.offer', (c) => offers.push(c));
+      const { call } = await waitingCustomer(16);
+      await expect
+        .poll(() => offers.find((c) => c.call_id === call.id && c.offer)?.offer?.agent_id, {
+          timeout: 15_000,
+        })
+        .toBe(rested);
+      const [row] = await offersOf(call.id);
+      expect(row).toMatchObject({ agentId: rested, candidates: 2, fewestCalls: 0 });
+    } finally {
+      await t.app.ctx.db.delete(videoCalls).where(
+        inArray(
+          videoCalls.id,
+          earlier.map((r) => r.id),
+        ),
+      );
+    }
   });
 
   it('never offers two calls at once to one agent while customers join together', async () => {

@@ -4,12 +4,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
 import { PGLITE_EXTENSIONS } from '../../server/db/pglite';
+import { freePort } from '../support/freePort';
 import { TEMPLATE_FILES, testConfig } from './testConfig';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -23,17 +23,6 @@ export interface MainProcess {
   exited: Promise<number | null>;
   /** Sends `signal` (SIGTERM unless told), waits until it has stopped, removes its data; its exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './freePort';
 
 export const TURNSERVER = '/usr/bin/turnserver';
 
@@ -19,18 +20,6 @@ export interface Coturn {
   /** What it printed so far (for a failing test's message). */
   log(): string;
   stop(): Promise<void>;
-}
-
-/** A TCP port free now on 127.0.0.1 (the kernel's choice); coturn takes the same number for UDP. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-  });
 }
 
 function accepts(host: string, port: number): Promise<boolean> {

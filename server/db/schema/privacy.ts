@@ -23,6 +23,8 @@ export const accessLog = pgTable(
     objectType: text().notNull(),
     objectId: text().notNull(),
     detail: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    /** How many identical reads within this row's second it stands for (server/domain/accessLog.ts). */
+    count: integer().notNull().default(1),
     prevHash: text().notNull(),
     hash: text().notNull(),
   },

@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, isNotNull, lte, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { SecretBox } from '../../auth/secrets';
 import type { WebhookConfig } from '../../config';
 import type { Changes } from '../../db/changes';
-import type { Db, DbOrTx, Tx } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
+import { jsonRows } from '../../db/rows';
 import {
   users,
   webhookDeliveries,
@@ -58,11 +59,20 @@ interface Deps {
   queued?: Changes | undefined;
 }
 
-/** A claimed delivery with what its attempt sends. */
+/** A claimed delivery with what its attempt sends: the delivery, its message and its endpoint. */
 interface Claimed {
-  delivery: typeof webhookDeliveries.$inferSelect;
-  message: typeof webhookMessages.$inferSelect;
-  endpoint: typeof webhookEndpoints.$inferSelect;
+  id: number;
+  attempts: number;
+  companyId: number;
+  endpointId: number;
+  msgId: string;
+  eventType: string;
+  body: string;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  isActive: boolean;
 }
 
 /** What one attempt writes: its log line, its delivery's new state, and (active endpoints) its health. */
@@ -77,17 +87,25 @@ interface Outcome {
   health: boolean | null;
 }
 
-/** Deliveries with the message and endpoint an attempt sends. */
-const withParts = (db: DbOrTx) =>
-  db
-    .select({ delivery: webhookDeliveries, message: webhookMessages, endpoint: webhookEndpoints })
-    .from(webhookDeliveries)
-    .innerJoin(webhookMessages, eq(webhookMessages.id, webhookDeliveries.messageId))
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId));
+/** The columns of a claimed delivery `d`, its message `m` and its endpoint `e`, named as `Claimed`'s fields. */
+const CLAIMED_COLUMNS = sql.raw(`d.id, d.attempts, d.company_id as "companyId", d.endpoint_id as "endpointId",
+  m.msg_id as "msgId", m.event_type as "eventType", m.body, e.url, e.secret,
+  e.previous_secret as "previousSecret", e.previous_secret_expires_at as "previousSecretExpiresAt",
+  e.is_active as "isActive"`);
 
-/** Attempts in flight in one process, and at most this many to one endpoint (a slow one cannot starve others). */
-const MAX_IN_FLIGHT = 32;
-const PER_ENDPOINT = 8;
+const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
+/** PGlite reads timestamps as text, node-postgres as dates. */
+const dateOf = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+const claimedOf = (row: Record<string, unknown>): Claimed =>
+  ({ ...row, previousSecretExpiresAt: dateOf(row.previousSecretExpiresAt) }) as unknown as Claimed;
+
+/**
+ * Attempts waiting for a receiver's answer in one process, and the most to one endpoint that a claim still adds
+ * to (a slow receiver cannot take every slot). A slot is free again when the answer is in; its outcome is written
+ * after, grouped with others.
+ */
+const MAX_IN_FLIGHT = 64;
+const PER_ENDPOINT = 32;
 const FAN_OUT_BATCH = 200;
 
 export function createWebhookWorker(deps: Deps): WebhookWorker {
@@ -115,6 +133,8 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
   });
 
   async function nextDueInMs(): Promise<number> {
+    // Each attempt kicks the loop as it ends, so while any runs the next due time is looked up then.
+    if (attempts.size > 0) return config.pollMs;
     const [row] = await db
       .select({ at: sql<string | null>`min(${webhookDeliveries.nextAttemptAt})` })
       .from(webhookDeliveries)
@@ -130,139 +150,137 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
     // poll interval: the passes that refill slots as attempts end cost one claim, not a look at the outbox too.
     const fanning = fanOutDue || Date.now() - fannedOutAt >= config.pollMs;
     fanOutDue = false;
-    const free = MAX_IN_FLIGHT - inFlight.size;
+    const free = Math.max(0, MAX_IN_FLIGHT - inFlight.size);
     const perEndpoint = new Map<number, number>();
     for (const endpointId of inFlight.values())
       perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
     const saturated = [...perEndpoint].filter(([, n]) => n >= PER_ENDPOINT).map(([id]) => id);
-    let claimed: Claimed[];
+    if (fanning) fannedOutAt = Date.now();
+    let taken: Taken;
     try {
-      // One transaction for both: the new messages' deliveries are claimable in the same pass.
-      claimed = await db.transaction(async (tx) => {
-        if (fanning) {
-          fannedOutAt = Date.now();
-          // A full batch leaves more behind: the next pass fans out again.
-          if (await fanOut(tx)) fanOutDue = true;
-        }
-        return free > 0 ? claim(tx, free, saturated) : [];
-      });
+      taken = await take(fanning, free, saturated);
     } catch (error) {
       if (fanning) fanOutDue = true;
       throw error;
     }
-    if (free <= 0) return true;
-    for (const row of claimed) {
-      const id = row.delivery.id;
-      inFlight.set(id, row.delivery.endpointId);
-      attempts.start(
-        () => attempt(row, false),
-        () => inFlight.delete(id),
-      );
+    // A full batch leaves more behind: the next pass fans out again.
+    if (taken.fanned >= FAN_OUT_BATCH) fanOutDue = true;
+    for (const row of taken.claimed) {
+      const id = row.id;
+      inFlight.set(id, row.endpointId);
+      const release = () => {
+        if (inFlight.delete(id)) loop.kick();
+      };
+      attempts.start(() => attempt(row, false, release), release);
     }
-    return claimed.length >= free;
+    if (fanOutDue) loop.kick();
+    return taken.claimed.length >= free;
+  }
+
+  interface Taken {
+    /** Messages fanned out. */
+    fanned: number;
+    claimed: Claimed[];
   }
 
   /**
-   * New messages become deliveries, one per active endpoint subscribed to the type (empty: every type); true
-   * when the batch was full (more may be waiting).
+   * One statement, so one round trip, atomic without a transaction: takes up to `limit` due deliveries (their next
+   * attempt moves a lease ahead, so no other worker takes them) and, when `fanning`, turns new messages into
+   * deliveries, one per active endpoint subscribed to the type (empty: every type), moving the events'
+   * last-triggered times on. The new deliveries fill the slots the due ones left, claimed as they are inserted: a
+   * message queued by an action is on its way after this one statement.
    */
-  async function fanOut(tx: Tx): Promise<boolean> {
-    const messages = await tx
-      .select()
-      .from(webhookMessages)
-      .where(eq(webhookMessages.fannedOut, false))
-      .orderBy(asc(webhookMessages.id))
-      .limit(FAN_OUT_BATCH)
-      .for('update', { skipLocked: true });
-    if (messages.length === 0) return false;
-    const companies = [...new Set(messages.map((m) => m.companyId))];
-    const endpoints = await tx
-      .select()
-      .from(webhookEndpoints)
-      .where(and(inArray(webhookEndpoints.companyId, companies), eq(webhookEndpoints.isActive, true)));
-    const deliveries: (typeof webhookDeliveries.$inferInsert)[] = [];
-    const triggered = new Map<string, { companyId: number; event: string; at: Date }>();
-    for (const m of messages) {
-      if (m.endpointId !== null) continue; // a test message: its delivery exists already
-      triggered.set(`${m.companyId} ${m.eventType}`, {
-        companyId: m.companyId,
-        event: m.eventType,
-        at: m.createdAt,
-      });
-      for (const e of endpoints) {
-        if (e.companyId !== m.companyId) continue;
-        if (e.enabledEvents.length > 0 && !e.enabledEvents.includes(m.eventType)) continue;
-        deliveries.push({
-          messageId: m.id,
-          endpointId: e.id,
-          companyId: m.companyId,
-          nextAttemptAt: m.createdAt,
-        });
-      }
-    }
-    if (deliveries.length > 0) await tx.insert(webhookDeliveries).values(deliveries);
-    for (const t of triggered.values()) {
-      await tx
-        .insert(webhookEventToggles)
-        .values({ companyId: t.companyId, event: t.event, enabled: true, lastTriggeredAt: t.at })
-        .onConflictDoUpdate({
-          target: [webhookEventToggles.companyId, webhookEventToggles.event],
-          set: {
-            lastTriggeredAt: sql`greatest(${webhookEventToggles.lastTriggeredAt}, excluded.last_triggered_at)`,
-          },
-        });
-    }
-    await tx
-      .update(webhookMessages)
-      .set({ fannedOut: true })
-      .where(
-        inArray(
-          webhookMessages.id,
-          messages.map((m) => m.id),
-        ),
-      );
-    return messages.length >= FAN_OUT_BATCH;
-  }
-
-  /**
-   * Takes up to `limit` due deliveries, with their message and endpoint: their next attempt moves a lease ahead,
-   * so no other worker takes them. One read and one write for the whole batch, not one read per attempt.
-   */
-  async function claim(tx: Tx, limit: number, skipEndpoints: number[]): Promise<Claimed[]> {
-    const due = await withParts(tx)
-      .where(
-        and(
-          eq(webhookDeliveries.status, 'pending'),
-          lte(webhookDeliveries.nextAttemptAt, new Date()),
-          skipEndpoints.length > 0 ? notInArray(webhookDeliveries.endpointId, skipEndpoints) : undefined,
-        ),
-      )
-      .orderBy(asc(webhookDeliveries.nextAttemptAt))
-      .limit(limit)
-      .for('update', { of: webhookDeliveries, skipLocked: true });
-    if (due.length === 0) return [];
-    await tx
-      .update(webhookDeliveries)
-      .set({ nextAttemptAt: new Date(Date.now() + leaseMs) })
-      .where(
-        inArray(
-          webhookDeliveries.id,
-          due.map((d) => d.delivery.id),
-        ),
-      );
-    return due;
+  async function take(fanning: boolean, limit: number, skipEndpoints: number[]): Promise<Taken> {
+    const lease = new Date(Date.now() + leaseMs).toISOString();
+    const open: SQL = skipEndpoints.length
+      ? sql`not in (${sql.join(
+          skipEndpoints.map((id) => sql`${id}::integer`),
+          sql`, `,
+        )})`
+      : sql`is not null`;
+    const claimDue = sql`
+      due as materialized (
+        select id from ${webhookDeliveries}
+        where status = 'pending' and next_attempt_at <= ${new Date().toISOString()}::timestamptz
+          and endpoint_id ${open}
+        order by next_attempt_at limit ${limit}
+        for update skip locked
+      ), taken as (
+        update ${webhookDeliveries} w set next_attempt_at = ${lease}::timestamptz
+        from due where w.id = due.id
+        returning w.id, w.attempts, w.company_id, w.endpoint_id, w.message_id, w.created_at
+      )`;
+    const result = fanning
+      ? await db.execute(sql`
+          with ${claimDue}, msgs as materialized (
+            select id, company_id, event_type, endpoint_id, created_at from ${webhookMessages}
+            where fanned_out = false order by id limit ${FAN_OUT_BATCH}
+            for update skip locked
+          ), marked as (
+            update ${webhookMessages} w set fanned_out = true from msgs where w.id = msgs.id
+          ), targets as materialized (
+            select m.id as message_id, e.id as endpoint_id, m.company_id, m.created_at,
+              e.id ${open} as ready, row_number() over (partition by e.id ${open} order by m.id, e.id) as n
+            from msgs m
+            join ${webhookEndpoints} e on e.company_id = m.company_id and e.is_active
+              and (jsonb_array_length(e.enabled_events) = 0 or e.enabled_events @> jsonb_build_array(m.event_type))
+            -- a test message has its one delivery already
+            where m.endpoint_id is null
+          ), born as (
+            insert into ${webhookDeliveries} (message_id, endpoint_id, company_id, next_attempt_at)
+            select message_id, endpoint_id, company_id,
+              case when ready and n <= ${limit} - (select count(*) from due) then ${lease}::timestamptz
+              else created_at end
+            from targets order by message_id, endpoint_id
+            returning id, attempts, company_id, endpoint_id, message_id, created_at, next_attempt_at
+          ), triggered as (
+            insert into ${webhookEventToggles} as t (company_id, event, enabled, last_triggered_at)
+            select company_id, event_type, true, max(created_at) from msgs
+            where endpoint_id is null group by company_id, event_type
+            on conflict (company_id, event)
+            do update set last_triggered_at = greatest(t.last_triggered_at, excluded.last_triggered_at)
+          ), d as (
+            select id, attempts, company_id, endpoint_id, message_id, created_at from taken
+            union all
+            select id, attempts, company_id, endpoint_id, message_id, created_at from born
+            where next_attempt_at = ${lease}::timestamptz
+          )
+          select (select count(*)::int from msgs) as fanned, ${CLAIMED_COLUMNS}
+          from (select 1) as one
+          left join (d join ${webhookMessages} m on m.id = d.message_id
+            join ${webhookEndpoints} e on e.id = d.endpoint_id) on true
+          order by d.created_at, d.id`)
+      : await db.execute(sql`
+          with ${claimDue}
+          select 0 as fanned, ${CLAIMED_COLUMNS}
+          from taken d
+          join ${webhookMessages} m on m.id = d.message_id
+          join ${webhookEndpoints} e on e.id = d.endpoint_id
+          order by d.created_at, d.id`);
+    const rows = rowsOf(result);
+    return {
+      fanned: Number(rows[0]?.fanned ?? 0),
+      claimed: rows.filter((row) => row.id !== null && row.id !== undefined).map(claimedOf),
+    };
   }
 
   /** A delivery with its message and endpoint, as read when it is claimed (or sent now). */
   async function loadDelivery(deliveryId: number): Promise<Claimed> {
-    const [row] = await withParts(db).where(eq(webhookDeliveries.id, deliveryId));
+    const result = await db.execute(sql`
+      select ${CLAIMED_COLUMNS}
+      from ${webhookDeliveries} d
+      join ${webhookMessages} m on m.id = d.message_id
+      join ${webhookEndpoints} e on e.id = d.endpoint_id
+      where d.id = ${deliveryId}`);
+    const [row] = rowsOf(result);
     if (!row) throw new Error(`delivery ${deliveryId} vanished`);
-    return row;
+    return claimedOf(row);
   }
 
-  async function attempt(row: Claimed, final: boolean): Promise<AttemptOutcome> {
-    const { delivery, message, endpoint } = row;
-    const attemptNo = delivery.attempts + 1;
+  /** One attempt; `answered` runs as soon as the receiver's answer (or its failure) is in, before the write. */
+  async function attempt(row: Claimed, final: boolean, answered?: () => void): Promise<AttemptOutcome> {
+    const endpoint = row;
+    const attemptNo = row.attempts + 1;
     const now = Date.now();
     const secrets = [deps.secrets.open(endpoint.secret)];
     if (
@@ -272,13 +290,14 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
     ) {
       secrets.push(deps.secrets.open(endpoint.previousSecret));
     }
-    const headers = signedHeaders(secrets, message.msgId, Math.floor(now / 1000), message.body);
+    const headers = signedHeaders(secrets, row.msgId, Math.floor(now / 1000), row.body);
     const result: SendResult = endpoint.isActive
-      ? await sendWebhook(endpoint.url, headers, message.body, {
+      ? await sendWebhook(endpoint.url, headers, row.body, {
           timeoutMs: config.timeoutMs,
           allowPrivate: config.allowPrivate,
         })
       : { status: null, body: null, headers: {}, durationMs: 0, error: 'The endpoint is disabled' };
+    answered?.();
     const success = result.status !== null && result.status >= 200 && result.status < 300;
     const retryAfter = parseRetryAfter(
       typeof result.headers['retry-after'] === 'string' ? result.headers['retry-after'] : undefined,
@@ -291,11 +310,11 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
     const status = success ? 'succeeded' : nextAt ? 'pending' : 'failed';
     const disabledNow = await record({
       log: {
-        companyId: delivery.companyId,
-        endpointId: endpoint.id,
-        deliveryId: delivery.id,
-        msgId: message.msgId,
-        event: message.eventType,
+        companyId: row.companyId,
+        endpointId: row.endpointId,
+        deliveryId: row.id,
+        msgId: row.msgId,
+        event: row.eventType,
         url: endpoint.url,
         payload: {},
         requestHeaders: { ...headers, 'content-type': 'application/json' },
@@ -307,15 +326,15 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
         durationMs: result.durationMs,
         nextRetryAt: nextAt,
       },
-      deliveryId: delivery.id,
+      deliveryId: row.id,
       status,
       attempts: attemptNo,
       nextAt,
-      endpointId: endpoint.id,
+      endpointId: row.endpointId,
       health: endpoint.isActive ? success : null,
     });
-    if (disabledNow) await tellAdmins(delivery.companyId, endpoint.url).catch(deps.onError);
-    return { result, msgId: message.msgId };
+    if (disabledNow) await tellAdmins(row.companyId, endpoint.url).catch(deps.onError);
+    return { result, msgId: row.msgId };
   }
 
   /**
@@ -338,12 +357,7 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
       const batch = writes;
       writes = [];
       try {
-        const disabled = await db.transaction((tx) =>
-          writeOutcomes(
-            tx,
-            batch.map((w) => w.outcome),
-          ),
-        );
+        const disabled = await writeOutcomes(batch.map((w) => w.outcome));
         for (const w of batch) w.done(disabled.has(w.outcome.deliveryId));
       } catch (error) {
         for (const w of batch) w.fail(error);
@@ -352,43 +366,91 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
     writing = undefined;
   }
 
-  /** Writes a batch of outcomes; answers the deliveries whose failure disabled their endpoint just now. */
-  async function writeOutcomes(tx: Tx, outcomes: Outcome[]): Promise<Set<number>> {
-    await tx.insert(webhookLogs).values(outcomes.map((o) => o.log));
-    // Final outcomes (succeeded, failed) of the same attempt number are one update; retries carry their own time.
-    const now = new Date();
-    const finals = new Map<string, number[]>();
-    for (const o of outcomes) {
-      if (o.nextAt !== null) {
-        await tx
-          .update(webhookDeliveries)
-          .set({ status: o.status, attempts: o.attempts, nextAttemptAt: o.nextAt, updatedAt: now })
-          .where(eq(webhookDeliveries.id, o.deliveryId));
-        continue;
-      }
-      const key = `${o.status} ${o.attempts}`;
-      finals.set(key, [...(finals.get(key) ?? []), o.deliveryId]);
-    }
-    for (const [key, ids] of finals) {
-      const [status, attempts] = key.split(' ');
-      await tx
-        .update(webhookDeliveries)
-        .set({ status, attempts: Number(attempts), nextAttemptAt: now, updatedAt: now })
-        .where(inArray(webhookDeliveries.id, ids));
-    }
-    // An endpoint whose every outcome here succeeded is cleared in one statement; one with a failure among them
-    // is written outcome by outcome, in order, as its failing streak depends on it.
+  /**
+   * Writes a batch of outcomes; answers the deliveries whose failure disabled their endpoint just now. When every
+   * attempt to an active endpoint succeeded (the usual batch), that is one statement; a failure's streak is
+   * written outcome by outcome after it, in one transaction with it.
+   */
+  async function writeOutcomes(outcomes: Outcome[]): Promise<Set<number>> {
     const failing = new Set(outcomes.filter((o) => o.health === false).map((o) => o.endpointId));
-    const healthy = new Set(
-      outcomes.filter((o) => o.health === true && !failing.has(o.endpointId)).map((o) => o.endpointId),
-    );
-    if (healthy.size > 0) await clearFailing(tx, [...healthy]);
-    const disabled = new Set<number>();
-    for (const o of outcomes) {
-      if (o.health === null || !failing.has(o.endpointId)) continue;
-      if (await recordHealth(tx, o.endpointId, o.health)) disabled.add(o.deliveryId);
+    const healthy = [
+      ...new Set(
+        outcomes.filter((o) => o.health === true && !failing.has(o.endpointId)).map((o) => o.endpointId),
+      ),
+    ];
+    if (failing.size === 0) {
+      await writeBatch(db, outcomes, healthy);
+      return new Set();
     }
-    return disabled;
+    return db.transaction(async (tx) => {
+      await writeBatch(tx, outcomes, healthy);
+      const disabled = new Set<number>();
+      for (const o of outcomes) {
+        if (o.health === null || !failing.has(o.endpointId)) continue;
+        if (await recordHealth(tx, o.endpointId, o.health)) disabled.add(o.deliveryId);
+      }
+      return disabled;
+    });
+  }
+
+  /**
+   * The logs, the deliveries' new states and the healthy endpoints' cleared streaks of a batch in one statement:
+   * the rows travel as one JSON parameter each (db/rows.ts).
+   */
+  async function writeBatch(tx: DbOrTx, outcomes: Outcome[], healthy: number[]): Promise<void> {
+    const now = new Date().toISOString();
+    const logs = outcomes.map(({ log }) => ({
+      company_id: log.companyId,
+      endpoint_id: log.endpointId,
+      delivery_id: log.deliveryId,
+      msg_id: log.msgId,
+      event: log.event,
+      url: log.url,
+      payload: log.payload ?? {},
+      request_headers: log.requestHeaders ?? {},
+      response_status: log.responseStatus,
+      response_body: log.responseBody,
+      error: log.error,
+      success: log.success,
+      attempt: log.attempt,
+      duration_ms: log.durationMs,
+      next_retry_at: log.nextRetryAt ?? null,
+    }));
+    const states = outcomes.map((o) => ({
+      id: o.deliveryId,
+      status: o.status,
+      attempts: o.attempts,
+      next_at: o.nextAt,
+    }));
+    const cleared = healthy.length
+      ? sql`, cleared as (
+          update ${webhookEndpoints} set failing_since = null
+          where id in (${sql.join(
+            healthy.map((id) => sql`${id}::integer`),
+            sql`, `,
+          )}) and failing_since is not null
+        )`
+      : sql``;
+    await tx.execute(sql`
+      with logged as (
+        insert into ${webhookLogs} (company_id, endpoint_id, delivery_id, msg_id, event, url, payload, request_headers,
+          response_status, response_body, error, success, attempt, duration_ms, next_retry_at)
+        select company_id, endpoint_id, delivery_id, msg_id, event, url, payload, request_headers,
+          response_status, response_body, error, success, attempt, duration_ms, next_retry_at
+        from ${jsonRows(
+          logs,
+          `company_id int, endpoint_id int, delivery_id int, msg_id text, event text, url text, payload jsonb,
+          request_headers jsonb, response_status int, response_body text, error text, success boolean, attempt int,
+          duration_ms int, next_retry_at timestamptz`,
+        )}
+      ), moved as (
+        update ${webhookDeliveries} w
+        set status = v.status, attempts = v.attempts, next_attempt_at = coalesce(v.next_at, ${now}::timestamptz),
+          updated_at = ${now}::timestamptz
+        from ${jsonRows(states, 'id int, status text, attempts int, next_at timestamptz')}
+        where w.id = v.id
+      )${cleared}
+      select 1`);
   }
 
   async function clearFailing(tx: DbOrTx, endpointIds: number[]): Promise<void> {

@@ -8,11 +8,11 @@ import {
 import { fullName } from '../../domain/format';
 import { answerCall, answerCallAlone } from '../../domain/videocalls/lifecycle';
 import { callAttributes, inSpan } from '../../telemetry/spans';
-import { agentStatusOf, agentsRoom, companyRoom, customerRoom, userRoom } from '../rooms';
+import { agentStatusOf, agentsRoom, companyRoom, customerRoom, statusOf, userRoom } from '../rooms';
 import type { DeskContext, Result } from './context';
-import { agentName, agentSince, type CallRow, callById, talkingAgentsOf, talkingCallOf } from './persistence';
+import { agentCard, agentSince, type CallRow, callById, talkingAgentsOf, talkingCallOf } from './persistence';
 import type { CallQueue } from './queue';
-import type { CallRouter } from './routing';
+import type { CallRoute, CallRouter } from './routing';
 
 const CALL_ALREADY_ANSWERED = 'Call Already Answered';
 const MUST_BE_ONLINE = 'Set your status to Online to answer';
@@ -23,7 +23,7 @@ export interface CallOffers {
    * Offers a waiting call to the company's agents (`call.incoming`): their screens ring; with one-at-a-time
    * routing, one agent's at a time (the router's).
    */
-  ring(companyId: number, call: QueuedCall): Promise<void>;
+  ring(companyId: number, call: QueuedCall, how: CallRoute): Promise<void>;
   answer(companyId: number, agentId: number, callId: number): Promise<Result<{ call: AnsweredCall }>>;
   /** Frees the call's agent; tells the stats once, with the call's handling time. */
   release(companyId: number, callId: number): Promise<CallRow | undefined>;
@@ -126,14 +126,14 @@ export function createCallOffers(ctx: DeskContext, queue: CallQueue, router: Cal
   }
 
   return {
-    ring(companyId, call) {
+    ring(companyId, call, how) {
       return inSpan(
         'call_desk.ring',
         { attributes: callAttributes(companyId, call.call_id) },
         async (span) => {
           // The answer, on an agent's socket, continues this span's trace.
           ctx.traces.keep(call.call_id, span);
-          const routed = await router.route(companyId, call);
+          const routed = await router.route(companyId, call, how);
           span.setAttribute('idv.offer', routed ? 'one_agent' : 'all_agents');
           if (!routed) ctx.hub().to(agentsRoom(companyId)).emit('call.incoming', call);
           ctx.emitDesk({ kind: 'queued', companyId, callId: call.call_id, since: call.created_at });
@@ -179,8 +179,10 @@ export function createCallOffers(ctx: DeskContext, queue: CallQueue, router: Cal
       if (call === 'agent busy') return refuse(ALREADY_IN_CALL);
       if (!call) return { ok: false, detail: CALL_ALREADY_ANSWERED };
       taken.add(callId);
+      router.answered(agentId, callId, Date.now());
       router.done(callId);
-      const agent = await agentName(db, agentId);
+      // One read for the customer's, the company's and the stats' news: an answer waits on the database once here.
+      const agent = await agentCard(db, agentId);
       ctx
         .hub()
         .to(customerRoom(callId))
@@ -190,13 +192,17 @@ export function createCallOffers(ctx: DeskContext, queue: CallQueue, router: Cal
           agent_name: fullName(agent?.first ?? '', agent?.last ?? ''),
         });
       ctx.hub().to(agentsRoom(companyId)).emit('call.taken', { call_id: callId, agent_id: agentId });
-      await publishAgent(companyId, agentId);
+      // The agent is in this call now (distributed too: the database has it as theirs).
+      ctx
+        .hub()
+        .to(companyRoom(companyId))
+        .emit('agent.status', { user_id: agentId, status: statusOf(agent?.status), call_id: callId });
       ctx.emitDesk({
         kind: 'answered',
         companyId,
         callId,
         agentId,
-        since: (await agentSince(db, agentId)) ?? '',
+        since: agent?.since?.toISOString() ?? '',
       });
       queue.reposition(companyId);
       return { ok: true, call };

@@ -2,7 +2,9 @@
 import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { CALL_STATUS_TALKING, CALL_STATUS_WAITING } from '#contract/constants';
 import type { DbOrTx } from '../../db/client';
-import { profiles, users, videoCalls } from '../../db/schema';
+import { companies, profiles, users, videoCalls } from '../../db/schema';
+import { routingOf } from '../../domain/callRouting';
+import type { CallRoute } from './routing';
 
 export type CallRow = typeof videoCalls.$inferSelect;
 
@@ -51,12 +53,18 @@ export async function agentSince(db: DbOrTx, userId: number): Promise<string | n
   return row?.since?.toISOString() ?? null;
 }
 
-export async function agentName(
+/** An agent's name, availability and its moment (what an answer tells the customer, the company and the stats). */
+export async function agentCard(
   db: DbOrTx,
   userId: number,
-): Promise<{ first: string; last: string } | undefined> {
+): Promise<{ first: string; last: string; status: string; since: Date | null } | undefined> {
   const [agent] = await db
-    .select({ first: users.firstName, last: users.lastName })
+    .select({
+      first: users.firstName,
+      last: users.lastName,
+      status: users.agentStatus,
+      since: users.agentStatusSince,
+    })
     .from(users)
     .where(eq(users.id, userId));
   return agent;
@@ -83,17 +91,36 @@ export async function callById(db: DbOrTx, callId: number): Promise<CallRow | un
   return call;
 }
 
-/** A call with its customer's name. */
+/**
+ * A call with its customer's name and how it is to be offered: the company's routing as it is now (a call keeps
+ * the routing it joined with) and the customer's language. One statement: a join waits on the database once
+ * before it rings.
+ */
 export async function callWithName(
   db: DbOrTx,
   callId: number,
-): Promise<{ call: CallRow; name: string | null } | undefined> {
+): Promise<{ call: CallRow; name: string | null; route: CallRoute } | undefined> {
   const [row] = await db
-    .select({ call: videoCalls, name: profiles.name })
+    .select({
+      call: videoCalls,
+      name: profiles.name,
+      routing: companies.callRouting,
+      offerSeconds: companies.offerSeconds,
+    })
     .from(videoCalls)
     .innerJoin(profiles, eq(profiles.id, videoCalls.profileId))
+    .innerJoin(companies, eq(companies.id, videoCalls.companyId))
     .where(eq(videoCalls.id, callId));
-  return row;
+  if (!row) return undefined;
+  return {
+    call: row.call,
+    name: row.name,
+    route: {
+      routing: routingOf(row.routing),
+      offerSeconds: row.offerSeconds,
+      language: row.call.consentLanguage ?? null,
+    },
+  };
 }
 
 /** The waiting and talking calls of every company. */

@@ -1,5 +1,5 @@
 import type { QueuedCall } from '#contract/socket';
-import { averageHandlingSeconds, waitingCalls } from '../../domain/videocalls/queue';
+import { averageHandlingSeconds, waitingCalls, waitingOrder } from '../../domain/videocalls/queue';
 import { createPacer } from '../pacer';
 import { expectedWaitSeconds } from '../queueEstimate';
 import { customerRoom } from '../rooms';
@@ -65,9 +65,18 @@ export function createCallQueue(
     return (await waitingCalls(db, companyId)).filter((call) => present.has(call.call_id));
   }
 
+  /** The ids of the waiting calls whose customer is connected, oldest first. */
+  async function order(companyId: number): Promise<number[]> {
+    if (shared) {
+      const [ids, here] = await Promise.all([waitingOrder(db, companyId), shared.of(companyId)]);
+      return ids.filter((id) => here.has(id));
+    }
+    return (await waitingOrder(db, companyId)).filter((id) => present.has(id));
+  }
+
   /** Tells every waiting customer of the company its place and expected wait. */
   async function announcePositions(companyId: number): Promise<void> {
-    const waiting = await queue(companyId);
+    const waiting = await order(companyId);
     if (waiting.length === 0) return;
     const [handling, online, engaged] = await Promise.all([
       averageHandlingSeconds(db, companyId),
@@ -76,16 +85,16 @@ export function createCallQueue(
     ]);
     const free = online.filter((u) => u.status === 'Online' && !engaged.has(u.id)).length;
     const onDuty = online.filter((u) => u.status === 'Online' || engaged.has(u.id)).length;
-    waiting.forEach((call, index) => {
+    waiting.forEach((callId, index) => {
       const position = index + 1;
       const expected = expectedWaitSeconds({ position, free, onDuty, handlingSeconds: handling });
       const now = `${position} ${expected}`;
-      if (!shared && told.get(call.call_id) === now) return;
-      told.set(call.call_id, now);
+      if (!shared && told.get(callId) === now) return;
+      told.set(callId, now);
       ctx
         .hub()
-        .to(customerRoom(call.call_id))
-        .emit('queue.position', { call_id: call.call_id, position, expected_wait_s: expected });
+        .to(customerRoom(callId))
+        .emit('queue.position', { call_id: callId, position, expected_wait_s: expected });
     });
   }
 

@@ -1,15 +1,9 @@
-import type { CallOffer } from '#contract/callRouting';
+import type { CallOffer, CallRouting } from '#contract/callRouting';
 import type { QueuedCall } from '#contract/socket';
-import { HOUR_MS } from '#contract/time';
-import {
-  callLanguage,
-  callsSince,
-  getCallRouting,
-  onlineAgents,
-  recordOffers,
-} from '../../domain/callRouting';
+import { onlineAgents, recordOffers } from '../../domain/callRouting';
 import { fullName } from '../../domain/format';
 import { agentsRoom, userRoom } from '../rooms';
+import { createAnsweredLastHour } from './answeredLastHour';
 import { chooseAgent, eligibleThisRound, type RandomSource, type RoutingChoice } from './chooseAgent';
 import type { DeskContext } from './context';
 
@@ -30,18 +24,28 @@ interface Routed {
   timer: NodeJS.Timeout | undefined;
 }
 
+/** How a waiting call is offered: its company's routing when its customer joined, and the customer's language. */
+export interface CallRoute {
+  routing: CallRouting;
+  offerSeconds: number;
+  /** The language the customer gave consent in; null: not known. */
+  language: string | null;
+}
+
 export interface CallRouter {
   /**
    * Offers a waiting call: with one-at-a-time routing to one agent (`call.incoming` to them alone, `call.offer`
    * to the company's agents); true when it did, false when the company rings every free agent.
    */
-  route(companyId: number, call: QueuedCall): Promise<boolean>;
+  route(companyId: number, call: QueuedCall, how: CallRoute): Promise<boolean>;
   /** Why the agent may not answer the call (offered to someone else), or null. */
   refusal(callId: number, agentId: number): string | null;
   /** The offer of a waiting call now, for the queue (undefined: rung to everyone). */
   offerOf(callId: number): CallOffer | null | undefined;
   /** The call left the queue (answered, missed, closed): no more offers. */
   done(callId: number): void;
+  /** An agent answered a call (any routing): it counts in their calls of the last hour. */
+  answered(agentId: number, callId: number, at: number): void;
   /** Agents came, went, or got busy or free: offers of the company's calls are looked at again. */
   settle(companyId: number): void;
   close(): void;
@@ -108,6 +112,8 @@ export function createCallRouter(
     return next;
   }
 
+  const lastHour = createAnsweredLastHour(ctx.db);
+
   /** The company's agents who could take a call now: Online, connected, not in a call. */
   async function freeAgents(companyId: number) {
     const sockets = await ctx.hub().in(agentsRoom(companyId)).fetchSockets();
@@ -144,11 +150,14 @@ export function createCallRouter(
     const holding = new Set(line.filter(live).map((e) => e.offer?.agent_id as number));
     const open = free.filter((a) => !holding.has(a.id));
     const names = new Map(free.map((a) => [a.id, a]));
-    const calls = await callsSince(
-      ctx.db,
-      open.map((a) => a.id),
-      new Date(now - HOUR_MS),
-    );
+    const calls =
+      open.length > 0
+        ? await lastHour.counts(
+            companyId,
+            open.map((a) => a.id),
+            now,
+          )
+        : new Map<number, number>();
     /** Free agents not holding an offer yet. */
     let left = open.length;
     /** The offers of this pass: recorded in one statement, then rung. */
@@ -215,28 +224,24 @@ export function createCallRouter(
   }
 
   return {
-    async route(companyId, call) {
+    async route(companyId, call, how) {
       if (ctx.shared) return false;
-      const settings = await getCallRouting(ctx.db, companyId);
-      if (settings.call_routing !== 'one_at_a_time') return false;
+      if (how.routing !== 'one_at_a_time') return false;
       if (!routed.has(call.call_id)) {
         const entry: Routed = {
           companyId,
           call: { ...call, offer: null },
-          language: await callLanguage(ctx.db, call.call_id),
-          offerSeconds: settings.offer_seconds,
+          language: how.language,
+          offerSeconds: how.offerSeconds,
           offer: null,
           hadIt: new Set(),
           announced: false,
           timer: undefined,
         };
-        // Looked up again: another join of the same call may have placed it during the await.
-        if (!routed.has(call.call_id)) {
-          routed.set(call.call_id, entry);
-          const line = lines.get(companyId) ?? [];
-          line.splice(placeOf(line, entry.call), 0, entry);
-          lines.set(companyId, line);
-        }
+        routed.set(call.call_id, entry);
+        const line = lines.get(companyId) ?? [];
+        line.splice(placeOf(line, entry.call), 0, entry);
+        lines.set(companyId, line);
       }
       await settleNow(companyId);
       return true;
@@ -266,6 +271,8 @@ export function createCallRouter(
       // The agent it was offered to may take another waiting call now.
       if (entry.offer) void settleNow(entry.companyId);
     },
+
+    answered: (agentId, callId, at) => lastHour.answered(agentId, callId, at),
 
     settle(companyId) {
       if (ctx.isClosed()) return;

@@ -20,6 +20,7 @@ import { type CompanyAccessQuery, listCompanyAccess, privacyKeys } from '../../.
 import { listUsers } from '../../../services/api/users';
 import { useAddressQuery } from '../../app/useAddressQuery';
 import { LoadFailed } from '../../components/ListFilters';
+import { useAccessReadText } from '../../components/useAccessReadText';
 import { useLogReader } from '../../components/useLogReader';
 import { useFormat } from '../../format';
 import { PAGE_SIZES, pageOf, useUrlView } from './useUrlView';
@@ -130,6 +131,7 @@ export function DataAccessLog() {
     queryFn: ({ signal }) => listUsers({ limit: 200, ordering: 'name' }, { signal }),
   });
   const reader = useLogReader();
+  const readText = useAccessReadText();
   const { moment } = useFormat();
   const filter = (change: Partial<AccessView>) => {
     setNewer([]);
@@ -234,7 +236,7 @@ export function DataAccessLog() {
                       <Link href={`~/profile/${read.profile_id}`}>{`#${read.profile_id}`}</Link>
                     )}
                   </td>
-                  <td>{tp(`privacy.kinds.${read.kind}`)}</td>
+                  <td>{readText(read)}</td>
                   <td>{`${auditObjectName(reader.t, read.object_type)} #${read.object_id}`}</td>
                   <td>{read.ip ?? '—'}</td>
                 </tr>

@@ -12,7 +12,6 @@ import {
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AccessKind } from '#contract/privacy';
 import { isApiError } from '../../../services/api/http';
 import {
   downloadProfileExport,
@@ -22,6 +21,7 @@ import {
   requestErasure,
 } from '../../../services/api/privacy';
 import { ReasonDialog } from '../../components/ReasonDialog';
+import { useAccessReadText } from '../../components/useAccessReadText';
 import { useFormat } from '../../format';
 import { profileQuery } from '../../queries';
 import { showError, showSuccess } from '../../toaster';
@@ -150,6 +150,7 @@ export function ErasureBanner({ profileId }: { profileId: number }) {
 /** "Who viewed this profile": the Admin's tab of the reads of the person's data, newest first. */
 export function AccessLogTab({ profileId }: { profileId: number }) {
   const { t } = useTranslation('profile');
+  const readText = useAccessReadText();
   const { t: tc } = useTranslation();
   const { dateTime } = useFormat();
   const pages = useInfiniteQuery({
@@ -187,7 +188,7 @@ export function AccessLogTab({ profileId }: { profileId: number }) {
               <tr key={read.seq}>
                 <td>{dateTime(read.created_at)}</td>
                 <td>{read.actor_email ?? '-'}</td>
-                <td>{t(`privacy.kinds.${read.kind as AccessKind}`)}</td>
+                <td>{readText(read)}</td>
                 <td>{`${read.object_type} ${read.object_id}`}</td>
                 <td>{read.ip ?? '-'}</td>
               </tr>
