@@ -3,11 +3,13 @@
  * front with the portrait and printed fields, a back with the 3-line MRZ) and passport data pages (TD3, portrait,
  * fields and the 2-line MRZ on one page), drawn by headless Chromium as the agent's camera would see them
  * (640 × 480), optionally blurred, noisy, slightly rotated and glared. The portrait is one of the project's
- * sample faces; the MRZ is set in DejaVu Sans Mono, a monospace close enough to OCR-B for the engine.
+ * sample faces; the MRZ is set in OCR-B (Debian's fonts-ocr-b), the font ICAO 9303 prescribes, or in DejaVu Sans
+ * Mono on request.
  *
  *   npx tsx scripts/sampleDocuments.ts [out-dir]   # writes a small set and manifest.json (what each holds)
  *
- * Env: CHROMIUM_PATH (else the headless shell or /usr/bin/chromium).
+ * Env: CHROMIUM_PATH (else the headless shell or /usr/bin/chromium); SAMPLE_MRZ_FONT=dejavu (the zone in
+ * DejaVu Sans Mono, the stand-in the reader was first measured with; `ocr-b`, the default, needs fonts-ocr-b).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,10 +36,35 @@ export interface SampleImages {
 }
 
 const require = createRequire(import.meta.url);
-const fontUrl = () => {
+/** Debian's `fonts-ocr-b`: the typeface ICAO 9303 prescribes for the zone. */
+export const OCR_B_FONT = '/usr/share/fonts/opentype/ocr-b/OCRB.otf';
+
+/**
+ * The zone's font: the real OCR-B (Debian's fonts-ocr-b), as on real documents, or with SAMPLE_MRZ_FONT=dejavu
+ * DejaVu Sans Mono from node_modules, the stand-in the reader was first tuned on
+ * (docs/decisions/0216-mrz-ocr-and-synthetic-documents.md). Only the drawing needs the font; the reader does not.
+ * `scale` keeps the zone's lines as wide either way: a real zone's pitch is fixed (about 2.5 mm a character) and
+ * OCR-B's glyphs are wider for their height (advance 0.723 em against 0.602).
+ */
+export function mrzFont(): { name: 'OCR-B' | 'DejaVu Sans Mono'; url: string; scale: number } {
+  if (process.env.SAMPLE_MRZ_FONT !== 'dejavu') {
+    if (!existsSync(OCR_B_FONT))
+      throw new Error(
+        `${OCR_B_FONT} is missing: apt-get install fonts-ocr-b, or SAMPLE_MRZ_FONT=dejavu for the stand-in font`,
+      );
+    return {
+      name: 'OCR-B',
+      url: `data:font/otf;base64,${readFileSync(OCR_B_FONT).toString('base64')}`,
+      scale: 0.602 / 0.723,
+    };
+  }
   const path = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSansMono.ttf');
-  return `data:font/ttf;base64,${readFileSync(path).toString('base64')}`;
-};
+  return {
+    name: 'DejaVu Sans Mono',
+    url: `data:font/ttf;base64,${readFileSync(path).toString('base64')}`,
+    scale: 1,
+  };
+}
 
 export const chromiumExecutable = () =>
   process.env.CHROMIUM_PATH ||
@@ -50,12 +77,17 @@ function field(label: string, value: string) {
 }
 
 /** The page Chromium draws: a card on a desk, the degradations as filters and overlays. */
-function html(doc: SampleDocument, side: 'front' | 'back', mrz: string[], font: string): string {
+function html(
+  doc: SampleDocument,
+  side: 'front' | 'back',
+  mrz: string[],
+  font: ReturnType<typeof mrzFont>,
+): string {
   const p = doc.person;
   const d = doc.degrade ?? { blur: 0, noise: 0, rotate: 0, glare: 0 };
   const passport = p.format === 'TD3';
   const width = passport ? 600 : 560;
-  const mrzSize = passport ? 19.5 : 28;
+  const mrzSize = (passport ? 19.5 : 28) * font.scale;
   const portrait = `<div class="face"><img src="${sampleFaceDataUrl(p.face)}"></div>`;
   const fields = [
     field('Surname / Soyadı', p.lastName),
@@ -72,7 +104,7 @@ function html(doc: SampleDocument, side: 'front' | 'back', mrz: string[], font: 
       : `<div class="title">${passport ? 'PASSPORT · PASAPORT' : 'IDENTITY CARD · KİMLİK KARTI'}</div>
          <div class="row">${portrait}<div class="fields">${fields}</div></div>${passport ? zone : ''}`;
   return `<!doctype html><html><head><style>
-    @font-face { font-family: 'OCRB'; src: url(${font}); }
+    @font-face { font-family: 'OCRB'; src: url(${font.url}); }
     html, body { margin: 0; width: 640px; height: 480px; overflow: hidden; background: #6b5d4f; }
     .card { position: absolute; left: ${(640 - width) / 2}px; top: ${passport ? 40 : 60}px; width: ${width}px;
       height: ${passport ? 400 : 360}px; background: linear-gradient(135deg, #e9f0f5, #d6e4dc); border-radius: 14px;
@@ -115,7 +147,7 @@ function html(doc: SampleDocument, side: 'front' | 'back', mrz: string[], font: 
 export async function renderDocuments(docs: SampleDocument[], given?: Browser): Promise<SampleImages[]> {
   const browser =
     given ?? (await chromium.launch({ executablePath: chromiumExecutable(), args: ['--no-sandbox'] }));
-  const font = fontUrl();
+  const font = mrzFont();
   try {
     const page = await browser.newPage({ viewport: { width: 640, height: 480 } });
     const out: SampleImages[] = [];

@@ -27,6 +27,7 @@ if [ -z "${PG_BIN:-}" ] && [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then miss
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
 [ -x /usr/bin/turnserver ] || missing+=(coturn)
 [ -x /usr/bin/promtool ] || missing+=(prometheus)
+[ -f /usr/share/fonts/opentype/ocr-b/OCRB.otf ] || missing+=(fonts-ocr-b)
 apt_pid=""
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "installing beside npm: ${missing[*]}"
@@ -95,6 +96,15 @@ if [ ! -x /usr/bin/promtool ] && ! apt_install prometheus; then
   echo "promtool is missing and cannot be installed here (needs root and apt-get): the alert rules go unchecked." >&2
   echo "Install Debian's 'prometheus'." >&2
   if [ "${CI:-}" = "true" ]; then exit 1; fi
+fi
+
+step "OCR-B (the sample documents' machine-readable zone)"
+# scripts/sampleDocuments.ts draws the zone of the test documents in OCR-B, the font real passports and ID cards
+# print it in, so the machine checks are measured and tested on the font they will read.
+if [ ! -f /usr/share/fonts/opentype/ocr-b/OCRB.otf ] && ! apt_install fonts-ocr-b; then
+  echo "OCR-B is missing and cannot be installed here (needs root and apt-get): the machine-check tests fail." >&2
+  echo "Install Debian's 'fonts-ocr-b'." >&2
+  exit 1
 fi
 
 step "redis and nginx (the distributed test)"

@@ -12,7 +12,7 @@ port.on('message', (request: { id: number; image: Uint8Array; alsoAt: number[] }
   try {
     const image = Buffer.from(request.image);
     const band = mrzBand(image, request.alsoAt);
-    const bands = band ? [band.png, ...band.alsoAt] : [];
+    const bands = band ? [{ png: band.png, cells: band.cells }, ...band.alsoAt] : [];
     const checked = band?.checkedAt ?? [];
     port.postMessage({ id: request.id, bands, checked, frame: prepareForOcr(image) });
   } catch (error) {

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { BandImage } from './mrzImage';
 
 const THREAD_ENTRY = new URL('./mrzImageThread.ts', import.meta.url).href;
 // createRequire: Vitest's module runner has no import.meta.resolve.
@@ -14,13 +15,17 @@ const BOOTSTRAP = `import(${JSON.stringify(TSX_API)})
  * (empty when no zone was found); the band's lines with check digits alone at the other heights; the whole frame.
  */
 export interface PreparedFrame {
-  bands: Buffer[];
-  checked: Buffer[];
+  bands: BandImage[];
+  checked: BandImage[];
   frame: Buffer;
 }
 
+/** A band as it comes out of the thread: its PNG's bytes arrive as a plain Uint8Array. */
+type Posted = Omit<BandImage, 'png'> & { png: Uint8Array };
+const asBand = (band: Posted): BandImage => ({ png: Buffer.from(band.png), cells: band.cells });
+
 type Reply =
-  | { id: number; bands: Uint8Array[]; checked: Uint8Array[]; frame: Uint8Array }
+  | { id: number; bands: Posted[]; checked: Posted[]; frame: Uint8Array }
   | { id: number; error: string };
 
 /**
@@ -48,8 +53,8 @@ export function createMrzImageThread(): {
       if ('error' in reply) waiting?.reject(new Error(reply.error));
       else
         waiting?.resolve({
-          bands: reply.bands.map((band) => Buffer.from(band)),
-          checked: reply.checked.map((band) => Buffer.from(band)),
+          bands: reply.bands.map(asBand),
+          checked: reply.checked.map(asBand),
           frame: Buffer.from(reply.frame),
         });
       if (pending.size === 0) started.unref();

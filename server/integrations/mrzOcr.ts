@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { CheckEngine } from '#contract/machineChecks';
 import { findMrzLines, parseMrz, readMrz, withCheckedLinesFrom } from '../domain/machineChecks/mrz';
+import { type BandImage, type ReadGlyph, zoneText } from './mrzImage';
 import { createMrzImageThread } from './mrzImageThreaded';
 
 /**
@@ -33,14 +34,39 @@ const require = createRequire(import.meta.url);
  */
 export const REREAD_GLYPH_HEIGHTS: readonly number[] = [20, 16];
 
+interface TesseractSymbol {
+  text: string;
+  confidence: number;
+  bbox: { x0: number; y0: number; x1: number; y1: number };
+}
+
 interface TesseractWorker {
   setParameters(params: Record<string, string>): Promise<unknown>;
   recognize(
     image: Buffer,
     options?: { rotateAuto?: boolean },
-  ): Promise<{ data: { text: string; confidence: number } }>;
+    output?: { text?: boolean; blocks?: boolean },
+  ): Promise<{
+    data: {
+      text: string;
+      confidence: number;
+      blocks?: { paragraphs: { lines: { words: { symbols: TesseractSymbol[] }[] }[] }[] }[] | null;
+    };
+  }>;
   terminate(): Promise<unknown>;
 }
+
+/** Every glyph of a recognition, with its box. */
+const glyphsOf = (blocks: NonNullable<Awaited<ReturnType<TesseractWorker['recognize']>>['data']['blocks']>) =>
+  blocks.flatMap((block) =>
+    block.paragraphs.flatMap((paragraph) =>
+      paragraph.lines.flatMap((line) =>
+        line.words.flatMap((word) =>
+          word.symbols.map((s): ReadGlyph => ({ text: s.text, confidence: s.confidence, ...s.bbox })),
+        ),
+      ),
+    ),
+  );
 
 /**
  * tesseract.js (Tesseract 5's LSTM engine in WebAssembly) with the English model of `@tesseract.js-data/eng`,
@@ -94,10 +120,13 @@ export function createTesseractMrzOcr(
         // block of uniform text: what the engine reads best.
         const prepared = await images.prepare(image, rereadAt);
         const [band, ...wholeRereads] = prepared.bands;
-        const recognized = async (png: Buffer) => {
+        // A band whose fillers were told by shape (OCR-B) is read for its letters and digits only, each put in
+        // its cell by where the engine saw it (`zoneText`); any other band as the engine reads it.
+        const recognized = async ({ png, cells }: BandImage) => {
           await w.setParameters({ tessedit_pageseg_mode: modes.block });
-          const { data: result } = await w.recognize(png);
-          return { text: result.text, confidence: result.confidence };
+          const { data: result } = await w.recognize(png, {}, { text: true, blocks: cells !== null });
+          const text = cells && result.blocks ? zoneText(cells, glyphsOf(result.blocks)) : result.text;
+          return { text, confidence: result.confidence };
         };
         const firstRead = band ? await recognized(band) : null;
         const lines = firstRead ? findMrzLines(firstRead.text) : null;

@@ -48,6 +48,18 @@ function runOf(lines: string[], length: number, count: number): string[] | null 
 }
 
 /**
+ * The names line with all after the given names made fillers. ICAO 9303 puts two fillers between the surname
+ * and the given names and one between given names, so the next two fillers end them: a letter after those is
+ * a filler misread (a long run of fillers is read with a stray C now and then, which no check digit covers).
+ * `start`: where the names begin (after a passport's type and issuing state).
+ */
+function namesEnded(line: string, start: number): string {
+  const surnameEnd = line.indexOf('<<', start);
+  const givenEnd = surnameEnd < 0 ? -1 : line.indexOf('<<', surnameEnd + 2);
+  return givenEnd < 0 ? line : line.slice(0, givenEnd).padEnd(line.length, '<');
+}
+
+/**
  * The MRZ lines in an OCR text: the last run of 3 lines near 30 characters (TD1) or 2 lines near 44 (TD3),
  * since the zone is at the bottom of the page. Null when no such run is found.
  */
@@ -55,7 +67,9 @@ export function findMrzLines(text: string): string[] | null {
   const lines = candidateLines(text);
   for (const [length, count] of [LINE_LENGTHS.TD3, LINE_LENGTHS.TD1]) {
     const run = runOf(lines, length, count);
-    if (run) return run;
+    // The names are a passport's first line from its sixth character, an ID card's third line.
+    const [names, start] = count === LINE_LENGTHS.TD3[1] ? [0, 5] : [2, 0];
+    if (run) return run.map((line, index) => (index === names ? namesEnded(line, start) : line));
   }
   return null;
 }
