@@ -131,6 +131,9 @@ test('the whole profile review with the keyboard alone', async ({ page, request 
   await tabTo(page, panel.getByRole('link').first());
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/document\/\d+/);
+  // The address changes at once, but the profile (whose Documents tab has a Reject button of its own) stays on
+  // the screen until the document screen's code is in: wait for the document screen itself.
+  await expect(page.getByRole('link', { name: "← Back to the profile's documents" })).toBeVisible();
   const reject = page.getByRole('button', { name: 'Reject', exact: true });
   await tabTo(page, reject);
   await page.keyboard.press('Enter');
