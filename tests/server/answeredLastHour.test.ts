@@ -6,9 +6,9 @@
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR_MS } from '#contract/time';
-import { users, videoCalls } from '../../server/db/schema';
+import { videoCalls } from '../../server/db/schema';
 import { createAnsweredLastHour } from '../../server/realtime/callDesk/answeredLastHour';
-import { startTestApp, type TestApp } from './helpers';
+import { makeAgents, startTestApp, type TestApp } from './helpers';
 
 let t: TestApp;
 
@@ -18,23 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-async function agents(prefix: string, n: number): Promise<number[]> {
-  const rows = await t.app.ctx.db
-    .insert(users)
-    .values(
-      Array.from({ length: n }, (_, i) => ({
-        companyId: 1,
-        email: `${prefix}${i}@acme.test`,
-        firstName: 'Agent',
-        lastName: `${prefix}${i}`,
-        passwordHash: 'not-used',
-        role: 'User',
-      })),
-    )
-    .returning({ id: users.id });
-  return rows.map((r) => r.id);
-}
 
 /** A finished call of `agentId` that started at `startedAt` (ms). */
 async function answeredAt(agentId: number, startedAt: number): Promise<number> {
@@ -55,7 +38,7 @@ async function answeredAt(agentId: number, startedAt: number): Promise<number> {
 
 describe('calls answered in the last hour', () => {
   it('reads the last hour once, adds this process’s answers once each, and drops calls as they age', async () => {
-    const [first, second, third] = (await agents('window', 3)) as [number, number, number];
+    const [first, second, third] = (await makeAgents(t.app, 'window', 3)) as [number, number, number];
     const now = Date.now();
     const inHour = await answeredAt(first, now - 30 * 60_000);
     await answeredAt(first, now - 5 * 60_000);

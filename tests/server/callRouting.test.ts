@@ -8,7 +8,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { QueuedCall } from '#contract/socket';
 import { auditLog, callOffers, companies, users, videoCalls } from '../../server/db/schema';
-import { bearer, FAST_CALLS, PASSWORDS, type TestApp, tokenFor } from './helpers';
+import { bearer, FAST_CALLS, makeAgents, PASSWORDS, type TestApp, tokenFor } from './helpers';
 import { type ClientSocket, connectTo, type LiveApp, liveApp, next } from './liveSockets';
 
 let live: LiveApp;
@@ -53,25 +53,6 @@ function collect(socket: ClientSocket): QueuedCall[] {
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Agents of Acme made for a test (role User: may take calls), speaking `languages`. */
-async function makeAgents(prefix: string, languages: string[][]): Promise<number[]> {
-  const rows = await t.app.ctx.db
-    .insert(users)
-    .values(
-      languages.map((spoken, i) => ({
-        companyId: 1,
-        email: `${prefix}${i}@acme.test`,
-        firstName: 'Agent',
-        lastName: `${prefix}${i}`,
-        passwordHash: 'not-used',
-        role: 'User',
-        languages: spoken,
-      })),
-    )
-    .returning({ id: users.id });
-  return rows.map((r) => r.id);
-}
 
 /** A staff socket of an Online agent (statuses set through the desk, as the studio does). */
 async function onlineAgent(userId: number): Promise<ClientSocket> {
@@ -155,7 +136,7 @@ describe('the call routing setting', () => {
   });
 
   it('stores an agent’s languages from administration and lists them', async () => {
-    const [id] = await makeAgents('lang', [[]]);
+    const [id] = await makeAgents(t.app, 'lang', [[]]);
     const patch = await t.app.inject({
       method: 'PATCH',
       url: `/api/v2/user/${id}`,
@@ -183,7 +164,7 @@ describe('the call routing setting', () => {
 describe('one agent at a time', () => {
   it('offers the call to one agent only; the supervisor sees whom; another agent’s answer is refused', async () => {
     await oneAtATime(30);
-    const ids = await makeAgents('one', [[], [], []]);
+    const ids = await makeAgents(t.app, 'one', [[], [], []]);
     const agents = await Promise.all(ids.map((id) => onlineAgent(id)));
     const heard = agents.map((a) => collect(a));
     const watcher = await supervisor();
@@ -214,7 +195,7 @@ describe('one agent at a time', () => {
 
   it('passes the call to the next agent when the offer lapses, and round again after everyone had it', async () => {
     await oneAtATime(1);
-    const ids = await makeAgents('lapse', [[], []]);
+    const ids = await makeAgents(t.app, 'lapse', [[], []]);
     const agents = await Promise.all(ids.map((id) => onlineAgent(id)));
     const watcher = await supervisor();
     const offers: number[] = [];
@@ -237,7 +218,7 @@ describe('one agent at a time', () => {
 
   it('offers the call first to an agent who speaks the customer’s language, else to any, and records why', async () => {
     await oneAtATime(1);
-    const [turkish, english] = await makeAgents('speaks', [['tr'], ['en-US']]);
+    const [turkish, english] = await makeAgents(t.app, 'speaks', [['tr'], ['en-US']]);
     await onlineAgent(turkish as number);
     await onlineAgent(english as number);
     const watcher = await supervisor();
@@ -252,7 +233,7 @@ describe('one agent at a time', () => {
 
   it('offers the call to the agent who answered the fewest calls in the last hour, counting no older call', async () => {
     await oneAtATime(30);
-    const [busier, rested] = (await makeAgents('hour', [[], []])) as [number, number];
+    const [busier, rested] = (await makeAgents(t.app, 'hour', [[], []])) as [number, number];
     const now = Date.now();
     const finished = (agentId: number, minutesAgo: number, roomId: string) => ({
       companyId: 1,
@@ -298,7 +279,7 @@ describe('one agent at a time', () => {
 
   it('never offers two calls at once to one agent while customers join together', async () => {
     await oneAtATime(30);
-    const ids = await makeAgents('together', [[], [], []]);
+    const ids = await makeAgents(t.app, 'together', [[], [], []]);
     const agents = await Promise.all(ids.map((id) => onlineAgent(id)));
     const heard = agents.map((a) => collect(a));
     const watcher = await supervisor();
@@ -326,7 +307,7 @@ describe('one agent at a time', () => {
 
   it('passes the offer on when the offered agent goes away, and offers it to an agent who comes', async () => {
     await oneAtATime(30);
-    const [first, later] = await makeAgents('away', [[], []]);
+    const [first, later] = await makeAgents(t.app, 'away', [[], []]);
     await onlineAgent(first as number);
     const watcher = await supervisor();
     const toFirst = next(watcher, 'call.offer', (c) => c.offer?.agent_id === first);

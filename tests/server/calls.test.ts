@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CUSTOMER_NOT_CONNECTED, type InstantStats, type QueuedCall } from '#contract/socket';
 import { profileLogs, users, videoCalls } from '../../server/db/schema';
-import { bearer, FAST_CALLS, PASSWORDS, type TestApp, tokenFor } from './helpers';
+import { bearer, FAST_CALLS, makeAgents, PASSWORDS, type TestApp, tokenFor } from './helpers';
 import { type ClientSocket, type LiveApp, liveApp, next } from './liveSockets';
 
 let live: LiveApp;
@@ -26,24 +26,6 @@ async function agentSocket(userId: number, status = 'Online'): Promise<ClientSoc
   await t.app.ctx.db.update(users).set({ agentStatus: status }).where(eq(users.id, userId));
   const token = await t.app.ctx.tokens.signSocket({ user_id: userId, company_id: 1 });
   return connect({ token });
-}
-
-/** Agents of Acme made for a test (role User: may take calls). */
-async function makeAgents(count: number, prefix: string): Promise<number[]> {
-  const rows = await t.app.ctx.db
-    .insert(users)
-    .values(
-      Array.from({ length: count }, (_, i) => ({
-        companyId: 1,
-        email: `${prefix}${i}@acme.test`,
-        firstName: 'Agent',
-        lastName: `${prefix}${i}`,
-        passwordHash: 'not-used',
-        role: 'User',
-      })),
-    )
-    .returning({ id: users.id });
-  return rows.map((r) => r.id);
 }
 
 async function joinLink(profile: number) {
@@ -129,7 +111,7 @@ describe('join links and call creation', () => {
 
 describe('the queue', () => {
   it('rings the company when the customer connects, tells the customer its place, and syncs', async () => {
-    const [agentId] = await makeAgents(1, 'ring');
+    const [agentId] = await makeAgents(t.app, 'ring', 1);
     const agent = await agentSocket(agentId as number);
     const incoming = next(agent, 'call.incoming');
     const { call, socket, position } = await waitingCustomer(3);
@@ -186,7 +168,7 @@ describe('the queue', () => {
   });
 
   it('gives a call to exactly one of 20 agents answering at once; the others hear Call Already Answered', async () => {
-    const ids = await makeAgents(20, 'race');
+    const ids = await makeAgents(t.app, 'race', 20);
     const agents = await Promise.all(ids.map((id) => agentSocket(id)));
     const { call, socket } = await waitingCustomer(4);
     const answered = next(socket, 'call.answered');
@@ -203,7 +185,7 @@ describe('the queue', () => {
   });
 
   it('refuses a waiting call whose customer is not connected as such, and rings it once they are back', async () => {
-    const [id] = await makeAgents(1, 'away');
+    const [id] = await makeAgents(t.app, 'away', 1);
     const agent = await agentSocket(id as number);
     const { call, token } = await createdCall(7);
     // The customer's socket has not connected (as after a server restart, before they are back).
@@ -220,7 +202,7 @@ describe('the queue', () => {
   });
 
   it('offers calls only to Online agents who are not in a call', async () => {
-    const [breakId, busyId] = await makeAgents(2, 'only');
+    const [breakId, busyId] = await makeAgents(t.app, 'only', 2);
     const onBreak = await agentSocket(breakId as number, 'Break');
     const busy = await agentSocket(busyId as number);
     const first = await waitingCustomer(5);
@@ -239,7 +221,7 @@ describe('the queue', () => {
 
 describe('a call from answer to recording', () => {
   it('hangs up, takes the final status from the agent, the recording and the answers', async () => {
-    const [agentId] = await makeAgents(1, 'life');
+    const [agentId] = await makeAgents(t.app, 'life', 1);
     const agent = await agentSocket(agentId as number);
     const agentAccess = (
       await t.app.ctx.sessions.start(t.app.ctx.db, {
@@ -338,7 +320,7 @@ describe('a call from answer to recording', () => {
   });
 
   it('never lets a status be set on an unanswered call, or by another agent during the call', async () => {
-    const [a, b] = await makeAgents(2, 'guard');
+    const [a, b] = await makeAgents(t.app, 'guard', 2);
     const agentA = await agentSocket(a as number);
     const { call } = await waitingCustomer(8);
     const put = async (userId: number, status: number) => {
@@ -366,7 +348,7 @@ describe('a call from answer to recording', () => {
 
 describe('instant stats', () => {
   it('are sent on connect and pushed as the queue and the agents move', async () => {
-    const [agentId] = await makeAgents(1, 'stats');
+    const [agentId] = await makeAgents(t.app, 'stats', 1);
     let latest: InstantStats | null = null;
     const supervisor = await connect(
       { token: await t.app.ctx.tokens.signSocket({ user_id: 1, company_id: 1 }) },

@@ -197,3 +197,30 @@ export async function takeScreenshot(
   if (response.statusCode !== 201) throw new Error(`screenshot: ${response.statusCode} ${response.body}`);
   return response.json<{ id: number }>().id;
 }
+
+/**
+ * Agents of Acme made for a test (role User: may take calls): `agents` of them speaking no language in particular,
+ * or one per entry speaking its languages. Their ids, in order.
+ */
+export async function makeAgents(
+  app: FastifyInstance,
+  prefix: string,
+  agents: number | string[][],
+): Promise<number[]> {
+  const languages = typeof agents === 'number' ? Array.from({ length: agents }, (): string[] => []) : agents;
+  const rows = await app.ctx.db
+    .insert(users)
+    .values(
+      languages.map((spoken, i) => ({
+        companyId: 1,
+        email: `${prefix}${i}@acme.test`,
+        firstName: 'Agent',
+        lastName: `${prefix}${i}`,
+        passwordHash: 'not-used',
+        role: 'User' as const,
+        languages: spoken,
+      })),
+    )
+    .returning({ id: users.id });
+  return rows.map((row) => row.id);
+}
