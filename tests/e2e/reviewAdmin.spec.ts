@@ -189,7 +189,9 @@ for (const lang of ['en-US', 'tr'] as const) {
     await page.goto('/settings');
     const away = page.getByRole('checkbox', { name: x.away });
     await expect(away).not.toBeChecked();
-    await away.click({ force: true });
+    // The switch's label, not its hidden input with force: Playwright then waits until it stands still (the cards
+    // above it still arrive) and hits it, where a forced click went to the place it had a moment before.
+    await page.locator('label', { has: away }).click();
     await expect(page.getByText(x.nowAway)).toBeVisible();
     await expect(away).toBeChecked();
     const reviewers = await api<{ user: number; away: boolean; name: string }[]>(
@@ -202,7 +204,7 @@ for (const lang of ['en-US', 'tr'] as const) {
     await screenshots(page, lang, 'settings-away', async () => {
       await expect(page.getByRole('checkbox', { name: x.away })).toBeChecked();
     });
-    await page.getByRole('checkbox', { name: x.away }).click({ force: true });
+    await page.locator('label', { has: away }).click();
     await expect(page.getByText(x.nowBack)).toBeVisible();
     await expect(page.getByRole('checkbox', { name: x.away })).not.toBeChecked();
   });
