@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './playwright.config';
 
 /**
- * The distributed test (issue 18): PostgreSQL, Redis, s3rver, two server processes and nginx, started by
+ * The distributed test: PostgreSQL, Redis, s3rver, two server processes and nginx, started by
  * tests/distributed/setup.ts (scripts/cluster.ts). Run with `npx playwright test -c playwright.distributed.config.ts`
  * (scripts/test.sh does, after the studio build). DIST_BASE_PORT moves the ports (nginx on it, the rest above).
  */

@@ -6,7 +6,7 @@
  * component a second time, synchronously, and makes React run the passive effects of the whole screen
  * (sockets, icon loads, storage listeners) in the same long task, before the browser can paint. On the
  * customers list (about 60 of them: 40 status and risk tags, the sort buttons, the navbar) that was the
- * largest single cost of the first row (issue 19). This version keeps the same props and the same DOM: the
+ * largest single cost of the first row. This version keeps the same props and the same DOM: the
  * text's `title` is the text itself only when an ellipsized text overflows, as before; it is measured in a
  * passive effect after the commit (the title is a hover tooltip: nobody sees it in the first frame), and
  * state is set only when that title changes, so a text that fits renders once. Build only, as

@@ -97,8 +97,8 @@ function sameSecret(given: string, expected: string): boolean {
 const withSessionId = (url: string, id: string) => url.replaceAll('{CHECKOUT_SESSION_ID}', id);
 
 /**
- * The payment service: a stand-in for a card payment provider (docs/decisions/0069-payment-service.md,
- * issue 15). Merchant API under /v1 (bearer API key), hosted checkout pages under /checkout, receipts, signed
+ * The payment service: a stand-in for a card payment provider (docs/decisions/0069-payment-service.md).
+ * Merchant API under /v1 (bearer API key), hosted checkout pages under /checkout, receipts, signed
  * notifications to the merchant, and the public reference data the studio reads (`GET /config`,
  * `GET /industry`).
  */

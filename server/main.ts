@@ -1,5 +1,6 @@
-import { Server, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { loadConfig } from './config';
+import { closeListener } from './http/listener';
 import { ensureSecretFile } from './secretFile';
 import { startTelemetry } from './telemetry/start';
 
@@ -52,15 +53,13 @@ async function main() {
     }, config.shutdownGraceMs);
     timer.unref();
     const started = Date.now();
-    // New connections are refused from now on, before the workers' stops below take their time: a refused
-    // connection is one the load balancer retries on another process at once (any method, nothing was sent),
-    // and the sockets closed next reconnect there instead of to this process while it still listens.
-    // Only the listener: http's close() also drops the idle keep-alive connections at once, and one the load
-    // balancer is sending a request on at that instant is reset (a POST it may not pass on: a 502).
-    Server.prototype.close.call(app.server);
     // Each answer from now on closes its connection; idle ones are closed by the balancer (its keep-alive
     // timeout, shorter than ours) or by the next answer. Waited for up to half the grace period.
     app.server.prependListener('request', (_request, reply) => reply.setHeader('connection', 'close'));
+    // New connections are refused from now on, before the workers' stops below take their time: a refused
+    // connection is one the load balancer retries on another process at once (any method, nothing was sent),
+    // and the sockets closed next reconnect there instead of to this process while it still listens.
+    await closeListener(app.server);
     // Ctrl-C comes from a person at the terminal, not from a balancer that may be sending on an idle connection;
     // a browser keeps its idle ones open for minutes, and nobody should wait for them.
     if (signal === 'SIGINT' && 'closeIdleConnections' in app.server) app.server.closeIdleConnections();

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import pg from 'pg';
@@ -64,10 +64,17 @@ test.beforeAll(async () => {
 
 test.afterEach(async () => {
   // What nginx saw of the restarts (its errors, and every answer that failed or was passed to another
-  // process), kept with the test's results for a failure's reader.
+  // process), kept with the test's results for a failure's reader; printed too on a failure, since a CI
+  // run's reader may have its output only.
+  const failed = test.info().status !== test.info().expectedStatus;
   for (const name of ['nginx-error.log', 'nginx-notable.log']) {
     const path = join(process.env.DIST_CLUSTER_DIR as string, name);
-    if (existsSync(path)) await test.info().attach(name, { path, contentType: 'text/plain' });
+    if (!existsSync(path)) continue;
+    await test.info().attach(name, { path, contentType: 'text/plain' });
+    if (failed)
+      console.log(
+        `--- ${name}, its last lines:\n${readFileSync(path, 'utf8').split('\n').slice(-60).join('\n')}`,
+      );
   }
 });
 
