@@ -37,18 +37,30 @@ export function SettingsScreen() {
     [queryClient, id],
   );
 
+  const accountCard = (
+    <Card className="studio-settings-card">
+      <H4>{t('settings.account')}</H4>
+      <p>{t('settings.signedInAs', { email: account?.email ?? '' })}</p>
+    </Card>
+  );
+  // The cards come in together once the account's own data is in: cards appearing one by one above the
+  // others would move what a person is about to click.
+  if (account && user.isPending)
+    return (
+      <section className="studio-page" aria-labelledby="page-title" aria-busy="true">
+        <H2 id="page-title">{title}</H2>
+        {accountCard}
+        <Spinner size={24} aria-label={title} />
+      </section>
+    );
   return (
     <section className="studio-page" aria-labelledby="page-title">
       <H2 id="page-title">{title}</H2>
-      <Card className="studio-settings-card">
-        <H4>{t('settings.account')}</H4>
-        <p>{t('settings.signedInAs', { email: account?.email ?? '' })}</p>
-      </Card>
+      {accountCard}
       {user.data && <ProfileCard key={user.data.id} user={user.data} onSaved={refresh} />}
       {user.data && <PasswordCard userId={user.data.id} />}
       <Card className="studio-settings-card">
         <H4>{t('twoFactor.title')}</H4>
-        {user.isPending && <Spinner size={24} />}
         {user.isError && (
           <Callout intent={Intent.DANGER} icon="error" role="alert">
             {t('settings.loadFailed')}
