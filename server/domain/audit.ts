@@ -75,6 +75,14 @@ export async function recordAudit(db: DbOrTx, entry: AuditRecord): Promise<void>
 /** Many staff writes of one request at once (a batch of cases auto-assigned): one statement. */
 export async function recordAudits(db: DbOrTx, entries: AuditRecord[]): Promise<void> {
   if (entries.length === 0) return;
+  await db.execute(auditInsert(entries));
+}
+
+/**
+ * The audit log's one INSERT, for a write path that sends it inside a statement of its own (a data-modifying
+ * CTE): the entries are written only when `when` holds (e.g. the change they record happened).
+ */
+export function auditInsert(entries: AuditRecord[], when: SQL = sql`true`): SQL {
   const request = requestContext.getStore();
   const rows = entries.map((entry) => ({
     company_id: entry.companyId,
@@ -87,13 +95,14 @@ export async function recordAudits(db: DbOrTx, entries: AuditRecord[]): Promise<
     before: redact(entry.before ?? {}),
     after: redact(entry.after ?? {}),
   }));
-  await db.execute(sql`
+  return sql`
     insert into audit_log (company_id, actor_id, actor_email, ip, object_type, object_id, action, before, after)
     select company_id, actor_id, actor_email, ip, object_type, object_id, action, before, after
       from ${jsonRows(
         rows,
         'company_id int, actor_id int, actor_email text, ip text, object_type text, object_id text, action text, before jsonb, after jsonb',
-      )}`);
+      )}
+     where ${when}`;
 }
 
 /**

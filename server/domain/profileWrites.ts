@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ProfileStatus } from '#contract/common';
 import { PROFILE_LOG_EVENTS, type ProfileLogCode, type ProfileLogParams } from '#contract/logEvents';
@@ -40,7 +40,8 @@ import {
 } from '../db/schema';
 import { badRequest, notFound } from '../errors';
 import type { ProfileFacts } from '../integrations/summariser';
-import { changedFields, recordAudit } from './audit';
+import { auditInsert, changedFields, recordAudit } from './audit';
+import { rowsOf } from './callReport';
 import { fullName, iso } from './format';
 import { englishLogMessage } from './logText';
 import { toProfile } from './profiles';
@@ -55,7 +56,7 @@ import {
   type Seen,
   touchProfile,
 } from './versions';
-import { enqueueWebhookEvent } from './webhooks';
+import { enqueueWebhookEvent, webhookEventInsert } from './webhooks';
 
 type ProfileRow = typeof profiles.$inferSelect;
 type CreateBody = z.output<typeof profileCreateBodySchema>;
@@ -154,8 +155,27 @@ export async function writeLog<C extends ProfileLogCode>(
   params: ProfileLogParams<C>,
   createdAt?: Date,
 ): Promise<void> {
-  const data = PROFILE_LOG_EVENTS[code].parse(params) as Record<string, unknown>;
-  await tx.insert(profileLogs).values({ profileId, actorId, action: code, data, createdAt });
+  await tx
+    .insert(profileLogs)
+    .values({ profileId, actorId, action: code, data: logData(code, params), createdAt });
+}
+
+/** An entry's parameters, checked against its code's schema. */
+const logData = <C extends ProfileLogCode>(code: C, params: ProfileLogParams<C>) =>
+  PROFILE_LOG_EVENTS[code].parse(params) as Record<string, unknown>;
+
+/** writeLog's entry as an INSERT a write path sends inside a statement of its own, written only when `when` holds. */
+function logInsert<C extends ProfileLogCode>(
+  profileId: number,
+  actorId: number | null,
+  code: C,
+  params: ProfileLogParams<C>,
+  when: SQL,
+): SQL {
+  return sql`
+    insert into ${profileLogs} (profile_id, actor_id, action, data)
+    select ${profileId}::integer, ${actorId}::integer, ${code}::text, ${JSON.stringify(logData(code, params))}::jsonb
+    where ${when}`;
 }
 
 /**
@@ -226,48 +246,59 @@ export async function changeStatus(
 // ---------------------------------------------------------------- create and edit
 
 /** Serialises creations per company, so two equal id card numbers cannot both pass the check. */
-const CREATE_LOCK = 6_001;
+export const CREATE_LOCK = 6_001;
 
+/**
+ * A new profile with its activity log entry, its `profile.created` event and its audit entry, in two statements,
+ * since every trip to the database is one the company's other creations wait for: the lock (with the new row's id
+ * drawn, so every entry can name it), then one statement of CTEs: the duplicate check and the insert, and the
+ * three entries, written only when the profile was. The check is not in the lock's statement: a statement sees the
+ * data as it was when it started, so only a statement begun after the lock sees every creation committed before.
+ */
 export async function createProfile(tx: Tx, actor: Actor, body: CreateBody): Promise<Profile> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${CREATE_LOCK}, ${actor.companyId})`);
-  const [existing] = await tx
-    .select({ id: profiles.id })
-    .from(profiles)
-    .where(and(eq(profiles.companyId, actor.companyId), eq(profiles.idCardNumber, body.id_card_number)))
-    .limit(1);
-  if (existing) throw badRequest(DUPLICATE_ID_CARD_MESSAGE);
-  const now = new Date();
+  const [locked] = rowsOf<{ id: number | string }>(
+    await tx.execute(sql`select pg_advisory_xact_lock(${CREATE_LOCK}, ${actor.companyId}),
+               nextval(pg_get_serial_sequence('profiles', 'id')) as id`),
+  );
+  const id = Number(locked?.id);
+  if (!Number.isSafeInteger(id)) throw new Error('no profile id was drawn');
+  const now = new Date().toISOString();
+  const name = body.name ?? null;
+  const gender = body.gender ?? null;
+  const created = tx.$with('created', getTableColumns(profiles)).as(sql`
+    insert into ${profiles} (id, company_id, id_card_number, name, gender, status, risk_level, source,
+                             created_at, updated_at, last_status_date)
+    select ${id}::integer, ${actor.companyId}::integer, ${body.id_card_number}::text, ${name}::text,
+           ${gender}::text, 'Created', 'Unknown', 'studio', ${now}::timestamptz, ${now}::timestamptz,
+           ${now}::timestamptz
+    where not exists (
+      select 1 from ${profiles}
+      where company_id = ${actor.companyId} and id_card_number = ${body.id_card_number}
+    )
+    returning *`);
+  const inserted = sql`exists (select 1 from created)`;
+  const entries = [
+    logInsert(id, actor.userId, 'profile_created', { id_card_number: body.id_card_number }, inserted),
+    webhookEventInsert(actor.companyId, 'profile.created', { profile_id: id, status: 'Created' }, inserted),
+    auditInsert(
+      [
+        {
+          companyId: actor.companyId,
+          actorId: actor.userId,
+          object: 'profile',
+          objectId: id,
+          action: 'profile_created',
+          after: { id_card_number: body.id_card_number, name, gender },
+        },
+      ],
+      inserted,
+    ),
+  ].map((statement, n) => tx.$with(`entry_${n}`, {}).as(statement));
   const [row] = await tx
-    .insert(profiles)
-    .values({
-      companyId: actor.companyId,
-      idCardNumber: body.id_card_number,
-      name: body.name ?? null,
-      gender: body.gender ?? null,
-      status: 'Created',
-      riskLevel: 'Unknown',
-      source: 'studio',
-      createdAt: now,
-      updatedAt: now,
-      lastStatusDate: now,
-    })
-    .returning();
-  if (!row) throw new Error('profile insert returned nothing');
-  await writeLog(tx, row.id, actor.userId, 'profile_created', {
-    id_card_number: row.idCardNumber,
-  });
-  await enqueueWebhookEvent(tx, actor.companyId, 'profile.created', {
-    profile_id: row.id,
-    status: row.status,
-  });
-  await recordAudit(tx, {
-    companyId: actor.companyId,
-    actorId: actor.userId,
-    object: 'profile',
-    objectId: row.id,
-    action: 'profile_created',
-    after: { id_card_number: row.idCardNumber, name: row.name, gender: row.gender },
-  });
+    .with(created, ...entries)
+    .select()
+    .from(created);
+  if (!row) throw badRequest(DUPLICATE_ID_CARD_MESSAGE);
   return toProfile(row);
 }
 

@@ -69,15 +69,28 @@ export async function enqueueWebhookEvent(
   type: WebhookEventType,
   data: Record<string, unknown>,
 ): Promise<void> {
+  await db.execute(webhookEventInsert(companyId, type, data));
+}
+
+/**
+ * The outbox's one INSERT, for a write path that sends it inside a statement of its own (a data-modifying CTE):
+ * nothing is queued unless `when` holds (e.g. the change it reports happened) and the company's toggle, read at the
+ * moment of the event, is on.
+ */
+export function webhookEventInsert(
+  companyId: number,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+  when: SQL = sql`true`,
+): SQL {
   const body = JSON.stringify({ type, timestamp: new Date().toISOString(), data });
-  // One statement, and the company's toggle is read at the moment of the event (switched off: nothing).
-  await db.execute(sql`
+  return sql`
     insert into ${webhookMessages} (msg_id, company_id, event_type, body)
     select ${newMessageId()}::text, ${companyId}::integer, ${type}::text, ${body}::text
-    where not exists (
+    where ${when} and not exists (
       select 1 from ${webhookEventToggles}
       where company_id = ${companyId} and event = ${type} and enabled = false
-    )`);
+    )`;
 }
 
 // ---------------------------------------------------------------- reads
