@@ -27,7 +27,8 @@
  * BENCH_PROFILES=1000000 the studio's list at a million profiles), BENCH_PROFILES_SEED=0 (with
  * BENCH_PROFILES_DATABASE_URL: that database as it is, seeded before, since a million takes 7–17 minutes to seed;
  * BENCH_PROFILES_DATA_DIR names the seed's DATA_DIR, whose stored files, the documents' images, are copied),
- * BENCH_DETAIL=1 (also print the request timeline of each series' last run, for finding where time goes).
+ * BENCH_DETAIL=1 (also print the request timeline of each series' last run, for finding where time goes),
+ * BENCH_TRACE_DIR (a Chromium trace with CPU samples of one more click per series, not counted, written there).
  * `--no-build` (`npm run bench:profiles -- --no-build`) measures dist/ as it is. BENCH_ACCESS_LOG: both (the
  * default) measures every series twice in one run, against the server as deployed (every read of a person's data
  * noted in the access log) and against `bench/serverWithoutAccessLog.ts` (not noted), and compares the medians;
@@ -63,6 +64,16 @@ if (!SEED && !(DATABASE_URL && SEEDED_DATA_DIR))
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const DETAIL = process.env.BENCH_DETAIL === '1';
+/** BENCH_TRACE_DIR: write a Chromium trace (CPU samples included) of one extra click per series there. */
+const TRACE_DIR = process.env.BENCH_TRACE_DIR;
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8.execute',
+  'disabled-by-default-v8.cpu_profiler',
+  'blink.user_timing',
+  'loading',
+];
 const DOCUMENTS = 20;
 // Targets of instant navigation (medians, warm cache): the list from navigation start, the others from
 // the click.
@@ -279,11 +290,19 @@ interface Sample {
 const isAsset = (r: Resource) => /\/assets\//.test(r.name);
 const path = (url: string) => new URL(url).pathname;
 
-/** Requests and marks of one document from `origin` on, in start order. */
-function timeline(title: string, shot: Awaited<ReturnType<typeof snapshot>>, origin: number): string[] {
+/**
+ * Requests and marks of one document from `origin` on, in start order; requests from `from` on (earlier than
+ * `origin`: negative times, e.g. a preload started between the list's paint and the click).
+ */
+function timeline(
+  title: string,
+  shot: Awaited<ReturnType<typeof snapshot>>,
+  origin: number,
+  from = origin,
+): string[] {
   const ms = (n: number) => String(Math.round(n - origin)).padStart(5);
   const lines = shot.resources
-    .filter((r) => r.startTime >= origin)
+    .filter((r) => r.startTime >= from)
     .sort((a, b) => a.startTime - b.startTime)
     .map(
       (r) =>
@@ -309,7 +328,7 @@ const waitForMark = (page: Page, mark: string, timeout: number) =>
     { timeout },
   );
 
-async function once(page: Page, profileId: number): Promise<Sample> {
+async function once(page: Page, profileId: number, trace?: string): Promise<Sample> {
   await page.goto('/customers', { waitUntil: 'commit' });
   await waitForMark(page, 'listPainted', 30_000);
   const first = await snapshot(page);
@@ -318,8 +337,11 @@ async function once(page: Page, profileId: number): Promise<Sample> {
   const assets = before.filter(isAsset);
   const listApi = before.find((r) => path(r.name) === '/api/v2/profile');
 
+  const browser = page.context().browser();
+  if (trace && browser) await browser.startTracing(page, { path: trace, categories: TRACE_CATEGORIES });
   await page.locator(`table[aria-label="Customers"] a[href="/profile/${profileId}"]`).click();
   await waitForMark(page, 'profilePainted', 30_000);
+  if (trace && browser) await browser.stopTracing();
   await waitForMark(page, 'settled', 10_000).catch(() => undefined);
   const second = await snapshot(page);
   const clickAt = second.clickAt as number;
@@ -359,7 +381,7 @@ async function once(page: Page, profileId: number): Promise<Sample> {
     timeline: DETAIL
       ? [
           ...timeline('list, ms from navigation start', first, 0),
-          ...timeline('profile, ms from the click', second, clickAt),
+          ...timeline('profile, ms from the click (from the list painted on)', second, clickAt, listPainted),
         ]
       : [],
     list: listPainted,
@@ -428,6 +450,12 @@ async function series(page: Page, profileId: number, label: string): Promise<Sam
   const samples: Sample[] = [];
   for (let i = 0; i < RUNS; i++) samples.push(await measured(page, profileId));
   console.log(`  ${label}: ${RUNS} runs after ${WARMUP} warm-ups done`);
+  if (TRACE_DIR) {
+    // One more run, not counted: the trace slows the page down.
+    const file = join(TRACE_DIR, `${label.replace(/[^\w]+/g, '-')}.json`);
+    await once(page, profileId, file);
+    console.log(`  ${label}: Chromium trace of one more click (not counted) in ${file}`);
+  }
   if (DETAIL) console.log(`  ${label}, last run:\n${samples.at(-1)?.timeline.join('\n')}`);
   return samples;
 }

@@ -1,6 +1,6 @@
 import { OverlaysProvider } from '@blueprintjs/core';
 import { Suspense, useEffect } from 'react';
-import { useLocation } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
 import { onLogoutInOtherTab } from '../../services/accounts';
 import { onAppEvent, takeSessionEnd } from '../../services/appEvents';
 import { SESSION_ENDED_QUERY } from './loginQuery';
@@ -18,7 +18,8 @@ provideRouteTable(() => import('./routeTable'));
  * a logout in another tab reloads this one.
  */
 function useSessionEnd(): void {
-  const [, navigate] = useLocation();
+  // The browser location's navigate, not wouter's useLocation: that hook would render the whole app again on
+  // every change of address, in the click that starts a navigation, before its requests go out.
   useEffect(() => {
     const ended = (event: { email: string | null; reason: string | null }) => {
       const query = new URLSearchParams();
@@ -40,7 +41,7 @@ function useSessionEnd(): void {
     const early = takeSessionEnd();
     if (early) ended(early);
     return off;
-  }, [navigate]);
+  }, []);
   useEffect(() => onLogoutInOtherTab(window, reloadPage), []);
 }
 

@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import type { ProfileSummary } from '#contract/profiles';
-import { useIdleProfilePreload } from '../../app/useIdleProfilePreload';
 import { usePageTitle } from '../../app/usePageTitle';
+import { useProfilePreload } from '../../app/useProfilePreload';
 import { DateRangeFilter, LoadFailed, SearchFilter } from '../../components/ListFilters';
 import { Pager } from '../../components/Pager';
 import {
@@ -36,7 +36,8 @@ export function CustomersScreen() {
   const request = { ...toRequest(view), cursor: seek?.key === viewKey(view) ? seek.cursor : undefined };
   // The query the navigation started (routeTable.ts): read from the cache, not started again.
   const list = useQuery(customersListQuery(request));
-  useIdleProfilePreload();
+  // Once the first rows (or the list's answer) are on screen, the profile a click opens loads its code.
+  useProfilePreload(!list.isPending);
 
   return (
     <section className="studio-page studio-page-wide" aria-labelledby="page-title">

@@ -31,8 +31,8 @@ import {
 } from '../../../services/api/review';
 import { preloadRoute } from '../../app/preload';
 import { useReviewLive } from '../../app/realtime/ProfileSocket';
-import { useIdleProfilePreload } from '../../app/useIdleProfilePreload';
 import { usePageTitle } from '../../app/usePageTitle';
+import { useProfilePreload } from '../../app/useProfilePreload';
 import { LoadFailed } from '../../components/ListFilters';
 import { Pager } from '../../components/Pager';
 import { SortableHeader } from '../../components/SortableHeader';
@@ -59,7 +59,6 @@ export function ReviewScreen() {
   const title = t('title');
   usePageTitle(title);
   useReviewLive();
-  useIdleProfilePreload();
   const [view, setView] = useState<ReviewView>(FIRST_CASES.view);
   const [queue, setQueue] = useState<number | null>(FIRST_CASES.queue);
   const [ordering, setOrdering] = useState<CaseListParams['ordering']>(FIRST_CASES.ordering);
@@ -68,6 +67,8 @@ export function ReviewScreen() {
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const params: CaseListParams = { view, queue, ordering, limit: size, offset: (page - 1) * size };
   const list = useQuery(reviewCasesQuery(params));
+  // Once the first cases (or the list's answer) are on screen, the profile a click opens loads its code.
+  useProfilePreload(!list.isPending);
   const queues = useQueues();
   const rows = list.data?.results ?? [];
   const selectedRows = rows.filter((row) => selected.has(row.id));
