@@ -94,7 +94,9 @@ export function benchServerEnv(dataDir: string, port: number): NodeJS.ProcessEnv
     STUDIO_DIST: studio,
     PORT: String(port),
     HOST: '127.0.0.1',
-    JWT_SECRET: randomBytes(32).toString('hex'),
+    // A database seeded before (bench:profiles with BENCH_PROFILES_SEED=0) needs the secret its stored files'
+    // keys were derived from.
+    JWT_SECRET: process.env.BENCH_JWT_SECRET ?? randomBytes(32).toString('hex'),
     LOG_LEVEL: 'warn',
     LOGIN_LIMIT_PER_ACCOUNT: '1000',
     LOGIN_LIMIT_PER_ADDRESS: '1000',
