@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { PERMISSIONS, type Permission, ROLE_PERMISSIONS, ROLES, type Role } from '#contract/common';
-import type { Changes } from '../db/changes';
+import type { Change, Changes } from '../db/changes';
 import type { DbOrTx } from '../db/client';
-import { groups, userGroups, users } from '../db/schema';
+import { companies, groups, userGroups, users } from '../db/schema';
 import { createKeptReads } from './keptReads';
 
 /** The authenticated caller of a request. */
@@ -89,6 +89,11 @@ export async function loadPrincipal(db: DbOrTx, userId: number): Promise<Princip
  */
 export interface PrincipalReads {
   read(db: DbOrTx, userId: number): Promise<PrincipalState | null>;
+  /**
+   * The payment status of a company (the payment gate's question on every service write), kept the same way:
+   * the database tells every change of a status as a change of everyone's principal (migration 0050).
+   */
+  paymentStatus(db: DbOrTx, companyId: number): Promise<string | null>;
   /** Keeps principals from now on, until `stop`, forgetting them as `changes` tells. */
   follow(changes: Changes): Promise<void>;
   stop(): Promise<void>;
@@ -105,18 +110,58 @@ function frozen(state: PrincipalState | null): PrincipalState | null {
   return Object.freeze(state);
 }
 
+async function loadPaymentStatus(db: DbOrTx, companyId: number): Promise<string | null> {
+  const [company] = await db
+    .select({ paymentStatus: companies.paymentStatus })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  return company?.paymentStatus ?? null;
+}
+
 export function createPrincipalReads(
   load: typeof loadPrincipalState = loadPrincipalState,
   maxKept = MAX_KEPT_PRINCIPALS,
 ): PrincipalReads {
   const kept = createKeptReads(maxKept);
+  const statuses = createKeptReads(maxKept);
+  let unlisten: (() => Promise<void>) | undefined;
   return {
     read: (db, userId) =>
       // Not told: every request reads (a read in flight is not shared: it may predate a change).
       kept.following()
         ? kept.read(userId, String(userId), () => load(db, userId).then(frozen))
         : load(db, userId),
-    follow: kept.follow,
-    stop: kept.stop,
+    paymentStatus: (db, companyId) =>
+      statuses.following()
+        ? statuses.read(companyId, String(companyId), () => loadPaymentStatus(db, companyId))
+        : loadPaymentStatus(db, companyId),
+    async follow(changes) {
+      if (unlisten) return;
+      // One listener for both: each change and each blindness is told to the principals and the statuses.
+      const told: [(change: Change) => void, ((isBlind: boolean) => void) | undefined][] = [];
+      unlisten = await changes.listen(
+        (change) => {
+          for (const [changed] of told) changed(change);
+        },
+        (isBlind) => {
+          for (const [, blind] of told) blind?.(isBlind);
+        },
+      );
+      const both: Changes = {
+        listen: async (changed, blind) => {
+          told.push([changed, blind]);
+          return async () => undefined;
+        },
+      };
+      await kept.follow(both);
+      await statuses.follow(both);
+    },
+    async stop() {
+      const stop = unlisten;
+      unlisten = undefined;
+      await kept.stop();
+      await statuses.stop();
+      await stop?.();
+    },
   };
 }

@@ -277,9 +277,15 @@ export async function createProfile(tx: Tx, actor: Actor, body: CreateBody): Pro
     )
     returning *`);
   const inserted = sql`exists (select 1 from created)`;
+  const event = webhookEventInsert(
+    tx,
+    actor.companyId,
+    'profile.created',
+    { profile_id: id, status: 'Created' },
+    inserted,
+  );
   const entries = [
     logInsert(id, actor.userId, 'profile_created', { id_card_number: body.id_card_number }, inserted),
-    webhookEventInsert(actor.companyId, 'profile.created', { profile_id: id, status: 'Created' }, inserted),
     auditInsert(
       [
         {
@@ -294,12 +300,15 @@ export async function createProfile(tx: Tx, actor: Actor, body: CreateBody): Pro
       inserted,
     ),
   ].map((statement, n) => tx.$with(`entry_${n}`, {}).as(statement));
+  const queued = event.ctes.map(({ name, body }) => tx.$with(name, {}).as(body));
   const [row] = await tx
-    .with(created, ...entries)
-    .select()
+    .with(created, ...entries, ...queued)
+    .select({ ...created._.selectedFields, webhookClaims: event.claims ?? sql`null` })
     .from(created);
   if (!row) throw badRequest(DUPLICATE_ID_CARD_MESSAGE);
-  return toProfile(row);
+  const { webhookClaims, ...profile } = row;
+  event.handOver(webhookClaims);
+  return toProfile(profile);
 }
 
 const EDIT_COLUMNS = {

@@ -33,6 +33,8 @@ import {
   webhookSettings,
 } from '../db/schema';
 import { badRequest, notFound } from '../errors';
+import { bornClaimed, claimedOf, fanOutCtes, openTo, withCtes } from '../integrations/webhooks/fanOut';
+import { claimedIn, roomIn } from '../integrations/webhooks/handoff';
 import { newMessageId } from '../integrations/webhooks/signer';
 import { checkTarget } from '../integrations/webhooks/ssrf';
 import { countList, DEFAULT_COUNT_CAP, type ListCount } from './counting';
@@ -59,9 +61,14 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
 
 // ---------------------------------------------------------------- enqueue (the outbox)
 
+/** The most deliveries one enqueue claims for its own process (the rest are left to the worker's pass). */
+const CLAIM_AT_ENQUEUE = 4;
+
 /**
- * Records an event for delivery (unless the company switched the event off): one INSERT, so it commits or rolls back with the change it reports when
- * given that change's transaction. The worker fans it out to the subscribed endpoints.
+ * Records an event for delivery (unless the company switched the event off): one statement, so it commits or rolls
+ * back with the change it reports when given that change's transaction. In a transaction whose commit the worker of
+ * this process follows, the statement also fans the message out and claims its deliveries, which are sent right
+ * after COMMIT (integrations/webhooks/handoff.ts); otherwise the worker fans it out, woken by the commit.
  */
 export async function enqueueWebhookEvent(
   db: DbOrTx,
@@ -69,28 +76,64 @@ export async function enqueueWebhookEvent(
   type: WebhookEventType,
   data: Record<string, unknown>,
 ): Promise<void> {
-  await db.execute(webhookEventInsert(companyId, type, data));
+  const event = webhookEventInsert(db, companyId, type, data);
+  const result = await db.execute(
+    event.claims ? sql`with ${withCtes(event.ctes)} ${event.claimed}` : (event.ctes[0]?.body ?? sql``),
+  );
+  event.handOver((result as unknown as { rows: Record<string, unknown>[] }).rows);
+}
+
+/** The outbox's statement for one event, as CTEs a write path can add to a statement of its own. */
+export interface QueuedEvent {
+  /** The CTEs: the message's insert (named `msgs`), then its fan-out when it claims. */
+  ctes: { name: string; body: SQL }[];
+  /** A JSON array of the claimed deliveries, to select beside the statement's own result; null: nothing claimed. */
+  claims: SQL | null;
+  /** The claimed deliveries as rows: the statement's result when it is the event's alone. */
+  claimed: SQL;
+  /** Hands what the statement claimed (its rows, or the JSON array `claims` selected) to the worker. */
+  handOver(claimed: unknown): void;
 }
 
 /**
- * The outbox's one INSERT, for a write path that sends it inside a statement of its own (a data-modifying CTE):
- * nothing is queued unless `when` holds (e.g. the change it reports happened) and the company's toggle, read at the
- * moment of the event, is on.
+ * The outbox's statement for one event, for a write path that sends it inside a statement of its own (as
+ * data-modifying CTEs): nothing is queued unless `when` holds (e.g. the change it reports happened) and the
+ * company's toggle, read at the moment of the event, is on. In `tx` (see `enqueueWebhookEvent`) it may claim.
  */
 export function webhookEventInsert(
+  tx: DbOrTx,
   companyId: number,
   type: WebhookEventType,
   data: Record<string, unknown>,
   when: SQL = sql`true`,
-): SQL {
+): QueuedEvent {
   const body = JSON.stringify({ type, timestamp: new Date().toISOString(), data });
-  return sql`
-    insert into ${webhookMessages} (msg_id, company_id, event_type, body)
-    select ${newMessageId()}::text, ${companyId}::integer, ${type}::text, ${body}::text
+  const room = roomIn(tx, CLAIM_AT_ENQUEUE);
+  const insert = sql`
+    insert into ${webhookMessages} (msg_id, company_id, event_type, body, fanned_out)
+    select ${newMessageId()}::text, ${companyId}::integer, ${type}::text, ${body}::text, ${room !== null}::boolean
     where ${when} and not exists (
       select 1 from ${webhookEventToggles}
       where company_id = ${companyId} and event = ${type} and enabled = false
     )`;
+  if (!room)
+    return { ctes: [{ name: 'msgs', body: insert }], claims: null, claimed: sql``, handOver: () => {} };
+  const claimed = bornClaimed(room.lease);
+  return {
+    ctes: [
+      {
+        name: 'msgs',
+        body: sql`${insert} returning id, company_id, event_type, endpoint_id, created_at, msg_id, body`,
+      },
+      ...fanOutCtes(room.lease, sql`${room.slots}::integer`, openTo(room)),
+    ],
+    claims: sql`(select coalesce(json_agg(c), '[]'::json) from (${claimed}) c)`,
+    claimed,
+    handOver(rows) {
+      const list = typeof rows === 'string' ? JSON.parse(rows) : rows;
+      if (Array.isArray(list)) claimedIn(tx, list.map(claimedOf));
+    },
+  };
 }
 
 // ---------------------------------------------------------------- reads

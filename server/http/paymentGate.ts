@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
-import { companies } from '../db/schema';
 import { HttpError } from '../errors';
 
 /**
@@ -30,15 +28,15 @@ export function isServiceWrite(method: string, url: string | undefined): boolean
   return SERVICE_AREAS.some((area) => url === area || url.startsWith(`${area}/`));
 }
 
-/** Installs the gate after the access hook (the caller's company is known by then). */
-export function installPaymentGate(app: FastifyInstance, ctx: Pick<AppContext, 'db'>): void {
+/**
+ * Installs the gate after the access hook (the caller's company is known by then). The company's status is kept
+ * until the database says it changed, as the principals are: a payment or a plan's end applies from the next request.
+ */
+export function installPaymentGate(app: FastifyInstance, ctx: Pick<AppContext, 'db' | 'principals'>): void {
   app.addHook('preHandler', async (request) => {
     const principal = request.principal;
     if (!principal || !isServiceWrite(request.method, request.routeOptions.url)) return;
-    const [company] = await ctx.db
-      .select({ paymentStatus: companies.paymentStatus })
-      .from(companies)
-      .where(eq(companies.id, principal.companyId));
-    if (company?.paymentStatus !== 'paid') throw new HttpError(402, UNPAID_DETAIL);
+    const status = await ctx.principals.paymentStatus(ctx.db, principal.companyId);
+    if (status !== 'paid') throw new HttpError(402, UNPAID_DETAIL);
   });
 }

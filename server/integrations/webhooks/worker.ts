@@ -1,21 +1,16 @@
-import { and, eq, inArray, isNotNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { SecretBox } from '../../auth/secrets';
 import type { WebhookConfig } from '../../config';
 import type { Changes } from '../../db/changes';
 import type { Db, DbOrTx } from '../../db/client';
 import { jsonRows } from '../../db/rows';
-import {
-  users,
-  webhookDeliveries,
-  webhookEndpoints,
-  webhookEventToggles,
-  webhookLogs,
-  webhookMessages,
-} from '../../db/schema';
+import { users, webhookDeliveries, webhookEndpoints, webhookLogs, webhookMessages } from '../../db/schema';
 import { iso } from '../../domain/format';
 import type { MailOutbox } from '../mail';
 import { sendTemplated } from '../mailTemplates/send';
 import { createAttempts, createPollLoop } from '../pollLoop';
+import { CLAIMED_COLUMNS, type Claimed, claimedOf, fanOutCtes, openTo, type Room, withCtes } from './fanOut';
+import { followCommits } from './handoff';
 import { isRetryable, nextRetryDelayMs, parseRetryAfter } from './schedule';
 import { type SendResult, sendWebhook } from './sender';
 import { signedHeaders } from './signer';
@@ -59,22 +54,6 @@ interface Deps {
   queued?: Changes | undefined;
 }
 
-/** A claimed delivery with what its attempt sends: the delivery, its message and its endpoint. */
-interface Claimed {
-  id: number;
-  attempts: number;
-  companyId: number;
-  endpointId: number;
-  msgId: string;
-  eventType: string;
-  body: string;
-  url: string;
-  secret: string;
-  previousSecret: string | null;
-  previousSecretExpiresAt: Date | null;
-  isActive: boolean;
-}
-
 /** What one attempt writes: its log line, its delivery's new state, and (active endpoints) its health. */
 interface Outcome {
   log: typeof webhookLogs.$inferInsert;
@@ -87,18 +66,7 @@ interface Outcome {
   health: boolean | null;
 }
 
-/** The columns of a claimed delivery `d`, its message `m` and its endpoint `e`, named as `Claimed`'s fields. */
-const CLAIMED_COLUMNS = sql.raw(`d.id, d.attempts, d.company_id as "companyId", d.endpoint_id as "endpointId",
-  m.msg_id as "msgId", m.event_type as "eventType", m.body, e.url, e.secret,
-  e.previous_secret as "previousSecret", e.previous_secret_expires_at as "previousSecretExpiresAt",
-  e.is_active as "isActive"`);
-
 const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
-/** PGlite reads timestamps as text, node-postgres as dates. */
-const dateOf = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
-const claimedOf = (row: Record<string, unknown>): Claimed =>
-  ({ ...row, previousSecretExpiresAt: dateOf(row.previousSecretExpiresAt) }) as unknown as Claimed;
-
 /**
  * Attempts waiting for a receiver's answer in one process, and the most to one endpoint that a claim still adds
  * to (a slow receiver cannot take every slot). A slot is free again when the answer is in; its outcome is written
@@ -106,6 +74,11 @@ const claimedOf = (row: Record<string, unknown>): Claimed =>
  */
 const MAX_IN_FLIGHT = 64;
 const PER_ENDPOINT = 32;
+/**
+ * Slots a pass leaves to the claims of transactions that queue events, so that a pass running meanwhile (one runs
+ * after every commit that queued something) does not leave them without room.
+ */
+const KEPT_FOR_ENQUEUES = 16;
 const FAN_OUT_BATCH = 200;
 
 export function createWebhookWorker(deps: Deps): WebhookWorker {
@@ -144,37 +117,54 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
     return Math.max(0, Math.min(config.pollMs, wait));
   }
 
+  /** Slots held for claims not yet in flight: a pass's, and those of transactions that claimed at enqueue. */
+  let held = 0;
+  /** Whether the worker runs (claims at enqueue are made and started only then). */
+  let running = false;
+
+  /** Room for a claim of at most `max` deliveries, held until released: free slots and the full endpoints. */
+  function reserve(max: number): Room {
+    const slots = Math.max(0, Math.min(max, MAX_IN_FLIGHT - inFlight.size - held));
+    held += slots;
+    const perEndpoint = new Map<number, number>();
+    for (const endpointId of inFlight.values())
+      perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
+    const skip = [...perEndpoint].filter(([, n]) => n >= PER_ENDPOINT).map(([id]) => id);
+    return { slots, skip, lease: new Date(Date.now() + leaseMs).toISOString() };
+  }
+
+  /** Attempts a claimed delivery, its slot taken until the receiver's answer is in. */
+  function launch(row: Claimed) {
+    const id = row.id;
+    inFlight.set(id, row.endpointId);
+    const release = () => {
+      if (inFlight.delete(id)) loop.kick();
+    };
+    attempts.start(() => attempt(row, false, release), release);
+  }
+
   /** Fans out new messages, then fills the free slots with due deliveries; true when no slot is left. */
   async function pump(): Promise<boolean> {
     // Fan-out only when messages were queued (told at their commit) or, in case a notification was lost, once a
     // poll interval: the passes that refill slots as attempts end cost one claim, not a look at the outbox too.
     const fanning = fanOutDue || Date.now() - fannedOutAt >= config.pollMs;
     fanOutDue = false;
-    const free = Math.max(0, MAX_IN_FLIGHT - inFlight.size);
-    const perEndpoint = new Map<number, number>();
-    for (const endpointId of inFlight.values())
-      perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
-    const saturated = [...perEndpoint].filter(([, n]) => n >= PER_ENDPOINT).map(([id]) => id);
     if (fanning) fannedOutAt = Date.now();
+    const room = reserve(MAX_IN_FLIGHT - KEPT_FOR_ENQUEUES - inFlight.size - held);
     let taken: Taken;
     try {
-      taken = await take(fanning, free, saturated);
+      taken = await take(fanning, room);
     } catch (error) {
       if (fanning) fanOutDue = true;
       throw error;
+    } finally {
+      held -= room.slots;
     }
     // A full batch leaves more behind: the next pass fans out again.
     if (taken.fanned >= FAN_OUT_BATCH) fanOutDue = true;
-    for (const row of taken.claimed) {
-      const id = row.id;
-      inFlight.set(id, row.endpointId);
-      const release = () => {
-        if (inFlight.delete(id)) loop.kick();
-      };
-      attempts.start(() => attempt(row, false, release), release);
-    }
+    for (const row of taken.claimed) launch(row);
     if (fanOutDue) loop.kick();
-    return taken.claimed.length >= free;
+    return taken.claimed.length >= room.slots;
   }
 
   interface Taken {
@@ -190,14 +180,10 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
    * last-triggered times on. The new deliveries fill the slots the due ones left, claimed as they are inserted: a
    * message queued by an action is on its way after this one statement.
    */
-  async function take(fanning: boolean, limit: number, skipEndpoints: number[]): Promise<Taken> {
-    const lease = new Date(Date.now() + leaseMs).toISOString();
-    const open: SQL = skipEndpoints.length
-      ? sql`not in (${sql.join(
-          skipEndpoints.map((id) => sql`${id}::integer`),
-          sql`, `,
-        )})`
-      : sql`is not null`;
+  async function take(fanning: boolean, room: Room): Promise<Taken> {
+    const { lease } = room;
+    const limit = room.slots;
+    const open = openTo(room);
     const claimDue = sql`
       due as materialized (
         select id from ${webhookDeliveries}
@@ -218,28 +204,7 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
             for update skip locked
           ), marked as (
             update ${webhookMessages} w set fanned_out = true from msgs where w.id = msgs.id
-          ), targets as materialized (
-            select m.id as message_id, e.id as endpoint_id, m.company_id, m.created_at,
-              e.id ${open} as ready, row_number() over (partition by e.id ${open} order by m.id, e.id) as n
-            from msgs m
-            join ${webhookEndpoints} e on e.company_id = m.company_id and e.is_active
-              and (jsonb_array_length(e.enabled_events) = 0 or e.enabled_events @> jsonb_build_array(m.event_type))
-            -- a test message has its one delivery already
-            where m.endpoint_id is null
-          ), born as (
-            insert into ${webhookDeliveries} (message_id, endpoint_id, company_id, next_attempt_at)
-            select message_id, endpoint_id, company_id,
-              case when ready and n <= ${limit} - (select count(*) from due) then ${lease}::timestamptz
-              else created_at end
-            from targets order by message_id, endpoint_id
-            returning id, attempts, company_id, endpoint_id, message_id, created_at, next_attempt_at
-          ), triggered as (
-            insert into ${webhookEventToggles} as t (company_id, event, enabled, last_triggered_at)
-            select company_id, event_type, true, max(created_at) from msgs
-            where endpoint_id is null group by company_id, event_type
-            on conflict (company_id, event)
-            do update set last_triggered_at = greatest(t.last_triggered_at, excluded.last_triggered_at)
-          ), d as (
+          ), ${withCtes(fanOutCtes(lease, sql`${limit} - (select count(*) from due)`, open))}, d as (
             select id, attempts, company_id, endpoint_id, message_id, created_at from taken
             union all
             select id, attempts, company_id, endpoint_id, message_id, created_at from born
@@ -503,10 +468,22 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
 
   /** Stops listening for queued messages (set while the worker runs). */
   let unlisten: Promise<() => Promise<void>> | undefined;
+  /** Stops following the database's transactions for their claims at enqueue (set while the worker runs). */
+  let unfollow: (() => void) | undefined;
 
   return {
     start() {
       loop.start();
+      running = true;
+      unfollow ??= followCommits(db, {
+        reserve: (max) => (running ? reserve(max) : null),
+        settle(rooms, committed) {
+          for (const room of rooms) held -= room.slots;
+          // Stopped meanwhile: the deliveries stay leased, and a pass takes them when the lease ends.
+          if (committed && running) for (const row of committed) launch(row);
+          loop.kick();
+        },
+      });
       if (deps.queued && !unlisten) {
         // While the notifications may go untold (blind), the poll interval still finds the work.
         unlisten = deps.queued.listen(queuedNow);
@@ -514,6 +491,9 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
       }
     },
     async stop() {
+      running = false;
+      unfollow?.();
+      unfollow = undefined;
       const listening = unlisten;
       unlisten = undefined;
       if (listening) await (await listening.catch(() => async () => undefined))();

@@ -1,0 +1,233 @@
+/**
+ * A transaction that queues an event in a process whose worker runs fans the message out and claims its deliveries
+ * in the enqueue's own statement; the worker sends them once COMMIT is through, with no pass in between. Each
+ * arrives exactly once (PGlite; PostgreSQL with two processes), an enqueue without a free slot leaves its delivery
+ * due for the worker's pass, and a claimed delivery whose process never sends it is taken once its lease ends.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig, type ServerConfig } from '../../server/config';
+import type { Db, DbOrTx } from '../../server/db/client';
+import { webhookDeliveries, webhookEndpoints, webhookLogs, webhookMessages } from '../../server/db/schema';
+import { enqueueWebhookEvent } from '../../server/domain/webhooks';
+import { newWebhookSecret } from '../../server/integrations/webhooks/signer';
+import { PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
+import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from './throwawayPostgres';
+
+const COMPANY = 1;
+/** Far beyond any wait of this file: a delivery seen here was handed over or pushed, not found by a poll. */
+const NEVER_POLLS: Partial<ServerConfig> = {
+  webhooks: {
+    ...loadConfig({ DATA_DIR: tmpdir(), JWT_SECRET: 'x'.repeat(40) }).webhooks,
+    allowPrivate: true,
+    pollMs: 3_600_000,
+  },
+};
+
+/** A receiver counting each `webhook-id` it was sent. */
+async function startCounter() {
+  const seen = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const id = String(req.headers['webhook-id']);
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    seen,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+type Counter = Awaited<ReturnType<typeof startCounter>>;
+
+/** The company's only active endpoint is the counter's, and nothing is left pending or unfanned. */
+async function onlyEndpoint(t: TestApp, counter: Counter): Promise<void> {
+  const { db, secrets } = t.app.ctx;
+  await db.update(webhookEndpoints).set({ isActive: false }).where(eq(webhookEndpoints.companyId, COMPANY));
+  await db.insert(webhookEndpoints).values({
+    companyId: COMPANY,
+    url: counter.url,
+    secret: secrets.seal(newWebhookSecret()),
+    enabledEvents: [],
+  });
+  await vi.waitFor(
+    async () => {
+      const pending = await db
+        .select({ id: webhookDeliveries.id })
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.status, 'pending'));
+      const unfanned = await db
+        .select({ id: webhookMessages.id })
+        .from(webhookMessages)
+        .where(eq(webhookMessages.fannedOut, false));
+      expect(pending.length + unfanned.length).toBe(0);
+    },
+    { timeout: 30_000, interval: 100 },
+  );
+}
+
+interface Queued {
+  msgId: string;
+  fannedOut: boolean;
+  /** Its delivery's next attempt is ahead: leased by a claim. */
+  leased: boolean;
+}
+
+/** Queues `n` events in `tx` and reads, inside it, what each enqueue left: fanned out, and leased or due. */
+async function queueIn(tx: DbOrTx, n: number, tag: string): Promise<Queued[]> {
+  for (let i = 0; i < n; i++)
+    await enqueueWebhookEvent(tx, COMPANY, 'profile.status_changed', { profile_id: 1, tag, n: i });
+  const result = await tx.execute(sql`
+    select m.msg_id as "msgId", m.fanned_out as "fannedOut",
+      coalesce(bool_or(d.next_attempt_at > now() + interval '5 seconds'), false) as leased
+    from ${webhookMessages} m left join ${webhookDeliveries} d on d.message_id = m.id
+    where m.body like ${`%"tag":"${tag}"%`}
+    group by m.id order by m.id`);
+  return (result as unknown as { rows: Queued[] }).rows;
+}
+
+/** Every message arrived exactly once, and each has one successful logged attempt. */
+async function expectEachOnce(db: Db, counter: Counter, msgIds: string[]): Promise<void> {
+  await expect
+    .poll(() => msgIds.filter((id) => counter.seen.has(id)).length, { timeout: 60_000 })
+    .toBe(msgIds.length);
+  expect(msgIds.filter((id) => counter.seen.get(id) !== 1)).toEqual([]);
+  await expect
+    .poll(
+      async () =>
+        (
+          await db
+            .select({ id: webhookLogs.id })
+            .from(webhookLogs)
+            .where(and(inArray(webhookLogs.msgId, msgIds), eq(webhookLogs.success, true)))
+        ).length,
+      { timeout: 30_000 },
+    )
+    .toBe(msgIds.length);
+}
+
+describe('deliveries claimed by the transaction that queues them (PGlite)', () => {
+  let t: TestApp;
+  let counter: Counter;
+  beforeAll(async () => {
+    counter = await startCounter();
+    t = await startTestApp(NEVER_POLLS);
+    await onlyEndpoint(t, counter);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await counter?.close();
+  });
+
+  it('fans out and leases an event in its own statement, then sends it once after COMMIT', async () => {
+    const queued = await t.app.ctx.db.transaction((tx) => queueIn(tx, 2, 'own'));
+    expect(queued).toEqual([
+      expect.objectContaining({ fannedOut: true, leased: true }),
+      expect.objectContaining({ fannedOut: true, leased: true }),
+    ]);
+    await expectEachOnce(
+      t.app.ctx.db,
+      counter,
+      queued.map((q) => q.msgId),
+    );
+  });
+
+  it("sends a created profile's event once", async () => {
+    const token = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
+    const created = await post<{ id: number }>(
+      t.app,
+      '/api/v2/profile',
+      { id_card_number: 'CLAIMED-1' },
+      token,
+    );
+    expect(created.status).toBe(201);
+    const [message] = await t.app.ctx.db
+      .select({ msgId: webhookMessages.msgId, fannedOut: webhookMessages.fannedOut })
+      .from(webhookMessages)
+      .where(sql`${webhookMessages.body} like ${`%"profile_id":${created.body.id},%`}`);
+    expect(message?.fannedOut).toBe(true);
+    await expectEachOnce(t.app.ctx.db, counter, [message?.msgId ?? '']);
+  });
+
+  it('leaves the delivery due for the pass when no slot is free, and the pass sends it once', async () => {
+    // Each enqueue holds its slots until the transaction ends: far more enqueues than the slots can hold.
+    const queued = await t.app.ctx.db.transaction((tx) => queueIn(tx, 40, 'full'));
+    expect(queued).toHaveLength(40);
+    expect(queued.every((q) => q.fannedOut)).toBe(true);
+    expect(queued.some((q) => q.leased)).toBe(true);
+    expect(queued.some((q) => !q.leased)).toBe(true);
+    await expectEachOnce(
+      t.app.ctx.db,
+      counter,
+      queued.map((q) => q.msgId),
+    );
+  });
+});
+
+describe.skipIf(!POSTGRES_AVAILABLE)('deliveries claimed at enqueue (PostgreSQL, two processes)', () => {
+  let postgres: ThrowawayPostgres;
+  let first: TestApp;
+  let second: TestApp;
+  let counter: Counter;
+  beforeAll(async () => {
+    counter = await startCounter();
+    postgres = await startThrowawayPostgres();
+    first = await startTestApp({ ...NEVER_POLLS, databaseUrl: postgres.databaseUrl });
+    second = await startTestApp({ ...NEVER_POLLS, databaseUrl: postgres.databaseUrl });
+    await onlyEndpoint(first, counter);
+  }, 120_000);
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+    postgres?.stop();
+    await counter?.close();
+  });
+
+  it('sends what concurrent transactions of both processes claimed each exactly once', async () => {
+    const queued = (
+      await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          (i % 2 ? second : first).app.ctx.db.transaction((tx) => queueIn(tx, 10, `pg-both-${i}`)),
+        ),
+      )
+    ).flat();
+    expect(queued).toHaveLength(40);
+    expect(queued.every((q) => q.fannedOut)).toBe(true);
+    expect(queued.some((q) => q.leased)).toBe(true);
+    await expectEachOnce(
+      first.app.ctx.db,
+      counter,
+      queued.map((q) => q.msgId),
+    );
+  });
+
+  it('takes a claimed delivery whose process never sent it once its lease ends, in the other process', async () => {
+    let stopping: Promise<void> | undefined;
+    const [queued] = await first.app.ctx.db.transaction(async (tx) => {
+      const rows = await queueIn(tx, 1, 'pg-died');
+      // The process "dies" between the claim and the attempt: its worker stops before the COMMIT.
+      stopping = first.app.ctx.webhooks.stop();
+      return rows;
+    });
+    await stopping;
+    expect(queued).toEqual(expect.objectContaining({ fannedOut: true, leased: true }));
+    const msgId = queued?.msgId ?? '';
+    // While leased, no pass takes it.
+    expect(await second.app.ctx.webhooks.runOnce()).toBe(0);
+    expect(counter.seen.has(msgId)).toBe(false);
+    // The lease ends (moved to now instead of waiting for it).
+    const db = second.app.ctx.db;
+    await db.execute(sql`
+      update ${webhookDeliveries} set next_attempt_at = now()
+      where message_id = (select id from ${webhookMessages} where msg_id = ${msgId})`);
+    second.app.ctx.webhooks.kick();
+    await expectEachOnce(db, counter, [msgId]);
+  });
+});
