@@ -26,10 +26,13 @@
  * BENCH_PROFILES_DATABASE_URL (seed into that PostgreSQL instead of PGlite: its data is replaced; with
  * BENCH_PROFILES=1000000 the studio's list at a million profiles), BENCH_PROFILES_SEED=0 (with
  * BENCH_PROFILES_DATABASE_URL: that database as it is, seeded before, since a million takes 7–17 minutes to seed;
- * BENCH_PROFILES_DATA_DIR names the seed's DATA_DIR, whose stored files, the documents' images, are copied),
+ * BENCH_PROFILES_DATA_DIR names the seed's DATA_DIR, whose stored files, the documents' images, are copied, and
+ * BENCH_JWT_SECRET the seed's JWT_SECRET, from which those files' keys were derived),
  * BENCH_DETAIL=1 (also print the request timeline of each series' last run, for finding where time goes),
- * BENCH_TRACE_DIR (a Chromium trace with CPU samples of one more click per series, not counted, written there).
- * `--no-build` (`npm run bench:profiles -- --no-build`) measures dist/ as it is. BENCH_ACCESS_LOG: both (the
+ * BENCH_TRACE_DIR (a Chromium trace with CPU samples of one more click per series, not counted, written there),
+ * BENCH_CONSOLE=1 (print the page's console messages, e.g. of a build instrumented by hand).
+ * `--no-build` (`npm run bench:profiles -- --no-build`) measures dist/ as it is; BENCH_STUDIO_DIST=<folder> measures
+ * that build instead (e.g. `npx vite build --outDir /tmp/x`), to compare two builds. BENCH_ACCESS_LOG: both (the
  * default) measures every series twice in one run, against the server as deployed (every read of a person's data
  * noted in the access log) and against `bench/serverWithoutAccessLog.ts` (not noted), and compares the medians;
  * on or off measures one side.
@@ -64,6 +67,8 @@ if (!SEED && !(DATABASE_URL && SEEDED_DATA_DIR))
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const DETAIL = process.env.BENCH_DETAIL === '1';
+/** BENCH_STUDIO_DIST: serve that build of the studio instead of dist/ (then nothing is built). */
+const STUDIO_DIST = process.env.BENCH_STUDIO_DIST;
 /** BENCH_TRACE_DIR: write a Chromium trace (CPU samples included) of one extra click per series there. */
 const TRACE_DIR = process.env.BENCH_TRACE_DIR;
 const TRACE_CATEGORIES = [
@@ -557,11 +562,16 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
   });
 
 async function main() {
-  if (!process.argv.includes('--no-build')) buildStudioIfStale();
+  if (!process.argv.includes('--no-build') && !STUDIO_DIST) buildStudioIfStale();
   dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-profiles-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = { ...benchServerEnv(dataDir, port), ...(DATABASE_URL ? { DATABASE_URL } : {}) };
+  const env = {
+    ...benchServerEnv(dataDir, port),
+    ...(DATABASE_URL ? { DATABASE_URL } : {}),
+    // Another build of the studio (e.g. one built with --outDir from a change, beside the tree's dist/).
+    ...(STUDIO_DIST ? { STUDIO_DIST } : {}),
+  };
   try {
     const seedStarted = Date.now();
     if (SEED) {
@@ -595,6 +605,9 @@ async function main() {
       });
       await context.addInitScript(INSTRUMENT);
       const page = await context.newPage();
+      // BENCH_CONSOLE=1: the page's console messages (e.g. from an instrumented build) printed as they come.
+      if (process.env.BENCH_CONSOLE === '1')
+        page.on('console', (message) => console.log(`  page: ${message.text()}`));
 
       await signInAs(page, { email: EMAIL, password: PASSWORD });
       console.log(

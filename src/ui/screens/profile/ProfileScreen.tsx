@@ -126,6 +126,11 @@ export function ProfileScreen() {
             })
           }
           renderActiveTabPanelOnly
+          // No sliding indicator: its mount measures the selected tab and sets state, a forced layout and a
+          // synchronous second render that also runs every effect of the new screen (its subscriptions and a
+          // dozen requests) before the first paint, and each later render forces a layout again. The selected
+          // tab keeps Blueprint's static underline, which looks the same.
+          animate={false}
           aria-label={t('tabs.label')}
         >
           {tabs.map((tab) => (

@@ -14,6 +14,7 @@ import { profileLogsQuery } from '../../queries';
 import { showError, showSuccess } from '../../toaster';
 import { MentionTextArea } from './MentionTextArea';
 import { Checklists, DocumentList } from './SidebarLists';
+import { useAfterFirstPaint } from './useAfterFirstPaint';
 
 /** Notes and feedback: 10 to 200 characters; questions and help-desk messages: at least 10 (docs/product/validation.md, docs/product/constants.md). */
 const NOTE_LENGTH = { min: 10, max: 200 };
@@ -34,10 +35,23 @@ function useReportFailure() {
  */
 export function ProfileSidebar({ profileId, bioPay }: { profileId: number; bioPay: boolean }) {
   const { t } = useTranslation('profile');
+  // The cards under the check lists and logs are below the fold and start with spinners: they come one frame
+  // after the screen's first paint, which then renders and lays out less (their text areas measure themselves
+  // as they mount, forcing a layout of the whole page). They are added at the end, so nothing moves.
+  const rest = useAfterFirstPaint();
   return (
     <aside className="studio-profile-sidebar" aria-label={t('sidebar.label')}>
       <Checklists profileId={profileId} />
       <Logs profileId={profileId} />
+      {rest && <BelowLogs profileId={profileId} bioPay={bioPay} />}
+    </aside>
+  );
+}
+
+function BelowLogs({ profileId, bioPay }: { profileId: number; bioPay: boolean }) {
+  const { t } = useTranslation('profile');
+  return (
+    <>
       <Notes profileId={profileId} />
       <DocumentList profileId={profileId} title={t('sidebar.archive')} filter={{ archived: true }} />
       <DocumentList
@@ -61,7 +75,7 @@ export function ProfileSidebar({ profileId, bioPay }: { profileId: number; bioPa
       <AskAi profileId={profileId} />
       <Devices profileId={profileId} />
       <HelpDesk />
-    </aside>
+    </>
   );
 }
 

@@ -1,4 +1,4 @@
-import { Button, ButtonGroup, Card, H5, H6, InputGroup, Spinner } from '@blueprintjs/core';
+import { Button, ButtonGroup, Card, Classes, H5, H6, Spinner } from '@blueprintjs/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -104,6 +104,7 @@ function ChecklistQuestion({
       setBusy(false);
     }
   };
+  const noteDisabled = question.answer === null || busy;
   return (
     <li className="studio-checklist-question">
       <div>{localized(question.texts, i18n.language)}</div>
@@ -126,18 +127,26 @@ function ChecklistQuestion({
             onClick={() => save(false)}
           />
         </ButtonGroup>
-        <InputGroup
-          className="studio-checklist-note"
-          size="small"
-          aria-label={t('sidebar.answerNote')}
-          placeholder={t('sidebar.answerNote')}
-          value={note}
-          maxLength={200}
-          disabled={question.answer === null || busy}
-          onValueChange={setNote}
-          onBlur={() => note.trim() !== (question.note ?? '') && save(null)}
-          onKeyDown={(event) => event.key === 'Enter' && save(null)}
-        />
+        {/* Blueprint's InputGroup markup without the component, which measures its (here absent) side
+            elements when it mounts and sets state there: a synchronous second render, once per question,
+            which makes React run all of the profile screen's effects and requests before its first paint. */}
+        <div
+          className={`${Classes.INPUT_GROUP} ${Classes.SMALL} studio-checklist-note${noteDisabled ? ` ${Classes.DISABLED}` : ''}`}
+        >
+          <input
+            type="text"
+            className={Classes.INPUT}
+            aria-label={t('sidebar.answerNote')}
+            placeholder={t('sidebar.answerNote')}
+            value={note}
+            maxLength={200}
+            disabled={noteDisabled}
+            aria-disabled={noteDisabled}
+            onChange={(event) => setNote(event.currentTarget.value)}
+            onBlur={() => note.trim() !== (question.note ?? '') && save(null)}
+            onKeyDown={(event) => event.key === 'Enter' && save(null)}
+          />
+        </div>
       </div>
       <ConflictDialog {...conflict.dialog} subject={tp('conflict.profile')} format={format} />
     </li>

@@ -1,7 +1,7 @@
-import { Button, Intent, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
+import { Button, Classes, Intent, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import { PROFILE_STATUSES } from '#contract/constants';
@@ -17,6 +17,7 @@ import { StatusTag, useProfileLabels } from '../../components/profileLabels';
 import { ReasonDialog } from '../../components/ReasonDialog';
 import { useChoiceMenu } from '../../components/useChoiceMenu';
 import { showError, showSuccess, showWarning } from '../../toaster';
+import { useAfterFirstPaint } from './useAfterFirstPaint';
 import { useProfileValueFormat } from './useProfileValueFormat';
 
 /**
@@ -93,38 +94,56 @@ export function StatusMenu({ profile }: { profile: Profile }) {
   // The menu closes as soon as a status is chosen (by click or Enter), so the confirmation dialog is alone; the
   // dialog or the change decides where the focus goes.
   const { popoverProps, choose } = useChoiceMenu();
+  // The menu's popover notes its button in state as it mounts: a synchronous second render, which makes React
+  // run all of the new profile screen's effects (a dozen requests) before its first paint. The first frame
+  // shows the same button in the same wrapper; the popover takes it over one frame later, with the focus
+  // if the button had it.
+  const withMenu = useAfterFirstPaint();
+  const focusedBeforeMenu = useRef<boolean | null>(null);
+  if (withMenu && focusedBeforeMenu.current === null)
+    focusedBeforeMenu.current = button.current !== null && document.activeElement === button.current;
+  useLayoutEffect(() => {
+    if (withMenu && focusedBeforeMenu.current) button.current?.focus();
+  }, [withMenu]);
+  const statusButton = (
+    <Button
+      variant="minimal"
+      size="small"
+      endIcon="caret-down"
+      ref={button}
+      loading={busy}
+      aria-label={`${t('status.change')}: ${labels.status(current)}`}
+      {...(withMenu ? {} : { 'aria-haspopup': 'menu' as const, 'aria-expanded': false })}
+    >
+      <StatusTag status={current} />
+    </Button>
+  );
 
   return (
     <>
-      <PopoverNext
-        placement="bottom-start"
-        {...popoverProps}
-        content={
-          <Menu aria-label={t('status.menu')} role="listbox">
-            {PROFILE_STATUSES.map((option) => (
-              <MenuItem
-                key={option}
-                text={labels.status(option)}
-                roleStructure="listoption"
-                selected={option === current}
-                intent={option === 'Rejected' || option === 'Blacklisted' ? Intent.DANGER : Intent.NONE}
-                onClick={choose(() => send({ type: 'status.selected', status: option }))}
-              />
-            ))}
-          </Menu>
-        }
-      >
-        <Button
-          variant="minimal"
-          size="small"
-          endIcon="caret-down"
-          ref={button}
-          loading={busy}
-          aria-label={`${t('status.change')}: ${labels.status(current)}`}
+      {!withMenu && <span className={Classes.POPOVER_TARGET}>{statusButton}</span>}
+      {withMenu && (
+        <PopoverNext
+          placement="bottom-start"
+          {...popoverProps}
+          content={
+            <Menu aria-label={t('status.menu')} role="listbox">
+              {PROFILE_STATUSES.map((option) => (
+                <MenuItem
+                  key={option}
+                  text={labels.status(option)}
+                  roleStructure="listoption"
+                  selected={option === current}
+                  intent={option === 'Rejected' || option === 'Blacklisted' ? Intent.DANGER : Intent.NONE}
+                  onClick={choose(() => send({ type: 'status.selected', status: option }))}
+                />
+              ))}
+            </Menu>
+          }
         >
-          <StatusTag status={current} />
-        </Button>
-      </PopoverNext>
+          {statusButton}
+        </PopoverNext>
+      )}
       <ReasonDialog
         isOpen={state.matches('confirming')}
         title={t('status.confirmTitle', { status: target ? labels.status(target) : '' })}
