@@ -35,9 +35,10 @@
  * that build instead (e.g. `npx vite build --outDir /tmp/x`), to compare two builds. BENCH_ACCESS_LOG: both (the
  * default) measures every series twice in one run, against the server as deployed (every read of a person's data
  * noted in the access log) and against `bench/serverWithoutAccessLog.ts` (not noted), and compares the medians;
- * on or off measures one side.
+ * on or off measures one side. BENCH_BASELINE_REV=<rev> instead measures before and after in one run: the server
+ * and the studio (built from its own sources) of that revision, then the working tree's, on the same data.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,7 @@ import { and, asc, count, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { buildStudioIfStale } from '../scripts/studioBuild';
 import { openDatabase } from '../server/db/client';
 import { companies, documentPages, documents, profiles } from '../server/db/schema';
+import { runIn, type ServerTree, serverTrees } from './baseline';
 import {
   benchServerEnv,
   finished,
@@ -363,6 +365,9 @@ async function once(page: Page, profileId: number, trace?: string): Promise<Samp
   const document = (documentShot.marks.documentPainted as number) - (documentShot.clickAt as number);
   await page.goBack();
   await page.locator('.studio-profile-header h2').waitFor({ timeout: 30_000 });
+  // The whole profile back, its cards below the fold too (they mount a frame after its first paint): Back is
+  // measured from a profile at rest, not from one still drawing.
+  await page.locator('.studio-profile-sidebar a[href*="/document/"]').first().waitFor({ timeout: 30_000 });
 
   // Back to the list.
   await page.goBack();
@@ -514,15 +519,42 @@ function report(label: string, samples: Sample[]) {
 const ACCESS_LOG = process.env.BENCH_ACCESS_LOG ?? 'both';
 
 /** The servers to measure: as deployed (reads noted in the access log), and without noting them. */
-function sidesToMeasure(): [string, string][] {
-  const sides: [string, string][] = [
-    ['access log on', 'server/main.ts'],
-    ['access log off', 'bench/serverWithoutAccessLog.ts'],
-  ];
-  return sides.filter(([side]) => ACCESS_LOG === 'both' || side.endsWith(ACCESS_LOG));
+/** A side of the run: its label, the server's entry, and (a baseline) the tree it runs in and its studio build. */
+interface Side {
+  side: string;
+  entry: string;
+  tree?: ServerTree;
+  studio?: string;
 }
 
-/** The medians of the two sides beside each other (warm cache): what noting the reads costs the studio. */
+/**
+ * BENCH_BASELINE_REV=<rev>: before and after in one run, the server and studio of that revision (its studio built
+ * from its own sources) and the working tree's, on the same data, with the access log on. Otherwise the access
+ * log's sides (BENCH_ACCESS_LOG).
+ */
+function sidesToMeasure(): Side[] {
+  const rev = process.env.BENCH_BASELINE_REV;
+  if (rev && rev !== 'none') {
+    const [before, after] = serverTrees(rev) as [ServerTree, ServerTree];
+    const studio = join(before.dir, 'dist');
+    console.log(`Building the studio of ${rev} ...`);
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', studio], {
+      cwd: before.dir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    return [
+      { side: before.label, entry: 'server/main.ts', tree: before, studio },
+      { side: after.label, entry: 'server/main.ts' },
+    ];
+  }
+  const sides: Side[] = [
+    { side: 'access log on', entry: 'server/main.ts' },
+    { side: 'access log off', entry: 'bench/serverWithoutAccessLog.ts' },
+  ];
+  return sides.filter(({ side }) => ACCESS_LOG === 'both' || side.endsWith(ACCESS_LOG));
+}
+
+/** The medians of the two sides beside each other (warm cache): before and after, or the access log on and off. */
 function compareSides(sides: { side: string; warm: Sample[] }[]) {
   const rows: Record<string, Record<string, number>> = {};
   const measures: [string, (sample: Sample) => number][] = [
@@ -537,7 +569,7 @@ function compareSides(sides: { side: string; warm: Sample[] }[]) {
     for (const { side, warm } of sides)
       (rows[name] as Record<string, number>)[`median, ${side}`] = median(warm.map(pick));
   }
-  console.log('\nWarm HTTP cache, medians in ms, the access log on and off');
+  console.log(`\nWarm HTTP cache, medians in ms: ${sides.map(({ side }) => side).join(' and ')}`);
   console.table(rows);
 }
 
@@ -595,8 +627,11 @@ async function main() {
       .map((l) => l.toFixed(2))
       .join(' ');
     const measuredSides: { side: string; warm: Sample[]; cold: Sample[] }[] = [];
-    for (const [side, entry] of sidesToMeasure()) {
-      server = run([entry], env);
+    const sides = sidesToMeasure();
+    for (const { side, entry, tree, studio } of sides) {
+      server = tree
+        ? runIn(tree, [entry], { ...env, ...(studio ? { STUDIO_DIST: studio } : {}) })
+        : run([entry], env);
       await waitForServer(base, server);
       const context = await browser.newContext({
         baseURL: base,
@@ -650,6 +685,7 @@ async function main() {
       `Machine: ${availableParallelism()} cores, shared: server, Chromium and this script compete for CPU; ` +
         `load average before ${loadBefore}, after ${loadAfter}. Compare runs on the same machine only.`,
     );
+    for (const { tree } of sides) tree?.remove();
   } finally {
     await cleanUp();
   }
