@@ -5,26 +5,18 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, type ServerConfig } from '../../server/config';
 import { webhookDeliveries, webhookEndpoints, webhookLogs, webhookMessages } from '../../server/db/schema';
 import { enqueueWebhookEvent } from '../../server/domain/webhooks';
 import { newWebhookSecret } from '../../server/integrations/webhooks/signer';
 import { startTestApp, type TestApp } from './helpers';
+import { withoutPolls } from './webhookCounter';
 
 const COMPANY = 1;
 const MESSAGES = 40;
 /** No poll and no retry within the test: what is seen was pushed, and a failure stays waiting for its retry. */
-const CONFIG: Partial<ServerConfig> = {
-  webhooks: {
-    ...loadConfig({ DATA_DIR: tmpdir(), JWT_SECRET: 'x'.repeat(40) }).webhooks,
-    allowPrivate: true,
-    pollMs: 3_600_000,
-    retrySchedule: [3_600],
-  },
-};
+const CONFIG = withoutPolls({ retrySchedule: [3_600] });
 
 /** A receiver answering `status` and counting each `webhook-id` it was sent. */
 async function startReceiver(status: number) {

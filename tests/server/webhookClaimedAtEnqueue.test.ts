@@ -4,74 +4,17 @@
  * arrives exactly once (PGlite; PostgreSQL with two processes), an enqueue without a free slot leaves its delivery
  * due for the worker's pass, and a claimed delivery whose process never sends it is taken once its lease ends.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig, type ServerConfig } from '../../server/config';
-import type { Db, DbOrTx } from '../../server/db/client';
-import { webhookDeliveries, webhookEndpoints, webhookLogs, webhookMessages } from '../../server/db/schema';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DbOrTx } from '../../server/db/client';
+import { webhookDeliveries, webhookMessages } from '../../server/db/schema';
 import { enqueueWebhookEvent } from '../../server/domain/webhooks';
-import { newWebhookSecret } from '../../server/integrations/webhooks/signer';
 import { PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from './throwawayPostgres';
+import { type Counter, expectEachOnce, onlyEndpoint, startCounter, withoutPolls } from './webhookCounter';
 
 const COMPANY = 1;
-/** Far beyond any wait of this file: a delivery seen here was handed over or pushed, not found by a poll. */
-const NEVER_POLLS: Partial<ServerConfig> = {
-  webhooks: {
-    ...loadConfig({ DATA_DIR: tmpdir(), JWT_SECRET: 'x'.repeat(40) }).webhooks,
-    allowPrivate: true,
-    pollMs: 3_600_000,
-  },
-};
-
-/** A receiver counting each `webhook-id` it was sent. */
-async function startCounter() {
-  const seen = new Map<string, number>();
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const id = String(req.headers['webhook-id']);
-      seen.set(id, (seen.get(id) ?? 0) + 1);
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    seen,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-type Counter = Awaited<ReturnType<typeof startCounter>>;
-
-/** The company's only active endpoint is the counter's, and nothing is left pending or unfanned. */
-async function onlyEndpoint(t: TestApp, counter: Counter): Promise<void> {
-  const { db, secrets } = t.app.ctx;
-  await db.update(webhookEndpoints).set({ isActive: false }).where(eq(webhookEndpoints.companyId, COMPANY));
-  await db.insert(webhookEndpoints).values({
-    companyId: COMPANY,
-    url: counter.url,
-    secret: secrets.seal(newWebhookSecret()),
-    enabledEvents: [],
-  });
-  await vi.waitFor(
-    async () => {
-      const pending = await db
-        .select({ id: webhookDeliveries.id })
-        .from(webhookDeliveries)
-        .where(eq(webhookDeliveries.status, 'pending'));
-      const unfanned = await db
-        .select({ id: webhookMessages.id })
-        .from(webhookMessages)
-        .where(eq(webhookMessages.fannedOut, false));
-      expect(pending.length + unfanned.length).toBe(0);
-    },
-    { timeout: 30_000, interval: 100 },
-  );
-}
+const NEVER_POLLS = withoutPolls();
 
 interface Queued {
   msgId: string;
@@ -93,33 +36,13 @@ async function queueIn(tx: DbOrTx, n: number, tag: string): Promise<Queued[]> {
   return (result as unknown as { rows: Queued[] }).rows;
 }
 
-/** Every message arrived exactly once, and each has one successful logged attempt. */
-async function expectEachOnce(db: Db, counter: Counter, msgIds: string[]): Promise<void> {
-  await expect
-    .poll(() => msgIds.filter((id) => counter.seen.has(id)).length, { timeout: 60_000 })
-    .toBe(msgIds.length);
-  expect(msgIds.filter((id) => counter.seen.get(id) !== 1)).toEqual([]);
-  await expect
-    .poll(
-      async () =>
-        (
-          await db
-            .select({ id: webhookLogs.id })
-            .from(webhookLogs)
-            .where(and(inArray(webhookLogs.msgId, msgIds), eq(webhookLogs.success, true)))
-        ).length,
-      { timeout: 30_000 },
-    )
-    .toBe(msgIds.length);
-}
-
 describe('deliveries claimed by the transaction that queues them (PGlite)', () => {
   let t: TestApp;
   let counter: Counter;
   beforeAll(async () => {
     counter = await startCounter();
     t = await startTestApp(NEVER_POLLS);
-    await onlyEndpoint(t, counter);
+    await onlyEndpoint(t, COMPANY, counter);
   });
   afterAll(async () => {
     await t?.close();
@@ -181,7 +104,7 @@ describe.skipIf(!POSTGRES_AVAILABLE)('deliveries claimed at enqueue (PostgreSQL,
     postgres = await startThrowawayPostgres();
     first = await startTestApp({ ...NEVER_POLLS, databaseUrl: postgres.databaseUrl });
     second = await startTestApp({ ...NEVER_POLLS, databaseUrl: postgres.databaseUrl });
-    await onlyEndpoint(first, counter);
+    await onlyEndpoint(first, COMPANY, counter);
   }, 120_000);
   afterAll(async () => {
     await second?.close();
