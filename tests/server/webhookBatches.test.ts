@@ -3,46 +3,25 @@
  * same batches, and every delivery still gets exactly its own log line and state (delivered, or waiting for its
  * retry), the failing endpoint its streak and the healthy one none.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookDeliveries, webhookEndpoints, webhookLogs, webhookMessages } from '../../server/db/schema';
 import { enqueueWebhookEvent } from '../../server/domain/webhooks';
 import { newWebhookSecret } from '../../server/integrations/webhooks/signer';
 import { startTestApp, type TestApp } from './helpers';
-import { withoutPolls } from './webhookCounter';
+import { startCounter, withoutPolls } from './webhookCounter';
 
 const COMPANY = 1;
 const MESSAGES = 40;
 /** No poll and no retry within the test: what is seen was pushed, and a failure stays waiting for its retry. */
 const CONFIG = withoutPolls({ retrySchedule: [3_600] });
 
-/** A receiver answering `status` and counting each `webhook-id` it was sent. */
-async function startReceiver(status: number) {
-  const seen = new Map<string, number>();
-  const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const id = String(req.headers['webhook-id']);
-      seen.set(id, (seen.get(id) ?? 0) + 1);
-      res.writeHead(status).end(status === 200 ? 'ok' : 'down');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    seen,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe('webhook outcomes written in batches', () => {
   let t: TestApp;
-  let ok: Awaited<ReturnType<typeof startReceiver>>;
-  let down: Awaited<ReturnType<typeof startReceiver>>;
+  let ok: Awaited<ReturnType<typeof startCounter>>;
+  let down: Awaited<ReturnType<typeof startCounter>>;
   beforeAll(async () => {
-    [ok, down] = await Promise.all([startReceiver(200), startReceiver(500)]);
+    [ok, down] = await Promise.all([startCounter(200), startCounter(500)]);
     t = await startTestApp(CONFIG);
   });
   afterAll(async () => {

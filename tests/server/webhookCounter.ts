@@ -26,15 +26,15 @@ export function withoutPolls(extra: Partial<WebhookConfig> = {}): Partial<Server
   };
 }
 
-/** A receiver counting each `webhook-id` it was sent. */
-export async function startCounter() {
+/** A receiver answering `status` and counting each `webhook-id` it was sent. */
+export async function startCounter(status = 200) {
   const seen = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       const id = String(req.headers['webhook-id']);
       seen.set(id, (seen.get(id) ?? 0) + 1);
-      res.writeHead(200).end('ok');
+      res.writeHead(status).end(status === 200 ? 'ok' : 'down');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
