@@ -1,8 +1,8 @@
 /**
- * The loop of a database-backed worker (webhook deliveries, mail): one pass at a time; a kick during a pass
- * runs another right after it; otherwise the next pass waits until the next due work (at most the poll
- * interval). A pass that answers `full` (every slot taken) schedules nothing: the attempts it started kick
- * the loop as they finish.
+ * The loop of a database-backed worker (webhook deliveries, mail): one pass at a time; a kick while a pass runs
+ * (its look for the next due work included) runs another right after it, so no kick is ever lost; otherwise the
+ * next pass waits until the next due work (at most the poll interval). A pass that answers `full` (every slot
+ * taken) schedules nothing: its worker kicks the loop as slots come free.
  */
 export interface PollLoop {
   start(): void;
@@ -45,15 +45,16 @@ export function createPollLoop(options: {
       } catch (error) {
         if (running) options.onError(error);
       }
+      // The look for the next due work belongs to the pass: a kick during it (work queued after the look read
+      // the table) runs another pass rather than being overwritten by the look's older answer.
+      const wait =
+        full || again || !running ? 0 : await options.nextDueInMs().catch(() => options.fallbackMs);
       pass = undefined;
-      if (full) {
-        // Every slot is taken: the next pass runs as attempts finish (each one kicks the loop).
-        again = false;
-      } else if (again) {
+      if (again) {
         again = false;
         schedule(0);
-      } else {
-        schedule(running ? await options.nextDueInMs().catch(() => options.fallbackMs) : 0);
+      } else if (!full) {
+        schedule(wait);
       }
     })();
   }

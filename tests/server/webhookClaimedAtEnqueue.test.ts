@@ -2,18 +2,22 @@
  * A transaction that queues an event in a process whose worker runs fans the message out and claims its deliveries
  * in the enqueue's own statement; the worker sends them once COMMIT is through, with no pass in between. Each
  * arrives exactly once (PGlite; PostgreSQL with two processes), an enqueue without a free slot leaves its delivery
- * due for the worker's pass, and a claimed delivery whose process never sends it is taken once its lease ends.
+ * due for the worker's pass, and a claimed delivery whose process never sends it is taken once its lease ends. A
+ * delivery that comes due while a pass run beside the loop's holds every free slot is sent once that pass lets go.
  */
-import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DbOrTx } from '../../server/db/client';
-import { webhookDeliveries, webhookMessages } from '../../server/db/schema';
+import { webhookDeliveries, webhookEndpoints, webhookMessages } from '../../server/db/schema';
 import { enqueueWebhookEvent } from '../../server/domain/webhooks';
 import { PASSWORDS, post, startTestApp, type TestApp, tokenFor } from './helpers';
 import { POSTGRES_AVAILABLE, startThrowawayPostgres, type ThrowawayPostgres } from './throwawayPostgres';
 import { type Counter, expectEachOnce, onlyEndpoint, startCounter, withoutPolls } from './webhookCounter';
 
 const COMPANY = 1;
+/** A company of the seed with no endpoint of the tests'. */
+const OTHER_COMPANY = 2;
 const NEVER_POLLS = withoutPolls();
 
 interface Queued {
@@ -152,5 +156,68 @@ describe.skipIf(!POSTGRES_AVAILABLE)('deliveries claimed at enqueue (PostgreSQL,
       where message_id = (select id from ${webhookMessages} where msg_id = ${msgId})`);
     second.app.ctx.webhooks.kick();
     await expectEachOnce(db, counter, [msgId]);
+  });
+  it('sends what came due while a pass beside the loop held every free slot, once that pass lets go', async () => {
+    const db = second.app.ctx.db;
+    const worker = second.app.ctx.webhooks;
+    const other = new pg.Client({ connectionString: postgres.databaseUrl });
+    await other.connect();
+    try {
+      // Another company's event, with no endpoint to go to, whose last-triggered row another session holds: the
+      // pass that fans it out waits on that row, holding every slot it reserved.
+      await other.query('update webhook_endpoints set is_active = false where company_id = $1', [
+        OTHER_COMPANY,
+      ]);
+      await other.query('begin');
+      await other.query(
+        `insert into webhook_event_toggles (company_id, event, enabled) values ($1, 'profile.created', true)
+         on conflict (company_id, event) do update set enabled = true`,
+        [OTHER_COMPANY],
+      );
+      await db.insert(webhookMessages).values({
+        msgId: 'msg_held_fan_out',
+        companyId: OTHER_COMPANY,
+        eventType: 'profile.created',
+        body: '{}',
+      });
+      const beside = worker.runOnce();
+      await vi.waitFor(
+        async () => {
+          const waiting = await other.query(
+            "select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%webhook_messages%'",
+          );
+          expect(waiting.rowCount).toBe(1);
+        },
+        { timeout: 30_000, interval: 50 },
+      );
+      // The loop's pass finds no free slot, and nothing is in flight to wake it afterwards.
+      worker.kick();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // A delivery comes due with nothing to tell the worker (a lease ending is such a one).
+      const [message] = await db
+        .insert(webhookMessages)
+        .values({
+          msgId: 'msg_due_meanwhile',
+          companyId: COMPANY,
+          eventType: 'profile.created',
+          body: '{"type":"profile.created"}',
+          fannedOut: true,
+        })
+        .returning({ id: webhookMessages.id });
+      const [endpoint] = await db
+        .select({ id: webhookEndpoints.id })
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.companyId, COMPANY), eq(webhookEndpoints.isActive, true)));
+      await db.insert(webhookDeliveries).values({
+        messageId: message?.id ?? 0,
+        endpointId: endpoint?.id ?? 0,
+        companyId: COMPANY,
+      });
+      await other.query('commit');
+      await beside;
+      await expectEachOnce(db, counter, ['msg_due_meanwhile']);
+    } finally {
+      await other.end();
+    }
   });
 });

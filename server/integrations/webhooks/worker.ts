@@ -122,6 +122,19 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
   /** Whether the worker runs (claims at enqueue are made and started only then). */
   let running = false;
 
+  /**
+   * A pass found no free slot while others held some (a pass run beside the loop's, open transactions' claims): the
+   * first of them to let go kicks the loop, since nothing in flight would.
+   */
+  let starved = false;
+  function letGo(room: Room) {
+    held -= room.slots;
+    if (starved && room.slots > 0) {
+      starved = false;
+      loop.kick();
+    }
+  }
+
   /** Room for a claim of at most `max` deliveries, held until released: free slots and the full endpoints. */
   function reserve(max: number): Room {
     const slots = Math.max(0, Math.min(max, MAX_IN_FLIGHT - inFlight.size - held));
@@ -151,6 +164,7 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
     fanOutDue = false;
     if (fanning) fannedOutAt = Date.now();
     const room = reserve(MAX_IN_FLIGHT - KEPT_FOR_ENQUEUES - inFlight.size - held);
+    if (room.slots === 0 && held > 0) starved = true;
     let taken: Taken;
     try {
       taken = await take(fanning, room);
@@ -158,7 +172,7 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
       if (fanning) fanOutDue = true;
       throw error;
     } finally {
-      held -= room.slots;
+      letGo(room);
     }
     // A full batch leaves more behind: the next pass fans out again.
     if (taken.fanned >= FAN_OUT_BATCH) fanOutDue = true;
@@ -478,7 +492,7 @@ export function createWebhookWorker(deps: Deps): WebhookWorker {
       unfollow ??= followCommits(db, {
         reserve: (max) => (running ? reserve(max) : null),
         settle(rooms, committed) {
-          for (const room of rooms) held -= room.slots;
+          for (const room of rooms) letGo(room);
           // Stopped meanwhile: the deliveries stay leased, and a pass takes them when the lease ends.
           if (committed && running) for (const row of committed) launch(row);
           loop.kick();
