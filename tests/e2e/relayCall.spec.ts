@@ -25,6 +25,11 @@ let coturn: Coturn;
 test.beforeAll(async () => {
   coturn = await startCoturn();
 });
+test.afterEach(async () => {
+  // What the TURN server saw (its listeners, allocations, refusals) beside a failure.
+  const testInfo = test.info();
+  if (testInfo.status !== testInfo.expectedStatus) console.log(`coturn's log:\n${coturn?.log() ?? ''}`);
+});
 test.afterAll(async () => {
   await coturn?.stop();
 });
