@@ -35,6 +35,17 @@ const read = (via: Shown['via']): Shown => ({
 
 const ShownContext = createContext<Shown | null>(null);
 
+/** A navigation to another screen is under way: the screen on show is about to be replaced. */
+const LeavingContext = createContext(false);
+
+/**
+ * Whether the screen on show is being left (the next screen's chunks and first answers are on their way). A part
+ * whose unmounting sets state, as a Blueprint popover's target does, can step aside now: unmounted in the
+ * commit that replaces the screen, it would make React run every effect of the new screen (its subscriptions
+ * and a dozen requests) before that screen's first paint.
+ */
+export const useLeaving = () => useContext(LeavingContext);
+
 /** wouter's location hook over the shown location (not the URL, which is ahead during a navigation). */
 const useShownLocation: BaseLocationHook = () => {
   const shown = useContext(ShownContext);
@@ -111,9 +122,11 @@ export function NavigationRouter({ children }: { children: ReactNode }) {
   return (
     <ShownContext.Provider value={shown}>
       {pending && <LoadingBar />}
-      <Router hook={useShownLocation} searchHook={useShownSearch}>
-        {children}
-      </Router>
+      <LeavingContext.Provider value={pending}>
+        <Router hook={useShownLocation} searchHook={useShownSearch}>
+          {children}
+        </Router>
+      </LeavingContext.Provider>
     </ShownContext.Provider>
   );
 }

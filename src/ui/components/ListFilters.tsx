@@ -1,5 +1,6 @@
 import { Button, Callout, ControlGroup, InputGroup, Intent } from '@blueprintjs/core';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { useLeaving } from '../app/navigation';
 import { useFormat } from '../format';
 import type { DateRangeFilterProps } from './DateRangeInputs';
 
@@ -47,32 +48,29 @@ const DateRangeInputs = lazy(() => import('./DateRangeInputs'));
 /**
  * A from–to pair of dates typed and shown in the interface language (neither can pass the other). The
  * calendar and its date library load as their own chunk, so a list shows before them; meanwhile the two
- * fields show the dates, read-only.
+ * fields show the dates, read-only. They show so again while the list is being left for another screen: the
+ * calendar's popover sets state as it unmounts, and unmounted with the list it would hold the next screen's
+ * first paint back behind all of that screen's effects (navigation.tsx, `useLeaving`).
  */
 export function DateRangeFilter(props: DateRangeFilterProps) {
+  const readOnly = <ReadOnlyDates {...props} />;
+  if (useLeaving()) return readOnly;
+  return (
+    <Suspense fallback={readOnly}>
+      <DateRangeInputs {...props} />
+    </Suspense>
+  );
+}
+
+/** The filter's two dates as plain read-only fields, looking as the date inputs do. */
+function ReadOnlyDates({ from, to, labels }: DateRangeFilterProps) {
   const format = useFormat();
   const shown = (day: string) => (day ? format.day(day) : '');
   return (
-    <Suspense
-      fallback={
-        <ControlGroup>
-          <InputGroup
-            readOnly
-            aria-label={props.labels.from}
-            placeholder={props.labels.from}
-            value={shown(props.from)}
-          />
-          <InputGroup
-            readOnly
-            aria-label={props.labels.to}
-            placeholder={props.labels.to}
-            value={shown(props.to)}
-          />
-        </ControlGroup>
-      }
-    >
-      <DateRangeInputs {...props} />
-    </Suspense>
+    <ControlGroup>
+      <InputGroup readOnly aria-label={labels.from} placeholder={labels.from} value={shown(from)} />
+      <InputGroup readOnly aria-label={labels.to} placeholder={labels.to} value={shown(to)} />
+    </ControlGroup>
   );
 }
 
