@@ -37,6 +37,10 @@ describe('the route table behind preload.ts', () => {
     await preload.preloadRoute('/customers');
     expect(preloadRoute).toHaveBeenLastCalledWith('/customers', undefined);
     expect(load).toHaveBeenCalledTimes(loads);
+
+    // Loaded: a preload starts in the caller's own task (a click's requests go out before React renders).
+    void preload.preloadRoute('/profile/4');
+    expect(preloadRoute).toHaveBeenLastCalledWith('/profile/4', undefined);
   });
 
   it('a table that fails to load leaves preloads resolved, and the next use tries again', async () => {

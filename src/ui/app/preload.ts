@@ -37,12 +37,18 @@ function routeTable(): Promise<RouteTable> {
   });
 }
 
-/** Starts everything the route of `href` needs (routeTable.ts `preloadRoute`); never rejects. */
+/**
+ * Starts everything the route of `href` needs (routeTable.ts `preloadRoute`); never rejects. Once the table is in,
+ * it starts in the caller's own task: a click's requests then go out before React renders what the click changed
+ * (the loading bar, the screen being left), not after it.
+ */
 export const preloadRoute = (href: string, options?: PreloadOptions): Promise<void> =>
-  routeTable().then(
-    (loaded) => loaded.preloadRoute(href, options),
-    () => undefined,
-  );
+  table
+    ? table.preloadRoute(href, options)
+    : routeTable().then(
+        (loaded) => loaded.preloadRoute(href, options),
+        () => undefined,
+      );
 
 /**
  * Whether a hover or focus on a link to `href` preloads it (routeTable.ts `isIntentTarget`). The signed-in
