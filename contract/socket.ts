@@ -96,6 +96,16 @@ export const signalPayloadSchema = z.record(z.string(), z.unknown());
 export const signalJoinSchema = z.object({ room: z.string().min(1).max(100) });
 export const signalRelaySchema = z.object({ room: z.string().min(1).max(100), data: signalPayloadSchema });
 /** A signal of a watch channel (docs/decisions/0208-supervisors-watch-calls.md). */
+/**
+ * `watch.join`: the call, and the name of the watcher's page's receiver of its media. The agent's browser keeps a
+ * connection that already plays for that receiver instead of offering a new one (a wall that remounts, a socket
+ * that reconnects).
+ */
+export const watchJoinSchema = z.object({
+  call_id: idSchema,
+  receiver: z.string().min(1).max(64).optional(),
+});
+
 export const watchSignalSchema = z.object({
   call_id: idSchema,
   watcher_id: idSchema.optional(),
@@ -247,7 +257,7 @@ export interface ServerToClientEvents {
   /** A watcher whispered: to the call's agent and its watchers, never to the customer. */
   'call.whisper': (event: Whisper) => void;
   /** A watcher's socket joined its watch channel: the agent's browser offers it the call's media now. */
-  'watch.ready': (event: { call_id: number; watcher_id: number }) => void;
+  'watch.ready': (event: { call_id: number; watcher_id: number; receiver?: string }) => void;
   /** A WebRTC signal of a watch channel (agent to one watcher, or a watcher to the agent). */
   'watch.signal': (event: { call_id: number; watcher_id: number; data: Record<string, unknown> }) => void;
   /** The watched call ended, or the watch was ended (to the watcher's sockets of that call). */
@@ -311,7 +321,7 @@ export interface ClientToServerEvents {
    * A watcher's socket joins the watch channel of a call it holds a grant for (POST /videocall/{id}/watch):
    * the agent hears `watch.ready`. Refused without the grant, `monitor_calls`, or once the call stopped talking.
    */
-  'watch.join': (payload: { call_id: number }, ack: Ack<{ watchers: CallWatcher[] }>) => void;
+  'watch.join': (payload: z.infer<typeof watchJoinSchema>, ack: Ack<{ watchers: CallWatcher[] }>) => void;
   /**
    * A signal of a watch channel: the call's agent names the watcher (`watcher_id`); a watcher's signal goes to
    * the call's agent only. Nobody else may send one, and it never reaches the customer.

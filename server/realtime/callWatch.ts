@@ -12,6 +12,7 @@ import {
   type ClientToServerEvents,
   type ServerToClientEvents,
   type SocketData,
+  watchJoinSchema,
   watchSignalSchema,
 } from '#contract/socket';
 import type { DbOrTx } from '../db/client';
@@ -106,9 +107,9 @@ export function createCallWatchHub(deps: {
     let forwarding: Promise<void> = Promise.resolve();
 
     socket.on('watch.join', async (payload, ack) => {
-      const parsed = watchSignalSchema.pick({ call_id: true }).safeParse(payload);
+      const parsed = watchJoinSchema.safeParse(payload);
       if (!parsed.success) return ack?.({ ok: false, detail: 'call_id is required' });
-      const callId = parsed.data.call_id;
+      const { call_id: callId, receiver } = parsed.data;
       try {
         const principal = await loadPrincipal(deps.db, userId);
         if (!principal || !mayMonitorCalls(principal) || principal.companyId !== companyId)
@@ -119,7 +120,9 @@ export function createCallWatchHub(deps: {
         await socket.join([watchRoom(companyId, callId, userId), watchersRoom(companyId, callId)]);
         watching.add(callId);
         if (call.agentId)
-          io().to(userRoom(call.agentId)).emit('watch.ready', { call_id: callId, watcher_id: userId });
+          io()
+            .to(userRoom(call.agentId))
+            .emit('watch.ready', { call_id: callId, watcher_id: userId, ...(receiver ? { receiver } : {}) });
         ack?.({ ok: true, watchers: await callWatchers(deps.db, callId, true) });
       } catch (error) {
         if (error instanceof HttpError) return ack?.({ ok: false, detail: NOT_WATCHING });

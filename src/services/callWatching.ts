@@ -14,8 +14,11 @@ type Payload<E extends keyof ServerToClientEvents> = Parameters<ServerToClientEv
 export type CallWatchEvent =
   | { type: 'WATCHERS'; call_id: number; watchers: CallWatcher[] }
   | { type: 'WHISPER'; whisper: Whisper }
-  /** A watcher's socket joined: the agent's browser offers it the call's media (agent only). */
-  | { type: 'READY'; call_id: number; watcher_id: number }
+  /**
+   * A watcher's socket joined: the agent's browser offers it the call's media (agent only), unless a connection
+   * to the named receiver already plays.
+   */
+  | { type: 'READY'; call_id: number; watcher_id: number; receiver?: string }
   | { type: 'SIGNAL'; call_id: number; watcher_id: number; data: Record<string, unknown> }
   | ({ type: 'ENDED' } & WatchEnded)
   /**
@@ -29,8 +32,11 @@ export type CallWatchEvent =
   | ({ type: 'QUALITY' } & Payload<'watch.quality'>);
 
 export interface CallWatching {
-  /** Joins the call's watch channel now and after every reconnect, until the returned function is called. */
-  join(callId: number): () => void;
+  /**
+   * Joins the call's watch channel now and after every reconnect, until the returned function is called;
+   * `receiver` names this page's receiver of the call's media (./watchMedia.ts).
+   */
+  join(callId: number, receiver?: string): () => void;
   /** A signal of the call's watch channel: the agent names the watcher; a watcher's goes to the agent. */
   signal(callId: number, data: Record<string, unknown>, watcherId?: number): Promise<void>;
   /** Every watch event of every call. Returns the unsubscribe. */
@@ -43,13 +49,16 @@ const ACK_TIMEOUT_MS = 10_000;
 
 export function createCallWatching(socket: Socket<ServerToClientEvents, ClientToServerEvents>): CallWatching {
   const listeners = new Set<(event: CallWatchEvent) => void>();
-  const joined = new Map<number, number>();
+  /** Per call: how many views hold the channel, and the receiver named when the channel is joined again. */
+  const joined = new Map<number, { views: number; receiver?: string }>();
   const tell = (event: CallWatchEvent) => {
     for (const listener of listeners) listener(event);
   };
   socket.on('call.watchers', ({ call_id, watchers }) => tell({ type: 'WATCHERS', call_id, watchers }));
   socket.on('call.whisper', (whisper) => tell({ type: 'WHISPER', whisper }));
-  socket.on('watch.ready', ({ call_id, watcher_id }) => tell({ type: 'READY', call_id, watcher_id }));
+  socket.on('watch.ready', ({ call_id, watcher_id, receiver }) =>
+    tell({ type: 'READY', call_id, watcher_id, ...(receiver ? { receiver } : {}) }),
+  );
   socket.on('watch.signal', ({ call_id, watcher_id, data }) =>
     tell({ type: 'SIGNAL', call_id, watcher_id, data }),
   );
@@ -57,11 +66,11 @@ export function createCallWatching(socket: Socket<ServerToClientEvents, ClientTo
   socket.on('watch.step', (event) => tell({ type: 'STEP', ...event }));
   socket.on('watch.quality', (event) => tell({ type: 'QUALITY', ...event }));
 
-  const ask = (callId: number) => {
+  const ask = (callId: number, receiver: string | undefined) => {
     if (!socket.connected) return;
     socket
       .timeout(ACK_TIMEOUT_MS)
-      .emitWithAck('watch.join', { call_id: callId })
+      .emitWithAck('watch.join', { call_id: callId, ...(receiver ? { receiver } : {}) })
       .then((reply) => {
         if (!reply.ok) return;
         tell({ type: 'WATCHERS', call_id: callId, watchers: reply.watchers });
@@ -71,12 +80,12 @@ export function createCallWatching(socket: Socket<ServerToClientEvents, ClientTo
   };
 
   return {
-    join(callId) {
-      joined.set(callId, (joined.get(callId) ?? 0) + 1);
-      ask(callId);
+    join(callId, receiver) {
+      joined.set(callId, { views: (joined.get(callId)?.views ?? 0) + 1, receiver });
+      ask(callId, receiver);
       return () => {
-        const left = (joined.get(callId) ?? 1) - 1;
-        if (left > 0) joined.set(callId, left);
+        const held = joined.get(callId);
+        if (held && held.views > 1) joined.set(callId, { ...held, views: held.views - 1 });
         else joined.delete(callId);
       };
     },
@@ -93,7 +102,7 @@ export function createCallWatching(socket: Socket<ServerToClientEvents, ClientTo
       return () => listeners.delete(listener);
     },
     rejoin() {
-      for (const callId of joined.keys()) ask(callId);
+      for (const [callId, { receiver }] of joined) ask(callId, receiver);
     },
   };
 }

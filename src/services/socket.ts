@@ -21,6 +21,7 @@ import type {
 } from '#contract/socket';
 import { type CallWatching, createCallWatching } from './callWatching';
 import { createProfileWatching, type ProfileWatching } from './profileWatch';
+import { createWatchedMedia, type WatchedMedia } from './watchMedia';
 
 export type RealtimeEvent =
   | { type: 'CALL.INCOMING'; call: QueuedCall }
@@ -77,6 +78,8 @@ export interface Realtime extends Signalling {
   watchProfile: ProfileWatching['watchProfile'];
   /** Supervisors watching calls: channels, who watches, whispers (src/services/callWatching.ts). */
   callWatch: Omit<CallWatching, 'rejoin'>;
+  /** The media of the calls this page watches, which outlives the views that show it (src/services/watchMedia.ts). */
+  watchedMedia: WatchedMedia;
   /**
    * Review cases that changed (reviewers only); `null` after a (re)connect, when anything may have changed
    * unseen. Returns the unsubscribe.
@@ -198,6 +201,7 @@ export function connectRealtime(options: {
   const request = socket.timeout(ACK_TIMEOUT_MS);
   const profiles = createProfileWatching(socket);
   const callWatch = createCallWatching(socket);
+  const watchedMedia = createWatchedMedia(callWatch);
 
   async function syncQueue() {
     const during = { came: new Map<number, QueuedCall>(), went: new Set<number>() };
@@ -315,6 +319,7 @@ export function connectRealtime(options: {
     },
     watchProfile: profiles.watchProfile,
     callWatch,
+    watchedMedia,
     onReviewCase(listener) {
       reviewListeners.add(listener);
       return () => reviewListeners.delete(listener);
@@ -325,6 +330,7 @@ export function connectRealtime(options: {
       listeners.clear();
       signalListeners.clear();
       reviewListeners.clear();
+      watchedMedia.close();
       socket.disconnect();
     },
   };

@@ -10,9 +10,14 @@ import type { CallWatchEvent, CallWatching } from './callWatching';
 type Channel = Pick<CallWatching, 'signal' | 'subscribe'>;
 export type WatchSide = 'agent' | 'customer';
 
+/**
+ * Every track of a watch on one transport: a quarter of the candidates to signal through the server and one
+ * DTLS handshake, where the default gathers for audio and video apart.
+ */
 const configOf = (ice: CallIce): RTCConfiguration => ({
   iceServers: ice.iceServers,
   iceTransportPolicy: ice.iceTransportPolicy,
+  bundlePolicy: 'max-bundle',
 });
 
 /** Candidates that came before the description they belong to wait for it. */
@@ -42,6 +47,8 @@ const mediaKey = (streams: { local: MediaStream | null; remote: MediaStream | nu
  * The agent's side: a send-only connection per watcher, made when the watcher's socket joins its channel (again
  * after the watcher's reload), made again when the call's media changes (the customer's stream arrives after the
  * watch began, or a new peer replaces it), and closed when the watcher is no longer listed. Returns the stop.
+ * A join that names the receiver a connection already plays to (the watcher's wall remounted, or its socket
+ * reconnected) keeps that connection: a new offer would black the watcher's videos out while it is negotiated.
  * Offers may overlap (a watcher rejoining while an offer is on its way): each carries its id, and only the
  * latest offer's answer and candidates are applied.
  */
@@ -56,10 +63,17 @@ export function forwardToWatchers(options: {
   const { callId, channel } = options;
   const peers = new Map<
     number,
-    { pc: RTCPeerConnection; queue: ReturnType<typeof candidateQueue>; offerId: string }
+    {
+      pc: RTCPeerConnection;
+      queue: ReturnType<typeof candidateQueue>;
+      offerId: string;
+      receiver: string | undefined;
+    }
   >();
   /** The offer each watcher should hold: the latest one begun. */
   const latest = new Map<number, string>();
+  /** The receiver each watcher's page named when it last joined. */
+  const receivers = new Map<number, string | undefined>();
   let stopped = false;
 
   /** Closes the watcher's connection; with an offer id, only if it is still that offer's. */
@@ -78,7 +92,7 @@ export function forwardToWatchers(options: {
     if (stopped || latest.get(watcherId) !== offerId) return;
     const pc = new RTCPeerConnection(configOf(ice));
     const queue = candidateQueue(pc);
-    peers.set(watcherId, { pc, queue, offerId });
+    peers.set(watcherId, { pc, queue, offerId, receiver: receivers.get(watcherId) });
     const { local, remote } = options.streams();
     const sides: Partial<Record<WatchSide, string>> = {};
     for (const [side, stream] of [
@@ -118,8 +132,16 @@ export function forwardToWatchers(options: {
 
   const unsubscribe = channel.subscribe((event: CallWatchEvent) => {
     if (stopped || !('call_id' in event) || event.call_id !== callId) return;
-    if (event.type === 'READY') offerTo(event.watcher_id);
-    else if (event.type === 'SIGNAL') {
+    if (event.type === 'READY') {
+      const peer = peers.get(event.watcher_id);
+      const playing =
+        event.receiver !== undefined &&
+        peer?.receiver === event.receiver &&
+        latest.get(event.watcher_id) === peer.offerId &&
+        peer.pc.connectionState === 'connected';
+      receivers.set(event.watcher_id, event.receiver);
+      if (!playing) offerTo(event.watcher_id);
+    } else if (event.type === 'SIGNAL') {
       const peer = peers.get(event.watcher_id);
       const data = event.data as {
         type?: string;
@@ -139,6 +161,7 @@ export function forwardToWatchers(options: {
       for (const watcherId of [...latest.keys()])
         if (!listed.has(watcherId)) {
           latest.delete(watcherId);
+          receivers.delete(watcherId);
           close(watcherId);
         }
     }
@@ -215,5 +238,94 @@ export function receiveWatchedCall(options: {
     unsubscribe();
     pc?.close();
     pc = null;
+  };
+}
+
+/** How long a watched call's media keeps playing with no view of it: a supervisor who adds a call from Calls is back. */
+export const WATCH_MEDIA_LINGER_MS = 60_000;
+
+export type WatchedStreams = Partial<Record<WatchSide, MediaStream>>;
+
+/** The watched calls' media of a watcher's page, kept apart from the views that show it. */
+export interface WatchedMedia {
+  /**
+   * Shows the call's media to a view: `onStreams` hears each side's stream now and as it arrives. The connection
+   * outlives the view by WATCH_MEDIA_LINGER_MS, so a wall that remounts keeps playing. Answers the receiver's
+   * name, for `watch.join`, and the view's detach.
+   */
+  attach(
+    callId: number,
+    ice: CallIce,
+    onStreams: (streams: WatchedStreams) => void,
+  ): { receiver: string; detach(): void };
+}
+
+interface Watched {
+  receiver: string;
+  stop(): void;
+  streams: WatchedStreams;
+  views: Set<(streams: WatchedStreams) => void>;
+  linger?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * The watcher's page's receivers, one per watched call. A receiver ends when its watch ends (`watch.ended` comes
+ * to this user's sockets only), WATCH_MEDIA_LINGER_MS after its last view went, or when the page's realtime
+ * connection closes.
+ */
+export function createWatchedMedia(
+  channel: Channel,
+  lingerMs = WATCH_MEDIA_LINGER_MS,
+): WatchedMedia & { close(): void } {
+  const calls = new Map<number, Watched>();
+  const end = (callId: number) => {
+    const call = calls.get(callId);
+    if (!call) return;
+    clearTimeout(call.linger);
+    call.stop();
+    calls.delete(callId);
+  };
+  const open = (callId: number, ice: CallIce): Watched => {
+    const call: Watched = {
+      receiver: crypto.randomUUID(),
+      streams: {},
+      views: new Set(),
+      stop: () => undefined,
+    };
+    call.stop = receiveWatchedCall({
+      callId,
+      channel,
+      ice,
+      onStream: (side, stream) => {
+        call.streams = { ...call.streams, [side]: stream };
+        for (const view of call.views) view(call.streams);
+      },
+    });
+    calls.set(callId, call);
+    return call;
+  };
+  const unsubscribe = channel.subscribe((event) => {
+    if (event.type === 'ENDED') end(event.call_id);
+  });
+  return {
+    attach(callId, ice, onStreams) {
+      const call = calls.get(callId) ?? open(callId, ice);
+      clearTimeout(call.linger);
+      call.linger = undefined;
+      call.views.add(onStreams);
+      onStreams(call.streams);
+      return {
+        receiver: call.receiver,
+        detach() {
+          call.views.delete(onStreams);
+          if (call.views.size > 0 || calls.get(callId) !== call) return;
+          call.linger = setTimeout(() => end(callId), lingerMs);
+        },
+      };
+    },
+    close() {
+      unsubscribe();
+      for (const callId of [...calls.keys()]) end(callId);
+    },
   };
 }

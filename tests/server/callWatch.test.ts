@@ -70,11 +70,15 @@ describe('watching a live call', () => {
 
     // The watcher's socket joins its channel; the agent's browser is asked to offer it the call's media.
     const watcher = await w.staff(ids.admin);
-    const joined = await watcher.socket.emitWithAck('watch.join', { call_id: callId });
+    const joined = await watcher.socket.emitWithAck('watch.join', { call_id: callId, receiver: 'page-1' });
     expect(joined).toMatchObject({ ok: true, watchers: [{ user_id: ids.admin }] });
+    // The agent's browser hears which of the watcher's receivers asks: one that already plays keeps its connection.
     await expect
       .poll(() => heardOf(agent.heard, 'watch.ready'))
-      .toContainEqual({ call_id: callId, watcher_id: ids.admin });
+      .toContainEqual({ call_id: callId, watcher_id: ids.admin, receiver: 'page-1' });
+    expect(
+      await watcher.socket.emitWithAck('watch.join', { call_id: callId, receiver: 'x'.repeat(65) }),
+    ).toMatchObject({ ok: false });
     const offer = { type: 'offer', sdp: 'v=0\r\n' };
     expect(
       await agent.socket.emitWithAck('watch.signal', { call_id: callId, watcher_id: ids.admin, data: offer }),

@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CallIce } from '#contract/socket';
 import type { CallWatchEvent } from '../../../src/services/callWatching';
-import { forwardToWatchers, receiveWatchedCall, type WatchSide } from '../../../src/services/watchMedia';
+import {
+  createWatchedMedia,
+  forwardToWatchers,
+  receiveWatchedCall,
+  type WatchedStreams,
+  type WatchSide,
+} from '../../../src/services/watchMedia';
 
 /**
  * A peer connection that keeps what a real one checks in signalling: an answer is taken only in
@@ -12,6 +18,8 @@ class FakePc {
   readonly id = `pc${FakePc.all.push(this)}`;
   closed = false;
   signalingState: RTCSignalingState = 'stable';
+  /** Connected once both descriptions are set (the fake has no ICE of its own). */
+  connectionState: RTCPeerConnectionState = 'new';
   localDescription: RTCSessionDescriptionInit | null = null;
   remoteDescription: RTCSessionDescriptionInit | null = null;
   readonly sent: { track: MediaStreamTrack; stream: MediaStream }[] = [];
@@ -37,7 +45,10 @@ class FakePc {
     this.alive();
     this.localDescription = description;
     if (description.type === 'offer') this.signalingState = 'have-local-offer';
-    else this.signalingState = 'stable';
+    else {
+      this.signalingState = 'stable';
+      this.connectionState = 'connected';
+    }
     this.onicecandidate?.({ candidate: { toJSON: () => ({ candidate: `candidate of ${this.id}` }) } });
   }
   async setRemoteDescription(description: RTCSessionDescriptionInit) {
@@ -46,6 +57,7 @@ class FakePc {
       throw new Error('InvalidStateError: an answer in the wrong state');
     this.remoteDescription = description;
     this.signalingState = description.type === 'offer' ? 'have-remote-offer' : 'stable';
+    if (description.type === 'answer') this.connectionState = 'connected';
     if (description.type === 'offer') {
       const streams = new Set(this.remoteOffer()?.sent.map((sent) => sent.stream));
       for (const stream of streams) this.ontrack?.({ streams: [stream] });
@@ -56,6 +68,7 @@ class FakePc {
   }
   close() {
     this.closed = true;
+    this.connectionState = 'closed';
   }
   /** The connection whose offer this one took. */
   remoteOffer(): FakePc | undefined {
@@ -98,8 +111,20 @@ function channels() {
   return {
     agent: channelOf(agentListeners, toWatcher),
     watcher: channelOf(watcherListeners, toAgent),
-    ready() {
-      for (const listener of agentListeners) listener({ type: 'READY', call_id: CALL, watcher_id: WATCHER });
+    /** The watcher's socket joined, naming its page's receiver or not. */
+    ready(receiver?: string) {
+      for (const listener of agentListeners)
+        listener({ type: 'READY', call_id: CALL, watcher_id: WATCHER, ...(receiver ? { receiver } : {}) });
+    },
+    /** The watch ended: the server tells the watcher's sockets. */
+    ended() {
+      for (const listener of watcherListeners)
+        listener({ type: 'ENDED', call_id: CALL, reason: 'stopped', status: 2, end_reason: null });
+    },
+    /** Whatever is on its way is lost (a socket that dropped). */
+    lose() {
+      toWatcher.splice(0);
+      toAgent.splice(0);
     },
     /** Hands the watcher the next message of the given type the agent sent (and what the agent sent before it). */
     toWatcher: (type: string) => deliverUpTo(toWatcher, type, (data) => deliver(watcherListeners, data)),
@@ -246,5 +271,125 @@ describe('forwarding a watched call', () => {
     await link.drain();
     expect(FakePc.all).toHaveLength(made);
     expect(linked()).not.toBeNull();
+  });
+
+  it('keeps a connection that plays when the watcher’s page joins again with the same receiver', async () => {
+    const link = start();
+    link.ready('page-1');
+    await settle();
+    await link.drain();
+    const pair = linked();
+    expect(pair).not.toBeNull();
+    const made = FakePc.all.length;
+    // The wall remounted, or the watcher's socket reconnected: the page's receiver is the same.
+    link.ready('page-1');
+    await settle();
+    await link.drain();
+    expect(FakePc.all).toHaveLength(made);
+    expect(linked()).toEqual(pair);
+  });
+
+  it('offers again to a new receiver, and to the same one when its connection does not play', async () => {
+    const link = start();
+    link.ready('page-1');
+    await settle();
+    await link.drain();
+    const first = linked();
+    // The watcher's page reloaded: a receiver of another name.
+    link.ready('page-2');
+    await settle();
+    await link.drain();
+    const second = linked();
+    expect(second).not.toBeNull();
+    expect(second?.agent).not.toBe(first?.agent);
+    expect(first?.agent.closed).toBe(true);
+
+    // An offer lost on its way (the watcher's socket dropped): joining again with the same receiver gets one.
+    link.ready('page-3');
+    await settle();
+    link.lose();
+    expect(linked()).toBeNull();
+    link.ready('page-3');
+    await settle();
+    await link.drain();
+    expect(linked()).not.toBeNull();
+  });
+});
+
+describe('the watched calls’ media of a watcher’s page', () => {
+  const LINGER_MS = 30;
+  let stops: (() => void)[];
+
+  beforeEach(() => {
+    FakePc.all = [];
+    vi.stubGlobal('RTCPeerConnection', FakePc);
+    stops = [];
+  });
+  afterEach(() => {
+    for (const stop of stops) stop();
+    vi.unstubAllGlobals();
+  });
+
+  function start() {
+    const link = channels();
+    stops.push(
+      forwardToWatchers({
+        callId: CALL,
+        channel: link.agent,
+        ice: async () => ICE,
+        streams: () => ({ local: fakeStream('agent-camera'), remote: fakeStream('customer-1') }),
+        onStreamsChange: () => () => undefined,
+      }),
+    );
+    const media = createWatchedMedia(link.watcher, LINGER_MS);
+    stops.push(() => media.close());
+    return { link, media };
+  }
+  const watcherPcs = () => FakePc.all.filter((pc) => pc.localDescription?.type === 'answer');
+
+  it('plays on for a view that comes back within the linger: same receiver, its streams at once, no new offer', async () => {
+    const { link, media } = start();
+    const first: WatchedStreams[] = [];
+    const view = media.attach(CALL, ICE, (streams) => first.push(streams));
+    link.ready(view.receiver);
+    await settle();
+    await link.drain();
+    expect(first.at(-1)?.customer?.id).toBe('customer-1');
+    expect(first.at(-1)?.agent?.id).toBe('agent-camera');
+    const made = FakePc.all.length;
+
+    view.detach();
+    const again: WatchedStreams[] = [];
+    const back = media.attach(CALL, ICE, (streams) => again.push(streams));
+    expect(back.receiver).toBe(view.receiver);
+    expect(again[0]?.customer?.id).toBe('customer-1');
+    link.ready(back.receiver);
+    await settle();
+    await link.drain();
+    await new Promise((resolve) => setTimeout(resolve, LINGER_MS * 2));
+    expect(FakePc.all).toHaveLength(made);
+    expect(linked()).not.toBeNull();
+  });
+
+  it('ends the media once no view came back within the linger, and at once when the watch ends', async () => {
+    const { link, media } = start();
+    const view = media.attach(CALL, ICE, () => undefined);
+    link.ready(view.receiver);
+    await settle();
+    await link.drain();
+    view.detach();
+    expect(watcherPcs().every((pc) => !pc.closed)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, LINGER_MS * 2));
+    expect(watcherPcs().every((pc) => pc.closed)).toBe(true);
+
+    // A new view is a new receiver, offered anew; the watch's end stops it though the view still shows it.
+    const next = media.attach(CALL, ICE, () => undefined);
+    expect(next.receiver).not.toBe(view.receiver);
+    link.ready(next.receiver);
+    await settle();
+    await link.drain();
+    expect(linked()).not.toBeNull();
+    link.ended();
+    expect(watcherPcs().every((pc) => pc.closed)).toBe(true);
   });
 });

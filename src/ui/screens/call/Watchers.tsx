@@ -46,16 +46,19 @@ export function CallWatchers({ callId, live }: { callId: number; live: boolean }
     [channel, callId, queryClient],
   );
 
+  // The socket layer, not the desk around it: the desk is a new object whenever the socket reconnects, and
+  // forwarding again would close every watcher's connection with no watcher joining to be offered a new one.
+  const socket = realtime?.realtime;
   useEffect(() => {
-    if (!live || !realtime || !channel) return;
+    if (!live || !socket) return;
     return forwardToWatchers({
       callId,
-      channel,
-      ice: () => realtime.realtime.ice(callId),
+      channel: socket.callWatch,
+      ice: () => socket.ice(callId),
       streams: () => callStreams.get(callId),
       onStreamsChange: callStreams.subscribe,
     });
-  }, [live, realtime, channel, callId]);
+  }, [live, socket, callId]);
 
   const names = [...new Set(watchers.map((watch) => watch.name))];
   const latest = (whispers.data ?? []).slice(-SHOWN_WHISPERS);

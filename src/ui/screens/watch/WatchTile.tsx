@@ -27,7 +27,7 @@ import {
 } from '../../../services/api/callWatch';
 import { isApiError } from '../../../services/api/http';
 import { getCallSteps } from '../../../services/api/identProcedure';
-import { receiveWatchedCall, type WatchSide } from '../../../services/watchMedia';
+import type { WatchedStreams } from '../../../services/watchMedia';
 import { StreamVideo } from '../../../shared/StreamVideo';
 import type { RealtimeDesk } from '../../app/realtime/RealtimeProvider';
 import { useWaited } from '../../components/useWaited';
@@ -68,6 +68,7 @@ export function WatchTile({
   const { t: tp } = useTranslation('procedure');
   const queryClient = useQueryClient();
   const channel = realtime.realtime.callWatch;
+  const watchedMedia = realtime.realtime.watchedMedia;
   // The grant: a reload takes up the open watch, with fresh credentials for this call only.
   const grant = useQuery({
     queryKey: ['videocall', callId, 'watch'],
@@ -76,7 +77,7 @@ export function WatchTile({
     retry: false,
   });
   const [ended, setEnded] = useState<WatchEnded | null>(null);
-  const [streams, setStreams] = useState<Partial<Record<WatchSide, MediaStream>>>({});
+  const [streams, setStreams] = useState<WatchedStreams>({});
   const [heard, setHeard] = useState(false);
   /** The channel was joined once: steps and quality are read then, and again after every reconnect. */
   const [joined, setJoined] = useState(false);
@@ -103,13 +104,9 @@ export function WatchTile({
   const ice = grant.data?.ice;
   useEffect(() => {
     if (!ice) return;
-    const leave = channel.join(callId);
-    const stopMedia = receiveWatchedCall({
-      callId,
-      channel,
-      ice,
-      onStream: (side, stream) => setStreams((now) => ({ ...now, [side]: stream })),
-    });
+    // The media outlives this view: a wall that remounts (a call added from Calls) keeps playing.
+    const media = watchedMedia.attach(callId, ice, setStreams);
+    const leave = channel.join(callId, media.receiver);
     const unsubscribe = channel.subscribe((event) => {
       if (event.type === 'WHISPER' && event.whisper.call_id === callId)
         queryClient.setQueryData<Whisper[]>(callWatchKeys.whispers(callId), (list = []) =>
@@ -131,10 +128,10 @@ export function WatchTile({
     });
     return () => {
       unsubscribe();
-      stopMedia();
+      media.detach();
       leave();
     };
-  }, [ice, callId, channel, queryClient]);
+  }, [ice, callId, channel, watchedMedia, queryClient]);
 
   const stop = useMutation({
     mutationFn: () => stopWatch(callId),
