@@ -15,7 +15,10 @@ import type { Claimed, Room } from './fanOut';
 export interface Claimer {
   /** Room for one enqueue's claim now, held until `settle`; null when nothing may be claimed at enqueue. */
   reserve(max: number): Room | null;
-  /** The transaction ended: its rooms are free again, and (committed) its claimed deliveries are attempted. */
+  /**
+   * A transaction that asked for room ended: its rooms are free again, and (committed) its claimed deliveries are
+   * attempted. Not called for one that queued no event: every other write of the process would wake the worker.
+   */
   settle(rooms: Room[], committed: Claimed[] | null): void;
 }
 
@@ -45,10 +48,10 @@ export function followCommits(db: Db, claimer: Claimer): () => void {
         ...rest,
       );
     } catch (error) {
-      if (state) claimer.settle(state.rooms, null);
+      if (state && state.rooms.length > 0) claimer.settle(state.rooms, null);
       throw error;
     }
-    if (state) claimer.settle(state.rooms, state.claimed);
+    if (state && state.rooms.length > 0) claimer.settle(state.rooms, state.claimed);
     return result;
   };
   target.transaction = followed as (...args: unknown[]) => Promise<unknown>;
