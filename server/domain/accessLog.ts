@@ -303,9 +303,16 @@ export function createAccessLogger(
     }
   };
 
+  /**
+   * Writes what was noted when the flush began. Reads noted while it writes wait for the next flush: a process
+   * read without pause would otherwise write again as soon as each write ended, a row for every write instead of
+   * one for every flush interval.
+   */
   const writeAll = async () => {
-    while (buffer.length > 0) {
-      const batch = buffer.splice(0, batchSize);
+    let left = buffer.length;
+    while (left > 0 && buffer.length > 0) {
+      const batch = buffer.splice(0, Math.min(batchSize, left));
+      left -= batch.length;
       stopCounting(batch);
       try {
         await appendReads(db, batch);

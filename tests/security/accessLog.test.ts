@@ -278,6 +278,63 @@ describe('the access log', () => {
     }
   });
 
+  it('leaves reads noted while a flush writes to the next flush, counted as one entry', async () => {
+    const errors: unknown[] = [];
+    // The database as the logger sees it: a write's transaction waits until the test lets it go on.
+    let entered!: () => void;
+    const writing = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let goOn!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      goOn = resolve;
+    });
+    const db = t.app.ctx.db;
+    const held = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property !== 'transaction') return Reflect.get(target, property, receiver);
+        return async (...args: Parameters<typeof db.transaction>) => {
+          entered();
+          await gate;
+          return target.transaction(...args);
+        };
+      },
+    });
+    const logger = createAccessLogger(held, { flushMs: 0, onError: (error) => errors.push(error) });
+    const read = {
+      kind: 'profile_viewed' as const,
+      actorId: ids.agent,
+      ip: '10.0.0.9',
+      target: { companyId: 1, profileId: PROFILE, objectType: 'profile', objectId: PROFILE },
+    };
+    const second = Date.UTC(2026, 11, 6, 11, 0, 0);
+    const rowsOfTheSecond = () =>
+      t.app.ctx.db
+        .select({ count: accessLog.count })
+        .from(accessLog)
+        .where(sql`${accessLog.ip} = '10.0.0.9' and ${accessLog.createdAt} >= ${new Date(second).toISOString()}::timestamptz
+          and ${accessLog.createdAt} < ${new Date(second + 1_000).toISOString()}::timestamptz`)
+        .orderBy(accessLog.seq);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(second + 100);
+      logger.add(read);
+      const flushed = logger.flush();
+      await writing;
+      // The same reader reads on while the first entry is being written: the buffer holds a new entry.
+      for (let i = 0; i < 5; i += 1) logger.add(read);
+      goOn();
+      await flushed;
+      expect((await rowsOfTheSecond()).map((row) => row.count)).toEqual([1]);
+      await logger.flush();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await rowsOfTheSecond()).map((row) => row.count)).toEqual([1, 5]);
+    await logger.stop();
+    expect(errors).toEqual([]);
+  });
+
   it('hashes a single read as rows written before reads were counted', () => {
     const row = {
       seq: 7,
