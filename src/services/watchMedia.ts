@@ -185,6 +185,8 @@ export function receiveWatchedCall(options: {
   channel: Channel;
   ice: CallIce;
   onStream(side: WatchSide, stream: MediaStream): void;
+  /** The connection failed (the agent's page reloaded or its network went): the agent must offer again. */
+  onLost?(): void;
 }): () => void {
   const { callId, channel } = options;
   let pc: RTCPeerConnection | null = null;
@@ -197,6 +199,9 @@ export function receiveWatchedCall(options: {
     const connection = new RTCPeerConnection(configOf(options.ice));
     pc = connection;
     queue = candidateQueue(connection);
+    connection.onconnectionstatechange = () => {
+      if (pc === connection && connection.connectionState === 'failed') options.onLost?.();
+    };
     connection.ontrack = ({ streams }) => {
       const stream = streams[0];
       if (!stream || pc !== connection) return;
@@ -274,7 +279,7 @@ interface Watched {
  * connection closes.
  */
 export function createWatchedMedia(
-  channel: Channel,
+  channel: Channel & Pick<CallWatching, 'join'>,
   lingerMs = WATCH_MEDIA_LINGER_MS,
 ): WatchedMedia & { close(): void } {
   const calls = new Map<number, Watched>();
@@ -300,6 +305,8 @@ export function createWatchedMedia(
         call.streams = { ...call.streams, [side]: stream };
         for (const view of call.views) view(call.streams);
       },
+      // Joining again asks the agent's browser for an offer: it has no connection that plays to this receiver.
+      onLost: () => channel.join(callId, call.receiver)(),
     });
     calls.set(callId, call);
     return call;

@@ -25,6 +25,7 @@ class FakePc {
   readonly sent: { track: MediaStreamTrack; stream: MediaStream }[] = [];
   direction: RTCRtpTransceiverDirection = 'sendrecv';
   ontrack: ((event: { streams: MediaStream[] }) => void) | null = null;
+  onconnectionstatechange: (() => void) | null = null;
   onicecandidate: ((event: { candidate: { toJSON(): RTCIceCandidateInit } | null }) => void) | null = null;
 
   addTransceiver(track: MediaStreamTrack, init: { streams: MediaStream[] }) {
@@ -70,6 +71,11 @@ class FakePc {
     this.closed = true;
     this.connectionState = 'closed';
   }
+  /** The other side went away for good: ICE gives up. */
+  fail() {
+    this.connectionState = 'failed';
+    this.onconnectionstatechange?.();
+  }
   /** The connection whose offer this one took. */
   remoteOffer(): FakePc | undefined {
     return FakePc.all.find((pc) => pc.id === this.remoteDescription?.sdp);
@@ -96,7 +102,16 @@ function channels() {
   const watcherListeners = new Set<Listener>();
   const toWatcher: Record<string, unknown>[] = [];
   const toAgent: Record<string, unknown>[] = [];
+  const ready = (receiver?: string) => {
+    for (const listener of agentListeners)
+      listener({ type: 'READY', call_id: CALL, watcher_id: WATCHER, ...(receiver ? { receiver } : {}) });
+  };
   const channelOf = (listeners: Set<Listener>, outbox: Record<string, unknown>[]) => ({
+    /** As the server does: the watcher's join tells the agent. */
+    join(_callId: number, receiver?: string) {
+      ready(receiver);
+      return () => undefined;
+    },
     async signal(_callId: number, data: Record<string, unknown>) {
       outbox.push(data);
     },
@@ -112,10 +127,7 @@ function channels() {
     agent: channelOf(agentListeners, toWatcher),
     watcher: channelOf(watcherListeners, toAgent),
     /** The watcher's socket joined, naming its page's receiver or not. */
-    ready(receiver?: string) {
-      for (const listener of agentListeners)
-        listener({ type: 'READY', call_id: CALL, watcher_id: WATCHER, ...(receiver ? { receiver } : {}) });
-    },
+    ready,
     /** The watch ended: the server tells the watcher's sockets. */
     ended() {
       for (const listener of watcherListeners)
@@ -391,5 +403,35 @@ describe('the watched calls’ media of a watcher’s page', () => {
     expect(linked()).not.toBeNull();
     link.ended();
     expect(watcherPcs().every((pc) => pc.closed)).toBe(true);
+  });
+
+  it('asks for a new offer when its connection fails, as when the agent’s page reloaded', async () => {
+    const { link, media } = start();
+    const seen: WatchedStreams[] = [];
+    const view = media.attach(CALL, ICE, (streams) => seen.push(streams));
+    link.ready(view.receiver);
+    await settle();
+    await link.drain();
+    const before = linked();
+    expect(before).not.toBeNull();
+
+    // The agent's page reloads: its forwarding stops, a new one starts with no connection to anyone.
+    (stops.shift() as () => void)();
+    stops.push(
+      forwardToWatchers({
+        callId: CALL,
+        channel: link.agent,
+        ice: async () => ICE,
+        streams: () => ({ local: fakeStream('agent-camera-2'), remote: fakeStream('customer-1') }),
+        onStreamsChange: () => () => undefined,
+      }),
+    );
+    before?.watcher.fail();
+    await settle();
+    await link.drain();
+    const after = linked();
+    expect(after).not.toBeNull();
+    expect(after?.agent).not.toBe(before?.agent);
+    expect(seen.at(-1)?.agent?.id).toBe('agent-camera-2');
   });
 });
