@@ -342,17 +342,19 @@ describe('the watched calls’ media of a watcher’s page', () => {
     vi.unstubAllGlobals();
   });
 
+  /** The agent's page forwarding the call, its camera and the customer's stream fixed. */
+  const forward = (link: ReturnType<typeof channels>, camera = 'agent-camera') =>
+    forwardToWatchers({
+      callId: CALL,
+      channel: link.agent,
+      ice: async () => ICE,
+      streams: () => ({ local: fakeStream(camera), remote: fakeStream('customer-1') }),
+      onStreamsChange: () => () => undefined,
+    });
+
   function start() {
     const link = channels();
-    stops.push(
-      forwardToWatchers({
-        callId: CALL,
-        channel: link.agent,
-        ice: async () => ICE,
-        streams: () => ({ local: fakeStream('agent-camera'), remote: fakeStream('customer-1') }),
-        onStreamsChange: () => () => undefined,
-      }),
-    );
+    stops.push(forward(link));
     const media = createWatchedMedia(link.watcher, LINGER_MS);
     stops.push(() => media.close());
     return { link, media };
@@ -417,15 +419,7 @@ describe('the watched calls’ media of a watcher’s page', () => {
 
     // The agent's page reloads: its forwarding stops, a new one starts with no connection to anyone.
     (stops.shift() as () => void)();
-    stops.push(
-      forwardToWatchers({
-        callId: CALL,
-        channel: link.agent,
-        ice: async () => ICE,
-        streams: () => ({ local: fakeStream('agent-camera-2'), remote: fakeStream('customer-1') }),
-        onStreamsChange: () => () => undefined,
-      }),
-    );
+    stops.push(forward(link, 'agent-camera-2'));
     before?.watcher.fail();
     await settle();
     await link.drain();
