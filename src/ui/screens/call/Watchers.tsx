@@ -17,9 +17,11 @@ const SHOWN_WHISPERS = 3;
  */
 export function CallWatchers({ callId, live }: { callId: number; live: boolean }) {
   const { t } = useTranslation('calls');
-  const realtime = useRealtime();
+  // The socket layer, not the desk around it: the desk is a new object whenever the socket reconnects, and
+  // forwarding again would close every watcher's connection with no watcher joining to be offered a new one.
+  const socket = useRealtime()?.realtime;
   const queryClient = useQueryClient();
-  const channel = realtime?.realtime.callWatch;
+  const channel = socket?.callWatch;
   const [watchers, setWatchers] = useState<CallWatcher[]>([]);
   // After a reload of the call screen: who watches already, and what they whispered.
   const known = useQuery({
@@ -46,9 +48,6 @@ export function CallWatchers({ callId, live }: { callId: number; live: boolean }
     [channel, callId, queryClient],
   );
 
-  // The socket layer, not the desk around it: the desk is a new object whenever the socket reconnects, and
-  // forwarding again would close every watcher's connection with no watcher joining to be offered a new one.
-  const socket = realtime?.realtime;
   useEffect(() => {
     if (!live || !socket) return;
     return forwardToWatchers({
