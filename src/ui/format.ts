@@ -30,6 +30,8 @@ export interface Formats {
   money(minor: number, currency: string): string;
   /** Seconds as "4 min 12 sec" / "4 dk. 12 sn." (a dash when there is no figure). */
   duration(seconds: number | null): string;
+  /** A country by name, from its ISO 3166 code ("DE" → "Germany" / "Almanya"); anything else as it is. */
+  country(code: string): string;
 }
 
 const asDate = (value: string | Date) => {
@@ -40,40 +42,51 @@ const asDate = (value: string | Date) => {
 
 const cache = new Map<string, Formats>();
 
-/** The formatters of a language (cached: Intl formatters are costly to build). */
+/** A value built on its first use, then kept. */
+function once<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => {
+    value ??= build();
+    return value;
+  };
+}
+
+/**
+ * The formatters of a language, cached, and each Intl formatter built on its first use: they are costly to build
+ * (a list's first render used one of the dozen), and a screen of rows must not build them per row.
+ */
 export function formatsFor(language: string): Formats {
   const known = cache.get(language);
   if (known) return known;
-  const dateFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium' });
-  const dateTimeFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
-  const momentFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' });
-  const timeFormat = new Intl.DateTimeFormat(language, { timeStyle: 'short' });
-  const dayFormat = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
-  const shortDayFormat = new Intl.DateTimeFormat(language, {
-    day: 'numeric',
-    month: 'short',
-    timeZone: 'UTC',
-  });
-  const numberFormat = new Intl.NumberFormat(language);
+  const dateTimeFormat = (options: Intl.DateTimeFormatOptions) =>
+    once(() => new Intl.DateTimeFormat(language, options));
+  const dateFormat = dateTimeFormat({ dateStyle: 'medium' });
+  const dateAndTimeFormat = dateTimeFormat({ dateStyle: 'medium', timeStyle: 'short' });
+  const momentFormat = dateTimeFormat({ dateStyle: 'medium', timeStyle: 'medium' });
+  const timeFormat = dateTimeFormat({ timeStyle: 'short' });
+  const dayFormat = dateTimeFormat({ dateStyle: 'medium', timeZone: 'UTC' });
+  const shortDayFormat = dateTimeFormat({ day: 'numeric', month: 'short', timeZone: 'UTC' });
+  const numberFormat = once(() => new Intl.NumberFormat(language));
   const unit = (name: 'hour' | 'minute' | 'second') =>
-    new Intl.NumberFormat(language, { style: 'unit', unit: name, unitDisplay: 'short' });
+    once(() => new Intl.NumberFormat(language, { style: 'unit', unit: name, unitDisplay: 'short' }));
   const hours = unit('hour');
   const minutes = unit('minute');
   const seconds = unit('second');
+  const regions = once(() => new Intl.DisplayNames([language], { type: 'region' }));
   const moneyFormats = new Map<string, Intl.NumberFormat>();
-  const safe = (format: Intl.DateTimeFormat) => (value: string | Date) => {
+  const safe = (format: () => Intl.DateTimeFormat) => (value: string | Date) => {
     const date = asDate(value);
-    return Number.isNaN(date.getTime()) ? String(value) : format.format(date);
+    return Number.isNaN(date.getTime()) ? String(value) : format().format(date);
   };
   const formats: Formats = {
     language,
     date: safe(dateFormat),
-    dateTime: safe(dateTimeFormat),
+    dateTime: safe(dateAndTimeFormat),
     moment: safe(momentFormat),
     time: safe(timeFormat),
     day: safe(dayFormat),
     shortDay: safe(shortDayFormat),
-    number: (value) => numberFormat.format(value),
+    number: (value) => numberFormat().format(value),
     money: (minor, currency) => {
       let format = moneyFormats.get(currency);
       if (!format) {
@@ -85,9 +98,17 @@ export function formatsFor(language: string): Formats {
     duration: (value) => {
       const parts = durationParts(value);
       if (!parts) return NO_VALUE;
-      if (parts.kind === 'seconds') return seconds.format(parts.s);
-      if (parts.kind === 'minutes') return `${minutes.format(parts.m)} ${seconds.format(parts.s)}`;
-      return `${hours.format(parts.h)} ${minutes.format(parts.m)}`;
+      if (parts.kind === 'seconds') return seconds().format(parts.s);
+      if (parts.kind === 'minutes') return `${minutes().format(parts.m)} ${seconds().format(parts.s)}`;
+      return `${hours().format(parts.h)} ${minutes().format(parts.m)}`;
+    },
+    country: (code) => {
+      if (!/^[A-Za-z]{2}$/.test(code)) return code;
+      try {
+        return regions().of(code.toUpperCase()) ?? code;
+      } catch {
+        return code;
+      }
     },
   };
   cache.set(language, formats);

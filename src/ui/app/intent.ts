@@ -1,8 +1,10 @@
 /**
  * Preload on intent: a pointer resting on, or the focus reaching, a link to a profile, a document,
  * a call or a list page starts that route's chunks and first queries (routeTable.ts), so the click that
- * follows only waits for what is left. One listener on the document covers every link, also the ones of
- * screens added later. Never for a route the account may not open (the guards' own check).
+ * follows only waits for what is left. A press on such a link (the primary button, no key that opens it
+ * elsewhere) starts them at once: the click comes only when the button goes up, and its own navigation renders
+ * the loading bar before its requests would go out. One listener on the document covers every link, also the
+ * ones of screens added later. Never for a route the account may not open (the guards' own check).
  */
 import { isIntentTarget, preloadRoute } from './preload';
 
@@ -54,6 +56,18 @@ export function installIntentPreload(root: Document): () => void {
       }, INTENT_DELAY_MS),
     };
   };
+  const onPress = (event: PointerEvent) => {
+    if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    const href = linkTarget(event.target);
+    if (!href || href === `${window.location.pathname}${window.location.search}`) return;
+    if (href === waiting?.href) cancel();
+    if (!isIntentTarget(href)) return;
+    done.add(href);
+    // Not counted against MAX_PRELOADS: a press is followed by its click, which would start the same.
+    void preloadRoute(href).finally(() => {
+      setTimeout(() => done.delete(href), 10_000);
+    });
+  };
   const onLeave = (event: Event) => {
     const href = linkTarget(event.target);
     const into = linkTarget((event as FocusEvent | PointerEvent).relatedTarget);
@@ -64,11 +78,13 @@ export function installIntentPreload(root: Document): () => void {
   root.addEventListener('focusin', onIntent);
   root.addEventListener('pointerout', onLeave, { passive: true });
   root.addEventListener('focusout', onLeave);
+  root.addEventListener('pointerdown', onPress, { passive: true, capture: true });
   return () => {
     cancel();
     root.removeEventListener('pointerover', onIntent);
     root.removeEventListener('focusin', onIntent);
     root.removeEventListener('pointerout', onLeave);
     root.removeEventListener('focusout', onLeave);
+    root.removeEventListener('pointerdown', onPress, { capture: true });
   };
 }

@@ -1,7 +1,7 @@
 import { Intent, Tag } from '@blueprintjs/core';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PROFILE_STATUSES, type ProfileStatus, RISK_LEVELS, type RiskLevel } from '#contract/constants';
+import { formatsFor } from '../format';
 
 export { PROFILE_STATUSES, RISK_LEVELS };
 
@@ -68,7 +68,6 @@ const GENDER_KEYS: Record<string, (typeof GENDERS)[number]> = {
 export function useProfileLabels() {
   const { t, i18n } = useTranslation('profile');
   const language = i18n.language;
-  const regions = useMemo(() => new Intl.DisplayNames([language], { type: 'region' }), [language]);
   return {
     status: (status: ProfileStatus) => t(`profileStatus.${STATUS_KEYS[status]}`),
     risk: (risk: RiskLevel) => t(`riskLevel.${RISK_KEYS[risk]}`),
@@ -78,13 +77,7 @@ export function useProfileLabels() {
       return key ? t(`edit.genders.${key}`) : value;
     },
     /** A country (ISO 3166 code) by name in the interface language; anything else as it is. */
-    country: (code: string) => {
-      try {
-        return /^[A-Za-z]{2}$/.test(code) ? (regions.of(code.toUpperCase()) ?? code) : code;
-      } catch {
-        return code;
-      }
-    },
+    country: (code: string) => formatsFor(language).country(code),
   };
 }
 

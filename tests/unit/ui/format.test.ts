@@ -38,6 +38,14 @@ describe('the one formatting module', () => {
     expect(f.duration(252)).toBe('4 dk. 12 sn.');
   });
 
+  it('names countries by their ISO code in the interface language, and leaves anything else as it came', () => {
+    expect(formatsFor('en-US').country('DE')).toBe('Germany');
+    expect(formatsFor('en-US').country('tr')).toBe('Türkiye');
+    expect(formatsFor('tr').country('DE')).toBe('Almanya');
+    expect(formatsFor('en-US').country('Germany')).toBe('Germany');
+    expect(formatsFor('en-US').country('')).toBe('');
+  });
+
   it('keeps a day a day in every time zone and leaves text that is no date as it came', () => {
     process.env.TZ = 'America/Los_Angeles';
     try {

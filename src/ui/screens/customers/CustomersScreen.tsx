@@ -17,6 +17,7 @@ import {
 } from '../../components/profileLabels';
 import { SortableHeader } from '../../components/SortableHeader';
 import { TableScroll } from '../../components/TableScroll';
+import { useFormat } from '../../format';
 import { customersListQuery } from '../../queries';
 import { CreateProfile } from './CreateProfile';
 import { cursorFor, type ListView, PAGE_SIZES, toRequest, useListView, viewKey } from './useListParams';
@@ -172,7 +173,7 @@ function ProfileTable({
   update: (change: Partial<ListView>) => void;
   busy: boolean;
 }) {
-  const { t, i18n } = useTranslation('customers');
+  const { t } = useTranslation('customers');
   const columns: Column[] = [
     { key: 'id', label: t('columns.id'), sortable: true },
     { key: 'name', label: t('columns.name'), sortable: true },
@@ -184,7 +185,7 @@ function ProfileTable({
     { key: 'source', label: t('columns.source'), sortable: false },
     { key: 'created_at', label: t('columns.created'), sortable: true },
   ];
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const date = useFormat();
 
   return (
     // Narrow windows scroll the table, not the page; the id and name stay in view.
@@ -234,7 +235,7 @@ function ProfileTable({
                 <RiskTag risk={row.risk_level} />
               </td>
               <td>{row.source}</td>
-              <td className="studio-nowrap">{date.format(new Date(row.created_at))}</td>
+              <td className="studio-nowrap">{date.dateTime(row.created_at)}</td>
             </tr>
           ))}
         </tbody>

@@ -3,6 +3,7 @@ import { useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BusinessEntity, EntityAmlStatus, EntityStatus } from '#contract/entities';
 import { entityChanges, withChanges } from '../../../services/entities/entityChanges';
+import { formatsFor } from '../../format';
 
 /** The sample entities with this session's local changes (sample data only, no calls). */
 export function useEntities(): BusinessEntity[] {
@@ -30,10 +31,7 @@ const AML_INTENTS: Record<EntityAmlStatus, Intent> = {
 /** Country names in the interface language (ISO 3166-1 alpha-2 codes in the data). */
 export function useCountryName(): (code: string) => string {
   const { i18n } = useTranslation();
-  return useMemo(() => {
-    const names = new Intl.DisplayNames([i18n.language], { type: 'region' });
-    return (code: string) => names.of(code) ?? code;
-  }, [i18n.language]);
+  return formatsFor(i18n.language).country;
 }
 
 export function useEntityDate(): (date: string) => string {

@@ -6,17 +6,10 @@ import { formatsFor } from '../../../format';
 export function useAmlFormat() {
   const { i18n } = useTranslation();
   return useMemo(() => {
-    const { day } = formatsFor(i18n.language);
-    const regions = new Intl.DisplayNames([i18n.language], { type: 'region' });
+    const { day, country } = formatsFor(i18n.language);
     return {
       birthDate: (value: string) => (/^\d{4}$/.test(value) ? value : day(value)),
-      country: (code: string) => {
-        try {
-          return regions.of(code) ?? code;
-        } catch {
-          return code;
-        }
-      },
+      country,
       points: (value: number) => (value > 0 ? `+${value}` : value < 0 ? `−${-value}` : '0'),
       percent: (value: number) => `${Math.round(value * 100)}%`,
     };
