@@ -15,7 +15,8 @@
  *
  * Before and after in one run (bench/baseline.ts): the same driver against the server of BENCH_BASELINE_REV
  * (default: the revision whose worker polled and sent one delivery per statement group) and against the
- * working tree's, each with the machine's load beside its figures.
+ * working tree's, each with the machine's load beside its figures; BENCH_ROUNDS=N measures both N times in turns,
+ * the order swapped each round, a row each.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -29,7 +30,7 @@ import { openDatabase } from '../server/db/client';
 import { enqueueWebhookEvent } from '../server/domain/webhooks';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../tests/server/throwawayPostgres';
 import { machineLoad, runIn, type ServerTree, serverTrees } from './baseline';
-import { freePort, percentile, stop, waitForServer } from './support';
+import { cpuSeconds, freePort, percentile, postgresCpuSeconds, stop, waitForServer } from './support';
 
 /** The last revision whose worker polled (the "before" of docs/decisions/0227-events-not-polls.md). */
 const BEFORE_REV = '97b46bc';
@@ -38,6 +39,8 @@ const QUEUED = Number(process.env.BENCH_WEBHOOK_QUEUED ?? 1_000);
 const ACTIONS = Number(process.env.BENCH_WEBHOOK_ACTIONS ?? 200);
 const CONCURRENCY = 4;
 const ON_POSTGRES = process.env.BENCH_WEBHOOKS_POSTGRES === '1';
+/** BENCH_ROUNDS: with a baseline, measure both sides this many times in turns, the order swapped each round (1). */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 
 const arrivals = new Map<string, number>();
 const byProfile = new Map<number, number>();
@@ -67,6 +70,8 @@ interface Figures {
   action: string;
   answer: string;
   afterAnswer: string;
+  /** Server CPU ms an action (with PostgreSQL's processes on PostgreSQL), until its delivery was in. */
+  cpu: string;
   load: string;
 }
 
@@ -77,11 +82,16 @@ async function main() {
   const figures: Figures[] = [];
   const postgres = ON_POSTGRES ? await startThrowawayPostgres() : undefined;
   try {
-    for (const [n, tree] of trees.entries()) {
-      console.log(`Webhooks, ${tree.label}: ${machineLoad()} ...`);
-      figures.push(
-        await measure(tree, receiverUrl, postgres && (await freshDatabase(postgres, `bench_${n}`))),
-      );
+    // Rounds take the sides in turns, the order swapped each round: the machine's drift falls on both alike.
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = [...trees.entries()];
+      if (round % 2 === 1) order.reverse();
+      for (const [n, tree] of order) {
+        const label = ROUNDS > 1 ? `${tree.label}, round ${round + 1}` : tree.label;
+        console.log(`Webhooks, ${label}: ${machineLoad()} ...`);
+        const databaseUrl = postgres && (await freshDatabase(postgres, `bench_${n}_${round}`));
+        figures.push({ ...(await measure(tree, receiverUrl, databaseUrl)), label });
+      }
     }
   } finally {
     postgres?.stop();
@@ -103,6 +113,7 @@ async function main() {
           'action → receiver p50 / p95 / max ms': f.action,
           'action answered p50 / p95 ms': f.answer,
           'answer → receiver p50 / p95 ms': f.afterAnswer,
+          'server CPU ms an action': f.cpu,
           'load at start': f.load,
         },
       ]),
@@ -214,7 +225,9 @@ async function measure(tree: ServerTree, receiverUrl: string, databaseUrl?: stri
     const last = times.at(-1) ?? started;
     const queuedArrived = arrivals.size;
     const throughput = (queuedArrived - 1) / ((last - first) / 1000);
-    // 4. Delay from a real action to the receiver.
+    // 4. Delay from a real action to the receiver, and the CPU the server (and PostgreSQL) spent for the actions
+    // until their deliveries were in.
+    const cpuBefore = cpuSeconds(server.pid) + (databaseUrl ? postgresCpuSeconds() : 0);
     const sentAt = new Map<number, number>();
     const answeredAt = new Map<number, number>();
     let next = 0;
@@ -237,6 +250,7 @@ async function measure(tree: ServerTree, receiverUrl: string, databaseUrl?: stri
     while ([...sentAt.keys()].some((id) => !byProfile.has(id)) && Date.now() < waitUntil) {
       await new Promise((r) => setTimeout(r, 50));
     }
+    const cpuMs = (cpuSeconds(server.pid) + (databaseUrl ? postgresCpuSeconds() : 0) - cpuBefore) * 1000;
     const delays = [...sentAt.entries()]
       .filter(([id]) => byProfile.has(id))
       .map(([id, t0]) => (byProfile.get(id) as number) - t0)
@@ -259,6 +273,7 @@ async function measure(tree: ServerTree, receiverUrl: string, databaseUrl?: stri
         `${(delays.at(-1) ?? Number.NaN).toFixed(0)} (${delays.length} of ${ACTIONS})`,
       answer: `${percentile(answers, 50).toFixed(0)} / ${percentile(answers, 95).toFixed(0)}`,
       afterAnswer: `${percentile(afterAnswer, 50).toFixed(0)} / ${percentile(afterAnswer, 95).toFixed(0)}`,
+      cpu: (cpuMs / ACTIONS).toFixed(2),
       load,
     };
   } finally {
