@@ -29,8 +29,9 @@
  * BENCH_PROFILES_DATA_DIR names the seed's DATA_DIR, whose stored files, the documents' images, are copied, and
  * BENCH_JWT_SECRET the seed's JWT_SECRET, from which those files' keys were derived),
  * BENCH_ROUNDS (1: with two sides, measure them this many times in turns, the order swapped each round, and pool
- * the runs), BENCH_COLD=0 (the warm series only), BENCH_DETAIL=1 (also print the request timeline of each series' last run, for finding where time goes),
- * BENCH_TRACE_DIR (a Chromium trace with CPU samples of one more list load and click per series, not counted, written there),
+ * the runs), BENCH_COLD=0 (the warm series only), BENCH_DETAIL=1 (also print the request timeline of each series'
+ * last run, for finding where time goes), BENCH_TRACE_DIR (a Chromium trace with CPU samples of one more list load
+ * and click per series, not counted, written there),
  * BENCH_CONSOLE=1 (print the page's console messages, e.g. of a build instrumented by hand).
  * `--no-build` (`npm run bench:profiles -- --no-build`) measures dist/ as it is; BENCH_STUDIO_DIST=<folder> measures
  * that build instead (e.g. `npx vite build --outDir /tmp/x`), to compare two builds. BENCH_ACCESS_LOG: both (the
@@ -76,7 +77,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const COLD = process.env.BENCH_COLD !== '0';
 /** BENCH_STUDIO_DIST: serve that build of the studio instead of dist/ (then nothing is built). */
 const STUDIO_DIST = process.env.BENCH_STUDIO_DIST;
-/** BENCH_TRACE_DIR: write a Chromium trace (CPU samples included) of one extra list load and click per series there. */
+/** BENCH_TRACE_DIR: a Chromium trace (CPU samples included) of one more list load and click per series, there. */
 const TRACE_DIR = process.env.BENCH_TRACE_DIR;
 const TRACE_CATEGORIES = [
   'devtools.timeline',
@@ -379,7 +380,7 @@ async function once(page: Page, profileId: number, trace?: string): Promise<Samp
   const browser = page.context().browser();
   if (trace && browser) {
     await browser.startTracing(page, { path: trace, categories: TRACE_CATEGORIES });
-    // The profiler's start holds the first page that loads under it by half a second: that load is not the one read.
+    // The profiler's start holds the first page that loads under it by half a second: that load is not read.
     clearMarks(page);
     await page.goto('/customers', { waitUntil: 'commit' });
     await waitForMark(page, 'listPainted', 30_000);
