@@ -34,7 +34,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { machineLoad, runIn, type ServerTree, serverTrees } from './baseline';
+import { inTurns, machineLoad, runIn, type ServerTree, serverTrees } from './baseline';
 import { finished, freePort, percentile, stop, waitForServer } from './support';
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 10_000);
@@ -328,10 +328,10 @@ async function main() {
     const loadBefore = loadavg()
       .map((l) => l.toFixed(2))
       .join(' ');
-    const turns = Array.from({ length: ROUNDS }, (_, round) =>
-      round % 2 === 0 ? sidesToMeasure(trees) : sidesToMeasure(trees).reverse(),
-    ).flatMap((sides, round) => sides.map((side) => [side, round + 1] as const));
-    for (const [{ label: side, tree, entry }, round] of turns) {
+    for (const {
+      side: { label: side, tree, entry },
+      round,
+    } of inTurns(sidesToMeasure(trees), ROUNDS)) {
       server = runIn(tree, [entry], envOf(tree));
       await waitForServer(base, server);
       const login = await fetch(`${base}/api/v1/login/`, {

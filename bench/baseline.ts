@@ -47,6 +47,16 @@ export function runIn(tree: ServerTree, args: string[], env: NodeJS.ProcessEnv):
   });
 }
 
+/**
+ * The sides of a comparison in turns for `rounds` rounds, the order swapped each round, so that the machine's
+ * drift during a run falls on every side alike; each turn with its round (1-based).
+ */
+export function inTurns<T>(sides: readonly T[], rounds: number): { side: T; round: number }[] {
+  return Array.from({ length: rounds }, (_, n) =>
+    (n % 2 === 0 ? [...sides] : [...sides].reverse()).map((side) => ({ side, round: n + 1 })),
+  ).flat();
+}
+
 /** The machine's load average (1, 5, 15 minutes) and its cores, to print beside the figures. */
 export function machineLoad(): string {
   const [one, five, fifteen] = loadavg().map((l) => l.toFixed(2));

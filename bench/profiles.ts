@@ -49,7 +49,7 @@ import { and, asc, count, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { buildStudioIfStale } from '../scripts/studioBuild';
 import { openDatabase } from '../server/db/client';
 import { companies, documentPages, documents, profiles } from '../server/db/schema';
-import { runIn, type ServerTree, serverTrees } from './baseline';
+import { inTurns, runIn, type ServerTree, serverTrees } from './baseline';
 import {
   benchServerEnv,
   finished,
@@ -680,15 +680,10 @@ async function main() {
       .join(' ');
     const sides = sidesToMeasure();
     const measuredSides = sides.map(({ side }) => ({ side, warm: [] as Sample[], cold: [] as Sample[] }));
-    // Rounds take the sides in turns, the order swapped each round: the machine's drift during a run then falls
-    // on both sides alike.
-    const turns = Array.from({ length: ROUNDS }, (_, round) =>
-      round % 2 === 0 ? sides.map((_, n) => n) : sides.map((_, n) => sides.length - 1 - n),
-    ).flat();
-    for (const [turn, index] of turns.entries()) {
+    for (const { side: index, round: turn } of inTurns([...sides.keys()], ROUNDS)) {
       const { side, entry, tree, studio } = sides[index] as Side;
       const measuredSide = measuredSides[index] as (typeof measuredSides)[number];
-      const round = ROUNDS > 1 ? `, round ${Math.floor(turn / sides.length) + 1}` : '';
+      const round = ROUNDS > 1 ? `, round ${turn}` : '';
       server = tree
         ? runIn(tree, [entry], { ...env, ...(studio ? { STUDIO_DIST: studio } : {}) })
         : run([entry], env);

@@ -29,7 +29,7 @@ import pg from 'pg';
 import { openDatabase } from '../server/db/client';
 import { enqueueWebhookEvent } from '../server/domain/webhooks';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../tests/server/throwawayPostgres';
-import { machineLoad, runIn, type ServerTree, serverTrees } from './baseline';
+import { inTurns, machineLoad, runIn, type ServerTree, serverTrees } from './baseline';
 import { cpuSeconds, freePort, percentile, postgresCpuSeconds, stop, waitForServer } from './support';
 
 /** The last revision whose worker polled (the "before" of docs/decisions/0227-events-not-polls.md). */
@@ -82,16 +82,14 @@ async function main() {
   const figures: Figures[] = [];
   const postgres = ON_POSTGRES ? await startThrowawayPostgres() : undefined;
   try {
-    // Rounds take the sides in turns, the order swapped each round: the machine's drift falls on both alike.
-    for (let round = 0; round < ROUNDS; round++) {
-      const order = [...trees.entries()];
-      if (round % 2 === 1) order.reverse();
-      for (const [n, tree] of order) {
-        const label = ROUNDS > 1 ? `${tree.label}, round ${round + 1}` : tree.label;
-        console.log(`Webhooks, ${label}: ${machineLoad()} ...`);
-        const databaseUrl = postgres && (await freshDatabase(postgres, `bench_${n}_${round}`));
-        figures.push({ ...(await measure(tree, receiverUrl, databaseUrl)), label });
-      }
+    for (const {
+      side: [n, tree],
+      round,
+    } of inTurns([...trees.entries()], ROUNDS)) {
+      const label = ROUNDS > 1 ? `${tree.label}, round ${round}` : tree.label;
+      console.log(`Webhooks, ${label}: ${machineLoad()} ...`);
+      const databaseUrl = postgres && (await freshDatabase(postgres, `bench_${n}_${round}`));
+      figures.push({ ...(await measure(tree, receiverUrl, databaseUrl)), label });
     }
   } finally {
     postgres?.stop();

@@ -185,7 +185,7 @@ function ProfileTable({
     { key: 'source', label: t('columns.source'), sortable: false },
     { key: 'created_at', label: t('columns.created'), sortable: true },
   ];
-  const date = useFormat();
+  const format = useFormat();
 
   return (
     // Narrow windows scroll the table, not the page; the id and name stay in view.
@@ -235,7 +235,7 @@ function ProfileTable({
                 <RiskTag risk={row.risk_level} />
               </td>
               <td>{row.source}</td>
-              <td className="studio-nowrap">{date.dateTime(row.created_at)}</td>
+              <td className="studio-nowrap">{format.dateTime(row.created_at)}</td>
             </tr>
           ))}
         </tbody>
