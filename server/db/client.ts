@@ -17,7 +17,7 @@ import {
   ROLLUPS_CHANGED,
   WEBHOOKS_QUEUED,
 } from './changes';
-import { PGLITE_EXTENSIONS, readDatesAsText, withPreparedSelects } from './pglite';
+import { PGLITE_EXTENSIONS, readDatesAsText, withPreparedStatements } from './pglite';
 import { openPgliteThread, type PgliteThread } from './pgliteRemote';
 import { createChangeFeed } from './postgresChanges';
 import * as schema from './schema';
@@ -54,10 +54,10 @@ const STARTUP_LOCK = 7_114_530_001;
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /**
- * The node-postgres counterpart: SELECT texts get a statement name, so each pooled connection parses
- * and plans them once (node-postgres prepares named statements per connection by itself).
+ * The node-postgres counterpart: the texts of reads and writes (`statements.ts`) get a statement name, so each
+ * pooled connection parses and plans them once (node-postgres prepares named statements per connection by itself).
  */
-export function withNamedSelects(pool: pg.Pool): pg.Pool {
+export function withNamedStatements(pool: pg.Pool): pg.Pool {
   const names = statementNames('pgs_');
   const plainQuery = pool.query.bind(pool) as (config: unknown, values?: unknown) => Promise<unknown>;
   const query = (config: unknown, values?: unknown) => {
@@ -142,7 +142,7 @@ export async function openDatabase(options: {
     // An idle connection that fails: the pool drops it.
     pool.on('error', connectionFailed);
     const db = drizzleNodePg({
-      client: withNamedSelects(withEndedClientsReleased(pool)),
+      client: withNamedStatements(withEndedClientsReleased(pool)),
       schema,
       casing: 'snake_case',
     });
@@ -216,7 +216,7 @@ async function pgliteThreadDatabase(dir: string): Promise<Database> {
 /** The database over a PGlite client that is ready (migrated or not): how the tests open one in process. */
 export function pgliteDatabase(client: PGlite): Database {
   readDatesAsText(client);
-  return pgliteDatabaseOn(withPreparedSelects(client), client);
+  return pgliteDatabaseOn(withPreparedStatements(client), client);
 }
 
 /**

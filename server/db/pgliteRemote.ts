@@ -2,7 +2,7 @@
  * The server's PGlite in a thread of its own (docs/decisions/0183-pglite-in-a-thread.md, the thread's side is `pgliteThread.ts`). The
  * client here has what drizzle, the migrations and the change feeds use of a PGlite (`query`, `exec`,
  * `transaction`, `listen`, `close`); every call is one message to the thread and one reply, and the
- * thread runs them on its PGlite exactly as an in-process client would (its own queueing, prepared SELECTs,
+ * thread runs them on its PGlite exactly as an in-process client would (its own queueing, prepared statements,
  * transactions). A notification arrives before the reply of the statement that committed it, as in process.
  */
 import { createRequire } from 'node:module';

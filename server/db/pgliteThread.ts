@@ -9,7 +9,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
-import { PGLITE_EXTENSIONS, readDatesAsText, withPreparedSelects } from './pglite';
+import { PGLITE_EXTENSIONS, readDatesAsText, withPreparedStatements } from './pglite';
 import type { ThreadReply, ThreadRequest } from './pgliteRemote';
 
 /** Thrown into a transaction's callback to roll it back. */
@@ -38,7 +38,7 @@ async function main() {
   const client = new PGlite(dir, { extensions: PGLITE_EXTENSIONS });
   await client.waitReady;
   readDatesAsText(client);
-  const prepared = withPreparedSelects(client);
+  const prepared = withPreparedStatements(client);
   const transactions = new Map<number, OpenTransaction>();
   let lastTransaction = 0;
 
@@ -59,7 +59,7 @@ async function main() {
     const ended = new Promise<boolean>((resolve) => {
       end = resolve;
     });
-    const done = client.transaction(async (tx) => {
+    const done = prepared.transaction(async (tx) => {
       transactions.set(id, { tx, end, done });
       entered();
       if (!(await ended)) throw ROLLBACK;

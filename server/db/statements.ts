@@ -3,8 +3,11 @@
 /** At most this many distinct query texts get a server-side prepared statement per connection. */
 export const MAX_PREPARED_STATEMENTS = 500;
 
-/** A SELECT issued by drizzle (which writes `select` in lower case): the only kind prepared. */
-const isSelect = (text: string) => /^\s*select\s/i.test(text);
+/**
+ * The kinds prepared: reads and writes (a SELECT, a WITH, an INSERT, UPDATE or DELETE), not DDL, transaction
+ * control or session settings, which PREPARE does not take.
+ */
+const isPreparable = (text: string) => /^\s*(?:select|with|insert|update|delete)\s/i.test(text);
 
 /** Names for query texts, bounded: past the bound a text is run unprepared. */
 export function statementNames(prefix: string) {
@@ -13,7 +16,7 @@ export function statementNames(prefix: string) {
     nameOf(text: string): string | null {
       const known = names.get(text);
       if (known !== undefined) return known;
-      if (names.size >= MAX_PREPARED_STATEMENTS || !isSelect(text)) return null;
+      if (names.size >= MAX_PREPARED_STATEMENTS || !isPreparable(text)) return null;
       const name = `${prefix}${names.size + 1}`;
       names.set(text, name);
       return name;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { ROLLUPS_CHANGED } from '../../server/db/changes';
 import { type Database, openDatabase } from '../../server/db/client';
 import { companies } from '../../server/db/schema';
+import { deferred } from '../support/deferred';
 
 // The server's PGlite runs in a thread of its own (server/db/pgliteRemote.ts, docs/decisions/0183-pglite-in-a-thread.md). Every end-to-end test
 // goes through it (their servers keep PGlite in a folder); these check, side by side with a PGlite in process
@@ -112,14 +113,8 @@ describe.each([
   it('runs a statement sent while a transaction is open after it, never inside it', async () => {
     removeAfterwards('Queued behind');
     const order: string[] = [];
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let inside!: () => void;
-    const entered = new Promise<void>((resolve) => {
-      inside = resolve;
-    });
+    const { promise: held, resolve: release } = deferred();
+    const { promise: entered, resolve: inside } = deferred();
     const transaction = database.db.transaction(async (tx) => {
       await tx.insert(companies).values({ name: 'Queued behind', region: 'tr' });
       inside();

@@ -4,16 +4,9 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPollLoop } from '../../server/integrations/pollLoop';
+import { deferred } from '../support/deferred';
 
 /** A promise and the way to settle it. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
-}
-
 /** A loop whose passes and looks wait until the test lets them end; `passes` counts the passes begun. */
 function controlledLoop() {
   const passEnds: ReturnType<typeof deferred<boolean>>[] = [];

@@ -6,12 +6,13 @@ import { type Database, openDatabase } from '../../server/db/client';
 import { profiles } from '../../server/db/schema';
 import { createCountCache } from '../../server/domain/countCache';
 import { listProfiles } from '../../server/domain/profiles';
+import { deferred } from '../support/deferred';
 import { PASSWORDS, startTestApp, type TestApp, tokenFor } from './helpers';
 
-// The PGlite client prepares SELECTs once and runs them as EXECUTE with quoted literals
-// (server/db/client.ts). These check that it returns what bound parameters would, that it never
-// serves stale rows, and that it recovers when its statements disappear.
-describe('prepared SELECTs on PGlite', () => {
+// The PGlite client prepares reads and writes once and runs them as EXECUTE with quoted literals
+// (server/db/pglite.ts), in a transaction as outside one. These check that it returns what bound parameters
+// would, that it never serves stale rows, and that it recovers when its statements disappear.
+describe('prepared statements on PGlite', () => {
   let database: Database;
   /** Rows of a raw SQL read (drizzle types them as unknown for this database type). */
   const rowsOf = async (query: ReturnType<typeof sql>) =>
@@ -73,6 +74,102 @@ describe('prepared SELECTs on PGlite', () => {
     await raw().exec('DEALLOCATE ALL');
     expect(await read()).toEqual({ v: 'again', answer: 42 });
     expect(await read()).toEqual({ v: 'again', answer: 42 });
+  });
+
+  /** How often the prepared statement whose text contains `marker` ran (none: not prepared). */
+  const runsOf = async (marker: string) => {
+    const [found] = await raw().exec(
+      `select generic_plans + custom_plans as runs from pg_prepared_statements where statement like '%${marker}%'`,
+    );
+    return (found?.rows as { runs: number }[] | undefined)?.map((row) => row.runs) ?? [];
+  };
+
+  it('prepares writes: inserts, updates and deletes answer as with bound parameters', async () => {
+    await rowsOf(sql`create table prepared_writes (id int primary key, label text not null)`);
+    for (let i = 1; i <= 7; i++) {
+      const inserted = await rowsOf(
+        sql`insert into prepared_writes (id, label) values (${i}, ${`it's ${i}`}) returning id, label`,
+      );
+      expect(inserted).toEqual([{ id: i, label: `it's ${i}` }]);
+    }
+    const updated = await database.db.execute(
+      sql`update prepared_writes set label = ${'changed'} where id > ${4}`,
+    );
+    expect((updated as unknown as { affectedRows: number }).affectedRows).toBe(3);
+    await rowsOf(sql`delete from prepared_writes where id = ${1}`);
+    expect(await rowsOf(sql`select id, label from prepared_writes order by id`)).toEqual([
+      { id: 2, label: "it's 2" },
+      { id: 3, label: "it's 3" },
+      { id: 4, label: "it's 4" },
+      { id: 5, label: 'changed' },
+      { id: 6, label: 'changed' },
+      { id: 7, label: 'changed' },
+    ]);
+    expect(await runsOf('insert into prepared_writes')).toEqual([7]);
+  });
+
+  it('prepares the statements of a transaction, and one prepared in a transaction rolled back stays', async () => {
+    await rowsOf(sql`create table prepared_in_transactions (id int primary key)`);
+    const insert = (tx: { execute: typeof database.db.execute }, id: number) =>
+      tx.execute(sql`insert into prepared_in_transactions (id) values (${id})`);
+    await database.db
+      .transaction(async (tx) => {
+        await insert(tx, 1);
+        tx.rollback();
+      })
+      .catch(() => undefined);
+    expect(await rowsOf(sql`select id from prepared_in_transactions`)).toEqual([]);
+    expect(await runsOf('insert into prepared_in_transactions')).toEqual([1]);
+    await database.db.transaction(async (tx) => {
+      for (let id = 2; id <= 8; id++) await insert(tx, id);
+    });
+    await insert(database.db, 9);
+    expect((await rowsOf(sql`select count(*)::int as n from prepared_in_transactions`))[0]).toEqual({ n: 8 });
+    // The rolled-back run, the transaction's seven and the one outside: every one ran the same statement.
+    expect(await runsOf('insert into prepared_in_transactions')).toEqual([9]);
+  });
+
+  it('fails a transaction on a text PostgreSQL cannot prepare with its own error, as unprepared', async () => {
+    await rowsOf(sql`create table prepared_refused (id int primary key)`);
+    const attempt = database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into prepared_refused (id) values (${1})`);
+      // A parameter whose type nothing tells: PostgreSQL refuses it prepared and bound alike.
+      await tx.execute(sql`select ${'untyped'} is null as prepared_refused_marker`);
+    });
+    const failure = await attempt.then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect((failure?.cause as Error | undefined)?.message).toBe(
+      'could not determine data type of parameter $1',
+    );
+    expect(await runsOf('prepared_refused_marker')).toEqual([]);
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into prepared_refused (id) values (${2})`);
+    });
+    expect(await rowsOf(sql`select id from prepared_refused order by id`)).toEqual([{ id: 2 }]);
+  });
+
+  it('does not wait in a transaction for a PREPARE that waits for that transaction', async () => {
+    const { promise: held, resolve: release } = deferred();
+    const { promise: entered, resolve: inside } = deferred();
+    const read = (on: { execute: typeof database.db.execute }) =>
+      on.execute(sql`select ${7}::int as waits_for_the_transaction`) as unknown as Promise<{
+        rows: unknown[];
+      }>;
+    const transaction = database.db.transaction(async (tx) => {
+      inside();
+      await held;
+      return (await read(tx)).rows;
+    });
+    await entered;
+    // Its first use outside (drizzle's query runs once asked for its result): its PREPARE waits for the open
+    // transaction to end.
+    const outside = read(database.db).then((result) => result.rows);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    expect(await transaction).toEqual([{ waits_for_the_transaction: 7 }]);
+    expect(await outside).toEqual([{ waits_for_the_transaction: 7 }]);
   });
 
   it('prepares a statement once and keeps its text', async () => {
