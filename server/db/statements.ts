@@ -1,22 +1,32 @@
 /** Named statements per query text, on PGlite and on node-postgres alike, and the proxy both wrappers are built with. */
 
-/** At most this many distinct query texts get a server-side prepared statement per connection. */
+/**
+ * At most this many distinct texts of reads, and as many of writes, get a prepared statement per connection:
+ * writes of lists whose length varies (each length its own text) cannot use up the reads' share.
+ */
 export const MAX_PREPARED_STATEMENTS = 500;
 
 /**
- * The kinds prepared: reads and writes (a SELECT, a WITH, an INSERT, UPDATE or DELETE), not DDL, transaction
- * control or session settings, which PREPARE does not take.
+ * What a text is prepared as: a read (a SELECT) or a write (a WITH, an INSERT, UPDATE or DELETE); DDL,
+ * transaction control and session settings are not prepared (PREPARE does not take them).
  */
-const isPreparable = (text: string) => /^\s*(?:select|with|insert|update|delete)\s/i.test(text);
+function kindOf(text: string): 'read' | 'write' | null {
+  const keyword = /^\s*(select|with|insert|update|delete)\s/i.exec(text)?.[1];
+  if (!keyword) return null;
+  return keyword.toLowerCase() === 'select' ? 'read' : 'write';
+}
 
-/** Names for query texts, bounded: past the bound a text is run unprepared. */
+/** Names for query texts, bounded per kind: past the bound a text is run unprepared. */
 export function statementNames(prefix: string) {
   const names = new Map<string, string | null>();
+  const named = { read: 0, write: 0 };
   return {
     nameOf(text: string): string | null {
       const known = names.get(text);
       if (known !== undefined) return known;
-      if (names.size >= MAX_PREPARED_STATEMENTS || !isPreparable(text)) return null;
+      const kind = kindOf(text);
+      if (!kind || named[kind] >= MAX_PREPARED_STATEMENTS) return null;
+      named[kind] += 1;
       const name = `${prefix}${names.size + 1}`;
       names.set(text, name);
       return name;
