@@ -91,7 +91,11 @@ export function withPreparedStatements(client: PGlite): PGlite {
   const settled = new Map<string, boolean>();
   const remember = (name: string, done: Promise<boolean>) => {
     prepared.set(name, done);
-    void done.then((ok) => settled.set(name, ok));
+    // A PREPARE in a transaction that had already failed is tried again by a later use.
+    done.then(
+      (ok) => settled.set(name, ok),
+      () => prepared.delete(name),
+    );
     return done;
   };
   const forget = (name: string, text: string) => {
@@ -119,8 +123,13 @@ export function withPreparedStatements(client: PGlite): PGlite {
         .exec(`SAVEPOINT prepare_statement; PREPARE ${name} AS ${text}; RELEASE SAVEPOINT prepare_statement`)
         .then(
           () => true,
-          async () => {
-            await tx.exec('ROLLBACK TO SAVEPOINT prepare_statement; RELEASE SAVEPOINT prepare_statement');
+          async (refused: unknown) => {
+            // In a transaction that had already failed the savepoint was never made: its own error stands.
+            await tx
+              .exec('ROLLBACK TO SAVEPOINT prepare_statement; RELEASE SAVEPOINT prepare_statement')
+              .catch(() => {
+                throw refused;
+              });
             return false;
           },
         ),

@@ -150,6 +150,22 @@ describe('prepared statements on PGlite', () => {
     expect(await rowsOf(sql`select id from prepared_refused order by id`)).toEqual([{ id: 2 }]);
   });
 
+  it('answers a new text in a transaction that already failed with that failure, and prepares it later', async () => {
+    const read = (on: { execute: typeof database.db.execute }) =>
+      on.execute(sql`select ${3}::int as after_a_failure`) as unknown as Promise<{ rows: unknown[] }>;
+    const attempt = database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1 / ${0}::int`).catch(() => undefined);
+      await read(tx);
+    });
+    const failure = await attempt.then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect((failure?.cause as { code?: string } | undefined)?.code).toBe('25P02');
+    expect((await read(database.db)).rows).toEqual([{ after_a_failure: 3 }]);
+    expect(await runsOf('after_a_failure')).toEqual([1]);
+  });
+
   it('does not wait in a transaction for a PREPARE that waits for that transaction', async () => {
     const { promise: held, resolve: release } = deferred();
     const { promise: entered, resolve: inside } = deferred();
