@@ -18,6 +18,13 @@ describe('prepared statements on PGlite', () => {
   const rowsOf = async (query: ReturnType<typeof sql>) =>
     ((await database.db.execute(query)) as unknown as { rows: unknown[] }).rows;
   const raw = () => (database.db as unknown as { $client: import('@electric-sql/pglite').PGlite }).$client;
+  /** How often the prepared statement whose text contains `marker` ran (none: not prepared). */
+  const runsOf = async (marker: string) => {
+    const [found] = await raw().exec(
+      `select generic_plans + custom_plans as runs from pg_prepared_statements where statement like '%${marker}%'`,
+    );
+    return (found?.rows as { runs: number }[] | undefined)?.map((row) => row.runs) ?? [];
+  };
 
   beforeAll(async () => {
     database = await openDatabase({ pgliteDir: 'memory' });
@@ -60,12 +67,8 @@ describe('prepared statements on PGlite', () => {
       Array.from({ length: 20 }, (_, n) => ({ concurrent_first_use: n })),
     );
     await read(99);
-    const [prepared] = await raw().exec(
-      `select generic_plans + custom_plans as runs from pg_prepared_statements
-        where statement like '%concurrent_first_use%'`,
-    );
     // One statement, and every one of the 21 reads ran it (none fell back to an unprepared query).
-    expect(prepared?.rows).toEqual([{ runs: 21 }]);
+    expect(await runsOf('concurrent_first_use')).toEqual([21]);
   });
 
   it('recovers when the prepared statements are dropped behind its back', async () => {
@@ -75,14 +78,6 @@ describe('prepared statements on PGlite', () => {
     expect(await read()).toEqual({ v: 'again', answer: 42 });
     expect(await read()).toEqual({ v: 'again', answer: 42 });
   });
-
-  /** How often the prepared statement whose text contains `marker` ran (none: not prepared). */
-  const runsOf = async (marker: string) => {
-    const [found] = await raw().exec(
-      `select generic_plans + custom_plans as runs from pg_prepared_statements where statement like '%${marker}%'`,
-    );
-    return (found?.rows as { runs: number }[] | undefined)?.map((row) => row.runs) ?? [];
-  };
 
   it('prepares writes: inserts, updates and deletes answer as with bound parameters', async () => {
     await rowsOf(sql`create table prepared_writes (id int primary key, label text not null)`);
