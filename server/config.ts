@@ -109,6 +109,11 @@ export interface ServerConfig {
     joinLinkTtlSeconds: number;
     /** A waiting customer whose socket is gone this long has left: the call is MISSED. */
     customerGraceMs: number;
+    /**
+     * A talking customer whose socket is gone this long has hung up: longer than a waiting one's, since the call's
+     * media may be reconnecting meanwhile.
+     */
+    talkingCustomerGraceMs: number;
     /** An agent with no socket this long goes Offline (a short drop keeps the status). */
     agentGraceMs: number;
     /** A created call whose customer never connects is MISSED after this. */
@@ -374,6 +379,7 @@ function configFrom(e: Environment): ServerConfig {
     calls: {
       joinLinkTtlSeconds: 24 * 3600,
       customerGraceMs: e.CALL_CUSTOMER_GRACE_MS,
+      talkingCustomerGraceMs: e.CALL_TALKING_CUSTOMER_GRACE_MS,
       agentGraceMs: e.CALL_AGENT_GRACE_MS,
       unattachedCallMs: 30_000,
       maxRecordingBytes: MAX_RECORDING_BYTES,

@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { CUSTOMER_GRACE_MARGIN_MS, RECONNECT_GRACE_MS } from '#contract/callReconnect';
 import { DEFAULT_COUNT_CAP } from './domain/counting';
 import { readTrustProxy } from './domain/ipAllowList';
 import { readKekList } from './storage/keyProvider';
@@ -457,6 +458,13 @@ export const environmentSchema = z.object({
   CALL_CUSTOMER_GRACE_MS: count(
     3_000,
     'A waiting customer whose socket is gone this long has left: the call is missed.',
+    {
+      section: 'Calls',
+    },
+  ),
+  CALL_TALKING_CUSTOMER_GRACE_MS: count(
+    RECONNECT_GRACE_MS + CUSTOMER_GRACE_MARGIN_MS,
+    "A talking customer whose socket is gone this long has hung up (the customer's page gives up then too).",
     {
       section: 'Calls',
     },

@@ -194,6 +194,7 @@ function createContext(
     calls: createCallDesk({
       db,
       customerGraceMs: config.calls.customerGraceMs,
+      talkingCustomerGraceMs: config.calls.talkingCustomerGraceMs,
       agentGraceMs: config.calls.agentGraceMs,
       unattachedCallMs: config.calls.unattachedCallMs,
       onError: logError('call desk failed'),

@@ -109,6 +109,8 @@ export interface CallDesk {
 export function createCallDesk(deps: {
   db: DbOrTx;
   customerGraceMs: number;
+  /** A talking customer with no socket this long has hung up (at least `customerGraceMs`). */
+  talkingCustomerGraceMs: number;
   /** An agent with no socket this long goes Offline. */
   agentGraceMs: number;
   unattachedCallMs: number;
@@ -204,11 +206,20 @@ export function createCallDesk(deps: {
     return true;
   }
 
-  async function customerLeft(companyId: number, callId: number): Promise<void> {
+  /**
+   * The customer's socket has been gone for a grace period. A waiting customer has left. A talking one is given
+   * `talkingLeftMs` more first: a phone in a tunnel or between networks loses its socket while the call's media
+   * reconnect, and its socket comes back only at its next attempt, seconds after the network does.
+   */
+  async function customerLeft(companyId: number, callId: number, talkingLeftMs = 0): Promise<void> {
     // A socket of the customer's that came back meanwhile (a reconnect seen before the old one's end) stays.
     if ((await hub().in(customerRoom(callId)).fetchSockets()).length > 0) return;
     // Another live process looks after it now (the customer re-joined there, and may be reconnecting).
     if (shared && (await shared.ownedElsewhere(companyId, callId))) return;
+    if (talkingLeftMs > 0 && (await callById(deps.db, callId))?.status === CALL_STATUS_TALKING) {
+      queue.later(callId, talkingLeftMs, () => customerLeft(companyId, callId));
+      return;
+    }
     await queue.left(companyId, callId);
     router.done(callId);
     if (await missCall(deps.db, callId)) {
@@ -318,7 +329,9 @@ export function createCallDesk(deps: {
     },
 
     customerDisconnected(companyId, callId) {
-      queue.later(callId, deps.customerGraceMs, () => customerLeft(companyId, callId));
+      queue.later(callId, deps.customerGraceMs, () =>
+        customerLeft(companyId, callId, deps.talkingCustomerGraceMs - deps.customerGraceMs),
+      );
     },
 
     created(companyId, callId) {

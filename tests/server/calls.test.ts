@@ -1,10 +1,13 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALL_STATUS_TALKING } from '#contract/constants';
 import { CUSTOMER_NOT_CONNECTED, type InstantStats, type QueuedCall } from '#contract/socket';
 import { profileLogs, users, videoCalls } from '../../server/db/schema';
 import { bearer, FAST_CALLS, makeAgents, PASSWORDS, type TestApp, tokenFor } from './helpers';
 import { type ClientSocket, type LiveApp, liveApp, next } from './liveSockets';
 
+const TALKING_GRACE_MS = 1_500;
 let live: LiveApp;
 let t: TestApp;
 let adminToken = '';
@@ -13,7 +16,10 @@ const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(
 beforeAll(async () => {
   // A call stays unattached long enough for a burst of 30 customers to connect on a loaded machine: at 2 s the
   // first calls of the burst were missed before their customers' sockets got in.
-  live = await liveApp({ calls: { ...FAST_CALLS, unattachedCallMs: 30_000 } });
+  // A talking customer's grace longer than a waiting one's, so a test can come back between the two.
+  live = await liveApp({
+    calls: { ...FAST_CALLS, unattachedCallMs: 30_000, talkingCustomerGraceMs: TALKING_GRACE_MS },
+  });
   t = live.t;
   adminToken = await tokenFor(t.app, 'admin@acme.test', PASSWORDS.admin);
 });
@@ -216,6 +222,37 @@ describe('the queue', () => {
       ok: false,
       detail: 'You are already in a call',
     });
+  });
+});
+
+describe('a talking customer whose connection drops', () => {
+  it('keeps the call past a waiting customer’s grace, and has hung up once gone for the talking grace', async () => {
+    const [agentId] = await makeAgents(t.app, 'drop', 1);
+    const agent = await agentSocket(agentId as number);
+    const ended: unknown[] = [];
+    agent.on('call.ended', (event) => ended.push(event));
+    const { call, socket, token } = await waitingCustomer(2);
+    expect((await agent.emitWithAck('call.answer', { call_id: call.id })).ok).toBe(true);
+    const talking = { status: CALL_STATUS_TALKING, callEndTime: null };
+
+    // Gone six times a waiting customer's grace, then back: the call goes on.
+    socket.disconnect();
+    await delay(6 * FAST_CALLS.customerGraceMs);
+    expect(await statusOf(call.id)).toMatchObject(talking);
+    const back = await connect({ customer: token, call_id: call.id });
+    // Past the talking grace counted from the drop: coming back called it off.
+    await delay(TALKING_GRACE_MS);
+    expect(await statusOf(call.id)).toMatchObject(talking);
+    expect(ended).toEqual([]);
+
+    // Gone for good: after the talking grace, the customer has hung up.
+    const hungUp = next(agent, 'call.ended', (e) => e.call_id === call.id);
+    const gone = Date.now();
+    back.disconnect();
+    expect(await hungUp).toEqual({ call_id: call.id, by: 'customer' });
+    // A timer may fire a millisecond before its time by the wall clock.
+    expect(Date.now() - gone).toBeGreaterThanOrEqual(TALKING_GRACE_MS - 5);
+    expect((await statusOf(call.id))?.callEndTime).not.toBeNull();
   });
 });
 

@@ -88,6 +88,7 @@ export async function startTestApp(
 export const FAST_CALLS: ServerConfig['calls'] = {
   joinLinkTtlSeconds: 3600,
   customerGraceMs: 100,
+  talkingCustomerGraceMs: 100,
   agentGraceMs: 100,
   unattachedCallMs: 2_000,
   maxRecordingBytes: 64 * 1024,

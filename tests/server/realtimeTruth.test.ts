@@ -411,6 +411,7 @@ beforeAll(async () => {
         {
           joinLinkTtlSeconds: 3600,
           customerGraceMs: 100,
+          talkingCustomerGraceMs: 100,
           agentGraceMs: 200,
           unattachedCallMs: 1_500,
           maxRecordingBytes: 1024,
