@@ -16,6 +16,9 @@ export function useSignInSession(email: string, signedIn: () => void) {
   const [failure, setFailure] = useState<{ error: unknown } | null>(null);
   const [waiting, setWaiting] = useState(false);
   const queued = useRef<SessionEvent[]>([]);
+  // The running machine as soon as it starts, for events sent before the screen has rendered with it: a submit
+  // handler of the render before holds `actor` as null, and its event would otherwise wait for good.
+  const running = useRef<SessionActor | null>(null);
   // The machine starts with the page's first e-mail, as a machine's input does.
   const [initialEmail] = useState(email);
   const latestSignedIn = useRef(signedIn);
@@ -30,6 +33,7 @@ export function useSignInSession(email: string, signedIn: () => void) {
       ({ startSession }) => {
         if (!live) return;
         started = startSession(initialEmail, () => latestSignedIn.current());
+        running.current = started;
         for (const event of queued.current.splice(0)) started.send(event);
         setActor(started);
         setWaiting(false);
@@ -40,6 +44,7 @@ export function useSignInSession(email: string, signedIn: () => void) {
     );
     return () => {
       live = false;
+      running.current = null;
       started?.stop();
     };
   }, [initialEmail]);
@@ -54,14 +59,11 @@ export function useSignInSession(email: string, signedIn: () => void) {
   );
   const read = useCallback(() => actor?.getSnapshot() ?? null, [actor]);
   const state = useSyncExternalStore(subscribe, read);
-  const send = useCallback(
-    (event: SessionEvent) => {
-      if (actor) return actor.send(event);
-      queued.current.push(event);
-      setWaiting(true);
-    },
-    [actor],
-  );
+  const send = useCallback((event: SessionEvent) => {
+    if (running.current) return running.current.send(event);
+    queued.current.push(event);
+    setWaiting(true);
+  }, []);
 
   if (failure) throw failure.error;
   if (state?.status === 'error') throw state.error;
