@@ -21,7 +21,7 @@
  * A last table puts the sides beside each other, with the machine's load average before and after.
  *
  * Before and after in one run (bench/baseline.ts): the server of BENCH_BASELINE_REV (default: the revision before
- * the list's page became one JSON text, docs/decisions/0233-list-page-as-one-json-text.md) takes its turns with the
+ * the list's page became one JSON text, docs/decisions/0233-list-rows-as-json-text.md) takes its turns with the
  * working tree's, on data its own seed wrote (the same demo data), so each table says what the change did on the
  * same machine at the same load. BENCH_BASELINE_REV=none measures the working tree alone.
  *

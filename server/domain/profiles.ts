@@ -110,8 +110,9 @@ export function isoOfUtcText(text: string): string {
 /**
  * A list row as one JSON array, sent as text: the fields of `ProfileSummary` in its order (the timestamps as
  * `utcTextSql` writes them), then the row's key text (`keyTextOf`). PGlite decodes every field of a result on
- * its own and its thread hands each row object over to the server's, which cost more than reading the rows; one
- * text a row is one field to decode and one string to hand over (docs/decisions/0233-list-rows-as-json-text.md).
+ * its own and its thread hands each row object over to the server's, which cost more than reading the rows. The
+ * page's rows are joined into one text (`listQuery`): one field to decode and one string to hand over
+ * (docs/decisions/0233-list-rows-as-json-text.md, docs/decisions/0240-list-page-as-one-text.md).
  */
 const summaryTupleSql = (keyText: SQL) => sql`json_build_array(${profiles.id}, ${profiles.idCardNumber},
   ${profiles.name}, ${profiles.gender}, ${profiles.email}, ${profiles.phone}, ${profiles.nationality},
@@ -259,8 +260,11 @@ type PageRow = { summary: ProfileSummary; position: string | null };
 /** The rows read (in the order read) and, when it rode along, the filters' capped count. */
 type ListRead = { rows: PageRow[]; total?: number };
 
-/** What a list statement answers per row: the row as `summaryTupleSql`'s JSON text, and the count. */
-type ListResult = { row: string; total?: number };
+/**
+ * What a list statement answers, in one row: its page's rows as `summaryTupleSql`'s JSON texts joined by commas
+ * (empty for no row), and the count when it rode along and the page has a row.
+ */
+type ListResult = { rows: string; total: number | null };
 
 type ListPrepared = { execute(values: ListValues): Promise<ListResult[]> };
 
@@ -293,56 +297,77 @@ function listQuery(
     const p = sql.placeholder;
     const back = cursor?.back ?? false;
     const seek = cursor ? seekOf(ordering, back, p('cursorKey'), p('cursorId')) : undefined;
-    const columns: Record<string, SQL> = { row: sql`${summaryTupleSql(keyTextOf(ordering))}::text` };
+    // Each row's JSON text, and what orders the rows, for the aggregate below.
+    const columns: Record<string, SQL.Aliased> = {
+      row: sql<string>`${summaryTupleSql(keyTextOf(ordering))}::text`.as('row'),
+      i: sql`${ordering.id}`.as('i'),
+    };
+    if (ordering.key) columns.k = sql`${ordering.key.expr}`.as('k');
     // The count ignores the cursor: it is the filters' total.
-    if (withCount) columns.total = cappedCount(matching(db, where).getSQL(), p('countCap'));
+    if (withCount) columns.total = cappedCount(matching(db, where).getSQL(), p('countCap')).as('total');
     const name = `profile_list_${createHash('sha1').update(key).digest('hex').slice(0, 16)}`;
     const limit = limitOf(window.limit, p('limit'));
     // drizzle leaves out an OFFSET of 0.
     const offset = window.offset > 0 ? p('offset') : 0;
     const conditions = seek ? and(where, seek) : where;
     const order = orderByOf(ordering, back);
-    if (idsFirst) {
-      // The page's ids first, then their rows (docs/decisions/0188-list-planned-once-ids-from-the-index.md, docs/decisions/0193-list-ids-from-the-index-at-any-offset.md): the ids come from an index-only scan of the
-      // ordering's index (migrations 0039 and 0040: each holds its column, the default's and the name's also
-      // search_text), so the rows an offset skips are not read from the table, nor, along those two orderings,
-      // the rows a search does not match.
-      const page = db
-        .select({ id: profiles.id })
-        .from(profiles)
-        .where(conditions)
-        .orderBy(...order)
-        .limit(limit)
-        .offset(offset)
-        .as('page');
-      prepared = db
-        .select(columns)
-        .from(page)
-        .innerJoin(profiles, eq(profiles.id, page.id))
-        .orderBy(...order)
-        .prepare(name) as unknown as ListPrepared;
-    } else
-      prepared = db
-        .select(columns)
-        .from(profiles)
-        .where(conditions)
-        .orderBy(...order)
-        .limit(limit)
-        .offset(offset)
-        .prepare(name) as unknown as ListPrepared;
+    // With `idsFirst`, the page's ids first, then their rows (docs/decisions/0188-list-planned-once-ids-from-the-index.md,
+    // docs/decisions/0193-list-ids-from-the-index-at-any-offset.md): the ids come from an index-only scan of the
+    // ordering's index (migrations 0039 and 0040: each holds its column, the default's and the name's also
+    // search_text), so the rows an offset skips are not read from the table, nor, along those two orderings,
+    // the rows a search does not match.
+    const page = db
+      .select({ id: profiles.id })
+      .from(profiles)
+      .where(conditions)
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset)
+      .as('page');
+    const rows = idsFirst
+      ? db
+          .select(columns)
+          .from(page)
+          .innerJoin(profiles, eq(profiles.id, page.id))
+          .orderBy(...order)
+          .as('rows')
+      : db
+          .select(columns)
+          .from(profiles)
+          .where(conditions)
+          .orderBy(...order)
+          .limit(limit)
+          .offset(offset)
+          .as('rows');
+    // The page as one text: one field for PGlite to decode and one string to hand over, not one a row. The
+    // aggregate orders its rows by the list's own ordering, not by the order the executor happens to keep; the
+    // statement's page (with its written limit) is the subquery, so its plan is the one it had alone.
+    const byRule = orderByOf(
+      {
+        ...ordering,
+        key: ordering.key && { ...ordering.key, expr: sql`"rows"."k"` },
+        id: sql`"rows"."i"` as unknown as AnyColumn,
+      },
+      back,
+    );
+    prepared = db
+      .select({
+        rows: sql<string>`coalesce(string_agg("rows"."row", ',' order by ${sql.join(byRule, sql`, `)}), '')`,
+        total: withCount ? sql<number | null>`max("rows"."total")`.mapWith(Number) : sql<null>`null`,
+      })
+      .from(rows)
+      .prepare(name) as unknown as ListPrepared;
     queries.set(key, prepared);
   }
   return prepared;
 }
 
-/** A list statement's rows as the page's rows, and the count that rode along with them. */
-function readOf(results: ListResult[]): ListRead {
-  const rows = results.map(({ row }) => {
-    const tuple = JSON.parse(row) as SummaryTuple;
-    return { summary: summaryOf(tuple), position: tuple[14] };
-  });
-  const total = results[0]?.total;
-  return total === undefined ? { rows } : { rows, total };
+/** A list statement's answer as the page's rows, and the count that rode along with them. */
+function readOf([result]: ListResult[]): ListRead {
+  const tuples = JSON.parse(`[${result?.rows ?? ''}]`) as SummaryTuple[];
+  const rows = tuples.map((tuple) => ({ summary: summaryOf(tuple), position: tuple[14] }));
+  const total = result?.total;
+  return total === null || total === undefined ? { rows } : { rows, total };
 }
 
 /** Counts being computed, per database handle, company and filters (see `listProfiles`). */

@@ -219,7 +219,7 @@ describe('the list’s statements', () => {
     for (let run = 0; run < 8; run++)
       await page('/api/v2/profile?limit=20&risk_level=Low&ordering=-updated_at');
     // The first page with its count, then the pages without (the count is kept): the second ran seven times.
-    const [read] = (await statements('%"risk_level" = %"updated_at" desc%limit 21')).sort(
+    const [read] = (await statements('%"risk_level" = %"updated_at" desc%limit 21) "rows"')).sort(
       (a, b) => b.generic + b.custom - (a.generic + a.custom),
     );
     expect(read?.statement).not.toMatch(/offset/i);

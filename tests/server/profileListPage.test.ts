@@ -1,5 +1,5 @@
 /**
- * The profile list reads its page as one JSON text (docs/decisions/0233-list-page-as-one-json-text.md): each row
+ * The profile list reads its page as one JSON text (docs/decisions/0240-list-page-as-one-text.md): each row
  * must come out exactly as the row itself reads (`toProfileSummary`), in the list's order, whatever the ordering,
  * direction, offset or text in it.
  */
