@@ -72,8 +72,8 @@ function literal(value: Scalar): string {
  * PGlite runs every `query` through the extended protocol as five calls into WebAssembly (parse,
  * describe, bind, describe, execute) and plans the statement each time: about 0.4 ms of overhead on a
  * 0.4 ms query; the statement that creates a profile with its log, audit entry and webhook event took 2.85 ms
- * planned each time and 1.27 ms prepared. This wraps the client given to drizzle so that a statement with plain parameters
- * (a read or a write, `statements.ts` says which) is prepared once (`PREPARE`) and then run as
+ * planned each time and 1.27 ms prepared. This wraps the client given to drizzle so that a statement with plain
+ * parameters (a read or a write, `statements.ts` says which) is prepared once (`PREPARE`) and then run as
  * `EXECUTE name('literal', ...)` in one simple-protocol call, with the same row mode and type parsers, in a
  * transaction as outside one. Literals are quoted and escaped (`pg.escapeLiteral`), so PostgreSQL coerces
  * them to the parameter types it inferred, exactly as for bound parameters. Anything else (DDL, object or
