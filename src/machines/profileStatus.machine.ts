@@ -89,6 +89,11 @@ export const profileStatusMachine = setup({
   },
   guards: {
     isCurrent: ({ context }, status: ProfileStatus) => status === context.current,
+    /** A load that brings what the machine holds changes nothing: no new snapshot, so no render for a view. */
+    isNewStatus: ({ context }, status: ProfileStatus) => status !== context.current,
+    isNewLoad: ({ context }, loaded: { status: ProfileStatus; version?: number }) =>
+      loaded.status !== context.current ||
+      (loaded.version !== undefined && loaded.version !== context.version),
     needsConfirmation: (_, status: ProfileStatus) => CONFIRMED_STATUSES.includes(status),
     reasonOk: (_, reason: string) => reasonIsLongEnough(reason),
     accepted: (_, answer: StatusAnswer) => answer.result,
@@ -109,12 +114,16 @@ export const profileStatusMachine = setup({
   initial: 'idle',
   on: {
     // While a change is being decided or sent, the version stays the one the reviewer chose it on.
-    'status.loaded': { actions: assign(({ event }) => ({ current: event.status })) },
+    'status.loaded': {
+      guard: { type: 'isNewStatus', params: ({ event }) => event.status },
+      actions: assign(({ event }) => ({ current: event.status })),
+    },
   },
   states: {
     idle: {
       on: {
         'status.loaded': {
+          guard: { type: 'isNewLoad', params: ({ event }) => event },
           actions: assign(({ event, context }) => ({
             current: event.status,
             version: event.version ?? context.version,

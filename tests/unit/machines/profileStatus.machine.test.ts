@@ -193,6 +193,25 @@ describe('profile status machine', () => {
     ]);
   });
 
+  it('keeps its snapshot when a load brings the status and version it holds, idle or confirming', () => {
+    const { actor } = sut();
+    actor.start();
+    const idle = actor.getSnapshot();
+    actor.send({ type: 'status.loaded', status: 'Pending Review', version: 3 });
+    actor.send({ type: 'status.loaded', status: 'Pending Review' });
+    expect(actor.getSnapshot()).toBe(idle);
+    actor.send({ type: 'status.loaded', status: 'Pending Review', version: 4 });
+    expect(actor.getSnapshot()).not.toBe(idle);
+    expect(actor.getSnapshot().context.version).toBe(4);
+
+    actor.send({ type: 'status.selected', status: 'Rejected' });
+    const confirming = actor.getSnapshot();
+    actor.send({ type: 'status.loaded', status: 'Pending Review', version: 9 });
+    expect(actor.getSnapshot()).toBe(confirming);
+    actor.send({ type: 'status.loaded', status: 'Approved', version: 9 });
+    expect(actor.getSnapshot().context).toMatchObject({ current: 'Approved', version: 4 });
+  });
+
   it('after a conflict, re-applies the same status and reason with the version there now', async () => {
     const { actor, effects, notices } = sut();
     actor.start();

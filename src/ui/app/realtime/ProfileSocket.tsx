@@ -46,6 +46,9 @@ export interface ProfileLive {
   dismiss: () => void;
 }
 
+/** Nobody else: one array, so emptying the list when it is already empty is no change and renders nothing. */
+const NO_VIEWERS: ProfileViewer[] = [];
+
 /**
  * Watches a profile while the view is mounted: keeps who else has it open, refreshes the cached data a
  * change makes stale (every change, this user's own from another tab too), and keeps the last change
@@ -55,11 +58,13 @@ export function useProfileLive(profileId: number): ProfileLive {
   const socket = useContext(ProfileSocketContext);
   const queryClient = useQueryClient();
   const me = useActiveAccount()?.id ?? 0;
-  const [viewers, setViewers] = useState<ProfileViewer[]>([]);
+  const [viewers, setViewers] = useState<ProfileViewer[]>(NO_VIEWERS);
   const [change, setChange] = useState<ProfileChange | null>(null);
   useEffect(() => {
     if (!socket || !(profileId > 0)) return;
-    setViewers([]);
+    // Another profile or socket starts empty. On a screen's mount both are already empty: React keeps the state
+    // and does not render the whole screen a second time right after it mounts.
+    setViewers(NO_VIEWERS);
     setChange(null);
     return socket.watchProfile(profileId, (event) => {
       if (event.type === 'PROFILE.PRESENCE') {
