@@ -316,21 +316,24 @@ function listQuery(
     // ordering's index (migrations 0039 and 0040: each holds its column, the default's and the name's also
     // search_text), so the rows an offset skips are not read from the table, nor, along those two orderings,
     // the rows a search does not match.
-    const page = db
-      .select({ id: profiles.id })
-      .from(profiles)
-      .where(conditions)
-      .orderBy(...order)
-      .limit(limit)
-      .offset(offset)
-      .as('page');
+    const rowsOfPageIds = () => {
+      const page = db
+        .select({ id: profiles.id })
+        .from(profiles)
+        .where(conditions)
+        .orderBy(...order)
+        .limit(limit)
+        .offset(offset)
+        .as('page');
+      return db
+        .select(columns)
+        .from(page)
+        .innerJoin(profiles, eq(profiles.id, page.id))
+        .orderBy(...order)
+        .as('rows');
+    };
     const rows = idsFirst
-      ? db
-          .select(columns)
-          .from(page)
-          .innerJoin(profiles, eq(profiles.id, page.id))
-          .orderBy(...order)
-          .as('rows')
+      ? rowsOfPageIds()
       : db
           .select(columns)
           .from(profiles)
